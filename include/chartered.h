@@ -1,0 +1,378 @@
+/* chartered.h: the one public header of libchartered, the rules engine of
+ * Chartered: Building Amsterdam (and, beside it, later editions).
+ *
+ * Shape (see docs/formats.md and docs/rules.md):
+ *   - ch_state is a fixed-size plain struct with no pointers: a copy is a memcpy.
+ *   - ch_legal fills a caller-owned buffer; nothing allocates while generating,
+ *     applying or playing out (only the JSON functions allocate).
+ *   - Every decision is explicit: ch_decider says who decides now (one player,
+ *     several players at once for sealed bids, or nobody because the game is over)
+ *     and ch_legal lists every legal choice of a given player.
+ *   - A game is reproducible from its setup (seed included) and its move list:
+ *     shuffles draw from the RNG held inside the state.
+ *   - Functions return status codes (CH_OK == 0); ch_strerror names a code, and a
+ *     ch_msg filled by the call says in words what was wrong. The library never
+ *     exits or aborts on input.
+ */
+#ifndef CHARTERED_H
+#define CHARTERED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CH_VERSION "0.1.0"
+
+/* ---- limits (fixed sizes of the state) ---------------------------------- */
+#define CH_MAX_PLAYERS 6
+#define CH_MAX_PLOTS 128     /* plots (lots) on the whole arranged board */
+#define CH_MAX_CARDS 128     /* building cards: BA 96 plots + 18 levels */
+#define CH_MAX_COMPANIES 9
+#define CH_MAX_NEIGH 6       /* neighbours of one plot (orthogonal + bridges) */
+#define CH_MAX_DISTRICTS 8   /* district boards in one arrangement */
+#define CH_NAME_LEN 16
+#define CH_LABEL_LEN 4       /* "C1", "60" */
+#define CH_MARKET_MAX 5
+#define CH_RESERVE_MAX 4
+#define CH_EVENT_CARDS 15
+#define CH_EVENT_OPEN_MAX 3
+#define CH_NONE 0xFF         /* "no plot / no card / no company / no player" */
+
+/* ---- status codes ------------------------------------------------------- */
+enum {
+    CH_OK = 0,
+    CH_EINVAL,   /* an argument is out of range (player count, seat, buffer) */
+    CH_ESYNTAX,  /* a move text could not be read */
+    CH_EILLEGAL, /* a well-formed move that the rules do not allow now */
+    CH_ETURN,    /* it is not that player's decision */
+    CH_EOVER,    /* the game is over */
+    CH_EFORMAT,  /* a board or arrangement file is malformed */
+    CH_EJSON,    /* a JSON document is malformed or inconsistent */
+    CH_ENOMEM,   /* allocation failed (JSON only) */
+    CH_EINVARIANT, /* a state check failed */
+    CH_NCODES
+};
+const char *ch_strerror(int code);
+
+/* A message that says what was wrong and why ("Harbour C1 is not in your hand"). */
+typedef struct ch_msg {
+    char text[256];
+} ch_msg;
+
+/* ---- editions ----------------------------------------------------------- */
+enum { CH_ED_AMSTERDAM = 0, CH_ED_GOLDEN_AGE = 1 };
+
+/* ---- the board: topology and names, filled from board/arrangement files -- */
+typedef struct ch_board {
+    char name[32];                        /* arrangement name, e.g. "standard" */
+    uint8_t nplots, ndistricts;
+    char district[CH_MAX_DISTRICTS][CH_NAME_LEN]; /* "Harbour", "Canal Ring" */
+    uint8_t plot_district[CH_MAX_PLOTS];
+    char plot_label[CH_MAX_PLOTS][CH_LABEL_LEN];  /* "C1" */
+    int8_t gx[CH_MAX_PLOTS], gy[CH_MAX_PLOTS];    /* drawing position (cells) */
+    uint8_t deg[CH_MAX_PLOTS];
+    uint8_t adj[CH_MAX_PLOTS][CH_MAX_NEIGH];      /* neighbours, sorted */
+    uint8_t bridge[CH_MAX_PLOTS];  /* bit i: edge to adj[i] crosses a bridge */
+} ch_board;
+
+/* Resolves a board name used in an arrangement to that board's text.
+ * Returns NULL when unknown. *file receives a name used in error messages. */
+typedef const char *(*ch_board_resolver)(void *ctx, const char *board_name,
+                                         const char **file);
+
+/* Parse an arrangement text (which names boards) into *out. file names the
+ * arrangement in messages. On error returns CH_EFORMAT with "file:line: reason". */
+int ch_board_parse(ch_board *out, const char *arr_text, const char *arr_file,
+                   ch_board_resolver resolve, void *ctx, ch_msg *err);
+/* The arrangements built into the library from data/ (no files needed). */
+int ch_board_builtin(ch_board *out, int edition, const char *arrangement,
+                     ch_msg *err);
+/* Names of built-in arrangements of an edition, NULL-terminated. */
+const char *const *ch_board_builtin_names(int edition);
+/* The built-in text of a board or arrangement file ("boards/harbour.board"). */
+const char *ch_builtin_text(const char *path);
+/* Plot index of "Harbour C1" (district then label; case-insensitive), or -1. */
+int ch_board_find(const ch_board *b, const char *text, int *consumed);
+/* "Harbour C1" */
+int ch_plot_name(const ch_board *b, int plot, char *buf, size_t n);
+
+/* ---- setup --------------------------------------------------------------- */
+typedef struct ch_setup {
+    int edition;          /* CH_ED_* */
+    int nplayers;         /* 2..5 for Building Amsterdam */
+    uint64_t seed;        /* shuffles, starting player */
+    int preset;           /* edition-specific preset (0 = default) */
+    int events;           /* edition-specific: event cards on (Golden Age) */
+} ch_setup;
+void ch_setup_default(ch_setup *s, int edition);
+
+/* ---- moves ---------------------------------------------------------------- */
+typedef enum ch_move_type {
+    CH_M_NONE = 0,
+    CH_M_DRAW,     /* purchase: the top card of the deck                       */
+    CH_M_TAKE,     /* purchase: market card a                                   */
+    CH_M_REFRESH,  /* purchase: pay f100, new market                            */
+    CH_M_DONE,     /* end the current sub-phase (purchase, trading, selling,
+                      trade offers)                                             */
+    CH_M_PLAY,     /* build: card a on plot b; c = second card (two-card
+                      founding) or CH_NONE; n&1 = put a broken roof on it       */
+    CH_M_PASS,     /* turn option 3 selling nothing; auction: drop out          */
+    CH_M_SELL,     /* sell n stocks of company a (n = 1 except merger sales,
+                      where 0 means keep)                                        */
+    CH_M_BUY,      /* buy one stock of company a from the bank                 */
+    CH_M_HQ,       /* diagonal founding: HQ placeholder on plot a              */
+    CH_M_LONE,     /* diagonal founding declined: the warehouse stays lone     */
+    CH_M_FOUND,    /* found company a                                          */
+    CH_M_CREDIT,   /* merger: the new warehouse's value goes to company a      */
+    CH_M_MERGE,    /* merger: company b absorbs company a                       */
+    CH_M_ACTION,   /* action card: a = 0 broken roof, 1 stock event            */
+    CH_M_EVENT,    /* choose a stock event: a = kind of an open card, or
+                      CH_NONE for the top of the event deck                     */
+    CH_M_BID,      /* sealed bid or auction bid of n florins                   */
+    CH_M_LOSE,     /* Dreighinghe: lose one stock of company a                 */
+    CH_M_OFFER,    /* Coopmanscappen: start an offer to player a               */
+    CH_M_GIVE,     /* offer item given: b = 0 card a, 1 stock of a, 2 n florins */
+    CH_M_ASK,      /* offer item asked: same fields                             */
+    CH_M_PROPOSE,  /* send the offer                                           */
+    CH_M_WITHDRAW, /* drop the offer being built                               */
+    CH_M_ACCEPT,
+    CH_M_DECLINE,
+    CH_M_AUCTION,  /* Veilinge option b (1..4); a = company for options 1, 2   */
+    CH_M_PICK,     /* Veilinge 3/4: take card a                                */
+    CH_M_NTYPES
+} ch_move_type;
+
+typedef struct ch_move {
+    uint8_t type, a, b, c;
+    int32_t n;
+} ch_move;
+
+/* ---- decisions ------------------------------------------------------------ */
+typedef enum ch_decider_kind {
+    CH_DEC_PLAYER = 0,       /* exactly one player decides                     */
+    CH_DEC_SIMULTANEOUS = 1, /* several players each submit privately (bids)   */
+    CH_DEC_TERMINAL = 2      /* game over                                     */
+} ch_decider_kind;
+
+/* Phases of the turn (ch_state.phase). */
+enum {
+    CH_PH_TURN = 0,    /* choose turn option 1, 2 or 3                        */
+    CH_PH_PURCHASE,    /* take cards of a paid purchase                        */
+    CH_PH_HQ,          /* diagonal founding: choose the HQ placeholder plot    */
+    CH_PH_FOUND,       /* choose the company to found                          */
+    CH_PH_CREDIT,      /* merger: which company gets the new warehouse         */
+    CH_PH_MERGE,       /* merger: choose the next pair (ties)                  */
+    CH_PH_MERGE_SELL,  /* merger: a player sells or keeps absorbed stocks      */
+    CH_PH_TRADE,       /* after building: trade, action card, or done          */
+    CH_PH_SELL,        /* turn option 3 in progress                            */
+    CH_PH_EVENT,       /* choose a stock event (open card or deck)             */
+    CH_PH_BID,         /* sealed bids (simultaneous)                           */
+    CH_PH_LOSE,        /* Dreighinghe: the loser gives up stocks               */
+    CH_PH_COOP,        /* Coopmanscappen: offer to someone or end              */
+    CH_PH_OFFER,       /* Coopmanscappen: build the offer                      */
+    CH_PH_RESPOND,     /* Coopmanscappen: the other player answers             */
+    CH_PH_VEILINGE,    /* Veilinge: choose the auction option                  */
+    CH_PH_AUCTION,     /* Veilinge: open bidding                               */
+    CH_PH_PICK,        /* Veilinge 3/4: the winner picks a card                */
+    CH_PH_OVER,
+    CH_PH_COUNT
+};
+
+/* Stock event kinds (Building Amsterdam). */
+enum { CH_EV_VERLAPPEN = 0, CH_EV_AENLEGGEN, CH_EV_DREIGHINGHE,
+       CH_EV_COOPMANSCAPPEN, CH_EV_VEILINGE, CH_EV_KINDS };
+
+/* Card locations (ch_state.loc). */
+enum { CH_LOC_DECK = 0, CH_LOC_MARKET, CH_LOC_DISCARD, CH_LOC_RESERVE,
+       CH_LOC_LOOK, /* Veilinge 3: the ten cards being looked at */
+       CH_LOC_UNUSED, /* not part of this game's card set */
+       CH_LOC_HAND = 8 /* + player */ };
+
+/* Plot flags (ch_state.pflags). */
+enum {
+    CH_PF_HQ = 1,        /* the owner's HQ piece stands here                    */
+    CH_PF_UPSIDE = 2,    /* an upside-down warehouse placeholder (no value)     */
+    CH_PF_ROOF = 4,      /* a broken roof lies on this stack                     */
+    CH_PF_NOPIECE = 8    /* with UPSIDE: supply was empty, no piece was taken    */
+};
+
+/* ---- the state ------------------------------------------------------------ */
+typedef struct ch_player {
+    int32_t cash;
+    uint8_t stock[CH_MAX_COMPANIES];
+    uint8_t actions;        /* action cards left (2 at the start)               */
+    uint8_t roofs;          /* broken roofs held                                */
+    uint8_t extra_pending;  /* Verlappen won: an extra turn after the next turn */
+    uint8_t extra_armed;    /* this turn is "the next turn": extra turn follows */
+    uint8_t hidden_levels;  /* how many hidden hand cards may be level cards
+                               (public bookkeeping for determinize)            */
+    uint8_t flags;          /* Golden Age: flags left (reserved)                */
+    uint8_t pad;
+    uint64_t hand[2];       /* bitset of card ids in hand                       */
+    uint64_t known[2];      /* hand cards every player knows of (from the
+                               market, trades, the discard pile)                */
+} ch_player;
+
+typedef struct ch_company {
+    int16_t value;          /* chart value in florins; 0 when off the chart    */
+    uint8_t on_chart;
+    uint8_t hq;             /* plot of the HQ piece, CH_NONE when in the box   */
+    uint8_t bank;           /* stock cards in the bank                          */
+    uint8_t pad[3];
+} ch_company;
+
+typedef struct ch_offer {   /* Coopmanscappen offer being built or answered   */
+    uint8_t to;
+    uint8_t give_stock[CH_MAX_COMPANIES], ask_stock[CH_MAX_COMPANIES];
+    int32_t give_money, ask_money;
+    uint64_t give_cards[2], ask_cards[2];
+} ch_offer;
+
+typedef struct ch_state {
+    /* game definition */
+    uint32_t magic;             /* CH_STATE_MAGIC                              */
+    uint8_t edition, nplayers, ncompanies, ncards;
+    uint8_t market_size, nevent_open, max_hand, first_player;
+    uint64_t seed;
+    int32_t total_money;        /* cash ever given to players at setup        */
+    uint8_t warehouses_total;   /* 62                                          */
+    uint8_t roofs_total;        /* 10                                           */
+    uint8_t card_plot[CH_MAX_CARDS];  /* plot of a plot card, CH_NONE for levels */
+    uint8_t card_level[CH_MAX_CARDS]; /* 2..4 for level cards, 0 for plots      */
+    uint8_t plot_card[CH_MAX_PLOTS];  /* card of a plot                          */
+    ch_board board;
+
+    /* the table */
+    uint8_t height[CH_MAX_PLOTS];  /* warehouses stacked on the plot            */
+    uint8_t owner[CH_MAX_PLOTS];   /* company owning the piece(s), CH_NONE      */
+    uint8_t pflags[CH_MAX_PLOTS];  /* CH_PF_*                                    */
+    uint8_t supply;                /* warehouses not on the board               */
+    uint8_t roofs_left;
+    ch_company co[CH_MAX_COMPANIES];
+    ch_player pl[CH_MAX_PLAYERS];
+    int64_t bank_net;              /* paid to the bank minus paid by the bank  */
+
+    /* cards */
+    uint8_t loc[CH_MAX_CARDS];     /* CH_LOC_*                                  */
+    uint8_t deck[CH_MAX_CARDS];    /* draw pile, top at deck[ndeck-1]           */
+    uint8_t ndeck;
+    uint8_t market[CH_MARKET_MAX]; /* CH_NONE for an empty slot                 */
+    uint8_t reserve[CH_RESERVE_MAX]; /* level reserve, top at [nreserve-1]     */
+    uint8_t nreserve;
+    uint8_t discard[CH_MAX_CARDS]; /* discard pile, top at [ndiscard-1]         */
+    uint8_t ndiscard;
+    uint8_t look[10], nlook;       /* Veilinge 3: cards being looked at         */
+
+    /* stock events */
+    uint8_t ev_deck[CH_EVENT_CARDS], nev_deck;   /* top at [nev_deck-1]         */
+    uint8_t ev_open[CH_EVENT_OPEN_MAX];          /* CH_NONE: empty slot        */
+    uint8_t ev_discard[CH_EVENT_CARDS], nev_discard;
+
+    /* turn */
+    uint8_t phase;             /* CH_PH_*                                       */
+    uint8_t active;            /* whose turn it is                              */
+    uint8_t actor;             /* who decides now (single-decider phases)       */
+    uint8_t over;
+    uint8_t end_triggered;     /* the last warehouse has been placed            */
+    uint8_t passes;            /* consecutive passed turns (stall rule)         */
+    uint8_t event_due;         /* an event line was passed this turn            */
+    uint8_t founded;           /* company founded this turn, CH_NONE            */
+    uint8_t discount_left;     /* founder's discount buys left                  */
+    uint8_t trades;            /* transactions made in this trading phase       */
+    uint8_t taken;             /* cards taken in this purchase                  */
+    uint8_t built;             /* this turn built (for "pass" bookkeeping)      */
+    uint8_t extra_turn;        /* the current turn is a Verlappen extra turn    */
+    uint8_t passed;            /* this turn was a pass (stall rule)             */
+    uint8_t ev_slot;           /* open slot of the event being resolved, or
+                                  CH_NONE when it came from the event deck     */
+    uint8_t bid_round;         /* 0 = first sealed round, 1+ = rebids           */
+    uint16_t turn_no;
+    uint32_t ndecisions;
+
+    /* build context */
+    uint8_t b_card, b_card2, b_plot, b_plot2, b_roof, b_hq;
+    uint16_t m_set;            /* merger: companies still to merge (bitmask)   */
+    uint8_t m_absorbed, m_absorber; /* merger pair in progress                 */
+    uint8_t m_seller;          /* merger sales: player deciding now             */
+    uint8_t m_sold_left;       /* players still to decide in this sale round    */
+
+    /* event context */
+    uint8_t ev_kind;           /* event being resolved                           */
+    uint8_t ev_from_action;    /* 1: activated by an action card mid-turn       */
+    uint8_t bid_mask;          /* players bidding in this round                 */
+    uint8_t bid_in;            /* players whose sealed bid is in                */
+    uint8_t bid_revealed;      /* last round's bids are public                  */
+    int32_t bid[CH_MAX_PLAYERS];
+    uint8_t lose_left;         /* Dreighinghe: stocks still to lose             */
+    uint8_t offers;            /* Coopmanscappen: offers made                   */
+    ch_offer offer;
+    uint8_t au_option, au_item, au_high_bidder, au_turn, au_out;
+    int32_t au_high;
+
+    uint64_t rng[4];           /* xoshiro256** state                            */
+} ch_state;
+
+#define CH_STATE_MAGIC 0x43484131u /* "CHA1" */
+
+/* ---- life cycle ------------------------------------------------------------- */
+/* Start a game on a board. Deals from the seed; the starting player is drawn. */
+int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err);
+
+/* Who decides now. *mask receives the bitmask of players who must decide. */
+ch_decider_kind ch_decider(const ch_state *st, unsigned *mask);
+
+/* Every legal move of player p now, written into buf (at most cap of them).
+ * Returns the total number of legal moves (which may exceed cap, like
+ * snprintf); 0 when p has no decision to make. */
+int ch_legal(const ch_state *st, int p, ch_move *buf, int cap);
+
+/* Would move m by player p be legal? CH_OK, or a code and the reason in *why. */
+int ch_check(const ch_state *st, int p, ch_move m, ch_msg *why);
+
+/* Apply a move. Illegal moves are rejected with the reason; the state is then
+ * left unchanged. */
+int ch_apply(ch_state *st, int p, ch_move m, ch_msg *why);
+
+/* Apply a move known to be legal (from ch_legal): no checking, for playouts. */
+void ch_apply_fast(ch_state *st, int p, ch_move m);
+
+/* Full consistency check: money, warehouses, stocks, values, connectivity. */
+int ch_validate(const ch_state *st, ch_msg *why);
+
+/* Final scores (cash + stocks at value) and the winners' bitmask (ties on
+ * money broken by fewest building cards, then shared). */
+int ch_scores(const ch_state *st, int32_t *scores, unsigned *winners);
+
+/* Re-deal what player p cannot see (other hands' hidden cards, deck order,
+ * level reserve, other players' unrevealed bids) consistently with p's view. */
+void ch_determinize(ch_state *st, int p, uint64_t seed);
+
+/* ---- notation --------------------------------------------------------------- */
+/* Canonical text of a move ("play Harbour C1", "bid f120"). Returns length. */
+int ch_move_str(const ch_state *st, ch_move m, char *buf, size_t n);
+/* Read a move of player p from text. CH_ESYNTAX with the reason on failure. */
+int ch_move_parse(const ch_state *st, int p, const char *text, ch_move *m, ch_msg *why);
+/* Parse, check and apply in one call. */
+int ch_play(ch_state *st, int p, const char *text, ch_msg *why);
+
+/* ---- names ------------------------------------------------------------------ */
+const char *ch_company_name(const ch_state *st, int company);
+int ch_company_find(const ch_state *st, const char *name, int *consumed);
+const char *ch_event_name(int kind);
+const char *ch_phase_name(int phase);
+int ch_card_name(const ch_state *st, int card, char *buf, size_t n);
+int ch_hand_count(const ch_state *st, int p);
+
+/* ---- JSON (these allocate; free the text with ch_free) ------------------------ */
+char *ch_state_to_json(const ch_state *st);
+char *ch_view_to_json(const ch_state *st, int p);  /* p = -1: spectator */
+int ch_state_from_json(ch_state *st, const char *json, ch_msg *why);
+void ch_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

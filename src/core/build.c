@@ -1,0 +1,511 @@
+/* build.c: turn option 2, playing building cards (Rulebook "Turn option 2: Play
+ * a building card"). A plot card has four outcomes: found, expand, merge, lone
+ * warehouse; level cards raise a stack; two plot cards may found together.
+ * Move generation here allocates nothing and fills the caller's buffer. */
+#include "internal.h"
+
+enum { K_ILLEGAL, K_LONE, K_DIAG, K_FOUND, K_EXPAND, K_MERGE };
+
+typedef struct playinfo {
+    int kind;
+    unsigned comps;   /* companies touched (expand, merge)                */
+    int lone_value;   /* value of the lone warehouses joined              */
+} playinfo;
+
+static int lone_value(const ch_state *st, const plotset *lone)
+{
+    int v = 0;
+    for (int x = 0; x < st->board.nplots; x++)
+        if (bs_has(lone->b, x))
+            v += (st->pflags[x] & CH_PF_ROOF) ? BA_ROOF_DELTA : stack_value(st->height[x]);
+    return v;
+}
+
+static int no_adjacent_piece(const ch_state *st, int x)
+{
+    const ch_board *b = &st->board;
+    for (int i = 0; i < b->deg[x]; i++)
+        if (has_piece(st, b->adj[x][i]))
+            return 0;
+    return 1;
+}
+
+/* Diagonal founding (RULINGS.md "Diagonal founding"): the HQ placeholder goes on
+ * an empty plot e adjacent to the new warehouse x (and to x2 for a two-card
+ * founding) that connects it to a lone warehouse. The group is x, x2, e and the
+ * lone warehouses next to e; it must respect spacing. need_lone: a single card
+ * needs a lone warehouse to connect to. Returns how many plots qualify. */
+static int diag_options(const ch_state *st, int x, int x2, int need_lone, plotset *out)
+{
+    const ch_board *b = &st->board;
+    int n = 0;
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < b->deg[x]; i++) {
+        int e = b->adj[x][i];
+        if (has_piece(st, e) || e == x2)
+            continue;
+        if (x2 != CH_NONE && !plot_adjacent(st, e, x2))
+            continue;
+        plotset g;
+        memset(&g, 0, sizeof g);
+        bs_set(g.b, x);
+        bs_set(g.b, e);
+        if (x2 != CH_NONE)
+            bs_set(g.b, x2);
+        int lone = 0;
+        for (int k = 0; k < b->deg[e]; k++) {
+            int w = b->adj[e][k];
+            if (w == x || w == x2 || !has_piece(st, w))
+                continue;
+            if (st->owner[w] != CH_NONE)
+                goto next; /* touching a company: spacing fails anyway */
+            bs_set(g.b, w);
+            lone++;
+        }
+        if (need_lone && lone == 0)
+            continue;
+        if (!spacing_ok(st, &g))
+            continue;
+        bs_set(out->b, e);
+        n++;
+    next:;
+    }
+    return n;
+}
+
+/* Classify a plot card on plot x, before it is placed. */
+static void classify(const ch_state *st, int x, playinfo *pi)
+{
+    pi->kind = K_ILLEGAL;
+    pi->comps = 0;
+    pi->lone_value = 0;
+    if (st->height[x] > 0)
+        return;
+    /* An upside-down placeholder becomes a normal warehouse without a new piece
+     * (RULINGS.md "HQ placeholder in a merger"), unless none was taken. */
+    int need = (st->pflags[x] & CH_PF_UPSIDE) && !(st->pflags[x] & CH_PF_NOPIECE) ? 0 : 1;
+    if (st->supply < need)
+        return;
+    pi->comps = adjacent_companies(st, x);
+    plotset lone;
+    lone_component(st, x, &lone);
+    pi->lone_value = lone_value(st, &lone);
+    int ncomp = popc(pi->comps);
+    if (ncomp == 1) {
+        pi->kind = K_EXPAND;
+    } else if (ncomp >= 2) {
+        pi->kind = K_MERGE;
+    } else if (lone.b[0] | lone.b[1]) {
+        /* Founding: a build that would found but cannot is not legal
+         * (RULINGS.md "A build that would found a company but cannot"). */
+        bs_set(lone.b, x);
+        if (company_available(st) && spacing_ok(st, &lone))
+            pi->kind = K_FOUND;
+    } else {
+        plotset opts;
+        pi->kind = company_available(st) && diag_options(st, x, CH_NONE, 1, &opts) ? K_DIAG : K_LONE;
+    }
+}
+
+/* Would a single plot card on x found a company legally? (two-card rule) */
+int single_founds(const ch_state *st, int x)
+{
+    playinfo pi;
+    classify(st, x, &pi);
+    return pi.kind == K_FOUND || pi.kind == K_DIAG;
+}
+
+/* A broken roof may only go on a build that changes a company's value
+ * (RULINGS.md "Action cards"; project ruling on roofs). */
+static int roof_changes(const ch_state *st, int c, int delta)
+{
+    int old = st->co[c].value;
+    return clamp_value(old + delta) != old;
+}
+
+static int roof_ok_plot(const ch_state *st, const playinfo *pi)
+{
+    if (pi->kind == K_FOUND || pi->kind == K_DIAG)
+        return 1;
+    if (pi->kind == K_EXPAND || pi->kind == K_MERGE) {
+        for (int c = 0; c < st->ncompanies; c++)
+            if ((pi->comps >> c & 1) && roof_changes(st, c, BA_ROOF_DELTA + pi->lone_value))
+                return 1;
+    }
+    return 0;
+}
+
+static int lowest_level_card(const ch_state *st, int p, int level)
+{
+    for (int c = 0; c < st->ncards; c++)
+        if (st->card_level[c] == level && bs_has(st->pl[p].hand, c))
+            return c;
+    return -1;
+}
+
+/* Two plot cards may found a company when neither alone would have
+ * (Rulebook "Founding a company with two cards"; RULINGS.md "Two-card founding").
+ * A card next to any piece would expand, merge or found alone, so both plots
+ * must stand clear; then they found orthogonally (adjacent) or diagonally. */
+static int pair_founds(const ch_state *st, int x1, int x2)
+{
+    if (has_piece(st, x1) || has_piece(st, x2) || st->supply < 2 || !company_available(st))
+        return 0;
+    if (!no_adjacent_piece(st, x1) || !no_adjacent_piece(st, x2))
+        return 0;
+    if (plot_adjacent(st, x1, x2)) {
+        plotset g;
+        memset(&g, 0, sizeof g);
+        bs_set(g.b, x1);
+        bs_set(g.b, x2);
+        return spacing_ok(st, &g);
+    }
+    plotset opts;
+    return diag_options(st, x1, x2, 0, &opts) > 0;
+}
+
+int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
+{
+    int p = st->active;
+    const ch_player *pl = &st->pl[p];
+    uint8_t plots[CH_MAX_CARDS];
+    uint8_t alone[CH_MAX_CARDS];
+    int np = 0;
+    for (int c = 0; c < st->ncards; c++) {
+        if (!bs_has(pl->hand, c))
+            continue;
+        if (st->card_level[c]) {
+            if (lowest_level_card(st, p, st->card_level[c]) != c || st->supply < 1)
+                continue;
+            int below = st->card_level[c] - 1;
+            for (int y = 0; y < st->board.nplots; y++) {
+                if (st->height[y] != below)
+                    continue;
+                emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
+                int o = st->owner[y];
+                /* Project ruling: one broken roof per stack. */
+                if (pl->roofs && o != CH_NONE && !(st->pflags[y] & CH_PF_ROOF) &&
+                    roof_changes(st, o, BA_ROOF_DELTA))
+                    emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 1);
+            }
+            continue;
+        }
+        int x = st->card_plot[c];
+        playinfo pi;
+        classify(st, x, &pi);
+        if (pi.kind != K_ILLEGAL) {
+            emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 0);
+            if (pl->roofs && roof_ok_plot(st, &pi))
+                emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 1);
+        }
+        alone[np] = (uint8_t)(pi.kind == K_FOUND || pi.kind == K_DIAG);
+        plots[np++] = (uint8_t)c;
+    }
+    /* Two-card foundings: both orders, the first card carries the HQ. */
+    if (st->supply >= 2 && company_available(st)) {
+        for (int i = 0; i < np; i++) {
+            if (alone[i])
+                continue;
+            for (int j = i + 1; j < np; j++) {
+                if (alone[j])
+                    continue;
+                int x1 = st->card_plot[plots[i]], x2 = st->card_plot[plots[j]];
+                if (!pair_founds(st, x1, x2))
+                    continue;
+                emit(buf, cap, &n, CH_M_PLAY, plots[i], x1, plots[j], 0);
+                emit(buf, cap, &n, CH_M_PLAY, plots[j], x2, plots[i], 0);
+            }
+        }
+    }
+    return n;
+}
+
+/* Why a play is not legal, in words. Called only when the move is not in the
+ * legal list, to explain it. */
+int play_legal_reason(const ch_state *st, int p, ch_move m, ch_msg *why)
+{
+    char name[48], name2[48];
+    if (m.a >= st->ncards)
+        return fail(why, CH_EILLEGAL, "there is no such card");
+    ch_card_name(st, m.a, name, sizeof name);
+    if (!bs_has(st->pl[p].hand, m.a))
+        return fail(why, CH_EILLEGAL, "%s is not in your hand", name);
+    if (m.c != CH_NONE) {
+        if (m.c >= st->ncards || !bs_has(st->pl[p].hand, m.c)) {
+            if (m.c < st->ncards)
+                ch_card_name(st, m.c, name2, sizeof name2);
+            else
+                snprintf(name2, sizeof name2, "that card");
+            return fail(why, CH_EILLEGAL, "%s is not in your hand", name2);
+        }
+        if (st->card_level[m.a] || st->card_level[m.c])
+            return fail(why, CH_EILLEGAL, "only two plot cards can be played together");
+        if (m.n)
+            return fail(why, CH_EILLEGAL, "a broken roof cannot go on a two-card founding: it would change nothing");
+        if (st->supply < 2)
+            return fail(why, CH_EILLEGAL, "the supply has fewer than two warehouses");
+        if (single_founds(st, st->card_plot[m.a]) || single_founds(st, st->card_plot[m.c]))
+            return fail(why, CH_EILLEGAL, "two cards may found only when neither card alone would found a company");
+        if (!company_available(st))
+            return fail(why, CH_EILLEGAL, "no company is left to found");
+        return fail(why, CH_EILLEGAL, "these two plots do not found a company together (they must be orthogonally or diagonally adjacent, clear of other buildings, and respect spacing)");
+    }
+    if (m.n & 1) {
+        if (!st->pl[p].roofs)
+            return fail(why, CH_EILLEGAL, "you hold no broken roof");
+    }
+    if (st->supply < 1)
+        return fail(why, CH_EILLEGAL, "no warehouse is left in the supply");
+    ch_plot_name(&st->board, m.b, name2, sizeof name2);
+    if (st->card_level[m.a]) {
+        int k = st->card_level[m.a];
+        if (m.b >= st->board.nplots)
+            return fail(why, CH_EILLEGAL, "no such plot");
+        if (st->height[m.b] == 0)
+            return fail(why, CH_EILLEGAL, "there is no warehouse on %s to put a level on", name2);
+        if (st->height[m.b] != k - 1)
+            return fail(why, CH_EILLEGAL, "a level %d card goes on a stack of %d, and %s has %d", k, k - 1,
+                        name2, st->height[m.b]);
+        if (st->pflags[m.b] & CH_PF_ROOF)
+            return fail(why, CH_EILLEGAL, "%s already carries a broken roof: one roof per stack", name2);
+        return fail(why, CH_EILLEGAL, "a broken roof may only go on a build that changes a company's value");
+    }
+    if (m.b != st->card_plot[m.a])
+        return fail(why, CH_EILLEGAL, "the card %s builds only on its own plot", name);
+    if (st->height[m.b] > 0)
+        return fail(why, CH_EILLEGAL, "%s is already built", name2);
+    playinfo pi;
+    classify(st, m.b, &pi);
+    if (pi.kind == K_ILLEGAL) {
+        if (!company_available(st))
+            return fail(why, CH_EILLEGAL, "%s would found a company, but no HQ is left", name2);
+        return fail(why, CH_EILLEGAL, "%s would found a company too close to another company (spacing: two free plots)", name2);
+    }
+    return fail(why, CH_EILLEGAL, "a broken roof may only go on a build that changes a company's value");
+}
+
+/* ---- applying ------------------------------------------------------------ */
+
+static void place_warehouse(ch_state *st, int x)
+{
+    if ((st->pflags[x] & CH_PF_UPSIDE) && !(st->pflags[x] & CH_PF_NOPIECE)) {
+        st->pflags[x] &= (uint8_t)~CH_PF_UPSIDE; /* turned over: no new piece */
+    } else {
+        assert(st->supply > 0);
+        st->pflags[x] &= (uint8_t)~(CH_PF_UPSIDE | CH_PF_NOPIECE);
+        st->supply--;
+    }
+    st->height[x] = 1;
+    if (st->supply == 0)
+        st->end_triggered = 1; /* RULINGS.md "Game end": the 62nd warehouse */
+}
+
+static void discard_card(ch_state *st, int card)
+{
+    card_from_hand(st, st->active, card);
+    st->discard[st->ndiscard++] = (uint8_t)card;
+    st->loc[card] = CH_LOC_DISCARD;
+}
+
+/* Pay the builder the new value when a company's value changed (Rulebook
+ * "Payout"). */
+static void payout_if_changed(ch_state *st, int old, int v)
+{
+    if (v != old)
+        bank_pays(st, st->active, v);
+}
+
+void apply_play(ch_state *st, ch_move m)
+{
+    int p = st->active;
+    st->built = 1;
+    st->b_card = m.a;
+    st->b_card2 = m.c;
+    st->b_roof = (uint8_t)(m.n & 1);
+    st->b_hq = CH_NONE;
+    st->b_plot2 = CH_NONE;
+    if (st->b_roof)
+        st->pl[p].roofs--;
+    if (st->card_level[m.a]) {
+        /* Level card (Rulebook "Level cards"): a level k adds k x f10. */
+        int y = m.b, k = st->card_level[m.a];
+        discard_card(st, m.a);
+        st->height[y]++;
+        st->supply--;
+        if (st->supply == 0)
+            st->end_triggered = 1;
+        st->b_plot = (uint8_t)y;
+        if (st->b_roof)
+            st->pflags[y] |= CH_PF_ROOF;
+        int c = st->owner[y];
+        if (c != CH_NONE) {
+            int old = st->co[c].value;
+            int v = set_value(st, c, old + (st->b_roof ? BA_ROOF_DELTA : 10 * k));
+            payout_if_changed(st, old, v);
+        }
+        enter_trade(st);
+        return;
+    }
+    int x = m.b;
+    st->b_plot = (uint8_t)x;
+    if (m.c != CH_NONE) {
+        int x2 = st->card_plot[m.c];
+        st->b_plot2 = (uint8_t)x2;
+        int adjacent = plot_adjacent(st, x, x2);
+        discard_card(st, m.a);
+        discard_card(st, m.c);
+        place_warehouse(st, x);
+        place_warehouse(st, x2);
+        if (adjacent) {
+            st->b_hq = (uint8_t)x;
+            st->phase = CH_PH_FOUND;
+        } else {
+            st->phase = CH_PH_HQ;
+        }
+        return;
+    }
+    playinfo pi;
+    classify(st, x, &pi);
+    discard_card(st, m.a);
+    place_warehouse(st, x);
+    if (st->b_roof)
+        st->pflags[x] |= CH_PF_ROOF;
+    switch (pi.kind) {
+    case K_LONE:
+        enter_trade(st);
+        break;
+    case K_DIAG:
+        st->phase = CH_PH_HQ;
+        break;
+    case K_FOUND:
+        st->b_hq = (uint8_t)x;
+        st->phase = CH_PH_FOUND;
+        break;
+    case K_EXPAND: {
+        int c = __builtin_ctz(pi.comps);
+        plotset lone;
+        lone_component(st, x, &lone);
+        for (int y = 0; y < st->board.nplots; y++)
+            if (bs_has(lone.b, y))
+                st->owner[y] = (uint8_t)c;
+        st->owner[x] = (uint8_t)c;
+        int old = st->co[c].value;
+        int v = set_value(st, c, old + (st->b_roof ? BA_ROOF_DELTA : 10) + pi.lone_value);
+        payout_if_changed(st, old, v);
+        enter_trade(st);
+        break;
+    }
+    case K_MERGE:
+        st->phase = CH_PH_CREDIT;
+        break;
+    default:
+        assert(0);
+    }
+}
+
+/* Options of the HQ phase (diagonal founding). */
+static int hq_options(const ch_state *st, plotset *opts)
+{
+    if (st->b_plot2 != CH_NONE)
+        return diag_options(st, st->b_plot, st->b_plot2, 0, opts);
+    return diag_options(st, st->b_plot, CH_NONE, 1, opts);
+}
+
+int gen_build_phase(const ch_state *st, ch_move *buf, int cap)
+{
+    int n = 0;
+    switch (st->phase) {
+    case CH_PH_HQ: {
+        plotset opts;
+        hq_options(st, &opts);
+        for (int e = 0; e < st->board.nplots; e++)
+            if (bs_has(opts.b, e))
+                emit(buf, cap, &n, CH_M_HQ, e, 0, 0, 0);
+        /* Project ruling: a single-card diagonal founding is optional, but a
+         * roof was put on only because the build founds. */
+        if (st->b_plot2 == CH_NONE && !st->b_roof)
+            emit(buf, cap, &n, CH_M_LONE, 0, 0, 0, 0);
+        break;
+    }
+    case CH_PH_FOUND: {
+        int avail = company_available(st);
+        for (int c = 0; c < st->ncompanies; c++)
+            if (avail >> c & 1)
+                emit(buf, cap, &n, CH_M_FOUND, c, 0, 0, 0);
+        break;
+    }
+    case CH_PH_CREDIT: {
+        unsigned comps = adjacent_companies(st, st->b_plot);
+        plotset lone;
+        lone_component(st, st->b_plot, &lone);
+        int lv = lone_value(st, &lone);
+        for (int c = 0; c < st->ncompanies; c++) {
+            if (!(comps >> c & 1))
+                continue;
+            if (st->b_roof && !roof_changes(st, c, BA_ROOF_DELTA + lv))
+                continue;
+            emit(buf, cap, &n, CH_M_CREDIT, c, 0, 0, 0);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return n;
+}
+
+void apply_build_phase(ch_state *st, ch_move m)
+{
+    switch (m.type) {
+    case CH_M_LONE:
+        enter_trade(st);
+        return;
+    case CH_M_HQ:
+        st->b_hq = m.a;
+        st->phase = CH_PH_FOUND;
+        return;
+    case CH_M_FOUND: {
+        /* Founding (Rulebook "A. Founding a new company"): the HQ goes on the new
+         * warehouse or, diagonally, on the chosen empty plot as a placeholder;
+         * the value is the sum of the group's warehouses, a roofed one counting
+         * -f50 (RULINGS.md "Founding value"); the founder is paid that value. */
+        int c = m.a, hq = st->b_hq;
+        st->pflags[hq] |= CH_PF_HQ;
+        st->owner[hq] = CH_NONE;
+        plotset g;
+        lone_component(st, st->b_plot, &g);
+        bs_set(g.b, st->b_plot);
+        int v = 0;
+        for (int x = 0; x < st->board.nplots; x++) {
+            if (!bs_has(g.b, x))
+                continue;
+            st->owner[x] = (uint8_t)c;
+            if (st->height[x])
+                v += (st->pflags[x] & CH_PF_ROOF) ? BA_ROOF_DELTA : stack_value(st->height[x]);
+        }
+        st->co[c].hq = (uint8_t)hq;
+        st->co[c].on_chart = 0;
+        v = set_value(st, c, v);
+        bank_pays(st, st->active, v);
+        st->founded = (uint8_t)c;
+        st->discount_left = 2;
+        enter_trade(st);
+        return;
+    }
+    case CH_M_CREDIT: {
+        int c = m.a, x = st->b_plot;
+        plotset lone;
+        lone_component(st, x, &lone);
+        int lv = lone_value(st, &lone);
+        for (int y = 0; y < st->board.nplots; y++)
+            if (bs_has(lone.b, y))
+                st->owner[y] = (uint8_t)c;
+        st->owner[x] = (uint8_t)c;
+        set_value(st, c, st->co[c].value + (st->b_roof ? BA_ROOF_DELTA : 10) + lv);
+        merger_start(st, c);
+        return;
+    }
+    default:
+        assert(0);
+    }
+}

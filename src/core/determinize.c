@@ -1,0 +1,100 @@
+/* determinize.c: re-deal what one player cannot see, consistently with what
+ * that player knows (for bots that search over hidden information). Hidden:
+ * other hands except their publicly known cards, the deck order, the level
+ * reserve, cards being looked at in Veilinge 3 by someone else, other players'
+ * unrevealed sealed bids (RULINGS.md "Hidden information"). Constraints kept:
+ * the reserve holds only level cards, at most those it started with (one
+ * fourth, one third, two second); a player's hidden cards hold at most
+ * hidden_levels level cards (starting hands are plot cards only). */
+#include "internal.h"
+
+void ch_determinize(ch_state *st, int p, uint64_t seed)
+{
+    if (!st || st->magic != CH_STATE_MAGIC || p < 0 || p >= st->nplayers)
+        return;
+    uint64_t rng[4];
+    rng_seed(rng, seed ^ 0xD1CEull);
+    uint8_t pool[CH_MAX_CARDS];
+    int npool = 0;
+    int slots[CH_MAX_PLAYERS] = {0};
+    int look_hidden = st->phase == CH_PH_PICK && st->au_option == 3 && st->actor != p;
+    for (int c = 0; c < st->ncards; c++) {
+        int l = st->loc[c];
+        int hidden = l == CH_LOC_DECK || l == CH_LOC_RESERVE || (l == CH_LOC_LOOK && look_hidden);
+        if (l >= CH_LOC_HAND) {
+            int q = l - CH_LOC_HAND;
+            if (q != p && !bs_has(st->pl[q].known, c)) {
+                hidden = 1;
+                slots[q]++;
+                bs_clr(st->pl[q].hand, c);
+            }
+        }
+        if (hidden)
+            pool[npool++] = (uint8_t)c;
+    }
+    rng_shuffle(rng, pool, npool);
+    uint8_t used[CH_MAX_CARDS] = {0};
+    /* Level reserve first: level cards within the starting composition. */
+    int cap[5] = {0, 0, 2, 1, 1};
+    for (int i = 0; i < st->nreserve; i++) {
+        int pick = -1;
+        for (int j = 0; j < npool; j++) {
+            int c = pool[j], k = st->card_level[c];
+            if (!used[j] && k && cap[k] > 0) {
+                pick = j;
+                cap[k]--;
+                break;
+            }
+        }
+        if (pick < 0)
+            return; /* cannot happen for a consistent state */
+        used[pick] = 1;
+        st->reserve[i] = pool[pick];
+        st->loc[pool[pick]] = CH_LOC_RESERVE;
+    }
+    /* Hidden hand cards: first the plot cards each hand must hold, then the
+     * remaining slots from anything, level cards within the player's bound. */
+    int maxlev[CH_MAX_PLAYERS], levels[CH_MAX_PLAYERS] = {0};
+    for (int pass = 0; pass < 2; pass++) {
+        for (int q = 0; q < st->nplayers; q++) {
+            if (pass == 0)
+                maxlev[q] = st->pl[q].hidden_levels < slots[q] ? st->pl[q].hidden_levels : slots[q];
+            int want = pass == 0 ? slots[q] - maxlev[q] : slots[q];
+            for (int j = 0; j < npool && want > 0; j++) {
+                int c = pool[j], lev = st->card_level[c] != 0;
+                if (used[j] || (lev && (pass == 0 || levels[q] >= maxlev[q])))
+                    continue;
+                used[j] = 1;
+                levels[q] += lev;
+                want--;
+                slots[q]--;
+                bs_set(st->pl[q].hand, c);
+                st->loc[c] = (uint8_t)(CH_LOC_HAND + q);
+            }
+        }
+    }
+    /* Cards looked at by another player in Veilinge 3 */
+    if (look_hidden)
+        for (int i = 0; i < st->nlook; i++)
+            for (int j = 0; j < npool; j++)
+                if (!used[j]) {
+                    used[j] = 1;
+                    st->look[i] = pool[j];
+                    st->loc[pool[j]] = CH_LOC_LOOK;
+                    break;
+                }
+    /* The rest is the deck, in a fresh order. */
+    int k = 0;
+    for (int j = 0; j < npool; j++)
+        if (!used[j]) {
+            st->deck[k++] = pool[j];
+            st->loc[pool[j]] = CH_LOC_DECK;
+        }
+    st->ndeck = (uint8_t)k;
+    /* Unrevealed sealed bids of the others. */
+    if (st->phase == CH_PH_BID)
+        for (int q = 0; q < st->nplayers; q++)
+            if (q != p && (st->bid_in >> q & 1))
+                st->bid[q] = (int32_t)rng_below(rng, (uint32_t)st->pl[q].cash + 1);
+    memcpy(st->rng, rng, sizeof rng);
+}

@@ -1,0 +1,721 @@
+/* events.c: stock events of Building Amsterdam (Rulebook "Stock events";
+ * RULINGS.md "Stock events"). Choosing an open card or the deck top, the sealed
+ * bidding mechanism (Verlappen, Aenleggen, Dreighinghe), Coopmanscappen trade
+ * offers, and the Veilinge English auction with its four options. Discards and
+ * reshuffles of the event deck are here too. */
+#include "internal.h"
+
+/* ---- the event deck ---------------------------------------------------------- */
+
+static void ev_reshuffle(ch_state *st)
+{
+    memcpy(st->ev_deck, st->ev_discard, st->nev_discard);
+    st->nev_deck = st->nev_discard;
+    st->nev_discard = 0;
+    rng_shuffle(st->rng, st->ev_deck, st->nev_deck);
+}
+
+static int ev_draw(ch_state *st)
+{
+    if (st->nev_deck == 0)
+        ev_reshuffle(st);
+    if (st->nev_deck == 0)
+        return CH_NONE;
+    return st->ev_deck[--st->nev_deck];
+}
+
+/* Aenleggen with an empty level reserve cannot be chosen from the open cards. */
+static int open_choosable(const ch_state *st, int kind)
+{
+    if (kind == CH_EV_AENLEGGEN && st->nreserve == 0)
+        return 0;
+    for (int i = 0; i < st->nevent_open; i++)
+        if (st->ev_open[i] == kind)
+            return 1;
+    return 0;
+}
+
+int event_choosable(const ch_state *st)
+{
+    if (st->nev_deck + st->nev_discard > 0)
+        return 1;
+    for (int k = 0; k < CH_EV_KINDS; k++)
+        if (open_choosable(st, k))
+            return 1;
+    return 0;
+}
+
+void enter_event(ch_state *st, int from_action)
+{
+    st->phase = CH_PH_EVENT;
+    st->actor = st->active;
+    st->ev_from_action = (uint8_t)from_action;
+}
+
+/* After an event: discard it, replace an open card from the deck (reshuffling
+ * the discards when the deck runs out), and go on with the end of the turn. */
+static void event_finish(ch_state *st)
+{
+    st->ev_discard[st->nev_discard++] = st->ev_kind;
+    if (st->ev_slot != CH_NONE)
+        st->ev_open[st->ev_slot] = (uint8_t)ev_draw(st);
+    st->ev_kind = CH_NONE;
+    st->ev_slot = CH_NONE;
+    st->bid_mask = st->bid_in = st->bid_revealed = st->bid_round = 0;
+    memset(st->bid, 0, sizeof st->bid);
+    st->lose_left = 0;
+    st->offers = 0;
+    memset(&st->offer, 0, sizeof st->offer);
+    st->offer.to = CH_NONE;
+    st->au_option = 0;
+    st->au_item = st->au_high_bidder = st->au_turn = CH_NONE;
+    st->au_out = 0;
+    st->au_high = 0;
+    st->nlook = 0;
+    st->actor = st->active;
+    end_turn(st);
+}
+
+/* ---- Veilinge helpers -------------------------------------------------------------- */
+
+/* Option 4: may the warehouse on plot x be removed? Not with two or more levels
+ * on the ground warehouse, not if its company would split or keep fewer than
+ * two warehouses (RULINGS.md "Veilinge"). An HQ on the plot stays as a
+ * placeholder (project ruling). */
+static int removable(const ch_state *st, int x)
+{
+    int h = st->height[x], c = st->owner[x];
+    if (h < 1 || h > 2)
+        return 0;
+    if (c == CH_NONE || h == 2)
+        return 1;
+    int stacks;
+    if (st->pflags[x] & CH_PF_HQ) {
+        company_connected(st, c, CH_NONE, &stacks);
+        return stacks - 1 >= 2;
+    }
+    return company_connected(st, c, x, &stacks) && stacks >= 2;
+}
+
+/* The ten most recent plot cards of the discard pile whose warehouse may go. */
+static int recent_plot_cards(const ch_state *st, uint8_t *out)
+{
+    int n = 0, seen = 0;
+    for (int i = st->ndiscard - 1; i >= 0 && seen < BA_LOOK; i--) {
+        int c = st->discard[i];
+        if (st->card_level[c])
+            continue;
+        seen++;
+        if (removable(st, st->card_plot[c]))
+            out[n++] = (uint8_t)c;
+    }
+    return n;
+}
+
+static int auction_stock_ok(const ch_state *st, int c)
+{
+    return st->co[c].on_chart && st->co[c].bank > 0;
+}
+
+static int veilinge_any(const ch_state *st)
+{
+    uint8_t tmp[BA_LOOK];
+    for (int c = 0; c < st->ncompanies; c++)
+        if (auction_stock_ok(st, c) || st->pl[st->active].stock[c])
+            return 1;
+    return st->ndeck > 0 || recent_plot_cards(st, tmp) > 0;
+}
+
+/* ---- offer helpers (Coopmanscappen) ---------------------------------------------------- */
+
+/* Could card c be in player q's hand, as far as the active player can tell?
+ * Only public information and the active player's own hand are used. */
+static int askable(const ch_state *st, int q, int c)
+{
+    int a = st->active, l = st->loc[c];
+    if (bs_has(st->pl[a].hand, c) || l == CH_LOC_MARKET || l == CH_LOC_DISCARD || l == CH_LOC_UNUSED)
+        return 0;
+    for (int r = 0; r < st->nplayers; r++)
+        if (r != q && r != a && bs_has(st->pl[r].known, c))
+            return 0;
+    return 1;
+}
+
+static int level_marker(const ch_state *st, int level)
+{
+    for (int c = 0; c < st->ncards; c++)
+        if (st->card_level[c] == level)
+            return c;
+    return CH_NONE;
+}
+
+static int lowest_in_hand(const ch_state *st, int p, int level, const uint64_t *exclude)
+{
+    for (int c = 0; c < st->ncards; c++)
+        if (st->card_level[c] == level && bs_has(st->pl[p].hand, c) && !(exclude && bs_has(exclude, c)))
+            return c;
+    return CH_NONE;
+}
+
+static int offer_sizes_ok(const ch_state *st)
+{
+    const ch_offer *o = &st->offer;
+    int g = bs_count(o->give_cards), k = bs_count(o->ask_cards);
+    return hand_count(st, st->active) - g + k <= st->max_hand &&
+           hand_count(st, o->to) - k + g <= st->max_hand;
+}
+
+static int offer_empty(const ch_offer *o)
+{
+    if (o->give_money || o->ask_money || bs_count(o->give_cards) || bs_count(o->ask_cards))
+        return 0;
+    for (int c = 0; c < CH_MAX_COMPANIES; c++)
+        if (o->give_stock[c] || o->ask_stock[c])
+            return 0;
+    return 1;
+}
+
+/* Can the asked player deliver everything asked? */
+static int offer_deliverable(const ch_state *st)
+{
+    const ch_offer *o = &st->offer;
+    int q = o->to, a = st->active;
+    uint64_t used[2] = {0, 0};
+    for (int c = 0; c < st->ncards; c++) {
+        if (!bs_has(o->ask_cards, c))
+            continue;
+        int have = st->card_level[c] ? lowest_in_hand(st, q, st->card_level[c], used)
+                                     : (bs_has(st->pl[q].hand, c) ? c : CH_NONE);
+        if (have == CH_NONE)
+            return 0;
+        bs_set(used, have);
+    }
+    for (int c = 0; c < st->ncompanies; c++)
+        if (st->pl[q].stock[c] < o->ask_stock[c] || st->pl[a].stock[c] < o->give_stock[c])
+            return 0;
+    return st->pl[q].cash >= o->ask_money && st->pl[a].cash >= o->give_money && offer_sizes_ok(st);
+}
+
+static void move_card(ch_state *st, int from, int to, int c)
+{
+    card_from_hand(st, from, c);
+    card_to_hand(st, to, c, 1);
+}
+
+static void offer_execute(ch_state *st)
+{
+    ch_offer *o = &st->offer;
+    int q = o->to, a = st->active;
+    uint64_t asked[2] = {o->ask_cards[0], o->ask_cards[1]};
+    for (int c = 0; c < st->ncards; c++)
+        if (bs_has(o->give_cards, c))
+            move_card(st, a, q, c);
+    for (int c = 0; c < st->ncards; c++) {
+        if (!bs_has(asked, c))
+            continue;
+        int have = st->card_level[c] ? lowest_in_hand(st, q, st->card_level[c], NULL) : c;
+        move_card(st, q, a, have);
+    }
+    for (int c = 0; c < st->ncompanies; c++) {
+        st->pl[a].stock[c] = (uint8_t)(st->pl[a].stock[c] - o->give_stock[c] + o->ask_stock[c]);
+        st->pl[q].stock[c] = (uint8_t)(st->pl[q].stock[c] + o->give_stock[c] - o->ask_stock[c]);
+    }
+    st->pl[a].cash += o->ask_money - o->give_money;
+    st->pl[q].cash += o->give_money - o->ask_money;
+}
+
+/* ---- generation -------------------------------------------------------------------- */
+
+int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
+{
+    int n = 0;
+    const ch_player *pl = &st->pl[p];
+    switch (st->phase) {
+    case CH_PH_EVENT:
+        for (int k = 0; k < CH_EV_KINDS; k++)
+            if (open_choosable(st, k))
+                emit(buf, cap, &n, CH_M_EVENT, k, 0, 0, 0);
+        if (st->nev_deck + st->nev_discard > 0)
+            emit(buf, cap, &n, CH_M_EVENT, CH_NONE, 0, 0, 0);
+        break;
+    case CH_PH_BID:
+        for (int32_t v = 0; v <= pl->cash; v++)
+            emit(buf, cap, &n, CH_M_BID, 0, 0, 0, v);
+        break;
+    case CH_PH_LOSE:
+        for (int c = 0; c < st->ncompanies; c++)
+            if (pl->stock[c])
+                emit(buf, cap, &n, CH_M_LOSE, c, 0, 0, 0);
+        break;
+    case CH_PH_COOP:
+        if (st->offers < BA_MAX_OFFERS)
+            for (int q = 0; q < st->nplayers; q++)
+                if (q != st->active)
+                    emit(buf, cap, &n, CH_M_OFFER, q, 0, 0, 0);
+        emit(buf, cap, &n, CH_M_DONE, 0, 0, 0, 0);
+        break;
+    case CH_PH_OFFER: {
+        const ch_offer *o = &st->offer;
+        int q = o->to;
+        for (int c = 0; c < st->ncards; c++) {
+            if (!bs_has(pl->hand, c) || bs_has(o->give_cards, c))
+                continue;
+            if (st->card_level[c] && lowest_in_hand(st, p, st->card_level[c], o->give_cards) != c)
+                continue;
+            emit(buf, cap, &n, CH_M_GIVE, c, 0, 0, 0);
+        }
+        for (int c = 0; c < st->ncompanies; c++)
+            if (pl->stock[c] > o->give_stock[c])
+                emit(buf, cap, &n, CH_M_GIVE, c, 1, 0, 0);
+        for (int c = 0; c < st->ncards; c++) {
+            if (st->card_level[c]) {
+                if (level_marker(st, st->card_level[c]) != c || bs_has(o->ask_cards, c))
+                    continue;
+                int any = 0;
+                for (int d = 0; d < st->ncards && !any; d++)
+                    any = st->card_level[d] == st->card_level[c] && askable(st, q, d);
+                if (any)
+                    emit(buf, cap, &n, CH_M_ASK, c, 0, 0, 0);
+            } else if (!bs_has(o->ask_cards, c) && askable(st, q, c)) {
+                emit(buf, cap, &n, CH_M_ASK, c, 0, 0, 0);
+            }
+        }
+        for (int c = 0; c < st->ncompanies; c++)
+            if (st->pl[q].stock[c] > o->ask_stock[c])
+                emit(buf, cap, &n, CH_M_ASK, c, 1, 0, 0);
+        if (!offer_empty(o) && offer_sizes_ok(st))
+            emit(buf, cap, &n, CH_M_PROPOSE, 0, 0, 0, 0);
+        emit(buf, cap, &n, CH_M_WITHDRAW, 0, 0, 0, 0);
+        if (!o->give_money)
+            for (int32_t v = 1; v <= pl->cash; v++)
+                emit(buf, cap, &n, CH_M_GIVE, 0, 2, 0, v);
+        if (!o->ask_money)
+            for (int32_t v = 1; v <= st->pl[q].cash; v++)
+                emit(buf, cap, &n, CH_M_ASK, 0, 2, 0, v);
+        break;
+    }
+    case CH_PH_RESPOND:
+        if (offer_deliverable(st))
+            emit(buf, cap, &n, CH_M_ACCEPT, 0, 0, 0, 0);
+        emit(buf, cap, &n, CH_M_DECLINE, 0, 0, 0, 0);
+        break;
+    case CH_PH_VEILINGE:
+        for (int c = 0; c < st->ncompanies; c++)
+            if (auction_stock_ok(st, c))
+                emit(buf, cap, &n, CH_M_AUCTION, c, 1, 0, 0);
+        for (int c = 0; c < st->ncompanies; c++)
+            if (pl->stock[c])
+                emit(buf, cap, &n, CH_M_AUCTION, c, 2, 0, 0);
+        if (st->ndeck > 0)
+            emit(buf, cap, &n, CH_M_AUCTION, CH_NONE, 3, 0, 0);
+        {
+            uint8_t tmp[BA_LOOK];
+            if (recent_plot_cards(st, tmp) > 0)
+                emit(buf, cap, &n, CH_M_AUCTION, CH_NONE, 4, 0, 0);
+        }
+        break;
+    case CH_PH_AUCTION:
+        emit(buf, cap, &n, CH_M_PASS, 0, 0, 0, 0);
+        for (int32_t v = st->au_high + BA_AUCTION_STEP; v <= pl->cash; v += BA_AUCTION_STEP)
+            emit(buf, cap, &n, CH_M_BID, 0, 0, 0, v);
+        break;
+    case CH_PH_PICK:
+        if (st->au_option == 3) {
+            for (int i = 0; i < st->nlook; i++) {
+                int c = st->look[i], dup = 0;
+                if (st->card_level[c])
+                    for (int j = 0; j < st->nlook; j++)
+                        dup |= st->card_level[st->look[j]] == st->card_level[c] && st->look[j] < c;
+                if (!dup)
+                    emit(buf, cap, &n, CH_M_PICK, c, 0, 0, 0);
+            }
+        } else {
+            uint8_t cards[BA_LOOK];
+            int k = recent_plot_cards(st, cards);
+            for (int i = 0; i < k; i++)
+                emit(buf, cap, &n, CH_M_PICK, cards[i], 0, 0, 0);
+        }
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
+/* Moves whose legal choices are a range of amounts are checked by range, not by
+ * listing. Returns -1 when m is not such a move. */
+int check_event_range(const ch_state *st, int p, ch_move m, ch_msg *why)
+{
+    const ch_player *pl = &st->pl[p];
+    if (m.type == CH_M_BID && st->phase == CH_PH_BID) {
+        if (m.a || m.b || m.c)
+            return fail(why, CH_EILLEGAL, "malformed bid");
+        if (m.n < 0 || m.n > pl->cash)
+            return fail(why, CH_EILLEGAL, "a sealed bid is from f0 to your cash, f%d", pl->cash);
+        return CH_OK;
+    }
+    if (m.type == CH_M_BID && st->phase == CH_PH_AUCTION) {
+        if (m.a || m.b || m.c)
+            return fail(why, CH_EILLEGAL, "malformed bid");
+        if (m.n % BA_AUCTION_STEP)
+            return fail(why, CH_EILLEGAL, "auction bids go in steps of f%d", BA_AUCTION_STEP);
+        if (m.n <= st->au_high)
+            return fail(why, CH_EILLEGAL, "you must bid more than f%d", st->au_high);
+        if (m.n > pl->cash)
+            return fail(why, CH_EILLEGAL, "you cannot bid f%d: you have f%d", m.n, pl->cash);
+        return CH_OK;
+    }
+    if ((m.type == CH_M_GIVE || m.type == CH_M_ASK) && m.b == 2 && st->phase == CH_PH_OFFER) {
+        int give = m.type == CH_M_GIVE;
+        int32_t limit = give ? pl->cash : st->pl[st->offer.to].cash;
+        if (m.a || m.c)
+            return fail(why, CH_EILLEGAL, "malformed money item");
+        if ((give ? st->offer.give_money : st->offer.ask_money) != 0)
+            return fail(why, CH_EILLEGAL, "the offer already names an amount of money that way");
+        if (m.n < 1 || m.n > limit)
+            return fail(why, CH_EILLEGAL, "the amount must be from f1 to f%d (%s cash)", limit,
+                        give ? "your" : "their");
+        return CH_OK;
+    }
+    return -1;
+}
+
+/* ---- applying ---------------------------------------------------------------------- */
+
+static void start_bids(ch_state *st, unsigned mask)
+{
+    st->phase = CH_PH_BID;
+    st->bid_mask = (uint8_t)mask;
+    st->bid_in = 0;
+}
+
+static void auction_end(ch_state *st);
+
+static void resolve_bids(ch_state *st)
+{
+    int kind = st->ev_kind, lowest = kind == CH_EV_DREIGHINGHE;
+    int best = lowest ? 1 << 30 : -1;
+    st->bid_revealed = 1;
+    for (int p = 0; p < st->nplayers; p++)
+        if (st->bid_mask >> p & 1)
+            if (lowest ? st->bid[p] < best : st->bid[p] > best)
+                best = st->bid[p];
+    unsigned tied = 0;
+    for (int p = 0; p < st->nplayers; p++)
+        if ((st->bid_mask >> p & 1) && st->bid[p] == best)
+            tied |= 1u << p;
+    /* Dreighinghe: every player pays every bid. Otherwise only the winner pays,
+     * and tied players pay before they bid again. */
+    for (int p = 0; p < st->nplayers; p++) {
+        if (!(st->bid_mask >> p & 1))
+            continue;
+        if (lowest || (popc(tied) > 1 && (tied >> p & 1)))
+            pay_bank(st, p, st->bid[p]);
+    }
+    int w = CH_NONE;
+    if (popc(tied) == 1) {
+        w = __builtin_ctz(tied);
+        if (!lowest)
+            pay_bank(st, w, st->bid[w]);
+    } else if (st->bid_round > 0 && best == 0) {
+        /* Project ruling: a rebid tied again at f0 is decided clockwise from
+         * the active player. */
+        for (int i = 0, p = st->active; i < st->nplayers; i++, p = next_player(st, p))
+            if (tied >> p & 1) {
+                w = p;
+                break;
+            }
+    } else {
+        st->bid_round++;
+        start_bids(st, tied);
+        return;
+    }
+    switch (kind) {
+    case CH_EV_VERLAPPEN:
+        st->pl[w].extra_pending = 1;
+        break;
+    case CH_EV_AENLEGGEN:
+        if (st->nreserve > 0 && hand_count(st, w) < st->max_hand)
+            card_to_hand(st, w, st->reserve[--st->nreserve], 0);
+        break;
+    case CH_EV_DREIGHINGHE: {
+        int total = 0;
+        for (int c = 0; c < st->ncompanies; c++)
+            total += st->pl[w].stock[c];
+        st->lose_left = (uint8_t)(total < 2 ? total : 2);
+        if (st->lose_left) {
+            st->phase = CH_PH_LOSE;
+            st->actor = (uint8_t)w;
+            return;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    event_finish(st);
+}
+
+static int auction_next(const ch_state *st, int after)
+{
+    for (int i = 1, p = next_player(st, after); i <= st->nplayers; i++, p = next_player(st, p))
+        if (!(st->au_out >> p & 1))
+            return p;
+    return CH_NONE;
+}
+
+static void auction_step(ch_state *st, int p)
+{
+    unsigned remaining = ((1u << st->nplayers) - 1) & ~(unsigned)st->au_out;
+    if (remaining == 0) {
+        event_finish(st); /* nobody bid: nothing happens */
+        return;
+    }
+    int nx = auction_next(st, p);
+    if (st->au_high_bidder != CH_NONE &&
+        (remaining == (1u << st->au_high_bidder) || nx == st->au_high_bidder)) {
+        auction_end(st);
+        return;
+    }
+    st->au_turn = (uint8_t)nx;
+    st->actor = (uint8_t)nx;
+}
+
+static void auction_end(ch_state *st)
+{
+    int w = st->au_high_bidder, a = st->active, c = st->au_item;
+    switch (st->au_option) {
+    case 1:
+        pay_bank(st, w, st->au_high);
+        st->pl[w].stock[c]++;
+        st->co[c].bank--;
+        break;
+    case 2:
+        st->pl[w].cash -= st->au_high;
+        st->pl[a].cash += st->au_high;
+        st->pl[w].stock[c]++;
+        st->pl[a].stock[c]--;
+        break;
+    case 3:
+        pay_bank(st, w, st->au_high);
+        st->nlook = 0;
+        while (st->nlook < BA_LOOK && st->ndeck > 0) {
+            int card = deck_pop(st);
+            st->look[st->nlook++] = (uint8_t)card;
+            st->loc[card] = CH_LOC_LOOK;
+        }
+        st->phase = CH_PH_PICK;
+        st->actor = (uint8_t)w;
+        return;
+    case 4:
+        pay_bank(st, w, st->au_high);
+        st->phase = CH_PH_PICK;
+        st->actor = (uint8_t)w;
+        return;
+    }
+    event_finish(st);
+}
+
+static void remove_warehouse(ch_state *st, int x)
+{
+    int c = st->owner[x];
+    st->height[x]--;
+    st->supply++;
+    if (st->height[x] == 0) {
+        if (st->pflags[x] & CH_PF_ROOF)
+            st->roofs_left++;
+        st->pflags[x] &= (uint8_t)~CH_PF_ROOF;
+        if (!(st->pflags[x] & CH_PF_HQ)) {
+            st->owner[x] = CH_NONE;
+            st->pflags[x] = 0;
+        }
+    }
+    if (c != CH_NONE)
+        set_value(st, c, st->co[c].value - 10); /* nobody is paid */
+}
+
+void apply_event_phase(ch_state *st, int p, ch_move m)
+{
+    switch (st->phase) {
+    case CH_PH_EVENT: {
+        int kind;
+        if (m.a == CH_NONE) {
+            kind = ev_draw(st);
+            st->ev_slot = CH_NONE;
+        } else {
+            int slot = 0;
+            while (st->ev_open[slot] != m.a)
+                slot++;
+            kind = m.a;
+            st->ev_open[slot] = CH_NONE;
+            st->ev_slot = (uint8_t)slot;
+        }
+        st->ev_kind = (uint8_t)kind;
+        st->bid_round = 0;
+        switch (kind) {
+        case CH_EV_AENLEGGEN:
+            if (st->nreserve == 0) {
+                event_finish(st); /* drawn from the deck with an empty reserve */
+                return;
+            }
+            /* fall through */
+        case CH_EV_VERLAPPEN:
+        case CH_EV_DREIGHINGHE:
+            memset(st->bid, 0, sizeof st->bid);
+            st->bid_revealed = 0;
+            start_bids(st, (1u << st->nplayers) - 1);
+            return;
+        case CH_EV_COOPMANSCAPPEN:
+            st->offers = 0;
+            st->phase = CH_PH_COOP;
+            st->actor = st->active;
+            return;
+        case CH_EV_VEILINGE:
+            if (!veilinge_any(st)) {
+                event_finish(st);
+                return;
+            }
+            st->phase = CH_PH_VEILINGE;
+            st->actor = st->active;
+            return;
+        }
+        return;
+    }
+    case CH_PH_BID:
+        if (st->bid_in == 0 && st->bid_revealed) {
+            st->bid_revealed = 0; /* a new round: last round's bids are history */
+            memset(st->bid, 0, sizeof st->bid);
+        }
+        st->bid[p] = m.n;
+        st->bid_in |= (uint8_t)(1u << p);
+        if (st->bid_in == st->bid_mask)
+            resolve_bids(st);
+        return;
+    case CH_PH_LOSE:
+        st->pl[p].stock[m.a]--;
+        st->co[m.a].bank++;
+        if (--st->lose_left == 0) {
+            event_finish(st);
+            return;
+        }
+        {
+            int any = 0;
+            for (int c = 0; c < st->ncompanies; c++)
+                any |= st->pl[p].stock[c];
+            if (!any)
+                event_finish(st);
+        }
+        return;
+    case CH_PH_COOP:
+        if (m.type == CH_M_DONE) {
+            event_finish(st);
+            return;
+        }
+        memset(&st->offer, 0, sizeof st->offer);
+        st->offer.to = m.a;
+        st->phase = CH_PH_OFFER;
+        return;
+    case CH_PH_OFFER: {
+        ch_offer *o = &st->offer;
+        switch (m.type) {
+        case CH_M_GIVE:
+            if (m.b == 0)
+                bs_set(o->give_cards, m.a);
+            else if (m.b == 1)
+                o->give_stock[m.a]++;
+            else
+                o->give_money = m.n;
+            return;
+        case CH_M_ASK:
+            if (m.b == 0)
+                bs_set(o->ask_cards, m.a);
+            else if (m.b == 1)
+                o->ask_stock[m.a]++;
+            else
+                o->ask_money = m.n;
+            return;
+        case CH_M_PROPOSE:
+            st->offers++;
+            st->phase = CH_PH_RESPOND;
+            st->actor = o->to;
+            return;
+        case CH_M_WITHDRAW:
+            memset(o, 0, sizeof *o);
+            o->to = CH_NONE;
+            st->phase = CH_PH_COOP;
+            return;
+        default:
+            return;
+        }
+    }
+    case CH_PH_RESPOND:
+        if (m.type == CH_M_ACCEPT)
+            offer_execute(st);
+        memset(&st->offer, 0, sizeof st->offer);
+        st->offer.to = CH_NONE;
+        st->actor = st->active;
+        if (st->offers >= BA_MAX_OFFERS) {
+            event_finish(st);
+            return;
+        }
+        st->phase = CH_PH_COOP;
+        return;
+    case CH_PH_VEILINGE: {
+        st->au_option = m.b;
+        st->au_item = m.a;
+        st->au_high = 0;
+        st->au_high_bidder = CH_NONE;
+        st->au_out = 0;
+        if (m.b == 2)
+            st->au_out |= (uint8_t)(1u << st->active); /* the seller does not bid */
+        if (m.b >= 3)
+            for (int q = 0; q < st->nplayers; q++)
+                if (hand_count(st, q) >= st->max_hand)
+                    st->au_out |= (uint8_t)(1u << q); /* project ruling: full hands */
+        st->phase = CH_PH_AUCTION;
+        int first = (st->au_out >> st->active & 1) ? auction_next(st, st->active) : st->active;
+        if (first == CH_NONE) {
+            event_finish(st);
+            return;
+        }
+        st->au_turn = st->actor = (uint8_t)first;
+        return;
+    }
+    case CH_PH_AUCTION:
+        if (m.type == CH_M_PASS) {
+            st->au_out |= (uint8_t)(1u << p);
+        } else {
+            st->au_high = m.n;
+            st->au_high_bidder = (uint8_t)p;
+        }
+        auction_step(st, p);
+        return;
+    case CH_PH_PICK: {
+        int w = st->actor;
+        if (st->au_option == 3) {
+            card_to_hand(st, w, m.a, 0);
+            for (int i = 0; i < st->nlook; i++) {
+                int c = st->look[i];
+                if (c == m.a)
+                    continue;
+                st->deck[st->ndeck++] = (uint8_t)c;
+                st->loc[c] = CH_LOC_DECK;
+            }
+            st->nlook = 0;
+            rng_shuffle(st->rng, st->deck, st->ndeck);
+        } else {
+            int x = st->card_plot[m.a], i = st->ndiscard - 1;
+            while (st->discard[i] != m.a)
+                i--;
+            memmove(&st->discard[i], &st->discard[i + 1], (size_t)(st->ndiscard - i - 1));
+            st->ndiscard--;
+            remove_warehouse(st, x);
+            card_to_hand(st, w, m.a, 1);
+        }
+        event_finish(st);
+        return;
+    }
+    default:
+        assert(0);
+    }
+}

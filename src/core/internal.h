@@ -1,0 +1,133 @@
+/* internal.h: helpers shared by the rules engine's source files (not public).
+ * Bitsets, the seeded RNG, money movements against the bank ledger, piece
+ * queries on the board, and the rule constants that come from RULINGS.md. */
+#ifndef CH_INTERNAL_H
+#define CH_INTERNAL_H
+
+#include "chartered.h"
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- rule constants (Building Amsterdam; RULINGS.md "Building Amsterdam") -- */
+#define BA_WAREHOUSES 62
+#define BA_ROOFS 10
+#define BA_STOCKS 9
+#define BA_HAND_MAX 15
+#define BA_MARKET 5
+#define BA_MIN_VALUE 20      /* the chart's floor                             */
+#define BA_MAX_VALUE 300     /* the chart's cap                               */
+#define BA_MIN_STOCK_PRICE 50 /* buys cost max(f50, value)                    */
+#define BA_PURCHASE_COST 50
+#define BA_REFRESH_COST 100
+#define BA_ACTION_COST 100
+#define BA_ROOF_DELTA (-50)
+#define BA_SPACING 3         /* buffer of two plots: distance >= 3            */
+#define BA_MAX_OFFERS 10     /* Coopmanscappen                                 */
+#define BA_LOOK 10           /* Veilinge options 3 and 4                       */
+#define BA_AUCTION_STEP 10
+#define BA_LEVEL2 9
+#define BA_LEVEL3 6
+#define BA_LEVEL4 3
+extern const int ba_event_lines[5]; /* f100 f150 f200 f250 f300 */
+
+#define NOPL CH_NONE
+
+/* ---- bitsets over card ids ------------------------------------------------- */
+static inline int bs_has(const uint64_t *b, int i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
+static inline void bs_set(uint64_t *b, int i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
+static inline void bs_clr(uint64_t *b, int i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
+static inline int bs_count(const uint64_t *b) { return __builtin_popcountll(b[0]) + __builtin_popcountll(b[1]); }
+static inline int popc(unsigned x) { return __builtin_popcount(x); }
+
+/* ---- RNG: xoshiro256**, seeded by splitmix64 ----------------------------------- */
+void rng_seed(uint64_t *s, uint64_t seed);
+uint64_t rng_next(uint64_t *s);
+uint32_t rng_below(uint64_t *s, uint32_t n); /* uniform in [0, n) */
+void rng_shuffle(uint64_t *s, uint8_t *a, int n);
+
+/* ---- messages -------------------------------------------------------------- */
+int fail(ch_msg *why, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- money: every movement against the bank goes through these ------------------ */
+static inline void pay_bank(ch_state *st, int p, int32_t amount)
+{
+    assert(amount >= 0 && st->pl[p].cash >= amount);
+    st->pl[p].cash -= amount;
+    st->bank_net += amount;
+}
+static inline void bank_pays(ch_state *st, int p, int32_t amount)
+{
+    assert(amount >= 0);
+    st->pl[p].cash += amount;
+    st->bank_net -= amount;
+}
+
+/* ---- board pieces ------------------------------------------------------------- */
+/* A plot holds a piece when it has a warehouse, an HQ placeholder or an
+ * upside-down warehouse (project ruling: placeholders are company pieces). */
+static inline int has_piece(const ch_state *st, int x)
+{
+    return st->height[x] > 0 || (st->pflags[x] & (CH_PF_HQ | CH_PF_UPSIDE));
+}
+static inline int stack_value(int h) { return 10 * h * (h + 1) / 2; } /* 10,30,60,100 */
+static inline int clamp_value(int v)
+{
+    return v < BA_MIN_VALUE ? BA_MIN_VALUE : v > BA_MAX_VALUE ? BA_MAX_VALUE : v;
+}
+static inline int hand_count(const ch_state *st, int p) { return bs_count(st->pl[p].hand); }
+static inline int next_player(const ch_state *st, int p) { return (p + 1) % st->nplayers; }
+
+/* groups.c: connectivity and distance on the plot graph */
+typedef struct plotset { uint64_t b[2]; } plotset;
+/* Lone warehouses reachable from x through lone warehouses (x itself excluded). */
+void lone_component(const ch_state *st, int x, plotset *out);
+/* Distinct companies owning pieces orthogonally adjacent to x, plus x's own. */
+unsigned adjacent_companies(const ch_state *st, int x);
+/* Would a new company made of the plots in `group` respect spacing (every plot at
+ * distance >= BA_SPACING from every piece of every company)? */
+int spacing_ok(const ch_state *st, const plotset *group);
+/* Is the company's set of pieces connected (pieces of `c`, optionally skipping
+ * plot `without`)? Also returns the number of warehouse stacks. */
+int company_connected(const ch_state *st, int c, int without, int *stacks);
+int plot_adjacent(const ch_state *st, int x, int y);
+
+/* company.c: values, lines and the chart */
+int company_available(const ch_state *st); /* bitmask of companies that can be founded */
+/* Set a company's value (clamped), noting passed event lines. Returns the new value. */
+int set_value(ch_state *st, int c, int v);
+int stock_price(const ch_state *st, int c); /* buy price for the active player now */
+
+/* build.c */
+int gen_plays(const ch_state *st, ch_move *buf, int cap, int n);
+int gen_build_phase(const ch_state *st, ch_move *buf, int cap);
+void apply_build_phase(ch_state *st, ch_move m);
+void apply_play(ch_state *st, ch_move m);
+int single_founds(const ch_state *st, int x);
+int play_legal_reason(const ch_state *st, int p, ch_move m, ch_msg *why);
+
+/* merger.c */
+void merger_start(ch_state *st, int credited);
+int gen_merge(const ch_state *st, ch_move *buf, int cap);
+void apply_merge(ch_state *st, ch_move m);
+int gen_merge_sell(const ch_state *st, ch_move *buf, int cap);
+void apply_merge_sell(ch_state *st, ch_move m);
+
+/* turn.c */
+void end_turn(ch_state *st);
+void enter_trade(ch_state *st);
+void card_to_hand(ch_state *st, int p, int card, int known);
+void card_from_hand(ch_state *st, int p, int card);
+void draw_market_refill(ch_state *st);
+int deck_pop(ch_state *st);
+void emit(ch_move *buf, int cap, int *n, uint8_t type, int a, int b, int c, int32_t amount);
+
+/* events.c */
+int event_choosable(const ch_state *st); /* can an event be chosen now? */
+void enter_event(ch_state *st, int from_action);
+int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap);
+void apply_event_phase(ch_state *st, int p, ch_move m);
+int check_event_range(const ch_state *st, int p, ch_move m, ch_msg *why);
+
+#endif

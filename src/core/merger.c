@@ -1,0 +1,181 @@
+/* merger.c: merging two or more companies, shared machinery (Rulebook "C.
+ * Merging two or more companies"; RULINGS.md "Merger", "HQ placeholder in a
+ * merger"). Companies merge pairwise, the two lowest first, the higher
+ * absorbing the lower, ties decided by the builder; for each absorbed company
+ * every player in turn order from the builder sells or keeps its stocks; the
+ * builder is paid once, the survivor's final value. */
+#include "internal.h"
+
+/* The legal (absorbed, absorber) pairs for the next merge step. */
+static int merge_pairs(const ch_state *st, uint8_t *absorbed, uint8_t *absorber)
+{
+    int vals[CH_MAX_COMPANIES], ids[CH_MAX_COMPANIES], k = 0, n = 0;
+    for (int c = 0; c < st->ncompanies; c++)
+        if (st->m_set >> c & 1) {
+            ids[k] = c;
+            vals[k++] = st->co[c].value;
+        }
+    int v1 = 1 << 30, v2 = 1 << 30;
+    for (int i = 0; i < k; i++)
+        if (vals[i] < v1)
+            v1 = vals[i];
+    int nlow = 0;
+    for (int i = 0; i < k; i++)
+        if (vals[i] == v1)
+            nlow++;
+    if (nlow < 2)
+        for (int i = 0; i < k; i++)
+            if (vals[i] > v1 && vals[i] < v2)
+                v2 = vals[i];
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++) {
+            if (i == j)
+                continue;
+            /* candidate pair {i, j}: both among the two lowest */
+            int ok;
+            if (nlow >= 2)
+                ok = vals[i] == v1 && vals[j] == v1;
+            else
+                ok = (vals[i] == v1 && vals[j] == v2) || (vals[j] == v1 && vals[i] == v2);
+            if (!ok || vals[i] > vals[j])
+                continue; /* i is absorbed by j: i must not be higher */
+            absorbed[n] = (uint8_t)ids[i];
+            absorber[n++] = (uint8_t)ids[j];
+        }
+    }
+    return n;
+}
+
+static void merge_next(ch_state *st);
+
+static void finalize_pair(ch_state *st)
+{
+    int a = st->m_absorbed, b = st->m_absorber;
+    set_value(st, b, st->co[b].value + st->co[a].value);
+    for (int x = 0; x < st->board.nplots; x++)
+        if (st->owner[x] == a && has_piece(st, x))
+            st->owner[x] = (uint8_t)b;
+    int h = st->co[a].hq;
+    if (h != CH_NONE) {
+        st->pflags[h] &= (uint8_t)~CH_PF_HQ;
+        if (st->height[h] == 0 && !(st->pflags[h] & CH_PF_UPSIDE)) {
+            /* The HQ was a placeholder. If the survivor would split without it,
+             * an upside-down warehouse from the supply takes its place. */
+            if (company_connected(st, b, h, NULL)) {
+                st->owner[h] = CH_NONE;
+                st->pflags[h] = 0;
+            } else if (st->supply > 0) {
+                st->pflags[h] |= CH_PF_UPSIDE;
+                st->supply--;
+                if (st->supply == 0)
+                    st->end_triggered = 1;
+            } else {
+                st->pflags[h] |= CH_PF_UPSIDE | CH_PF_NOPIECE; /* project ruling */
+            }
+        }
+    }
+    st->co[a].hq = CH_NONE;
+    st->co[a].value = 0;
+    st->co[a].on_chart = 0;
+    st->m_set &= (uint16_t)~(1u << a);
+    st->m_absorbed = st->m_absorber = st->m_seller = CH_NONE;
+    merge_next(st);
+}
+
+/* The next player, in turn order from the builder, who holds stock in the
+ * absorbed company; CH_NONE when the round is done. */
+static int next_seller(const ch_state *st, int after)
+{
+    int a = st->m_absorbed;
+    int start = after == CH_NONE ? st->active : next_player(st, after);
+    if (after != CH_NONE && start == st->active)
+        return CH_NONE;
+    for (int p = start;;) {
+        if (st->pl[p].stock[a])
+            return p;
+        p = next_player(st, p);
+        if (p == st->active)
+            return CH_NONE;
+    }
+}
+
+static void do_pair(ch_state *st, int a, int b)
+{
+    st->m_absorbed = (uint8_t)a;
+    st->m_absorber = (uint8_t)b;
+    int s = next_seller(st, CH_NONE);
+    if (s == CH_NONE) {
+        finalize_pair(st);
+        return;
+    }
+    st->m_seller = (uint8_t)s;
+    st->actor = (uint8_t)s;
+    st->phase = CH_PH_MERGE_SELL;
+}
+
+static void merge_next(ch_state *st)
+{
+    if (popc(st->m_set) < 2) {
+        int s = __builtin_ctz(st->m_set);
+        st->m_set = 0;
+        bank_pays(st, st->active, st->co[s].value);
+        enter_trade(st);
+        return;
+    }
+    uint8_t ab[CH_MAX_COMPANIES * CH_MAX_COMPANIES], ar[CH_MAX_COMPANIES * CH_MAX_COMPANIES];
+    int n = merge_pairs(st, ab, ar);
+    assert(n > 0);
+    if (n == 1) {
+        do_pair(st, ab[0], ar[0]); /* no choice to make */
+        return;
+    }
+    st->phase = CH_PH_MERGE;
+    st->actor = st->active;
+}
+
+void merger_start(ch_state *st, int credited)
+{
+    (void)credited;
+    st->m_set = (uint16_t)adjacent_companies(st, st->b_plot);
+    merge_next(st);
+}
+
+int gen_merge(const ch_state *st, ch_move *buf, int cap)
+{
+    uint8_t ab[CH_MAX_COMPANIES * CH_MAX_COMPANIES], ar[CH_MAX_COMPANIES * CH_MAX_COMPANIES];
+    int k = merge_pairs(st, ab, ar), n = 0;
+    for (int i = 0; i < k; i++)
+        emit(buf, cap, &n, CH_M_MERGE, ab[i], ar[i], 0, 0);
+    return n;
+}
+
+void apply_merge(ch_state *st, ch_move m)
+{
+    do_pair(st, m.a, m.b);
+}
+
+int gen_merge_sell(const ch_state *st, ch_move *buf, int cap)
+{
+    int n = 0, a = st->m_absorbed;
+    for (int k = 0; k <= st->pl[st->m_seller].stock[a]; k++)
+        emit(buf, cap, &n, CH_M_SELL, a, 0, 0, k);
+    return n;
+}
+
+/* Sell k stocks of the absorbed company at its value; kept stocks are worth
+ * nothing unless the company is founded again. */
+void apply_merge_sell(ch_state *st, ch_move m)
+{
+    int p = st->m_seller, a = st->m_absorbed, k = m.n;
+    st->pl[p].stock[a] = (uint8_t)(st->pl[p].stock[a] - k);
+    st->co[a].bank = (uint8_t)(st->co[a].bank + k);
+    bank_pays(st, p, k * st->co[a].value);
+    int s = next_seller(st, p);
+    if (s == CH_NONE) {
+        st->actor = st->active;
+        finalize_pair(st);
+        return;
+    }
+    st->m_seller = (uint8_t)s;
+    st->actor = (uint8_t)s;
+}

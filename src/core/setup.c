@@ -1,0 +1,144 @@
+/* setup.c: a new game of Chartered: Building Amsterdam (Rulebook "Setup";
+ * RULINGS.md "Components", "Stock events", "Player order"). */
+#include "internal.h"
+
+/* Rulebook setup table: starting hand and capital by player count. */
+static const int ba_hand[6] = {0, 0, 10, 9, 9, 8};
+static const int ba_capital[6] = {0, 0, 350, 300, 300, 250};
+
+void ch_setup_default(ch_setup *s, int edition)
+{
+    memset(s, 0, sizeof *s);
+    s->edition = edition;
+    s->nplayers = 4;
+    s->seed = 1;
+    s->preset = 0;
+    s->events = 1;
+}
+
+int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err)
+{
+    if (!st || !setup || !board)
+        return fail(err, CH_EINVAL, "ch_new needs a state, a setup and a board");
+    if (setup->edition != CH_ED_AMSTERDAM)
+        return fail(err, CH_EINVAL, "edition %d is not implemented yet: only Building Amsterdam is",
+                    setup->edition);
+    if (setup->nplayers < 2 || setup->nplayers > 5)
+        return fail(err, CH_EINVAL, "Building Amsterdam is for 2 to 5 players, not %d", setup->nplayers);
+    int nlevels = BA_LEVEL2 + BA_LEVEL3 + BA_LEVEL4;
+    if (board->nplots < 8 || board->nplots + nlevels > CH_MAX_CARDS)
+        return fail(err, CH_EINVAL, "a board needs 8 to %d plots, this one has %d",
+                    CH_MAX_CARDS - nlevels, board->nplots);
+    int hand = ba_hand[setup->nplayers];
+    if (board->nplots < hand * setup->nplayers + BA_MARKET)
+        return fail(err, CH_EINVAL, "the board has too few plots (%d) to deal %d hands of %d",
+                    board->nplots, setup->nplayers, hand);
+
+    ch_state s;
+    memset(&s, 0, sizeof s);
+    s.magic = CH_STATE_MAGIC;
+    s.edition = CH_ED_AMSTERDAM;
+    s.nplayers = (uint8_t)setup->nplayers;
+    s.ncompanies = CH_MAX_COMPANIES;
+    s.seed = setup->seed;
+    s.market_size = BA_MARKET;
+    s.nevent_open = setup->nplayers == 2 ? 2 : 3;
+    s.max_hand = BA_HAND_MAX;
+    s.warehouses_total = BA_WAREHOUSES;
+    s.roofs_total = BA_ROOFS;
+    s.supply = BA_WAREHOUSES;
+    s.roofs_left = BA_ROOFS;
+    s.board = *board;
+    rng_seed(s.rng, setup->seed);
+
+    /* Cards: one plot card per plot, then the 18 level cards (RULINGS.md
+     * "Building cards": 9 second, 6 third, 3 fourth level). */
+    int n = 0;
+    memset(s.plot_card, CH_NONE, sizeof s.plot_card);
+    for (int x = 0; x < board->nplots; x++, n++) {
+        s.card_plot[n] = (uint8_t)x;
+        s.card_level[n] = 0;
+        s.plot_card[x] = (uint8_t)n;
+    }
+    int first_level = n;
+    for (int i = 0; i < nlevels; i++, n++) {
+        s.card_plot[n] = CH_NONE;
+        s.card_level[n] = (uint8_t)(i < BA_LEVEL2 ? 2 : i < BA_LEVEL2 + BA_LEVEL3 ? 3 : 4);
+    }
+    s.ncards = (uint8_t)n;
+    for (int c = n; c < CH_MAX_CARDS; c++) {
+        s.card_plot[c] = CH_NONE;
+        s.loc[c] = CH_LOC_UNUSED;
+    }
+    for (int x = board->nplots; x < CH_MAX_PLOTS; x++)
+        s.owner[x] = CH_NONE;
+    for (int x = 0; x < board->nplots; x++)
+        s.owner[x] = CH_NONE;
+
+    /* The level reserve: one fourth, one third and two second level cards,
+     * shuffled face down (Rulebook "Setup"). */
+    uint8_t reserve[4] = {(uint8_t)(first_level + BA_LEVEL2 + BA_LEVEL3), /* L4 */
+                          (uint8_t)(first_level + BA_LEVEL2),             /* L3 */
+                          (uint8_t)first_level, (uint8_t)(first_level + 1)}; /* L2 L2 */
+    rng_shuffle(s.rng, reserve, 4);
+    for (int i = 0; i < 4; i++) {
+        s.reserve[i] = reserve[i];
+        s.loc[reserve[i]] = CH_LOC_RESERVE;
+    }
+    s.nreserve = 4;
+
+    /* Starting hands are dealt from the plot cards only. */
+    uint8_t plots[CH_MAX_CARDS];
+    for (int i = 0; i < board->nplots; i++)
+        plots[i] = (uint8_t)i;
+    rng_shuffle(s.rng, plots, board->nplots);
+    int k = 0;
+    for (int p = 0; p < s.nplayers; p++) {
+        for (int i = 0; i < hand; i++) {
+            int c = plots[k++];
+            bs_set(s.pl[p].hand, c);
+            s.loc[c] = (uint8_t)(CH_LOC_HAND + p);
+        }
+        s.pl[p].cash = ba_capital[s.nplayers];
+        s.pl[p].actions = 2;
+        s.total_money += s.pl[p].cash;
+    }
+    /* The deck: the undealt plot cards and the level cards not in the reserve. */
+    for (; k < board->nplots; k++)
+        s.deck[s.ndeck++] = plots[k];
+    for (int c = first_level; c < n; c++)
+        if (s.loc[c] != CH_LOC_RESERVE)
+            s.deck[s.ndeck++] = (uint8_t)c;
+    rng_shuffle(s.rng, s.deck, s.ndeck);
+    for (int i = 0; i < s.ndeck; i++)
+        s.loc[s.deck[i]] = CH_LOC_DECK;
+    for (int i = 0; i < CH_MARKET_MAX; i++)
+        s.market[i] = CH_NONE;
+    draw_market_refill(&s);
+
+    /* Stock events: 15 cards, 3 of each kind; 2 open with 2 players, else 3. */
+    for (int i = 0; i < CH_EVENT_CARDS; i++)
+        s.ev_deck[i] = (uint8_t)(i / 3);
+    s.nev_deck = CH_EVENT_CARDS;
+    rng_shuffle(s.rng, s.ev_deck, s.nev_deck);
+    for (int i = 0; i < CH_EVENT_OPEN_MAX; i++)
+        s.ev_open[i] = i < s.nevent_open ? s.ev_deck[--s.nev_deck] : CH_NONE;
+
+    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
+        s.co[c].hq = CH_NONE;
+        s.co[c].bank = c < s.ncompanies ? BA_STOCKS : 0;
+    }
+    s.first_player = (uint8_t)rng_below(s.rng, s.nplayers);
+    s.active = s.actor = s.first_player;
+    s.phase = CH_PH_TURN;
+    s.founded = CH_NONE;
+    s.ev_slot = CH_NONE;
+    s.ev_kind = CH_NONE;
+    s.m_absorbed = s.m_absorber = s.m_seller = CH_NONE;
+    s.au_item = s.au_high_bidder = s.au_turn = CH_NONE;
+    s.b_card = s.b_card2 = s.b_plot = s.b_plot2 = s.b_hq = CH_NONE;
+    s.offer.to = CH_NONE;
+    s.turn_no = 1;
+    *st = s;
+    return CH_OK;
+}

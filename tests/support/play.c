@@ -1,0 +1,205 @@
+/* play.c: test helpers (see play.h). Position building edits the plain state
+ * struct directly, keeping the invariants that ch_validate checks. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include "play.h"
+
+static void die(const char *what, const char *msg)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s: %s", what, msg);
+    fail_msg("%s", buf);
+}
+
+void t_new(ch_state *st, int players, const char *arrangement, uint64_t seed)
+{
+    ch_board b;
+    ch_setup s;
+    ch_msg m;
+    if (ch_board_builtin(&b, CH_ED_AMSTERDAM, arrangement, &m) != CH_OK)
+        die("board", m.text);
+    ch_setup_default(&s, CH_ED_AMSTERDAM);
+    s.nplayers = players;
+    s.seed = seed;
+    if (ch_new(st, &s, &b, &m) != CH_OK)
+        die("ch_new", m.text);
+}
+
+uint64_t t_rand(uint64_t *r)
+{
+    uint64_t x = (*r += 0x9E3779B97F4A7C15ull);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+int t_decider(const ch_state *st)
+{
+    unsigned mask;
+    if (ch_decider(st, &mask) == CH_DEC_TERMINAL || !mask)
+        return -1;
+    return __builtin_ctz(mask);
+}
+
+int t_random_step(ch_state *st, uint64_t *rng)
+{
+    static ch_move buf[1 << 16];
+    int p = t_decider(st);
+    if (p < 0)
+        return 0;
+    int n = ch_legal(st, p, buf, 1 << 16);
+    if (n <= 0)
+        die("ch_legal", "no legal move for the deciding player");
+    if (n > (1 << 16))
+        n = 1 << 16;
+    ch_move mv = buf[t_rand(rng) % (uint64_t)n];
+    ch_msg m;
+    if (ch_apply(st, p, mv, &m) != CH_OK)
+        die("ch_apply rejected a listed move", m.text);
+    if (ch_validate(st, &m) != CH_OK) {
+        char t[96];
+        ch_move_str(st, mv, t, sizeof t);
+        char buf2[400];
+        snprintf(buf2, sizeof buf2, "%s (after '%s', decision %u)", m.text, t, st->ndecisions);
+        die("ch_validate", buf2);
+    }
+    return 1;
+}
+
+void t_play(ch_state *st, int p, const char *text)
+{
+    ch_msg m;
+    if (ch_play(st, p, text, &m) != CH_OK) {
+        char buf[400];
+        snprintf(buf, sizeof buf, "'%s' by P%d: %s", text, p + 1, m.text);
+        die("t_play", buf);
+    }
+    t_valid(st);
+}
+
+int t_legal(const ch_state *st, int p, const char *text)
+{
+    ch_move mv;
+    ch_msg m;
+    if (ch_move_parse(st, p, text, &mv, &m) != CH_OK)
+        return 0;
+    return ch_check(st, p, mv, &m) == CH_OK;
+}
+
+int t_plot(const ch_state *st, const char *name)
+{
+    int used;
+    int x = ch_board_find(&st->board, name, &used);
+    if (x < 0)
+        die("no such plot", name);
+    return x;
+}
+
+int t_card(const ch_state *st, const char *plot_name)
+{
+    if (plot_name[0] == 'L' && plot_name[1] >= '2' && plot_name[1] <= '4' && !plot_name[2]) {
+        for (int c = 0; c < st->ncards; c++)
+            if (st->card_level[c] == plot_name[1] - '0' && st->loc[c] == CH_LOC_DECK)
+                return c;
+        die("no level card left in the deck", plot_name);
+    }
+    return st->plot_card[t_plot(st, plot_name)];
+}
+
+void t_clear(ch_state *st)
+{
+    for (int x = 0; x < CH_MAX_PLOTS; x++) {
+        st->height[x] = 0;
+        st->owner[x] = CH_NONE;
+        st->pflags[x] = 0;
+    }
+    st->supply = st->warehouses_total;
+    st->ndeck = 0;
+    st->ndiscard = 0;
+    st->nreserve = 0;
+    for (int c = 0; c < st->ncards; c++) {
+        st->deck[st->ndeck++] = (uint8_t)c;
+        st->loc[c] = CH_LOC_DECK;
+    }
+    for (int i = 0; i < CH_MARKET_MAX; i++)
+        st->market[i] = CH_NONE;
+    for (int p = 0; p < st->nplayers; p++) {
+        memset(st->pl[p].hand, 0, sizeof st->pl[p].hand);
+        memset(st->pl[p].known, 0, sizeof st->pl[p].known);
+        memset(st->pl[p].stock, 0, sizeof st->pl[p].stock);
+        st->pl[p].hidden_levels = 0;
+    }
+    for (int c = 0; c < st->ncompanies; c++) {
+        st->co[c].value = 0;
+        st->co[c].on_chart = 0;
+        st->co[c].hq = CH_NONE;
+        st->co[c].bank = 9;
+    }
+    st->event_due = 0;
+}
+
+void t_put(ch_state *st, const char *plot, int h)
+{
+    int x = t_plot(st, plot);
+    st->height[x] = (uint8_t)h;
+    st->supply = (uint8_t)(st->supply - h);
+    int c = st->plot_card[x];
+    /* its plot card has been played: move it from the deck to the discard */
+    for (int i = 0; i < st->ndeck; i++)
+        if (st->deck[i] == c) {
+            memmove(&st->deck[i], &st->deck[i + 1], (size_t)(st->ndeck - i - 1));
+            st->ndeck--;
+            st->discard[st->ndiscard++] = (uint8_t)c;
+            st->loc[c] = CH_LOC_DISCARD;
+            break;
+        }
+}
+
+void t_company(ch_state *st, int c, int value, const char *hq, const char *const *plots, int n)
+{
+    for (int i = 0; i < n; i++)
+        st->owner[t_plot(st, plots[i])] = (uint8_t)c;
+    int h = t_plot(st, hq);
+    st->pflags[h] |= CH_PF_HQ;
+    st->owner[h] = (uint8_t)c;
+    st->co[c].hq = (uint8_t)h;
+    st->co[c].value = (int16_t)value;
+    st->co[c].on_chart = 1;
+}
+
+void t_give(ch_state *st, int p, const char *card)
+{
+    int c = t_card(st, card);
+    for (int i = 0; i < st->ndeck; i++)
+        if (st->deck[i] == c) {
+            memmove(&st->deck[i], &st->deck[i + 1], (size_t)(st->ndeck - i - 1));
+            st->ndeck--;
+            break;
+        }
+    st->pl[p].hand[c >> 6] |= (uint64_t)1 << (c & 63);
+    st->loc[c] = (uint8_t)(CH_LOC_HAND + p);
+}
+
+void t_stock(ch_state *st, int p, int c, int k)
+{
+    st->pl[p].stock[c] = (uint8_t)(st->pl[p].stock[c] + k);
+    st->co[c].bank = (uint8_t)(st->co[c].bank - k);
+}
+
+void t_turn(ch_state *st, int p)
+{
+    st->active = st->actor = (uint8_t)p;
+    st->phase = CH_PH_TURN;
+}
+
+void t_valid(const ch_state *st)
+{
+    ch_msg m;
+    if (ch_validate(st, &m) != CH_OK)
+        die("ch_validate", m.text);
+}

@@ -1,0 +1,79 @@
+/* test_random_games.c: randomized whole games through the checked API. Every
+ * move comes from ch_legal and is applied with ch_apply (which checks it);
+ * ch_validate runs after every decision (money, warehouses, stocks, values,
+ * groups); every game must end; replay from seed and moves gives the same
+ * state; determinize keeps every invariant. The large run (20,000+ games) is
+ * `chartered selfplay` in tests/cli_selfplay.sh. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+#include <stdlib.h>
+#include "play.h"
+
+#define MAXMOVES 200000
+
+static void play_games(int games, int players, const char *arr, uint64_t seed0)
+{
+    /* CH_TEST_GAMES raises the count for a longer soak by hand. */
+    const char *env = getenv("CH_TEST_GAMES");
+    if (env && atoi(env) > 0)
+        games = atoi(env);
+    static ch_move log[MAXMOVES];
+    static int who[MAXMOVES];
+    static ch_move buf[1 << 16];
+    for (int g = 0; g < games; g++) {
+        ch_state st, replay;
+        uint64_t rng = seed0 * 1000 + (uint64_t)g;
+        t_new(&st, players, arr, seed0 + (uint64_t)g);
+        replay = st;
+        int nlog = 0;
+        while (t_decider(&st) >= 0) {
+            int p = t_decider(&st);
+            int n = ch_legal(&st, p, buf, 1 << 16);
+            assert_true(n > 0);
+            if (n > (1 << 16))
+                n = 1 << 16;
+            ch_move mv = buf[t_rand(&rng) % (uint64_t)n];
+            ch_msg m;
+            if (ch_apply(&st, p, mv, &m) != CH_OK)
+                fail_msg("listed move rejected: %s", m.text);
+            if (ch_validate(&st, &m) != CH_OK) {
+                char t[96];
+                ch_move_str(&st, mv, t, sizeof t);
+                fail_msg("game %d seed %llu decision %d after '%s' by P%d: %s", g,
+                         (unsigned long long)(seed0 + (uint64_t)g), nlog, t, p + 1, m.text);
+            }
+            if (nlog % 17 == 0) {
+                ch_state d = st;
+                ch_determinize(&d, p, (uint64_t)nlog);
+                if (ch_validate(&d, &m) != CH_OK)
+                    fail_msg("determinize broke the state: %s", m.text);
+            }
+            who[nlog] = p;
+            log[nlog++] = mv;
+            assert_true(nlog < MAXMOVES);
+        }
+        for (int i = 0; i < nlog; i++)
+            ch_apply_fast(&replay, who[i], log[i]);
+        assert_memory_equal(&st, &replay, sizeof st);
+    }
+}
+
+static void random_2p(void **s) { (void)s; play_games(60, 2, "standard", 100); }
+static void random_3p(void **s) { (void)s; play_games(60, 3, "quick-battle", 200); }
+static void random_4p(void **s) { (void)s; play_games(60, 4, "crossroads", 300); }
+static void random_5p(void **s) { (void)s; play_games(60, 5, "outliers", 400); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_2p),
+        cmocka_unit_test(random_3p),
+        cmocka_unit_test(random_4p),
+        cmocka_unit_test(random_5p),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
