@@ -76,6 +76,8 @@ typedef struct ch_board {
     uint8_t deg[CH_MAX_PLOTS];
     uint8_t adj[CH_MAX_PLOTS][CH_MAX_NEIGH];      /* neighbours, sorted */
     uint8_t bridge[CH_MAX_PLOTS];  /* bit i: edge to adj[i] crosses a bridge */
+    uint64_t nbmask[CH_MAX_PLOTS][2]; /* neighbours as a bitset, derived from adj
+                                         (filled by ch_board_parse and ch_new) */
 } ch_board;
 
 /* Resolves a board name used in an arrangement to that board's text.

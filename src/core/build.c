@@ -12,22 +12,38 @@ typedef struct playinfo {
     int lone_value;   /* value of the lone warehouses joined              */
 } playinfo;
 
+/* The table seen as bitsets, computed once per generation: where pieces are,
+ * which are lone warehouses, the spacing danger zone, the foundable companies.
+ * Between turns no two lone warehouses touch (they would be a company), so a
+ * plot's lone component is just its lone neighbours. */
+typedef struct tview {
+    plotset piece, lone, danger;
+    int avail;
+} tview;
+
+static void make_view(const ch_state *st, tview *v)
+{
+    piece_sets(st, &v->piece, &v->lone);
+    plotset comp = {{v->piece.b[0] & ~v->lone.b[0], v->piece.b[1] & ~v->lone.b[1]}};
+    danger_zone(st, &comp, &v->danger);
+    v->avail = company_available(st);
+}
+
 static int lone_value(const ch_state *st, const plotset *lone)
 {
     int v = 0;
-    for (int x = 0; x < st->board.nplots; x++)
-        if (bs_has(lone->b, x))
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = lone->b[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
             v += (st->pflags[x] & CH_PF_ROOF) ? BA_ROOF_DELTA : stack_value(st->height[x]);
+        }
     return v;
 }
 
-static int no_adjacent_piece(const ch_state *st, int x)
+static int no_adjacent_piece(const ch_state *st, const tview *v, int x)
 {
-    const ch_board *b = &st->board;
-    for (int i = 0; i < b->deg[x]; i++)
-        if (has_piece(st, b->adj[x][i]))
-            return 0;
-    return 1;
+    const uint64_t *nb = st->board.nbmask[x];
+    return !((nb[0] & v->piece.b[0]) | (nb[1] & v->piece.b[1]));
 }
 
 /* Diagonal founding (RULINGS.md "Diagonal founding"): the HQ placeholder goes on
@@ -35,46 +51,40 @@ static int no_adjacent_piece(const ch_state *st, int x)
  * founding) that connects it to a lone warehouse. The group is x, x2, e and the
  * lone warehouses next to e; it must respect spacing. need_lone: a single card
  * needs a lone warehouse to connect to. Returns how many plots qualify. */
-static int diag_options(const ch_state *st, int x, int x2, int need_lone, plotset *out)
+static int diag_options(const ch_state *st, const tview *v, int x, int x2, int need_lone,
+                        plotset *out)
 {
     const ch_board *b = &st->board;
     int n = 0;
     memset(out, 0, sizeof *out);
     for (int i = 0; i < b->deg[x]; i++) {
         int e = b->adj[x][i];
-        if (has_piece(st, e) || e == x2)
+        if (bs_has(v->piece.b, e) || e == x2)
             continue;
-        if (x2 != CH_NONE && !plot_adjacent(st, e, x2))
+        if (x2 != CH_NONE && !bs_has(b->nbmask[e], x2))
             continue;
         plotset g;
-        memset(&g, 0, sizeof g);
+        g.b[0] = b->nbmask[e][0] & v->lone.b[0];
+        g.b[1] = b->nbmask[e][1] & v->lone.b[1];
+        bs_clr(g.b, x);
+        if (x2 != CH_NONE)
+            bs_clr(g.b, x2);
+        if (need_lone && !(g.b[0] | g.b[1]))
+            continue;
         bs_set(g.b, x);
         bs_set(g.b, e);
         if (x2 != CH_NONE)
             bs_set(g.b, x2);
-        int lone = 0;
-        for (int k = 0; k < b->deg[e]; k++) {
-            int w = b->adj[e][k];
-            if (w == x || w == x2 || !has_piece(st, w))
-                continue;
-            if (st->owner[w] != CH_NONE)
-                goto next; /* touching a company: spacing fails anyway */
-            bs_set(g.b, w);
-            lone++;
-        }
-        if (need_lone && lone == 0)
-            continue;
-        if (!spacing_ok(st, &g))
+        if (!spacing_ok(&v->danger, &g))
             continue;
         bs_set(out->b, e);
         n++;
-    next:;
     }
     return n;
 }
 
-/* Classify a plot card on plot x, before it is placed. */
-static void classify(const ch_state *st, int x, playinfo *pi)
+/* Classify a plot card on plot x, before it is placed (between turns). */
+static void classify(const ch_state *st, const tview *v, int x, playinfo *pi)
 {
     pi->kind = K_ILLEGAL;
     pi->comps = 0;
@@ -88,22 +98,24 @@ static void classify(const ch_state *st, int x, playinfo *pi)
         return;
     pi->comps = adjacent_companies(st, x);
     plotset lone;
-    lone_component(st, x, &lone);
-    pi->lone_value = lone_value(st, &lone);
+    lone.b[0] = st->board.nbmask[x][0] & v->lone.b[0];
+    lone.b[1] = st->board.nbmask[x][1] & v->lone.b[1];
     int ncomp = popc(pi->comps);
     if (ncomp == 1) {
         pi->kind = K_EXPAND;
+        pi->lone_value = lone_value(st, &lone);
     } else if (ncomp >= 2) {
         pi->kind = K_MERGE;
+        pi->lone_value = lone_value(st, &lone);
     } else if (lone.b[0] | lone.b[1]) {
         /* Founding: a build that would found but cannot is not legal
          * (RULINGS.md "A build that would found a company but cannot"). */
         bs_set(lone.b, x);
-        if (company_available(st) && spacing_ok(st, &lone))
+        if (v->avail && spacing_ok(&v->danger, &lone))
             pi->kind = K_FOUND;
     } else {
         plotset opts;
-        pi->kind = company_available(st) && diag_options(st, x, CH_NONE, 1, &opts) ? K_DIAG : K_LONE;
+        pi->kind = v->avail && diag_options(st, v, x, CH_NONE, 1, &opts) ? K_DIAG : K_LONE;
     }
 }
 
@@ -111,7 +123,9 @@ static void classify(const ch_state *st, int x, playinfo *pi)
 int single_founds(const ch_state *st, int x)
 {
     playinfo pi;
-    classify(st, x, &pi);
+    tview v;
+    make_view(st, &v);
+    classify(st, &v, x, &pi);
     return pi.kind == K_FOUND || pi.kind == K_DIAG;
 }
 
@@ -147,21 +161,21 @@ static int lowest_level_card(const ch_state *st, int p, int level)
  * (Rulebook "Founding a company with two cards"; RULINGS.md "Two-card founding").
  * A card next to any piece would expand, merge or found alone, so both plots
  * must stand clear; then they found orthogonally (adjacent) or diagonally. */
-static int pair_founds(const ch_state *st, int x1, int x2)
+static int pair_founds(const ch_state *st, const tview *v, int x1, int x2)
 {
-    if (has_piece(st, x1) || has_piece(st, x2) || st->supply < 2 || !company_available(st))
+    if (bs_has(v->piece.b, x1) || bs_has(v->piece.b, x2) || st->supply < 2 || !v->avail)
         return 0;
-    if (!no_adjacent_piece(st, x1) || !no_adjacent_piece(st, x2))
+    if (!no_adjacent_piece(st, v, x1) || !no_adjacent_piece(st, v, x2))
         return 0;
-    if (plot_adjacent(st, x1, x2)) {
+    if (bs_has(st->board.nbmask[x1], x2)) {
         plotset g;
         memset(&g, 0, sizeof g);
         bs_set(g.b, x1);
         bs_set(g.b, x2);
-        return spacing_ok(st, &g);
+        return spacing_ok(&v->danger, &g);
     }
     plotset opts;
-    return diag_options(st, x1, x2, 0, &opts) > 0;
+    return diag_options(st, v, x1, x2, 0, &opts) > 0;
 }
 
 int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
@@ -171,9 +185,11 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
     uint8_t plots[CH_MAX_CARDS];
     uint8_t alone[CH_MAX_CARDS];
     int np = 0;
-    for (int c = 0; c < st->ncards; c++) {
-        if (!bs_has(pl->hand, c))
-            continue;
+    tview v;
+    make_view(st, &v);
+    for (int w = 0; w < 2; w++) {
+      for (uint64_t bits = pl->hand[w]; bits; bits &= bits - 1) {
+        int c = w * 64 + __builtin_ctzll(bits);
         if (st->card_level[c]) {
             if (lowest_level_card(st, p, st->card_level[c]) != c || st->supply < 1)
                 continue;
@@ -192,7 +208,7 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
         }
         int x = st->card_plot[c];
         playinfo pi;
-        classify(st, x, &pi);
+        classify(st, &v, x, &pi);
         if (pi.kind != K_ILLEGAL) {
             emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 0);
             if (pl->roofs && roof_ok_plot(st, &pi))
@@ -200,9 +216,10 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
         }
         alone[np] = (uint8_t)(pi.kind == K_FOUND || pi.kind == K_DIAG);
         plots[np++] = (uint8_t)c;
+      }
     }
     /* Two-card foundings: both orders, the first card carries the HQ. */
-    if (st->supply >= 2 && company_available(st)) {
+    if (st->supply >= 2 && v.avail) {
         for (int i = 0; i < np; i++) {
             if (alone[i])
                 continue;
@@ -210,7 +227,7 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 if (alone[j])
                     continue;
                 int x1 = st->card_plot[plots[i]], x2 = st->card_plot[plots[j]];
-                if (!pair_founds(st, x1, x2))
+                if (!pair_founds(st, &v, x1, x2))
                     continue;
                 emit(buf, cap, &n, CH_M_PLAY, plots[i], x1, plots[j], 0);
                 emit(buf, cap, &n, CH_M_PLAY, plots[j], x2, plots[i], 0);
@@ -275,7 +292,9 @@ int play_legal_reason(const ch_state *st, int p, ch_move m, ch_msg *why)
     if (st->height[m.b] > 0)
         return fail(why, CH_EILLEGAL, "%s is already built", name2);
     playinfo pi;
-    classify(st, m.b, &pi);
+    tview v;
+    make_view(st, &v);
+    classify(st, &v, m.b, &pi);
     if (pi.kind == K_ILLEGAL) {
         if (!company_available(st))
             return fail(why, CH_EILLEGAL, "%s would found a company, but no HQ is left", name2);
@@ -365,7 +384,9 @@ void apply_play(ch_state *st, ch_move m)
         return;
     }
     playinfo pi;
-    classify(st, x, &pi);
+    tview v;
+    make_view(st, &v);
+    classify(st, &v, x, &pi);
     discard_card(st, m.a);
     place_warehouse(st, x);
     if (st->b_roof)
@@ -406,9 +427,16 @@ void apply_play(ch_state *st, ch_move m)
 /* Options of the HQ phase (diagonal founding). */
 static int hq_options(const ch_state *st, plotset *opts)
 {
+    /* The new warehouse(s) stand lone on the board now; the view treats them
+     * as the plots x and x2 that diag_options leaves out of the lone set. */
+    tview v;
+    make_view(st, &v);
+    bs_clr(v.piece.b, st->b_plot);
     if (st->b_plot2 != CH_NONE)
-        return diag_options(st, st->b_plot, st->b_plot2, 0, opts);
-    return diag_options(st, st->b_plot, CH_NONE, 1, opts);
+        bs_clr(v.piece.b, st->b_plot2);
+    if (st->b_plot2 != CH_NONE)
+        return diag_options(st, &v, st->b_plot, st->b_plot2, 0, opts);
+    return diag_options(st, &v, st->b_plot, CH_NONE, 1, opts);
 }
 
 int gen_build_phase(const ch_state *st, ch_move *buf, int cap)

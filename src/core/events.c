@@ -128,25 +128,29 @@ static int veilinge_any(const ch_state *st)
 
 /* ---- offer helpers (Coopmanscappen) ---------------------------------------------------- */
 
-/* Could card c be in player q's hand, as far as the active player can tell?
- * Only public information and the active player's own hand are used. */
-static int askable(const ch_state *st, int q, int c)
+/* The cards that could be in player q's hand as far as the active player can
+ * tell: not in the active player's hand, not in the market or the discard
+ * pile, not known to be in a third player's hand. Only public information and
+ * the active player's own hand are used, so the list leaks nothing. */
+static void askable_set(const ch_state *st, int q, uint64_t *out)
 {
-    int a = st->active, l = st->loc[c];
-    if (bs_has(st->pl[a].hand, c) || l == CH_LOC_MARKET || l == CH_LOC_DISCARD || l == CH_LOC_UNUSED)
-        return 0;
+    int a = st->active;
+    uint64_t no[2] = {st->pl[a].hand[0], st->pl[a].hand[1]};
     for (int r = 0; r < st->nplayers; r++)
-        if (r != q && r != a && bs_has(st->pl[r].known, c))
-            return 0;
-    return 1;
-}
-
-static int level_marker(const ch_state *st, int level)
-{
-    for (int c = 0; c < st->ncards; c++)
-        if (st->card_level[c] == level)
-            return c;
-    return CH_NONE;
+        if (r != q && r != a) {
+            no[0] |= st->pl[r].known[0];
+            no[1] |= st->pl[r].known[1];
+        }
+    for (int i = 0; i < st->market_size; i++)
+        if (st->market[i] != CH_NONE)
+            bs_set(no, st->market[i]);
+    for (int i = 0; i < st->ndiscard; i++)
+        bs_set(no, st->discard[i]);
+    for (int w = 0; w < 2; w++) {
+        int left = st->ncards - 64 * w;
+        uint64_t all = left >= 64 ? ~0ull : left <= 0 ? 0 : ((1ull << left) - 1);
+        out[w] = all & ~no[w];
+    }
 }
 
 static int lowest_in_hand(const ch_state *st, int p, int level, const uint64_t *exclude)
@@ -239,8 +243,7 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
             emit(buf, cap, &n, CH_M_EVENT, CH_NONE, 0, 0, 0);
         break;
     case CH_PH_BID:
-        for (int32_t v = 0; v <= pl->cash; v++)
-            emit(buf, cap, &n, CH_M_BID, 0, 0, 0, v);
+        emit_range(buf, cap, &n, CH_M_BID, 0, 0, 0, pl->cash, 1);
         break;
     case CH_PH_LOSE:
         for (int c = 0; c < st->ncompanies; c++)
@@ -257,29 +260,40 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
     case CH_PH_OFFER: {
         const ch_offer *o = &st->offer;
         int q = o->to;
-        for (int c = 0; c < st->ncards; c++) {
-            if (!bs_has(pl->hand, c) || bs_has(o->give_cards, c))
-                continue;
-            if (st->card_level[c] && lowest_in_hand(st, p, st->card_level[c], o->give_cards) != c)
-                continue;
-            emit(buf, cap, &n, CH_M_GIVE, c, 0, 0, 0);
-        }
+        /* Given cards: each card of the hand once; level cards by level, the
+         * lowest id first (ascending order meets it first). */
+        int seen_level = 0;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = pl->hand[w] & ~o->give_cards[w]; bits; bits &= bits - 1) {
+                int c = w * 64 + __builtin_ctzll(bits), k = st->card_level[c];
+                if (k && (seen_level >> k & 1))
+                    continue;
+                seen_level |= k ? 1 << k : 0;
+                emit(buf, cap, &n, CH_M_GIVE, c, 0, 0, 0);
+            }
         for (int c = 0; c < st->ncompanies; c++)
             if (pl->stock[c] > o->give_stock[c])
                 emit(buf, cap, &n, CH_M_GIVE, c, 1, 0, 0);
-        for (int c = 0; c < st->ncards; c++) {
-            if (st->card_level[c]) {
-                if (level_marker(st, st->card_level[c]) != c || bs_has(o->ask_cards, c))
-                    continue;
-                int any = 0;
-                for (int d = 0; d < st->ncards && !any; d++)
-                    any = st->card_level[d] == st->card_level[c] && askable(st, q, d);
-                if (any)
-                    emit(buf, cap, &n, CH_M_ASK, c, 0, 0, 0);
-            } else if (!bs_has(o->ask_cards, c) && askable(st, q, c)) {
-                emit(buf, cap, &n, CH_M_ASK, c, 0, 0, 0);
-            }
+        /* Asked cards: plot cards by name; level cards by level, once each,
+         * named by the level's lowest card id (see docs/formats.md). */
+        int marker[5] = {CH_NONE, CH_NONE, CH_NONE, CH_NONE, CH_NONE}, any_level[5] = {0};
+        uint64_t ask[2];
+        askable_set(st, q, ask);
+        for (int c = st->board.nplots; c < st->ncards; c++) { /* level cards follow the plots */
+            int k = st->card_level[c];
+            if (marker[k] == CH_NONE)
+                marker[k] = c;
+            any_level[k] |= bs_has(ask, c);
         }
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = ask[w] & ~o->ask_cards[w]; bits; bits &= bits - 1) {
+                int c = w * 64 + __builtin_ctzll(bits);
+                if (!st->card_level[c])
+                    emit(buf, cap, &n, CH_M_ASK, c, 0, 0, 0);
+            }
+        for (int k = 2; k <= 4; k++)
+            if (any_level[k] && !bs_has(o->ask_cards, marker[k]))
+                emit(buf, cap, &n, CH_M_ASK, marker[k], 0, 0, 0);
         for (int c = 0; c < st->ncompanies; c++)
             if (st->pl[q].stock[c] > o->ask_stock[c])
                 emit(buf, cap, &n, CH_M_ASK, c, 1, 0, 0);
@@ -287,11 +301,9 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
             emit(buf, cap, &n, CH_M_PROPOSE, 0, 0, 0, 0);
         emit(buf, cap, &n, CH_M_WITHDRAW, 0, 0, 0, 0);
         if (!o->give_money)
-            for (int32_t v = 1; v <= pl->cash; v++)
-                emit(buf, cap, &n, CH_M_GIVE, 0, 2, 0, v);
+            emit_range(buf, cap, &n, CH_M_GIVE, 0, 2, 1, pl->cash, 1);
         if (!o->ask_money)
-            for (int32_t v = 1; v <= st->pl[q].cash; v++)
-                emit(buf, cap, &n, CH_M_ASK, 0, 2, 0, v);
+            emit_range(buf, cap, &n, CH_M_ASK, 0, 2, 1, st->pl[q].cash, 1);
         break;
     }
     case CH_PH_RESPOND:
@@ -316,8 +328,7 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
         break;
     case CH_PH_AUCTION:
         emit(buf, cap, &n, CH_M_PASS, 0, 0, 0, 0);
-        for (int32_t v = st->au_high + BA_AUCTION_STEP; v <= pl->cash; v += BA_AUCTION_STEP)
-            emit(buf, cap, &n, CH_M_BID, 0, 0, 0, v);
+        emit_range(buf, cap, &n, CH_M_BID, 0, 0, st->au_high + BA_AUCTION_STEP, pl->cash, BA_AUCTION_STEP);
         break;
     case CH_PH_PICK:
         if (st->au_option == 3) {

@@ -81,13 +81,22 @@ static inline int next_player(const ch_state *st, int p) { return (p + 1) % st->
 
 /* groups.c: connectivity and distance on the plot graph */
 typedef struct plotset { uint64_t b[2]; } plotset;
+/* Fill b->nbmask from the adjacency lists. */
+void board_derive(ch_board *b);
 /* Lone warehouses reachable from x through lone warehouses (x itself excluded). */
 void lone_component(const ch_state *st, int x, plotset *out);
 /* Distinct companies owning pieces orthogonally adjacent to x, plus x's own. */
 unsigned adjacent_companies(const ch_state *st, int x);
-/* Would a new company made of the plots in `group` respect spacing (every plot at
- * distance >= BA_SPACING from every piece of every company)? */
-int spacing_ok(const ch_state *st, const plotset *group);
+/* Plots closer than BA_SPACING to a piece of a company (see groups.c);
+ * `companies` is the set of plots holding company pieces. */
+void danger_zone(const ch_state *st, const plotset *companies, plotset *out);
+/* Plots holding pieces, and those holding lone warehouses. */
+void piece_sets(const ch_state *st, plotset *piece, plotset *lone);
+/* Does a new company made of the plots in `group` respect spacing? */
+static inline int spacing_ok(const plotset *danger, const plotset *group)
+{
+    return !((danger->b[0] & group->b[0]) | (danger->b[1] & group->b[1]));
+}
 /* Is the company's set of pieces connected (pieces of `c`, optionally skipping
  * plot `without`)? Also returns the number of warehouse stacks. */
 int company_connected(const ch_state *st, int c, int without, int *stacks);
@@ -121,7 +130,39 @@ void card_to_hand(ch_state *st, int p, int card, int known);
 void card_from_hand(ch_state *st, int p, int card);
 void draw_market_refill(ch_state *st);
 int deck_pop(ch_state *st);
-void emit(ch_move *buf, int cap, int *n, uint8_t type, int a, int b, int c, int32_t amount);
+/* Append one move to the caller's buffer; counts moves past cap (snprintf-like). */
+static inline void emit(ch_move *buf, int cap, int *n, uint8_t type, int a, int b, int c, int32_t amount)
+{
+    if (*n < cap) {
+        ch_move *m = &buf[*n];
+        m->type = type;
+        m->a = (uint8_t)a;
+        m->b = (uint8_t)b;
+        m->c = (uint8_t)c;
+        m->n = amount;
+    }
+    (*n)++;
+}
+/* Append the moves {type, a, b, 0, v} for v = from, from+step, ..., <= to:
+ * a tight loop, since sealed bids and offered money are long runs. */
+static inline void emit_range(ch_move *buf, int cap, int *n, uint8_t type, int a, int b,
+                              int32_t from, int32_t to, int32_t step)
+{
+    if (to < from)
+        return;
+    int count = (int)((to - from) / step) + 1;
+    int room = cap - *n;
+    int k = count < room ? count : (room > 0 ? room : 0);
+    ch_move *out = buf + *n;
+    for (int i = 0; i < k; i++) {
+        out[i].type = type;
+        out[i].a = (uint8_t)a;
+        out[i].b = (uint8_t)b;
+        out[i].c = 0;
+        out[i].n = from + i * step;
+    }
+    *n += count;
+}
 
 /* events.c */
 int event_choosable(const ch_state *st); /* can an event be chosen now? */

@@ -5,19 +5,6 @@
  * turn's stock event, game end, Verlappen extra turns, the stall rule). */
 #include "internal.h"
 
-void emit(ch_move *buf, int cap, int *n, uint8_t type, int a, int b, int c, int32_t amount)
-{
-    if (*n < cap) {
-        ch_move *m = &buf[*n];
-        m->type = type;
-        m->a = (uint8_t)a;
-        m->b = (uint8_t)b;
-        m->c = (uint8_t)c;
-        m->n = amount;
-    }
-    (*n)++;
-}
-
 /* ---- cards --------------------------------------------------------------- */
 
 /* A card enters a hand. Cards taken in sight of everyone (market, trades, the
