@@ -4,7 +4,9 @@
  * Move generation here allocates nothing and fills the caller's buffer. */
 #include "internal.h"
 
-enum { K_ILLEGAL, K_LONE, K_DIAG, K_FOUND, K_EXPAND, K_MERGE };
+/* K_ISOLATED: no piece next to the plot; diagonal founding is then possible
+ * or not (K_DIAG or K_LONE), worked out only when it matters (resolve_isolated). */
+enum { K_ILLEGAL, K_LONE, K_DIAG, K_FOUND, K_EXPAND, K_MERGE, K_ISOLATED };
 
 typedef struct playinfo {
     int kind;
@@ -17,16 +19,29 @@ typedef struct playinfo {
  * Between turns no two lone warehouses touch (they would be a company), so a
  * plot's lone component is just its lone neighbours. */
 typedef struct tview {
-    plotset piece, lone, danger;
-    int avail;
+    const ch_state *st;
+    plotset piece, lone, comp, danger; /* comp: plots with company pieces */
+    int avail, have_danger; /* the danger zone is computed on first use */
 } tview;
 
 static void make_view(const ch_state *st, tview *v)
 {
+    v->st = st;
     piece_sets(st, &v->piece, &v->lone);
-    plotset comp = {{v->piece.b[0] & ~v->lone.b[0], v->piece.b[1] & ~v->lone.b[1]}};
-    danger_zone(st, &comp, &v->danger);
+    v->comp.b[0] = v->piece.b[0] & ~v->lone.b[0];
+    v->comp.b[1] = v->piece.b[1] & ~v->lone.b[1];
     v->avail = company_available(st);
+    v->have_danger = 0;
+}
+
+/* Would a new company on the plots of g respect spacing? */
+static int view_spacing_ok(tview *v, const plotset *g)
+{
+    if (!v->have_danger) {
+        danger_zone(v->st, &v->comp, &v->danger);
+        v->have_danger = 1;
+    }
+    return spacing_ok(&v->danger, g);
 }
 
 static int lone_value(const ch_state *st, const plotset *lone)
@@ -40,7 +55,7 @@ static int lone_value(const ch_state *st, const plotset *lone)
     return v;
 }
 
-static int no_adjacent_piece(const ch_state *st, const tview *v, int x)
+static int no_adjacent_piece(const ch_state *st, tview *v, int x)
 {
     const uint64_t *nb = st->board.nbmask[x];
     return !((nb[0] & v->piece.b[0]) | (nb[1] & v->piece.b[1]));
@@ -51,7 +66,7 @@ static int no_adjacent_piece(const ch_state *st, const tview *v, int x)
  * founding) that connects it to a lone warehouse. The group is x, x2, e and the
  * lone warehouses next to e; it must respect spacing. need_lone: a single card
  * needs a lone warehouse to connect to. Returns how many plots qualify. */
-static int diag_options(const ch_state *st, const tview *v, int x, int x2, int need_lone,
+static int diag_options(const ch_state *st, tview *v, int x, int x2, int need_lone,
                         plotset *out)
 {
     const ch_board *b = &st->board;
@@ -75,7 +90,7 @@ static int diag_options(const ch_state *st, const tview *v, int x, int x2, int n
         bs_set(g.b, e);
         if (x2 != CH_NONE)
             bs_set(g.b, x2);
-        if (!spacing_ok(&v->danger, &g))
+        if (!view_spacing_ok(v, &g))
             continue;
         bs_set(out->b, e);
         n++;
@@ -84,7 +99,7 @@ static int diag_options(const ch_state *st, const tview *v, int x, int x2, int n
 }
 
 /* Classify a plot card on plot x, before it is placed (between turns). */
-static void classify(const ch_state *st, const tview *v, int x, playinfo *pi)
+static void classify(const ch_state *st, tview *v, int x, playinfo *pi)
 {
     pi->kind = K_ILLEGAL;
     pi->comps = 0;
@@ -96,7 +111,9 @@ static void classify(const ch_state *st, const tview *v, int x, playinfo *pi)
     int need = (st->pflags[x] & CH_PF_UPSIDE) && !(st->pflags[x] & CH_PF_NOPIECE) ? 0 : 1;
     if (st->supply < need)
         return;
-    pi->comps = adjacent_companies(st, x);
+    const uint64_t *nb = st->board.nbmask[x];
+    int near_company = ((nb[0] & v->comp.b[0]) | (nb[1] & v->comp.b[1])) || bs_has(v->comp.b, x);
+    pi->comps = near_company ? adjacent_companies(st, x) : 0;
     plotset lone;
     lone.b[0] = st->board.nbmask[x][0] & v->lone.b[0];
     lone.b[1] = st->board.nbmask[x][1] & v->lone.b[1];
@@ -111,12 +128,25 @@ static void classify(const ch_state *st, const tview *v, int x, playinfo *pi)
         /* Founding: a build that would found but cannot is not legal
          * (RULINGS.md "A build that would found a company but cannot"). */
         bs_set(lone.b, x);
-        if (v->avail && spacing_ok(&v->danger, &lone))
+        if (v->avail && view_spacing_ok(v, &lone))
             pi->kind = K_FOUND;
     } else {
-        plotset opts;
-        pi->kind = v->avail && diag_options(st, v, x, CH_NONE, 1, &opts) ? K_DIAG : K_LONE;
+        pi->kind = K_ISOLATED;
     }
+}
+
+static int resolve_isolated(const ch_state *st, tview *v, int x)
+{
+    plotset opts;
+    return v->avail && diag_options(st, v, x, CH_NONE, 1, &opts) ? K_DIAG : K_LONE;
+}
+
+/* classify, with an isolated plot resolved to K_DIAG or K_LONE. */
+static void classify_full(const ch_state *st, tview *v, int x, playinfo *pi)
+{
+    classify(st, v, x, pi);
+    if (pi->kind == K_ISOLATED)
+        pi->kind = resolve_isolated(st, v, x);
 }
 
 /* Would a single plot card on x found a company legally? (two-card rule) */
@@ -125,7 +155,7 @@ int single_founds(const ch_state *st, int x)
     playinfo pi;
     tview v;
     make_view(st, &v);
-    classify(st, &v, x, &pi);
+    classify_full(st, &v, x, &pi);
     return pi.kind == K_FOUND || pi.kind == K_DIAG;
 }
 
@@ -149,19 +179,11 @@ static int roof_ok_plot(const ch_state *st, const playinfo *pi)
     return 0;
 }
 
-static int lowest_level_card(const ch_state *st, int p, int level)
-{
-    for (int c = 0; c < st->ncards; c++)
-        if (st->card_level[c] == level && bs_has(st->pl[p].hand, c))
-            return c;
-    return -1;
-}
-
 /* Two plot cards may found a company when neither alone would have
  * (Rulebook "Founding a company with two cards"; RULINGS.md "Two-card founding").
  * A card next to any piece would expand, merge or found alone, so both plots
  * must stand clear; then they found orthogonally (adjacent) or diagonally. */
-static int pair_founds(const ch_state *st, const tview *v, int x1, int x2)
+static int pair_founds(const ch_state *st, tview *v, int x1, int x2)
 {
     if (bs_has(v->piece.b, x1) || bs_has(v->piece.b, x2) || st->supply < 2 || !v->avail)
         return 0;
@@ -172,7 +194,7 @@ static int pair_founds(const ch_state *st, const tview *v, int x1, int x2)
         memset(&g, 0, sizeof g);
         bs_set(g.b, x1);
         bs_set(g.b, x2);
-        return spacing_ok(&v->danger, &g);
+        return view_spacing_ok(v, &g);
     }
     plotset opts;
     return diag_options(st, v, x1, x2, 0, &opts) > 0;
@@ -180,21 +202,24 @@ static int pair_founds(const ch_state *st, const tview *v, int x1, int x2)
 
 int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
 {
-    int p = st->active;
-    const ch_player *pl = &st->pl[p];
+    const ch_player *pl = &st->pl[st->active];
     uint8_t plots[CH_MAX_CARDS];
     uint8_t alone[CH_MAX_CARDS];
     int np = 0;
     tview v;
     make_view(st, &v);
+    int seen_level = 0; /* level cards are interchangeable: the lowest id plays */
     for (int w = 0; w < 2; w++) {
       for (uint64_t bits = pl->hand[w]; bits; bits &= bits - 1) {
         int c = w * 64 + __builtin_ctzll(bits);
         if (st->card_level[c]) {
-            if (lowest_level_card(st, p, st->card_level[c]) != c || st->supply < 1)
+            if ((seen_level >> st->card_level[c] & 1) || st->supply < 1)
                 continue;
+            seen_level |= 1 << st->card_level[c];
             int below = st->card_level[c] - 1;
-            for (int y = 0; y < st->board.nplots; y++) {
+            for (int w2 = 0; w2 < 2; w2++)
+              for (uint64_t pb = v.piece.b[w2]; pb; pb &= pb - 1) {
+                int y = w2 * 64 + __builtin_ctzll(pb);
                 if (st->height[y] != below)
                     continue;
                 emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
@@ -203,31 +228,51 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 if (pl->roofs && o != CH_NONE && !(st->pflags[y] & CH_PF_ROOF) &&
                     roof_changes(st, o, BA_ROOF_DELTA))
                     emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 1);
-            }
+              }
             continue;
         }
         int x = st->card_plot[c];
         playinfo pi;
         classify(st, &v, x, &pi);
+        if (pi.kind == K_ISOLATED && pl->roofs)
+            pi.kind = resolve_isolated(st, &v, x);
         if (pi.kind != K_ILLEGAL) {
             emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 0);
             if (pl->roofs && roof_ok_plot(st, &pi))
                 emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 1);
         }
-        alone[np] = (uint8_t)(pi.kind == K_FOUND || pi.kind == K_DIAG);
+        /* alone: would this card found by itself? 2 = not worked out yet */
+        alone[np] = (uint8_t)(pi.kind == K_ISOLATED ? 2 : pi.kind == K_FOUND || pi.kind == K_DIAG);
         plots[np++] = (uint8_t)c;
       }
     }
     /* Two-card foundings: both orders, the first card carries the HQ. */
     if (st->supply >= 2 && v.avail) {
         for (int i = 0; i < np; i++) {
-            if (alone[i])
+            if (alone[i] == 1)
                 continue;
+            /* plots within two steps of x1: a partner farther away can
+             * neither touch x1 nor share an empty neighbour with it */
+            int x1 = st->card_plot[plots[i]];
+            if (!no_adjacent_piece(st, &v, x1))
+                continue;
+            uint64_t reach[2] = {st->board.nbmask[x1][0], st->board.nbmask[x1][1]};
+            for (int k = 0; k < st->board.deg[x1]; k++) {
+                int e = st->board.adj[x1][k];
+                reach[0] |= st->board.nbmask[e][0];
+                reach[1] |= st->board.nbmask[e][1];
+            }
             for (int j = i + 1; j < np; j++) {
-                if (alone[j])
+                int x2 = st->card_plot[plots[j]];
+                if (alone[j] == 1 || !bs_has(reach, x2))
                     continue;
-                int x1 = st->card_plot[plots[i]], x2 = st->card_plot[plots[j]];
-                if (!pair_founds(st, &v, x1, x2))
+                if (alone[i] == 2)
+                    alone[i] = resolve_isolated(st, &v, x1) == K_DIAG;
+                if (alone[i])
+                    break;
+                if (alone[j] == 2)
+                    alone[j] = resolve_isolated(st, &v, x2) == K_DIAG;
+                if (alone[j] || !pair_founds(st, &v, x1, x2))
                     continue;
                 emit(buf, cap, &n, CH_M_PLAY, plots[i], x1, plots[j], 0);
                 emit(buf, cap, &n, CH_M_PLAY, plots[j], x2, plots[i], 0);
@@ -294,7 +339,7 @@ int play_legal_reason(const ch_state *st, int p, ch_move m, ch_msg *why)
     playinfo pi;
     tview v;
     make_view(st, &v);
-    classify(st, &v, m.b, &pi);
+    classify_full(st, &v, m.b, &pi);
     if (pi.kind == K_ILLEGAL) {
         if (!company_available(st))
             return fail(why, CH_EILLEGAL, "%s would found a company, but no HQ is left", name2);
@@ -386,7 +431,7 @@ void apply_play(ch_state *st, ch_move m)
     playinfo pi;
     tview v;
     make_view(st, &v);
-    classify(st, &v, x, &pi);
+    classify_full(st, &v, x, &pi);
     discard_card(st, m.a);
     place_warehouse(st, x);
     if (st->b_roof)

@@ -134,22 +134,15 @@ static int veilinge_any(const ch_state *st)
  * the active player's own hand are used, so the list leaks nothing. */
 static void askable_set(const ch_state *st, int q, uint64_t *out)
 {
+    uint64_t no[2];
+    public_elsewhere(st, no);
     int a = st->active;
-    uint64_t no[2] = {st->pl[a].hand[0], st->pl[a].hand[1]};
-    for (int r = 0; r < st->nplayers; r++)
-        if (r != q && r != a) {
-            no[0] |= st->pl[r].known[0];
-            no[1] |= st->pl[r].known[1];
-        }
-    for (int i = 0; i < st->market_size; i++)
-        if (st->market[i] != CH_NONE)
-            bs_set(no, st->market[i]);
-    for (int i = 0; i < st->ndiscard; i++)
-        bs_set(no, st->discard[i]);
     for (int w = 0; w < 2; w++) {
-        int left = st->ncards - 64 * w;
-        uint64_t all = left >= 64 ? ~0ull : left <= 0 ? 0 : ((1ull << left) - 1);
-        out[w] = all & ~no[w];
+        no[w] |= st->pl[a].hand[w];
+        for (int r = 0; r < st->nplayers; r++)
+            if (r != q && r != a)
+                no[w] |= st->pl[r].known[w];
+        out[w] = ~no[w];
     }
 }
 
@@ -285,12 +278,12 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
                 marker[k] = c;
             any_level[k] |= bs_has(ask, c);
         }
+        int np = st->board.nplots; /* plot cards are the ids below nplots */
+        uint64_t plots[2] = {np >= 64 ? ~0ull : (1ull << np) - 1,
+                             np >= 128 ? ~0ull : np <= 64 ? 0 : (1ull << (np - 64)) - 1};
         for (int w = 0; w < 2; w++)
-            for (uint64_t bits = ask[w] & ~o->ask_cards[w]; bits; bits &= bits - 1) {
-                int c = w * 64 + __builtin_ctzll(bits);
-                if (!st->card_level[c])
-                    emit(buf, cap, &n, CH_M_ASK, c, 0, 0, 0);
-            }
+            for (uint64_t bits = ask[w] & ~o->ask_cards[w] & plots[w]; bits; bits &= bits - 1)
+                emit(buf, cap, &n, CH_M_ASK, w * 64 + __builtin_ctzll(bits), 0, 0, 0);
         for (int k = 2; k <= 4; k++)
             if (any_level[k] && !bs_has(o->ask_cards, marker[k]))
                 emit(buf, cap, &n, CH_M_ASK, marker[k], 0, 0, 0);

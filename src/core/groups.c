@@ -101,6 +101,47 @@ void piece_sets(const ch_state *st, plotset *piece, plotset *lone)
     memcpy(lone->b, lb, sizeof lb);
 }
 
+/* Bitset of the indices i < 128 with bytes[i] == value (SSE2: 16 at a time). */
+static void byte_mask(const uint8_t *bytes, int value, uint64_t *out)
+{
+    uint64_t m[2] = {0, 0};
+#ifdef __SSE2__
+    const __m128i want = _mm_set1_epi8((char)value);
+    for (int i = 0; i < 8; i++) {
+        __m128i l = _mm_loadu_si128((const __m128i *)(bytes + 16 * i));
+        uint64_t bits = (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, want));
+        m[i >> 2] |= bits << (16 * (i & 3));
+    }
+#else
+    for (int c = 0; c < 128; c++)
+        m[c >> 6] |= (uint64_t)(bytes[c] == value) << (c & 63);
+#endif
+    out[0] = m[0];
+    out[1] = m[1];
+}
+
+void public_elsewhere(const ch_state *st, uint64_t *out)
+{
+    uint64_t m[2] = {0, 0};
+#ifdef __SSE2__
+    const __m128i mk = _mm_set1_epi8(CH_LOC_MARKET), dc = _mm_set1_epi8(CH_LOC_DISCARD),
+                  un = _mm_set1_epi8(CH_LOC_UNUSED);
+    for (int i = 0; i < CH_MAX_CARDS / 16; i++) {
+        __m128i l = _mm_loadu_si128((const __m128i *)(st->loc + 16 * i));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(l, mk), _mm_cmpeq_epi8(l, dc)),
+                                   _mm_cmpeq_epi8(l, un));
+        m[i >> 2] |= (uint64_t)(uint16_t)_mm_movemask_epi8(hit) << (16 * (i & 3));
+    }
+#else
+    for (int c = 0; c < CH_MAX_CARDS; c++) {
+        int l = st->loc[c];
+        m[c >> 6] |= (uint64_t)(l == CH_LOC_MARKET || l == CH_LOC_DISCARD || l == CH_LOC_UNUSED) << (c & 63);
+    }
+#endif
+    out[0] = m[0];
+    out[1] = m[1];
+}
+
 void danger_zone(const ch_state *st, const plotset *companies, plotset *out)
 {
     const ch_board *b = &st->board;
@@ -122,35 +163,39 @@ void danger_zone(const ch_state *st, const plotset *companies, plotset *out)
 int company_connected(const ch_state *st, int c, int without, int *stacks)
 {
     const ch_board *b = &st->board;
-    uint8_t stack[CH_MAX_PLOTS];
-    int top = 0, total = 0, ws = 0, start = -1, reached = 0;
-    for (int x = 0; x < b->nplots; x++) {
-        if (x == without || !has_piece(st, x) || st->owner[x] != c)
-            continue;
-        total++;
-        if (st->height[x] > 0)
-            ws++;
-        if (start < 0)
-            start = x;
+    plotset piece, lone, mine;
+    piece_sets(st, &piece, &lone);
+    byte_mask(st->owner, c, mine.b);
+    mine.b[0] &= piece.b[0];
+    mine.b[1] &= piece.b[1];
+    if (without != CH_NONE)
+        bs_clr(mine.b, without);
+    if (stacks) {
+        uint64_t h0[2], built[2];
+        byte_mask(st->height, 0, h0);
+        built[0] = mine.b[0] & ~h0[0];
+        built[1] = mine.b[1] & ~h0[1];
+        *stacks = bs_count(built);
     }
-    if (stacks)
-        *stacks = ws;
-    if (start < 0)
+    if (!(mine.b[0] | mine.b[1]))
         return 1;
-    plotset seen;
-    memset(&seen, 0, sizeof seen);
-    ps_add(&seen, start);
-    stack[top++] = (uint8_t)start;
-    while (top) {
-        int y = stack[--top];
-        reached++;
-        for (int i = 0; i < b->deg[y]; i++) {
-            int z = b->adj[y][i];
-            if (z == without || ps_has(&seen, z) || !has_piece(st, z) || st->owner[z] != c)
-                continue;
-            ps_add(&seen, z);
-            stack[top++] = (uint8_t)z;
-        }
+    /* flood fill from the lowest piece through the company's own pieces */
+    plotset reach = {{0, 0}}, fresh = {{0, 0}};
+    int start = mine.b[0] ? __builtin_ctzll(mine.b[0]) : 64 + __builtin_ctzll(mine.b[1]);
+    bs_set(reach.b, start);
+    fresh = reach;
+    while (fresh.b[0] | fresh.b[1]) {
+        plotset grow = {{0, 0}};
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = fresh.b[w]; bits; bits &= bits - 1) {
+                int x = w * 64 + __builtin_ctzll(bits);
+                grow.b[0] |= b->nbmask[x][0];
+                grow.b[1] |= b->nbmask[x][1];
+            }
+        fresh.b[0] = grow.b[0] & mine.b[0] & ~reach.b[0];
+        fresh.b[1] = grow.b[1] & mine.b[1] & ~reach.b[1];
+        reach.b[0] |= fresh.b[0];
+        reach.b[1] |= fresh.b[1];
     }
-    return reached == total;
+    return reach.b[0] == mine.b[0] && reach.b[1] == mine.b[1];
 }

@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* ---- rule constants (Building Amsterdam; RULINGS.md "Building Amsterdam") -- */
 #define BA_WAREHOUSES 62
@@ -38,8 +41,19 @@ extern const int ba_event_lines[5]; /* f100 f150 f200 f250 f300 */
 static inline int bs_has(const uint64_t *b, int i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
 static inline void bs_set(uint64_t *b, int i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bs_clr(uint64_t *b, int i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
-static inline int bs_count(const uint64_t *b) { return __builtin_popcountll(b[0]) + __builtin_popcountll(b[1]); }
-static inline int popc(unsigned x) { return __builtin_popcount(x); }
+/* Population count without a library call on CPUs without POPCNT. */
+static inline int popc64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+static inline int bs_count(const uint64_t *b) { return popc64(b[0]) + popc64(b[1]); }
+static inline int popc(unsigned x) { return popc64(x); }
+
+/* Bitset of the cards in the market, the discard pile or not in the game. */
+void public_elsewhere(const ch_state *st, uint64_t *out);
 
 /* ---- RNG: xoshiro256**, seeded by splitmix64 ----------------------------------- */
 void rng_seed(uint64_t *s, uint64_t seed);
@@ -134,12 +148,8 @@ int deck_pop(ch_state *st);
 static inline void emit(ch_move *buf, int cap, int *n, uint8_t type, int a, int b, int c, int32_t amount)
 {
     if (*n < cap) {
-        ch_move *m = &buf[*n];
-        m->type = type;
-        m->a = (uint8_t)a;
-        m->b = (uint8_t)b;
-        m->c = (uint8_t)c;
-        m->n = amount;
+        ch_move m = {type, (uint8_t)a, (uint8_t)b, (uint8_t)c, amount};
+        buf[*n] = m; /* one 8-byte store */
     }
     (*n)++;
 }
@@ -154,13 +164,24 @@ static inline void emit_range(ch_move *buf, int cap, int *n, uint8_t type, int a
     int room = cap - *n;
     int k = count < room ? count : (room > 0 ? room : 0);
     ch_move *out = buf + *n;
-    for (int i = 0; i < k; i++) {
-        out[i].type = type;
-        out[i].a = (uint8_t)a;
-        out[i].b = (uint8_t)b;
-        out[i].c = 0;
-        out[i].n = from + i * step;
+    ch_move m = {type, (uint8_t)a, (uint8_t)b, 0, from};
+    int i = 0;
+#ifdef __SSE2__
+    /* two moves per 16-byte store: the run can be thousands of bids long */
+    if (k >= 2) {
+        uint32_t head;
+        memcpy(&head, &m, 4);
+        __m128i v = _mm_set_epi32(from + step, (int)head, from, (int)head);
+        const __m128i inc = _mm_set_epi32(2 * step, 0, 2 * step, 0);
+        for (; i + 1 < k; i += 2) {
+            _mm_storeu_si128((__m128i *)(out + i), v);
+            v = _mm_add_epi32(v, inc);
+        }
+        m.n = from + i * step;
     }
+#endif
+    for (; i < k; i++, m.n += step)
+        out[i] = m;
     *n += count;
 }
 
