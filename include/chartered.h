@@ -212,7 +212,9 @@ typedef struct ch_player {
     uint8_t hidden_levels;  /* how many hidden hand cards may be level cards
                                (public bookkeeping for determinize)            */
     uint8_t flags;          /* Golden Age: flags left (reserved)                */
-    uint8_t pad;
+    uint8_t reserve_took;   /* private: level cards this player took from the
+                               level reserve (Aenleggen): bits 0-1 count the
+                               second levels, bit 2 a third, bit 3 a fourth     */
     uint64_t hand[2];       /* bitset of card ids in hand                       */
     uint64_t known[2];      /* hand cards every player knows of (from the
                                market, trades, the discard pile)                */

@@ -331,7 +331,7 @@ static int bd_row(bd_board *bd, const lexer *lx, const char *canal, int canal_li
         if (!strcmp(t, ".")) {
             bd->label[y][x][0] = '\0';
         } else {
-            char lab[CH_LABEL_LEN];
+            char lab[CH_LABEL_LEN] = {0};
             int rc = read_label(lx, t, lab, err), r0, c0;
             if (rc)
                 return rc;

@@ -61,7 +61,7 @@ static int no_adjacent_piece(const ch_state *st, tview *v, int x)
     return !((nb[0] & v->piece.b[0]) | (nb[1] & v->piece.b[1]));
 }
 
-/* Diagonal founding (RULINGS.md "Diagonal founding"): the HQ placeholder goes on
+/* Diagonal founding (RULINGS.md "Diagonal founding"; R-18): the HQ placeholder goes on
  * an empty plot e adjacent to the new warehouse x (and to x2 for a two-card
  * founding) that connects it to a lone warehouse. The group is x, x2, e and the
  * lone warehouses next to e; it must respect spacing. need_lone: a single card
@@ -107,7 +107,8 @@ static void classify(const ch_state *st, tview *v, int x, playinfo *pi)
     if (st->height[x] > 0)
         return;
     /* An upside-down placeholder becomes a normal warehouse without a new piece
-     * (RULINGS.md "HQ placeholder in a merger"), unless none was taken. */
+     * (RULINGS.md "HQ placeholder in a merger"; R-22), unless none was taken
+     * (R-26). */
     int need = (st->pflags[x] & CH_PF_UPSIDE) && !(st->pflags[x] & CH_PF_NOPIECE) ? 0 : 1;
     if (st->supply < need)
         return;
@@ -126,7 +127,7 @@ static void classify(const ch_state *st, tview *v, int x, playinfo *pi)
         pi->lone_value = lone_value(st, &lone);
     } else if (lone.b[0] | lone.b[1]) {
         /* Founding: a build that would found but cannot is not legal
-         * (RULINGS.md "A build that would found a company but cannot"). */
+         * (RULINGS.md "A build that would found a company but cannot"; R-15). */
         bs_set(lone.b, x);
         if (v->avail && view_spacing_ok(v, &lone))
             pi->kind = K_FOUND;
@@ -160,11 +161,11 @@ int single_founds(const ch_state *st, int x)
 }
 
 /* A broken roof may only go on a build that changes a company's value
- * (RULINGS.md "Action cards"; project ruling on roofs). */
+ * (RULINGS.md "Action cards"; R-31). */
 static int roof_changes(const ch_state *st, int c, int delta)
 {
     int old = st->co[c].value;
-    return clamp_value(old + delta) != old;
+    return clamp_value(st, old + delta) != old;
 }
 
 static int roof_ok_plot(const ch_state *st, const playinfo *pi)
@@ -180,7 +181,8 @@ static int roof_ok_plot(const ch_state *st, const playinfo *pi)
 }
 
 /* Two plot cards may found a company when neither alone would have
- * (Rulebook "Founding a company with two cards"; RULINGS.md "Two-card founding").
+ * (Rulebook "Founding a company with two cards"; RULINGS.md "Two-card founding";
+ * R-20, R-21).
  * A card next to any piece would expand, merge or found alone, so both plots
  * must stand clear; then they found orthogonally (adjacent) or diagonally. */
 static int pair_founds(const ch_state *st, tview *v, int x1, int x2)
@@ -224,7 +226,7 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
                     continue;
                 emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
                 int o = st->owner[y];
-                /* Project ruling: one broken roof per stack. */
+                /* One broken roof per stack. */
                 if (pl->roofs && o != CH_NONE && !(st->pflags[y] & CH_PF_ROOF) &&
                     roof_changes(st, o, BA_ROOF_DELTA))
                     emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 1);
@@ -391,7 +393,8 @@ void apply_play(ch_state *st, ch_move m)
     if (st->b_roof)
         st->pl[p].roofs--;
     if (st->card_level[m.a]) {
-        /* Level card (Rulebook "Level cards"): a level k adds k x f10. */
+        /* Level card (Rulebook "Level cards"; R-23): a level k adds k x f10;
+         * on a lone warehouse it changes no value and pays nothing. */
         int y = m.b, k = st->card_level[m.a];
         discard_card(st, m.a);
         st->height[y]++;
@@ -494,8 +497,8 @@ int gen_build_phase(const ch_state *st, ch_move *buf, int cap)
         for (int e = 0; e < st->board.nplots; e++)
             if (bs_has(opts.b, e))
                 emit(buf, cap, &n, CH_M_HQ, e, 0, 0, 0);
-        /* Project ruling: a single-card diagonal founding is optional, but a
-         * roof was put on only because the build founds. */
+        /* A single-card diagonal founding is optional (R-19), but a roof was
+         * put on only because the build founds (R-31). */
         if (st->b_plot2 == CH_NONE && !st->b_roof)
             emit(buf, cap, &n, CH_M_LONE, 0, 0, 0, 0);
         break;
@@ -541,7 +544,7 @@ void apply_build_phase(ch_state *st, ch_move m)
         /* Founding (Rulebook "A. Founding a new company"): the HQ goes on the new
          * warehouse or, diagonally, on the chosen empty plot as a placeholder;
          * the value is the sum of the group's warehouses, a roofed one counting
-         * -f50 (RULINGS.md "Founding value"); the founder is paid that value. */
+         * -f50 (RULINGS.md "Founding value"; R-16); the founder is paid that value. */
         int c = m.a, hq = st->b_hq;
         st->pflags[hq] |= CH_PF_HQ;
         st->owner[hq] = CH_NONE;

@@ -2,7 +2,7 @@
  * that player knows (for bots that search over hidden information). Hidden:
  * other hands except their publicly known cards, the deck order, the level
  * reserve, cards being looked at in Veilinge 3 by someone else, other players'
- * unrevealed sealed bids (RULINGS.md "Hidden information"). Constraints kept:
+ * unrevealed sealed bids (RULINGS.md "Hidden information"; R-09, R-10). Kept:
  * the reserve holds only level cards, at most those it started with (one
  * fourth, one third, two second); a player's hidden cards hold at most
  * hidden_levels level cards (starting hands are plot cards only). */
@@ -34,8 +34,10 @@ void ch_determinize(ch_state *st, int p, uint64_t seed)
     }
     rng_shuffle(rng, pool, npool);
     uint8_t used[CH_MAX_CARDS] = {0};
-    /* Level reserve first: level cards within the starting composition. */
-    int cap[5] = {0, 0, 2, 1, 1};
+    /* Level reserve first: level cards within the starting composition (one
+     * fourth, one third, two second), less what the viewer took from it. */
+    int took = st->pl[p].reserve_took;
+    int cap[5] = {0, 0, 2 - (took & 3), 1 - (took >> 2 & 1), 1 - (took >> 3 & 1)};
     for (int i = 0; i < st->nreserve; i++) {
         int pick = -1;
         for (int j = 0; j < npool; j++) {

@@ -24,7 +24,7 @@ static int ev_draw(ch_state *st)
     return st->ev_deck[--st->nev_deck];
 }
 
-/* Aenleggen with an empty level reserve cannot be chosen from the open cards. */
+/* Aenleggen with an empty level reserve cannot be chosen from the open cards. */
 static int open_choosable(const ch_state *st, int kind)
 {
     if (kind == CH_EV_AENLEGGEN && st->nreserve == 0)
@@ -80,8 +80,8 @@ static void event_finish(ch_state *st)
 
 /* Option 4: may the warehouse on plot x be removed? Not with two or more levels
  * on the ground warehouse, not if its company would split or keep fewer than
- * two warehouses (RULINGS.md "Veilinge"). An HQ on the plot stays as a
- * placeholder (project ruling). */
+ * two warehouses (RULINGS.md "Veilinge"; R-47). An HQ on the plot stays as a
+ * placeholder (R-48); a stack of two keeps its ground warehouse (R-53). */
 static int removable(const ch_state *st, int x)
 {
     int h = st->height[x], c = st->owner[x];
@@ -408,8 +408,8 @@ static void resolve_bids(ch_state *st)
     for (int p = 0; p < st->nplayers; p++)
         if ((st->bid_mask >> p & 1) && st->bid[p] == best)
             tied |= 1u << p;
-    /* Dreighinghe: every player pays every bid. Otherwise only the winner pays,
-     * and tied players pay before they bid again. */
+    /* Dreighinghe: every player pays every bid (R-42). Otherwise only the
+     * winner pays, and tied players pay before they bid again (R-35). */
     for (int p = 0; p < st->nplayers; p++) {
         if (!(st->bid_mask >> p & 1))
             continue;
@@ -422,8 +422,8 @@ static void resolve_bids(ch_state *st)
         if (!lowest)
             pay_bank(st, w, st->bid[w]);
     } else if (st->bid_round > 0 && best == 0) {
-        /* Project ruling: a rebid tied again at f0 is decided clockwise from
-         * the active player. */
+        /* A rebid tied again at f0 is decided clockwise from the active
+         * player (R-36). */
         for (int i = 0, p = st->active; i < st->nplayers; i++, p = next_player(st, p))
             if (tied >> p & 1) {
                 w = p;
@@ -439,8 +439,11 @@ static void resolve_bids(ch_state *st)
         st->pl[w].extra_pending = 1;
         break;
     case CH_EV_AENLEGGEN:
-        if (st->nreserve > 0 && hand_count(st, w) < st->max_hand)
-            card_to_hand(st, w, st->reserve[--st->nreserve], 0);
+        if (st->nreserve > 0 && hand_count(st, w) < st->max_hand) {
+            int card = st->reserve[--st->nreserve], k = st->card_level[card];
+            card_to_hand(st, w, card, 0);
+            st->pl[w].reserve_took = (uint8_t)(st->pl[w].reserve_took + (k == 2 ? 1 : k == 3 ? 4 : 8));
+        }
         break;
     case CH_EV_DREIGHINGHE: {
         int total = 0;
@@ -615,8 +618,11 @@ void apply_event_phase(ch_state *st, int p, ch_move m)
             event_finish(st);
             return;
         }
+        /* An offer counts from the moment it is started, so that a game always
+         * moves on: at most 10, withdrawn ones included (R-45). */
         memset(&st->offer, 0, sizeof st->offer);
         st->offer.to = m.a;
+        st->offers++;
         st->phase = CH_PH_OFFER;
         return;
     case CH_PH_OFFER: {
@@ -639,13 +645,16 @@ void apply_event_phase(ch_state *st, int p, ch_move m)
                 o->ask_money = m.n;
             return;
         case CH_M_PROPOSE:
-            st->offers++;
             st->phase = CH_PH_RESPOND;
             st->actor = o->to;
             return;
         case CH_M_WITHDRAW:
             memset(o, 0, sizeof *o);
             o->to = CH_NONE;
+            if (st->offers >= BA_MAX_OFFERS) {
+                event_finish(st);
+                return;
+            }
             st->phase = CH_PH_COOP;
             return;
         default:
@@ -675,7 +684,7 @@ void apply_event_phase(ch_state *st, int p, ch_move m)
         if (m.b >= 3)
             for (int q = 0; q < st->nplayers; q++)
                 if (hand_count(st, q) >= st->max_hand)
-                    st->au_out |= (uint8_t)(1u << q); /* project ruling: full hands */
+                    st->au_out |= (uint8_t)(1u << q); /* full hands */
         st->phase = CH_PH_AUCTION;
         int first = (st->au_out >> st->active & 1) ? auction_next(st, st->active) : st->active;
         if (first == CH_NONE) {

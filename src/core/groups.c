@@ -1,6 +1,6 @@
 /* groups.c: connectivity and distance on the plot graph, shared by both
  * editions. Adjacency is between plots: orthogonal neighbours and plots joined
- * by a bridge (RULINGS.md "Adjacency"); distance is the shortest path through
+ * by a bridge (RULINGS.md "Adjacency"; R-13); distance is the shortest path through
  * any plots, built or empty. Nothing here allocates. */
 #include "internal.h"
 #ifdef __SSE2__
@@ -62,8 +62,8 @@ unsigned adjacent_companies(const ch_state *st, int x)
     return set;
 }
 
-/* Spacing (RULINGS.md "Spacing"): a new company's plots must be at distance
- * >= BA_SPACING from every piece of every company. The danger zone is every
+/* Spacing (RULINGS.md "Spacing"; R-17): a new company's plots must be at distance
+ * >= the edition's spacing from every piece of every company. The danger zone is every
  * plot closer than that to a company piece, found once by a multi-source
  * breadth-first search; a group respects spacing when it avoids the zone. */
 /* Bitsets of the plots holding pieces and lone warehouses. This runs at every
@@ -146,8 +146,8 @@ void danger_zone(const ch_state *st, const plotset *companies, plotset *out)
 {
     const ch_board *b = &st->board;
     plotset cur = *companies;
-    /* dilate BA_SPACING-1 times by the neighbour bitsets */
-    for (int depth = 1; depth < BA_SPACING; depth++) {
+    /* dilate spacing-1 times by the neighbour bitsets */
+    for (int depth = 1, n = ED(st)->spacing; depth < n; depth++) {
         plotset next = cur;
         for (int w = 0; w < 2; w++)
             for (uint64_t bits = cur.b[w]; bits; bits &= bits - 1) {

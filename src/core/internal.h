@@ -16,24 +16,31 @@
 /* ---- rule constants (Building Amsterdam; RULINGS.md "Building Amsterdam") -- */
 #define BA_WAREHOUSES 62
 #define BA_ROOFS 10
-#define BA_STOCKS 9
 #define BA_HAND_MAX 15
 #define BA_MARKET 5
-#define BA_MIN_VALUE 20      /* the chart's floor                             */
-#define BA_MAX_VALUE 300     /* the chart's cap                               */
-#define BA_MIN_STOCK_PRICE 50 /* buys cost max(f50, value)                    */
 #define BA_PURCHASE_COST 50
 #define BA_REFRESH_COST 100
 #define BA_ACTION_COST 100
 #define BA_ROOF_DELTA (-50)
-#define BA_SPACING 3         /* buffer of two plots: distance >= 3            */
 #define BA_MAX_OFFERS 10     /* Coopmanscappen                                 */
 #define BA_LOOK 10           /* Veilinge options 3 and 4                       */
 #define BA_AUCTION_STEP 10
 #define BA_LEVEL2 9
 #define BA_LEVEL3 6
 #define BA_LEVEL4 3
-extern const int ba_event_lines[5]; /* f100 f150 f200 f250 f300 */
+
+/* Per-edition numbers used by the shared code (edition.c). */
+typedef struct ed_rules {
+    const char *name;
+    int spacing;          /* a new company keeps this distance from others  */
+    int min_value, max_value;
+    int min_stock_price;  /* buys cost max(this, value)                       */
+    int stocks;           /* stock cards per company                          */
+    int nlines;
+    int lines[8];         /* event lines on the stock chart                   */
+} ed_rules;
+extern const ed_rules ed_table[2];
+static inline const ed_rules *ED(const ch_state *st) { return &ed_table[st->edition & 1]; }
 
 #define NOPL CH_NONE
 
@@ -80,15 +87,16 @@ static inline void bank_pays(ch_state *st, int p, int32_t amount)
 
 /* ---- board pieces ------------------------------------------------------------- */
 /* A plot holds a piece when it has a warehouse, an HQ placeholder or an
- * upside-down warehouse (project ruling: placeholders are company pieces). */
+ * upside-down warehouse (placeholders are company pieces: R-14). */
 static inline int has_piece(const ch_state *st, int x)
 {
     return st->height[x] > 0 || (st->pflags[x] & (CH_PF_HQ | CH_PF_UPSIDE));
 }
 static inline int stack_value(int h) { return 10 * h * (h + 1) / 2; } /* 10,30,60,100 */
-static inline int clamp_value(int v)
+static inline int clamp_value(const ch_state *st, int v)
 {
-    return v < BA_MIN_VALUE ? BA_MIN_VALUE : v > BA_MAX_VALUE ? BA_MAX_VALUE : v;
+    const ed_rules *e = ED(st);
+    return v < e->min_value ? e->min_value : v > e->max_value ? e->max_value : v;
 }
 static inline int hand_count(const ch_state *st, int p) { return bs_count(st->pl[p].hand); }
 static inline int next_player(const ch_state *st, int p) { return (p + 1) % st->nplayers; }
@@ -101,7 +109,7 @@ void board_derive(ch_board *b);
 void lone_component(const ch_state *st, int x, plotset *out);
 /* Distinct companies owning pieces orthogonally adjacent to x, plus x's own. */
 unsigned adjacent_companies(const ch_state *st, int x);
-/* Plots closer than BA_SPACING to a piece of a company (see groups.c);
+/* Plots closer than the edition's spacing to a piece of a company (see groups.c);
  * `companies` is the set of plots holding company pieces. */
 void danger_zone(const ch_state *st, const plotset *companies, plotset *out);
 /* Plots holding pieces, and those holding lone warehouses. */

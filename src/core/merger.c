@@ -1,6 +1,6 @@
 /* merger.c: merging two or more companies, shared machinery (Rulebook "C.
  * Merging two or more companies"; RULINGS.md "Merger", "HQ placeholder in a
- * merger"). Companies merge pairwise, the two lowest first, the higher
+ * merger"; R-24, R-25, R-26, R-54). Companies merge pairwise, the two lowest first, the higher
  * absorbing the lower, ties decided by the builder; for each absorbed company
  * every player in turn order from the builder sells or keeps its stocks; the
  * builder is paid once, the survivor's final value. */
@@ -70,7 +70,7 @@ static void finalize_pair(ch_state *st)
                 if (st->supply == 0)
                     st->end_triggered = 1;
             } else {
-                st->pflags[h] |= CH_PF_UPSIDE | CH_PF_NOPIECE; /* project ruling */
+                st->pflags[h] |= CH_PF_UPSIDE | CH_PF_NOPIECE; /* R-26 */
             }
         }
     }

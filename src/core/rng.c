@@ -1,6 +1,6 @@
 /* rng.c: the deterministic random generator held inside ch_state (xoshiro256**,
  * seeded through splitmix64). Every shuffle of a game draws from it, so a game
- * is reproducible from its setup, seed and move list (project ruling R: chance). */
+ * is reproducible from its setup, seed and move list (R-08). */
 #include "internal.h"
 
 static uint64_t splitmix64(uint64_t *x)

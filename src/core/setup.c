@@ -53,7 +53,7 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     rng_seed(s.rng, setup->seed);
 
     /* Cards: one plot card per plot, then the 18 level cards (RULINGS.md
-     * "Building cards": 9 second, 6 third, 3 fourth level). */
+     * "Building cards": 9 second, 6 third, 3 fourth level; R-02). */
     int n = 0;
     memset(s.plot_card, CH_NONE, sizeof s.plot_card);
     for (int x = 0; x < board->nplots; x++, n++) {
@@ -127,9 +127,9 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
 
     for (int c = 0; c < CH_MAX_COMPANIES; c++) {
         s.co[c].hq = CH_NONE;
-        s.co[c].bank = c < s.ncompanies ? BA_STOCKS : 0;
+        s.co[c].bank = (uint8_t)(c < s.ncompanies ? ED(&s)->stocks : 0);
     }
-    s.first_player = (uint8_t)rng_below(s.rng, s.nplayers);
+    s.first_player = (uint8_t)rng_below(s.rng, s.nplayers); /* */
     s.active = s.actor = s.first_player;
     s.phase = CH_PH_TURN;
     s.founded = CH_NONE;

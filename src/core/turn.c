@@ -38,7 +38,7 @@ int deck_pop(ch_state *st)
 }
 
 /* The market refills from the deck; when the deck is empty it shrinks
- * (RULINGS.md "Purchase"). */
+ * (RULINGS.md "Purchase"; R-11). */
 void draw_market_refill(ch_state *st)
 {
     for (int i = 0; i < st->market_size; i++) {
@@ -75,7 +75,7 @@ static void start_turn(ch_state *st, int p, int extra)
 
 void end_turn(ch_state *st)
 {
-    /* Project ruling: the market is refilled first, then the turn's event. */
+    /* The market is refilled first, then the turn's event. */
     draw_market_refill(st);
     if (st->event_due) {
         st->event_due = 0;
@@ -84,7 +84,8 @@ void end_turn(ch_state *st)
             return;
         }
     }
-    /* Stall rule (RULINGS.md "Stall"): a whole round of passes ends the game. */
+    /* Stall rule (RULINGS.md "Stall"; R-50, R-51): a whole round of passes
+     * ends the game. The last warehouse ends it after this turn (R-49). */
     st->passes = st->passed ? (uint8_t)(st->passes + 1) : 0;
     if (st->passes >= st->nplayers || st->end_triggered) {
         game_over(st);
@@ -92,7 +93,7 @@ void end_turn(ch_state *st)
     }
     int p = st->active;
     if (st->pl[p].extra_armed) {
-        /* Verlappen: a second turn right after the winner's next turn. */
+        /* Verlappen: a second turn right after the winner's next turn. */
         st->pl[p].extra_armed = 0;
         start_turn(st, p, 1);
         return;
@@ -112,7 +113,7 @@ void enter_trade(ch_state *st)
     st->trades = 0;
 }
 
-/* ---- option 1: purchase (Rulebook "Turn option 1"; RULINGS.md "Purchase") ---- */
+/* ---- option 1: purchase (Rulebook "Turn option 1"; RULINGS.md "Purchase"; R-11) */
 
 static int market_level_canonical(const ch_state *st, int i)
 {
@@ -204,7 +205,7 @@ static void apply_purchase(ch_state *st, ch_move m)
     switch (m.type) {
     case CH_M_REFRESH:
         /* Refresh: f100, the market is shuffled back and redrawn; then the
-         * purchase proceeds without further payment (project ruling). */
+         * purchase proceeds without further payment (R-12). */
         pay_bank(st, p, BA_REFRESH_COST);
         for (int i = 0; i < st->market_size; i++) {
             if (st->market[i] == CH_NONE)
@@ -296,7 +297,7 @@ static void apply_trade(ch_state *st, ch_move m)
         break;
     case CH_M_ACTION:
         /* Action cards: f100 instead of trading, for a broken roof or an
-         * immediate stock event (Rulebook "Action cards"). */
+         * immediate stock event (Rulebook "Action cards"; R-30). */
         pay_bank(st, p, BA_ACTION_COST);
         st->pl[p].actions--;
         if (m.a == 0) {
@@ -386,7 +387,7 @@ void ch_apply_fast(ch_state *st, int p, ch_move m)
             apply_play(st, m);
             break;
         case CH_M_SELL:
-            /* Turn option 3: sell up to two stocks. */
+            /* Turn option 3: sell up to two stocks. */
             sell_one(st, st->active, m.a);
             st->trades = 1;
             st->phase = CH_PH_SELL;

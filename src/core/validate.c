@@ -172,12 +172,14 @@ int ch_validate(const ch_state *st, ch_msg *why)
         int n = st->co[c].bank;
         for (int p = 0; p < st->nplayers; p++)
             n += st->pl[p].stock[c];
-        if (n != BA_STOCKS)
-            return fail(why, CH_EINVARIANT, "%s has %d stock cards, not %d", ch_company_name(st, c), n, BA_STOCKS);
+        if (n != ED(st)->stocks)
+            return fail(why, CH_EINVARIANT, "%s has %d stock cards, not %d", ch_company_name(st, c), n,
+                        ED(st)->stocks);
         const ch_company *co = &st->co[c];
         if (co->on_chart) {
-            if (co->value < BA_MIN_VALUE || co->value > BA_MAX_VALUE || co->value % 10)
-                return fail(why, CH_EINVARIANT, "%s is worth f%d, outside f20..f300", ch_company_name(st, c), co->value);
+            if (co->value < ED(st)->min_value || co->value > ED(st)->max_value || co->value % 10)
+                return fail(why, CH_EINVARIANT, "%s is worth f%d, outside f%d..f%d", ch_company_name(st, c),
+                            co->value, ED(st)->min_value, ED(st)->max_value);
             if (co->hq == CH_NONE || !(st->pflags[co->hq] & CH_PF_HQ) || st->owner[co->hq] != c)
                 return fail(why, CH_EINVARIANT, "%s is on the chart without its HQ on the board", ch_company_name(st, c));
         } else if (co->value != 0 || (co->hq != CH_NONE && st->phase != CH_PH_FOUND)) {

@@ -95,8 +95,10 @@ int t_plot(const ch_state *st, const char *name)
 {
     int used;
     int x = ch_board_find(&st->board, name, &used);
-    if (x < 0)
+    if (x < 0 || x >= CH_MAX_PLOTS) {
         die("no such plot", name);
+        return 0; /* not reached: die fails the test */
+    }
     return x;
 }
 
@@ -202,4 +204,170 @@ void t_valid(const ch_state *st)
     ch_msg m;
     if (ch_validate(st, &m) != CH_OK)
         die("ch_validate", m.text);
+}
+
+/* ---- more position building ---------------------------------------------------- */
+
+void t_cash(ch_state *st, int p, int32_t cash)
+{
+    st->bank_net += st->pl[p].cash - cash;
+    st->pl[p].cash = cash;
+}
+
+static void deck_remove(ch_state *st, int c)
+{
+    for (int i = 0; i < st->ndeck; i++)
+        if (st->deck[i] == c) {
+            memmove(&st->deck[i], &st->deck[i + 1], (size_t)(st->ndeck - i - 1));
+            st->ndeck--;
+            return;
+        }
+    die("card is not in the deck", "");
+}
+
+void t_market(ch_state *st, int slot, const char *card)
+{
+    int c = t_card(st, card);
+    if (st->loc[c] != CH_LOC_DECK)
+        die("card is not in the deck", card);
+    deck_remove(st, c);
+    if (st->market[slot] != CH_NONE) {
+        st->deck[st->ndeck++] = st->market[slot];
+        st->loc[st->market[slot]] = CH_LOC_DECK;
+    }
+    st->market[slot] = (uint8_t)c;
+    st->loc[c] = CH_LOC_MARKET;
+}
+
+void t_deck_top(ch_state *st, const char *card)
+{
+    int c = t_card(st, card);
+    if (st->loc[c] != CH_LOC_DECK)
+        die("card is not in the deck", card);
+    deck_remove(st, c);
+    st->deck[st->ndeck++] = (uint8_t)c;
+}
+
+void t_deck_keep(ch_state *st, int n)
+{
+    while (st->ndeck > n) {
+        int c = st->deck[0];
+        memmove(&st->deck[0], &st->deck[1], (size_t)(st->ndeck - 1));
+        st->ndeck--;
+        st->discard[st->ndiscard++] = (uint8_t)c;
+        st->loc[c] = CH_LOC_DISCARD;
+    }
+}
+
+void t_reserve(ch_state *st, const char *level)
+{
+    int c = t_card(st, level);
+    if (!st->card_level[c] || st->nreserve >= CH_RESERVE_MAX)
+        die("cannot put this card in the level reserve", level);
+    deck_remove(st, c);
+    st->reserve[st->nreserve++] = (uint8_t)c;
+    st->loc[c] = CH_LOC_RESERVE;
+}
+
+void t_roofs(ch_state *st, int p, int k)
+{
+    if (st->roofs_left < k)
+        die("t_roofs", "not enough broken roofs in the box");
+    st->roofs_left = (uint8_t)(st->roofs_left - k);
+    st->pl[p].roofs = (uint8_t)(st->pl[p].roofs + k);
+}
+
+void t_event_open(ch_state *st, int slot, int kind)
+{
+    if (st->ev_open[slot] == CH_NONE)
+        die("t_event_open", "that open event slot is not used in this game");
+    if (st->ev_open[slot] == kind)
+        return;
+    for (int i = 0; i < st->nev_deck; i++)
+        if (st->ev_deck[i] == kind) {
+            st->ev_deck[i] = st->ev_open[slot];
+            st->ev_open[slot] = (uint8_t)kind;
+            return;
+        }
+    for (int i = 0; i < st->nev_discard; i++)
+        if (st->ev_discard[i] == kind) {
+            st->ev_discard[i] = st->ev_open[slot];
+            st->ev_open[slot] = (uint8_t)kind;
+            return;
+        }
+    die("t_event_open", "no card of that kind in the event deck or discard");
+}
+
+void t_event_top(ch_state *st, int kind)
+{
+    if (st->nev_deck == 0)
+        die("t_event_top", "the event deck is empty");
+    uint8_t *top = &st->ev_deck[st->nev_deck - 1];
+    if (*top == kind)
+        return;
+    for (int i = 0; i < st->nev_deck; i++)
+        if (st->ev_deck[i] == kind) {
+            st->ev_deck[i] = *top;
+            *top = (uint8_t)kind;
+            return;
+        }
+    for (int i = 0; i < CH_EVENT_OPEN_MAX; i++)
+        if (st->ev_open[i] == kind) {
+            st->ev_open[i] = *top;
+            *top = (uint8_t)kind;
+            return;
+        }
+    for (int i = 0; i < st->nev_discard; i++)
+        if (st->ev_discard[i] == kind) {
+            st->ev_discard[i] = *top;
+            *top = (uint8_t)kind;
+            return;
+        }
+    die("t_event_top", "no card of that kind");
+}
+
+void t_hand_fill(ch_state *st, int p, int n)
+{
+    for (int c = st->ncards - 1; c >= 0 && ch_hand_count(st, p) < n; c--) {
+        if (st->loc[c] != CH_LOC_DECK || st->card_level[c])
+            continue;
+        deck_remove(st, c);
+        st->pl[p].hand[c >> 6] |= (uint64_t)1 << (c & 63);
+        st->loc[c] = (uint8_t)(CH_LOC_HAND + p);
+    }
+    if (ch_hand_count(st, p) < n)
+        die("t_hand_fill", "not enough plot cards in the deck");
+}
+
+static int occupied(const ch_state *st, int x)
+{
+    return st->height[x] > 0 || (st->pflags[x] & (CH_PF_HQ | CH_PF_UPSIDE));
+}
+
+void t_fill_supply(ch_state *st, const char *district, int keep)
+{
+    const ch_board *b = &st->board;
+    int d = -1;
+    for (int i = 0; i < b->ndistricts; i++)
+        if (!strcmp(b->district[i], district))
+            d = i;
+    if (d < 0)
+        die("t_fill_supply: no such district", district);
+    for (int x = 0; x < b->nplots && st->supply > keep; x++) {
+        if (b->plot_district[x] != d || occupied(st, x) || st->loc[st->plot_card[x]] != CH_LOC_DECK)
+            continue;
+        int clear = 1;
+        for (int i = 0; i < b->deg[x]; i++)
+            clear &= !occupied(st, b->adj[x][i]);
+        if (!clear)
+            continue;
+        int h = st->supply - keep;
+        if (h > 4)
+            h = 4;
+        char name[48];
+        ch_plot_name(b, x, name, sizeof name);
+        t_put(st, name, h);
+    }
+    if (st->supply > keep)
+        die("t_fill_supply", "the district has no room left");
 }

@@ -37,4 +37,30 @@ void t_stock(ch_state *st, int p, int c, int k);
 void t_turn(ch_state *st, int p);
 /* Fail the test if ch_validate fails. */
 void t_valid(const ch_state *st);
+
+/* ---- more position building (tests/test_rules_*.c) ---------------------------- */
+/* Set player p's cash, keeping money conserved against the bank's ledger. */
+void t_cash(ch_state *st, int p, int32_t cash);
+/* Put a deck card into market slot i (a card already there goes back on top
+ * of the deck). */
+void t_market(ch_state *st, int slot, const char *card);
+/* Move a deck card to the top of the deck. */
+void t_deck_top(ch_state *st, const char *card);
+/* Move cards from the bottom of the deck to the discard pile until n remain. */
+void t_deck_keep(ch_state *st, int n);
+/* Move a level card ("L2", "L3", "L4") from the deck onto the level reserve. */
+void t_reserve(ch_state *st, const char *level);
+/* Give player p k broken roofs from the box. */
+void t_roofs(ch_state *st, int p, int k);
+/* Make open event slot i show a card of this kind (swapped with a card of the
+ * event deck or discard pile). */
+void t_event_open(ch_state *st, int slot, int kind);
+/* Put a card of this kind on top of the event deck (swapped). */
+void t_event_top(ch_state *st, int kind);
+/* Give player p plot cards from the deck (highest ids first) until the hand
+ * holds n cards. */
+void t_hand_fill(ch_state *st, int p, int n);
+/* Put lone warehouse stacks (height up to 4) on free plots of a district, no
+ * two touching and none touching another piece, until the supply holds keep. */
+void t_fill_supply(ch_state *st, const char *district, int keep);
 #endif

@@ -1,0 +1,180 @@
+/* cli.h: declarations shared by the files of the `chartered` command-line
+ * program (src/cli). The program only decodes input, calls libchartered and
+ * encodes output; no game rule lives here.
+ */
+#ifndef CHARTERED_CLI_H
+#define CHARTERED_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "chartered.h"
+
+/* Exit statuses of every subcommand. */
+enum {
+    EXIT_FAIL = 1,  /* the command could not do its job: file, JSON, illegal
+                       move, violation found */
+    EXIT_USAGE = 2  /* bad command line: unknown flag, bad value */
+};
+
+/* ---- diagnostics (util.c) ------------------------------------------------ */
+#if defined(__GNUC__)
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_PRINTF(a, b)
+#endif
+/* "error: ..." on stderr, with a newline. */
+void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* "warning: ..." on stderr. */
+void cli_warn(const char *fmt, ...) CLI_PRINTF(1, 2);
+
+/* Whole file (or standard input for "-") into a NUL-terminated malloc'd
+ * buffer; NULL with the reason printed on failure. */
+char *cli_read_file(const char *path);
+/* Write text to path atomically (temporary file in the same directory,
+ * fsync, rename); "-" writes standard output. 0 on success, -1 with the
+ * reason printed. */
+int cli_write_file_atomic(const char *path, const char *text);
+
+/* Monotonic clock in seconds. */
+double cli_now(void);
+
+/* ---- small PRNG for selfplay and bench (util.c) ---------------------------- */
+typedef struct cli_rng {
+    uint64_t s[4];
+} cli_rng;
+void cli_rng_seed(cli_rng *r, uint64_t seed);
+uint64_t cli_rng_next(cli_rng *r);
+/* Uniform in [0, n), n > 0. */
+uint32_t cli_rng_below(cli_rng *r, uint32_t n);
+
+/* ---- flag parsing (opts.c) ------------------------------------------------ */
+typedef enum {
+    OPT_FLAG,   /* no value; *(int *)dest = 1                                  */
+    OPT_INT,    /* whole number in [min, max]; int                              */
+    OPT_U64,    /* unsigned 64-bit number; uint64_t                             */
+    OPT_DOUBLE, /* positive number; double                                      */
+    OPT_STR     /* any text; const char *                                       */
+} opt_kind;
+
+typedef struct opt_spec {
+    const char *name;     /* long name without the dashes: "players"          */
+    char shortname;       /* 'o' for -o, or 0                                  */
+    opt_kind kind;
+    void *dest;
+    const char *metavar;  /* "N", "FILE"                                       */
+    long long min, max;   /* OPT_INT range                                     */
+    const char *help;     /* one line                                          */
+    int *seen;            /* set to 1 when given (may be NULL)                 */
+} opt_spec;
+
+/* Result of opts_parse besides an exit status. */
+#define OPTS_HELP (-1)
+
+/* Parse argv[0..argc) (argv[0] is the first argument after the subcommand
+ * name). Flags may come anywhere; "--" ends them; "-" alone is a positional
+ * argument. Positional arguments are gathered in order into pos (which must
+ * hold argc entries), their count in *npos. Returns 0, OPTS_HELP when --help
+ * or -h was given, or EXIT_USAGE after printing what was wrong. */
+int opts_parse(const char *cmd, int argc, char **argv, const opt_spec *specs,
+               char **pos, int *npos);
+/* Print "usage" followed by the flag table built from specs. */
+void opts_help(FILE *f, const char *usage, const char *about,
+               const opt_spec *specs);
+
+/* ---- names of editions (util.c) -------------------------------------------- */
+/* "amsterdam" -> CH_ED_AMSTERDAM; -1 when unknown. */
+int cli_edition_find(const char *name);
+const char *cli_edition_name(int edition);
+
+/* ---- moves and deciders (util.c) ------------------------------------------ */
+/* Who decides now, in words: "player 2 decides (purchase)". */
+void cli_decider_text(const ch_state *st, char *buf, size_t n);
+/* Fill *m with the move `text` of player p: either notation (parsed by the
+ * library) or "#N", the N-th legal move as numbered by `chartered legal`.
+ * Returns a ch status code, the reason in *why. */
+int cli_move_read(const ch_state *st, int p, const char *text, ch_move *m,
+                  ch_msg *why);
+/* Every legal move of player p into a malloc'd *out (NULL when none).
+ * Returns the count, or -1 when out of memory. */
+int cli_legal_alloc(const ch_state *st, int p, ch_move **out);
+/* The player who must decide now when exactly one does (also the last one
+ * left in a simultaneous decision); -1 when several decide at once or the
+ * game is over. */
+int cli_sole_decider(const ch_state *st);
+
+/* Where byte off of a ch_state lies, for messages: "byte 2504 of 5984
+ * (ch_state.board + 2088)". */
+void cli_state_where(size_t off, char *buf, size_t n);
+/* First differing byte of two states (sizeof(ch_state) when equal). */
+size_t cli_state_diff(const ch_state *a, const ch_state *b);
+
+/* ---- game files (gamefile.c) ----------------------------------------------- */
+typedef struct game_file {
+    json_t *root;       /* the whole document                                  */
+    json_t *setup;      /* borrowed from root                                  */
+    json_t *moves;      /* borrowed from root (array)                          */
+    ch_setup set;       /* decoded setup                                       */
+    ch_state state;     /* the stored state                                    */
+} game_file;
+
+/* Build the board for a setup object (builtin arrangement, or stored
+ * arrangement text with its boards). Prints the reason on failure. */
+int gf_board_from_setup(const char *path, json_t *setup, int edition,
+                        ch_board *board);
+/* Read and check a game file. Returns 0, or EXIT_FAIL with the reason
+ * printed. With check_state, ch_validate must accept the stored state. */
+int gf_load(const char *path, game_file *g, int check_state);
+/* Write a new game file (no moves yet) holding setup and st. */
+int gf_write_new(const char *path, json_t *setup, const ch_state *st);
+/* Replace the stored state by st and write the file atomically. */
+int gf_save(const char *path, game_file *g, const ch_state *st);
+void gf_free(game_file *g);
+/* Decode a "setup" object into *set (edition, players, seed, preset,
+ * events). Prints the reason on failure. */
+int gf_setup_decode(const char *path, json_t *setup, ch_setup *set);
+/* Encode a seed: a JSON integer when it fits, else a decimal string. */
+json_t *gf_seed_json(uint64_t seed);
+
+/* Read a board for `new`: builtin arrangement name, or an arrangement file
+ * with board files from board_dir (NULL: builtin boards). On success *setup_
+ * part receives the setup fields that describe the board. */
+int gf_board_for_new(int edition, const char *arrangement,
+                     const char *arr_file, const char *board_dir,
+                     ch_board *board, json_t *setup_part);
+
+/* ---- human-readable rendering (render.c) ----------------------------------- */
+/* The full state (viewer RENDER_ALL), or what player viewer (0-based) or a
+ * spectator (-1) may see. */
+#define RENDER_ALL (-2)
+void render_state(FILE *f, const ch_state *st, int viewer);
+
+/* ---- view leak check (viewcheck.c) ------------------------------------------ */
+/* 0 when view, the text of ch_view_to_json(st, p), shows no hidden hand card
+ * of another player (by the JSON card names in names) and no deck, reserve
+ * or event-deck order, seed or RNG; else -1 with the reason in why. */
+int viewcheck(const ch_state *st, int p, const char *view,
+              const char (*names)[64], char *why, size_t n);
+
+/* ---- subcommands ------------------------------------------------------------- */
+int cmd_new(int argc, char **argv);
+int cmd_legal(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* ---- allocation counting for bench (bench_alloc.c) ------------------------- */
+/* 1 when malloc & co. are counted (not under AddressSanitizer). */
+int bench_alloc_available(void);
+void bench_alloc_start(void);
+void bench_alloc_stop(void);
+/* Allocations (malloc, calloc, realloc) counted while started. */
+unsigned long long bench_alloc_count(void);
+
+#endif

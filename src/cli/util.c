@@ -1,0 +1,382 @@
+/* util.c: small helpers of the chartered command line: diagnostics, reading
+ * and atomically writing files, the clock, the PRNG used by selfplay and
+ * bench, edition names, and reading a move argument ("#N" or notation).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+char *cli_read_file(const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        cli_error("cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        cli_error("reading '%s': out of memory", path);
+        if (f != stdin)
+            fclose(f);
+        return NULL;
+    }
+    for (;;) {
+        if (len + 1 >= cap) {
+            if (cap > ((size_t)1 << 30)) {
+                cli_error("'%s' is too large (over 1 GiB)", path);
+                free(buf);
+                if (f != stdin)
+                    fclose(f);
+                return NULL;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                cli_error("reading '%s': out of memory", path);
+                free(buf);
+                if (f != stdin)
+                    fclose(f);
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    int saved = errno;
+    if (f != stdin)
+        fclose(f);
+    if (bad) {
+        cli_error("cannot read '%s': %s", path, strerror(saved));
+        free(buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    if (strlen(buf) != len) {
+        cli_error("'%s' is not a text file (it contains a NUL byte)", path);
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int cli_write_file_atomic(const char *path, const char *text)
+{
+    size_t len = strlen(text);
+    if (strcmp(path, "-") == 0) {
+        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+            cli_error("cannot write standard output: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp) {
+        cli_error("writing '%s': out of memory", path);
+        return -1;
+    }
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        cli_error("cannot create a temporary file next to '%s': %s", path,
+                  strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    struct stat sb;
+    mode_t mode = 0644;
+    if (stat(path, &sb) == 0)
+        mode = sb.st_mode & 07777;
+    const char *p = text;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            cli_error("cannot write '%s': %s", tmp, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return -1;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
+        cli_error("cannot finish writing '%s': %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        cli_error("cannot close '%s': %s", tmp, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        cli_error("cannot replace '%s': %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* xoshiro256** seeded through splitmix64. */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void cli_rng_seed(cli_rng *r, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t cli_rng_next(cli_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint32_t cli_rng_below(cli_rng *r, uint32_t n)
+{
+    /* Lemire's multiply-and-reject: exactly uniform. */
+    uint64_t m = (uint64_t)(uint32_t)(cli_rng_next(r) >> 32) * n;
+    uint32_t lo = (uint32_t)m;
+    if (lo < n) {
+        uint32_t t = (uint32_t)(-n) % n;
+        while (lo < t) {
+            m = (uint64_t)(uint32_t)(cli_rng_next(r) >> 32) * n;
+            lo = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+static const char *const edition_names[] = {"amsterdam", "golden-age"};
+
+int cli_edition_find(const char *name)
+{
+    for (int i = 0; i < 2; i++)
+        if (strcmp(name, edition_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *cli_edition_name(int edition)
+{
+    if (edition >= 0 && edition < 2)
+        return edition_names[edition];
+    return "unknown";
+}
+
+void cli_decider_text(const ch_state *st, char *buf, size_t n)
+{
+    unsigned mask = 0;
+    ch_decider_kind k = ch_decider(st, &mask);
+    const char *ph = ch_phase_name(st->phase);
+    if (!ph)
+        ph = "?";
+    if (k == CH_DEC_TERMINAL) {
+        snprintf(buf, n, "the game is over");
+        return;
+    }
+    if (k == CH_DEC_PLAYER || (mask && (mask & (mask - 1)) == 0)) {
+        int p = -1;
+        for (int i = 0; i < CH_MAX_PLAYERS; i++)
+            if (mask & (1u << i)) {
+                p = i;
+                break;
+            }
+        snprintf(buf, n, "player %d decides (%s)", p + 1, ph);
+        return;
+    }
+    size_t off = (size_t)snprintf(buf, n, "players");
+    int first = 1;
+    for (int i = 0; i < CH_MAX_PLAYERS && off < n; i++)
+        if (mask & (1u << i)) {
+            off += (size_t)snprintf(buf + off, n - off, "%s %d",
+                                    first ? "" : ",", i + 1);
+            first = 0;
+        }
+    if (off < n)
+        snprintf(buf + off, n - off, " decide at once (%s)", ph);
+}
+
+int cli_sole_decider(const ch_state *st)
+{
+    unsigned mask = 0;
+    ch_decider_kind k = ch_decider(st, &mask);
+    if (k == CH_DEC_TERMINAL || mask == 0 || (mask & (mask - 1)) != 0)
+        return -1;
+    for (int i = 0; i < CH_MAX_PLAYERS; i++)
+        if (mask & (1u << i))
+            return i;
+    return -1;
+}
+
+int cli_legal_alloc(const ch_state *st, int p, ch_move **out)
+{
+    ch_move small[256];
+    *out = NULL;
+    int total = ch_legal(st, p, small, 256);
+    if (total <= 0)
+        return 0;
+    ch_move *buf = malloc((size_t)total * sizeof *buf);
+    if (!buf)
+        return -1;
+    if (total <= 256) {
+        memcpy(buf, small, (size_t)total * sizeof *buf);
+    } else {
+        int again = ch_legal(st, p, buf, total);
+        if (again < total)
+            total = again;
+    }
+    *out = buf;
+    return total;
+}
+
+int cli_move_read(const ch_state *st, int p, const char *text, ch_move *m,
+                  ch_msg *why)
+{
+    while (*text == ' ' || *text == '\t')
+        text++;
+    if (text[0] == '#') {
+        char *end;
+        errno = 0;
+        long k = strtol(text + 1, &end, 10);
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (text[1] == '\0' || *end != '\0' || errno == ERANGE || k < 1) {
+            snprintf(why->text, sizeof why->text,
+                     "'#' must be followed by the number of a legal move "
+                     "(1, 2, ...) as listed by 'chartered legal'");
+            return CH_ESYNTAX;
+        }
+        ch_move *buf = NULL;
+        int total = cli_legal_alloc(st, p, &buf);
+        if (total < 0) {
+            snprintf(why->text, sizeof why->text, "out of memory");
+            return CH_ENOMEM;
+        }
+        if (total == 0) {
+            snprintf(why->text, sizeof why->text,
+                     "player %d has no decision to make now", p + 1);
+            return CH_ETURN;
+        }
+        if (k > total) {
+            snprintf(why->text, sizeof why->text,
+                     "there are only %d legal moves for player %d", total,
+                     p + 1);
+            free(buf);
+            return CH_EILLEGAL;
+        }
+        *m = buf[k - 1];
+        free(buf);
+        return CH_OK;
+    }
+    return ch_move_parse(st, p, text, m, why);
+}
+
+void cli_state_where(size_t off, char *buf, size_t n)
+{
+#define F(f) {#f, offsetof(ch_state, f)}
+    static const struct {
+        const char *name;
+        size_t off;
+    } anchors[] = {F(magic), F(seed), F(card_plot), F(card_level),
+                   F(plot_card), F(board), F(height), F(owner), F(pflags),
+                   F(supply), F(co), F(pl), F(bank_net), F(loc), F(deck),
+                   F(market), F(reserve), F(discard), F(look), F(ev_deck),
+                   F(ev_open), F(ev_discard), F(phase), F(turn_no),
+                   F(ndecisions), F(bid), F(offer), F(rng)};
+#undef F
+    const char *best = "start";
+    size_t bo = 0;
+    for (size_t i = 0; i < sizeof anchors / sizeof anchors[0]; i++)
+        if (anchors[i].off <= off && anchors[i].off >= bo) {
+            best = anchors[i].name;
+            bo = anchors[i].off;
+        }
+    if (off >= sizeof(ch_state))
+        snprintf(buf, n, "no byte");
+    else if (off == bo)
+        snprintf(buf, n, "byte %zu of %zu (ch_state.%s)", off,
+                 sizeof(ch_state), best);
+    else
+        snprintf(buf, n, "byte %zu of %zu (ch_state.%s + %zu)", off,
+                 sizeof(ch_state), best, off - bo);
+}
+
+size_t cli_state_diff(const ch_state *a, const ch_state *b)
+{
+    const unsigned char *x = (const void *)a, *y = (const void *)b;
+    size_t k = 0;
+    while (k < sizeof *a && x[k] == y[k])
+        k++;
+    return k;
+}
