@@ -106,10 +106,14 @@ typedef struct ch_setup {
     int edition;          /* CH_ED_* */
     int nplayers;         /* 2..5 for Building Amsterdam */
     uint64_t seed;        /* shuffles, starting player */
-    int preset;           /* edition-specific preset (0 = default) */
-    int events;           /* edition-specific: event cards on (Golden Age) */
+    int preset;           /* Golden Age: CH_GA_PRINTED (default) or CH_GA_FIRST */
+    int events;           /* Golden Age: shuffle the event cards in (0 or 1) */
 } ch_setup;
 void ch_setup_default(ch_setup *s, int edition);
+/* Golden Age presets: the printed rulebook (seed 003) and the first rules (002). */
+enum { CH_GA_PRINTED = 0, CH_GA_FIRST = 1 };
+/* The board side a Golden Age game is played on: "harbour" or "centre". */
+const char *ch_ga_side(int preset, int nplayers);
 
 /* ---- moves ---------------------------------------------------------------- */
 typedef enum ch_move_type {
@@ -144,6 +148,8 @@ typedef enum ch_move_type {
     CH_M_DECLINE,
     CH_M_AUCTION,  /* Veilinge option b (1..4); a = company for options 1, 2   */
     CH_M_PICK,     /* Veilinge 3/4: take card a                                */
+    CH_M_FREE,     /* Golden Age founding: the free warehouses on plots a, b   */
+    CH_M_FLAG,     /* Golden Age: buy a flag for company a                     */
     CH_M_NTYPES
 } ch_move_type;
 
@@ -180,12 +186,22 @@ enum {
     CH_PH_AUCTION,     /* Veilinge: open bidding                               */
     CH_PH_PICK,        /* Veilinge 3/4: the winner picks a card                */
     CH_PH_OVER,
+    CH_PH_FREE,        /* Golden Age founding: choose the two free lots         */
+    CH_PH_FORCED,      /* Golden Age forced option: sell, then purchase         */
+    CH_PH_EVSELL,      /* Golden Age stock-sale event: a player sells           */
     CH_PH_COUNT
 };
 
 /* Stock event kinds (Building Amsterdam). */
 enum { CH_EV_VERLAPPEN = 0, CH_EV_AENLEGGEN, CH_EV_DREIGHINGHE,
        CH_EV_COOPMANSCAPPEN, CH_EV_VEILINGE, CH_EV_KINDS };
+
+/* Golden Age event cards (RULINGS.md "Events"): money +-f50 for every player,
+ * all enterprises +-f30, stock sales of 1 or 2, and three named enterprises
+ * +-f30 (triples: Gold Coffee Pepper, Gems Opium Silver, Tea Silk Gunpowder). */
+enum { CH_GE_MONEY_UP = 0, CH_GE_MONEY_DOWN, CH_GE_ALL_UP, CH_GE_ALL_DOWN, CH_GE_SELL1,
+       CH_GE_SELL2, CH_GE_THREE_UP_1, CH_GE_THREE_UP_2, CH_GE_THREE_UP_3, CH_GE_THREE_DOWN_1,
+       CH_GE_THREE_DOWN_2, CH_GE_THREE_DOWN_3, CH_GE_KINDS };
 
 /* Card locations (ch_state.loc). */
 enum { CH_LOC_DECK = 0, CH_LOC_MARKET, CH_LOC_DISCARD, CH_LOC_RESERVE,
@@ -198,7 +214,8 @@ enum {
     CH_PF_HQ = 1,        /* the owner's HQ piece stands here                    */
     CH_PF_UPSIDE = 2,    /* an upside-down warehouse placeholder (no value)     */
     CH_PF_ROOF = 4,      /* a broken roof lies on this stack                     */
-    CH_PF_NOPIECE = 8    /* with UPSIDE: supply was empty, no piece was taken    */
+    CH_PF_NOPIECE = 8,   /* with UPSIDE: supply was empty, no piece was taken    */
+    CH_PF_FREE = 16      /* Golden Age: a free warehouse of a founding           */
 };
 
 /* ---- the state ------------------------------------------------------------ */
@@ -225,7 +242,8 @@ typedef struct ch_company {
     uint8_t on_chart;
     uint8_t hq;             /* plot of the HQ piece, CH_NONE when in the box   */
     uint8_t bank;           /* stock cards in the bank                          */
-    uint8_t pad[3];
+    uint8_t flag;           /* Golden Age: 1 + the player whose flag is on it    */
+    uint8_t pad[2];
 } ch_company;
 
 typedef struct ch_offer {   /* Coopmanscappen offer being built or answered   */
@@ -245,7 +263,9 @@ typedef struct ch_state {
     uint8_t warehouses_total;   /* 62                                          */
     uint8_t roofs_total;        /* 10                                           */
     uint8_t card_plot[CH_MAX_CARDS];  /* plot of a plot card, CH_NONE for levels */
-    uint8_t card_level[CH_MAX_CARDS]; /* 2..4 for level cards, 0 for plots      */
+    uint8_t card_level[CH_MAX_CARDS]; /* 2..5 for level cards, 0 for plots      */
+    uint8_t card_event[CH_MAX_CARDS]; /* Golden Age: 1 + event kind, 0 otherwise */
+    uint8_t preset, events_on;        /* Golden Age setup                       */
     uint8_t plot_card[CH_MAX_PLOTS];  /* card of a plot                          */
     ch_board board;
 
@@ -293,6 +313,10 @@ typedef struct ch_state {
     uint8_t ev_slot;           /* open slot of the event being resolved, or
                                   CH_NONE when it came from the event deck     */
     uint8_t bid_round;         /* 0 = first sealed round, 1+ = rebids           */
+    uint8_t ga_dest;           /* Golden Age: who gets the card after an event:
+                                  0x80 | player (a purchase), or an open slot   */
+    uint8_t ga_seller;         /* Golden Age stock-sale event: the first seller */
+    uint8_t ga_built;          /* Golden Age: the company built on this turn    */
     uint16_t turn_no;
     uint32_t ndecisions;
 
@@ -366,6 +390,7 @@ int ch_play(ch_state *st, int p, const char *text, ch_msg *why);
 const char *ch_company_name(const ch_state *st, int company);
 int ch_company_find(const ch_state *st, const char *name, int *consumed);
 const char *ch_event_name(int kind);
+const char *ch_ga_event_name(int kind); /* The Golden Age event cards */
 const char *ch_phase_name(int phase);
 int ch_card_name(const ch_state *st, int card, char *buf, size_t n);
 int ch_hand_count(const ch_state *st, int p);

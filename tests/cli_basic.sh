@@ -78,7 +78,7 @@ expect_err "new --players 6 (engine refuses)" 2 '2 to 5 players' "$BIN" new --pl
 expect_err "new --players abc" 2 "--players expects .*got 'abc'" "$BIN" new --players abc
 expect_err "new --seed without value" 2 '--seed expects' "$BIN" new --seed
 expect_err "new --arrangement unknown" 2 "unknown arrangement 'nowhere'" "$BIN" new --arrangement nowhere
-expect_err "new --edition golden-age" 1 'not implemented yet' "$BIN" new --edition golden-age
+expect_err "new --edition golden-age --players 7" 2 "2 to 6" "$BIN" new --edition golden-age --players 7
 expect_err "new --edition bogus" 2 '--edition expects' "$BIN" new --edition bogus
 
 echo "== legal"

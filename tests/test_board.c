@@ -94,7 +94,10 @@ static void test_names(void **state)
     for (int i = 0; i < 4; i++)
         assert_string_equal(n[i], want[i]);
     assert_null(n[4]);
-    assert_null(ch_board_builtin_names(CH_ED_GOLDEN_AGE)[0]);
+    const char *const *g = ch_board_builtin_names(CH_ED_GOLDEN_AGE);
+    assert_string_equal(g[0], "harbour");
+    assert_string_equal(g[1], "centre");
+    assert_null(g[2]);
 
     ch_board b;
     ch_msg err;

@@ -176,7 +176,7 @@ static void test_event_and_phase_names(void **state)
     static const char *const ph[CH_PH_COUNT] = {
         "turn", "purchase", "hq", "found", "credit", "merge", "merge-sell",
         "trade", "sell", "event", "bid", "lose", "coop", "offer", "respond",
-        "veilinge", "auction", "pick", "over"};
+        "veilinge", "auction", "pick", "over", "free", "forced", "event-sell"};
     for (int i = 0; i < CH_PH_COUNT; i++)
         assert_string_equal(ch_phase_name(i), ph[i]);
     assert_string_equal(ch_phase_name(CH_PH_COUNT), "?");
@@ -483,7 +483,8 @@ static void test_malformed(void **state)
     check_bad(&st, "auction stock", "'auction stock' needs a company");
     check_bad(&st, "auction deck Tea", "unexpected 'Tea' after 'deck'");
     check_bad(&st, "take", "'take' needs a card like 'Harbour C1' or 'L2'");
-    check_bad(&st, "take L5", "'L5' is not a level card: level cards are L2, L3 and L4");
+    check_bad(&st, "take L6", "'L6' is not a level card: level cards are L2, L3, L4 and L5");
+    check_bad(&st, "take L5", "there is no L5 card in the market");
     check_bad(&st, "take L4", "there is no L4 card in the market");
     check_bad(&st, "hq", "'hq' needs a plot");
     check_bad(&st, "hq Tea", "is not a plot on this board");

@@ -15,7 +15,8 @@
 
 #define MAXMOVES 200000
 
-static void play_games(int games, int players, const char *arr, uint64_t seed0)
+static void play_games_on(int games, int players, const char *arr, int ga, int preset, int events,
+                          uint64_t seed0)
 {
     /* CH_TEST_GAMES raises the count for a longer soak by hand. */
     const char *env = getenv("CH_TEST_GAMES");
@@ -27,7 +28,10 @@ static void play_games(int games, int players, const char *arr, uint64_t seed0)
     for (int g = 0; g < games; g++) {
         ch_state st, replay;
         uint64_t rng = seed0 * 1000 + (uint64_t)g;
-        t_new(&st, players, arr, seed0 + (uint64_t)g);
+        if (ga)
+            t_new_ga(&st, players, preset, events, seed0 + (uint64_t)g);
+        else
+            t_new(&st, players, arr, seed0 + (uint64_t)g);
         replay = st;
         int nlog = 0;
         while (t_decider(&st) >= 0) {
@@ -62,14 +66,40 @@ static void play_games(int games, int players, const char *arr, uint64_t seed0)
     }
 }
 
+static void play_games(int games, int players, const char *arr, uint64_t seed0)
+{
+    play_games_on(games, players, arr, 0, 0, 0, seed0);
+}
+
+static void play_ga(int games, int players, int preset, int events, uint64_t seed0)
+{
+    play_games_on(games, players, NULL, 1, preset, events, seed0);
+}
+
 static void random_2p(void **s) { (void)s; play_games(60, 2, "standard", 100); }
 static void random_3p(void **s) { (void)s; play_games(60, 3, "quick-battle", 200); }
 static void random_4p(void **s) { (void)s; play_games(60, 4, "crossroads", 300); }
 static void random_5p(void **s) { (void)s; play_games(60, 5, "outliers", 400); }
 
+/* The Golden Age: every player count, both presets, with and without events. */
+static void random_ga_printed(void **s)
+{
+    (void)s;
+    for (int n = 2; n <= 6; n++)
+        play_ga(12, n, CH_GA_PRINTED, n & 1, 1000 + (uint64_t)n * 100);
+}
+static void random_ga_first(void **s)
+{
+    (void)s;
+    for (int n = 2; n <= 6; n++)
+        play_ga(12, n, CH_GA_FIRST, !(n & 1), 2000 + (uint64_t)n * 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_ga_printed),
+        cmocka_unit_test(random_ga_first),
         cmocka_unit_test(random_2p),
         cmocka_unit_test(random_3p),
         cmocka_unit_test(random_4p),

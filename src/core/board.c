@@ -7,7 +7,9 @@
  * Adjacency follows RULINGS.md, "Both editions": plots are connected
  * orthogonally and across bridges, never diagonally. The built-in boards and
  * arrangements are the reconstructions of RULINGS.md, "Building Amsterdam",
- * Boards; they live in data/ so that a player can correct them.
+ * Boards, and of its "Chartered: The Golden Age", Boards (the two sides of
+ * that edition's board, files ga-*); they live in data/ so that a player can
+ * correct them.
  *
  * Nothing here reads files: every text comes from the caller (through a
  * resolver for board names) or from the embedded table. Every malformed input
@@ -898,14 +900,24 @@ const char *ch_builtin_text(const char *path)
     return NULL;
 }
 
+/* The Golden Age's boards are the built-in files boards/ga-*. Its harbour side
+ * is a board called "Harbour" like Building Amsterdam's district, so the two
+ * editions' boards are looked up apart: ctx NULL (the default of
+ * ch_board_parse) means the Building Amsterdam boards only, ctx == &ga_boards
+ * the Golden Age boards only. */
+static char ga_boards;
+
+static int is_ga_board_path(const char *path) { return strncmp(path, "boards/ga-", 10) == 0; }
+
 /* Resolves a board name to the built-in board file whose 'board' line gives
- * that name (case-insensitive), whatever the file is called. */
+ * that name (case-insensitive), whatever the file is called, among the boards
+ * of the edition that ctx selects (above). */
 static const char *builtin_resolve(void *ctx, const char *board_name, const char **file)
 {
-    (void)ctx;
+    int want_ga = ctx == &ga_boards;
     lexer lx;
     for (const struct ch_embedded_file *f = ch_embedded_files; f->path; f++) {
-        if (strncmp(f->path, "boards/", 7) != 0)
+        if (strncmp(f->path, "boards/", 7) != 0 || is_ga_board_path(f->path) != want_ga)
             continue;
         lx_init(&lx, f->text, f->path);
         char name[CH_NAME_LEN];
@@ -943,11 +955,34 @@ int ch_board_parse(ch_board *out, const char *arr_text, const char *arr_file,
 
 static const char *const ba_arrangements[] = {"standard", "quick-battle", "crossroads",
                                               "outliers", NULL};
+/* The two sides of The Golden Age's board (RULINGS.md, "Chartered: The Golden
+ * Age", Boards; reconstructions in data/boards/ga-*.board), in the files
+ * arrangements/ga-<name>.arr. */
+static const char *const ga_arrangements[] = {"harbour", "centre", NULL};
 static const char *const no_arrangements[] = {NULL};
 
 const char *const *ch_board_builtin_names(int edition)
 {
-    return edition == CH_ED_AMSTERDAM ? ba_arrangements : no_arrangements;
+    return edition == CH_ED_AMSTERDAM    ? ba_arrangements
+           : edition == CH_ED_GOLDEN_AGE ? ga_arrangements
+                                         : no_arrangements;
+}
+
+/* A built-in arrangement of The Golden Age: "harbour" or "centre". */
+static int ga_builtin(ch_board *out, const char *arrangement, ch_msg *err)
+{
+    for (const char *const *n = ga_arrangements; *n; n++) {
+        if (!ieq(*n, arrangement))
+            continue;
+        char path[64];
+        snprintf(path, sizeof path, "arrangements/ga-%s.arr", *n);
+        const char *text = ch_builtin_text(path);
+        if (!text)
+            return say(err, CH_EINVAL, "built-in file %s is missing from the library", path);
+        return ch_board_parse(out, text, path, builtin_resolve, &ga_boards, err);
+    }
+    return say(err, CH_EINVAL, "unknown arrangement '%.64s' for The Golden Age (harbour or "
+               "centre)", arrangement);
 }
 
 int ch_board_builtin(ch_board *out, int edition, const char *arrangement, ch_msg *err)
@@ -957,8 +992,7 @@ int ch_board_builtin(ch_board *out, int edition, const char *arrangement, ch_msg
     if (!out || !arrangement)
         return say(err, CH_EINVAL, "ch_board_builtin: no board to fill or no name given");
     if (edition == CH_ED_GOLDEN_AGE)
-        return say(err, CH_EINVAL, "The Golden Age has no built-in boards yet; give a board "
-                   "or arrangement file");
+        return ga_builtin(out, arrangement, err);
     if (edition != CH_ED_AMSTERDAM)
         return say(err, CH_EINVAL, "unknown edition %d", edition);
     for (const char *const *n = ba_arrangements; *n; n++) {

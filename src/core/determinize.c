@@ -5,7 +5,9 @@
  * unrevealed sealed bids (RULINGS.md "Hidden information"; R-09, R-10). Kept:
  * the reserve holds only level cards, at most those it started with (one
  * fourth, one third, two second); a player's hidden cards hold at most
- * hidden_levels level cards (starting hands are plot cards only). */
+ * hidden_levels level cards (starting hands are plot cards only); event cards
+ * (The Golden Age) are never in a hand. In The Golden Age the other players'
+ * stock holdings are hidden too and are re-dealt among them. */
 #include "internal.h"
 
 void ch_determinize(ch_state *st, int p, uint64_t seed)
@@ -64,8 +66,8 @@ void ch_determinize(ch_state *st, int p, uint64_t seed)
             int want = pass == 0 ? slots[q] - maxlev[q] : slots[q];
             for (int j = 0; j < npool && want > 0; j++) {
                 int c = pool[j], lev = st->card_level[c] != 0;
-                if (used[j] || (lev && (pass == 0 || levels[q] >= maxlev[q])))
-                    continue;
+                if (used[j] || st->card_event[c] || (lev && (pass == 0 || levels[q] >= maxlev[q])))
+                    continue; /* event cards never stay in a hand */
                 used[j] = 1;
                 levels[q] += lev;
                 want--;
@@ -93,6 +95,22 @@ void ch_determinize(ch_state *st, int p, uint64_t seed)
             st->loc[pool[j]] = CH_LOC_DECK;
         }
     st->ndeck = (uint8_t)k;
+    /* The Golden Age: other players' stock holdings are private; only the
+     * bank's count per enterprise is public (RULINGS.md "Hidden information").
+     * Re-deal, per enterprise, the cards the others hold among them. */
+    if (st->edition == CH_ED_GOLDEN_AGE && st->nplayers > 2) {
+        for (int c = 0; c < st->ncompanies; c++) {
+            int total = 0, others[CH_MAX_PLAYERS], no = 0;
+            for (int q = 0; q < st->nplayers; q++)
+                if (q != p) {
+                    total += st->pl[q].stock[c];
+                    st->pl[q].stock[c] = 0;
+                    others[no++] = q;
+                }
+            while (total-- > 0)
+                st->pl[others[rng_below(rng, (uint32_t)no)]].stock[c]++;
+        }
+    }
     /* Unrevealed sealed bids of the others. */
     if (st->phase == CH_PH_BID)
         for (int q = 0; q < st->nplayers; q++)

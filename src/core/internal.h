@@ -193,6 +193,11 @@ static inline void emit_range(ch_move *buf, int cap, int *n, uint8_t type, int a
     *n += count;
 }
 
+/* ga_setup.c, ga_turn.c: The Golden Age */
+int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err);
+int ga_legal(const ch_state *st, int p, ch_move *buf, int cap);
+void ga_apply(ch_state *st, int p, ch_move m);
+
 /* events.c */
 int event_choosable(const ch_state *st); /* can an event be chosen now? */
 void enter_event(ch_state *st, int from_action);

@@ -3,14 +3,14 @@
  * (ch_view_to_json), which leaves out what that player may not see.
  * The layout is documented in docs/formats.md, "JSON state and views".
  *
- * Writing builds a small document tree of our own (arena-allocated) and
- * prints it, keeping short arrays and objects on one line; reading uses
- * jansson. Reading is strict: every
- * key is required, unknown keys are refused, every name must resolve and
- * every number must be in range; the first problem is reported with its JSON
- * path ("players[2].cash: expected an integer, got a string"). The caller's
- * state is only overwritten once the whole document has been read and
- * ch_validate accepted it.
+ * Writing builds a small document tree of our own (arena-allocated, much
+ * cheaper than a jansson tree) and prints it, keeping short arrays and
+ * objects on one line. Reading parses with jansson and is strict: every key
+ * is required, unknown keys are refused, every name must resolve and every
+ * number must be in range; the first problem is reported with its JSON path
+ * ("players[2].cash: expected an integer, got a string"). The caller's state
+ * is only overwritten once the whole document has been read and ch_validate
+ * accepted it.
  */
 #include "chartered.h"
 #include "internal.h"
@@ -38,7 +38,7 @@ static const char *const edition_words[] = {"amsterdam", "golden-age"};
 #define N_EDITIONS ((int)(sizeof edition_words / sizeof edition_words[0]))
 
 static const char *const pflag_words[8] = {"hq", "upside", "roof", "nopiece",
-                                           "bit4", "bit5", "bit6", "bit7"};
+                                           "free", "bit5", "bit6", "bit7"};
 
 /* Plot names ("Harbour C1") of the state's board, index by plot. */
 typedef struct plot_names {
@@ -93,7 +93,7 @@ static void make_card_names(const ch_state *st, card_names *cn)
 }
 
 /* ========================================================================== */
-/* Document tree and printer: short containers on one line                  */
+/* Document tree and printer                                                  */
 /* ========================================================================== */
 
 #define LINE_WIDTH 100
@@ -159,7 +159,7 @@ static void sb_put(sbuf *b, const char *s, size_t n)
     if (b->oom)
         return;
     if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
+        size_t cap = b->cap ? b->cap : 65536;
         while (b->len + n + 1 > cap)
             cap *= 2;
         char *q = realloc(b->p, cap);
@@ -316,7 +316,42 @@ static void print_value(sbuf *b, jnode *v, int ind, size_t col)
     }
     size_t room = col < LINE_WIDTH ? LINE_WIDTH - col : 0;
     int one_line = flat_len(v) <= room;
+    /* lists of scalars, and objects whose values are all of one scalar type
+     * (stock holdings), are filled line by line; other objects get a line
+     * per member */
+    int scalars = 1;
+    for (jnode *e = v->first; e && scalars; e = e->next)
+        scalars = e->type != N_ARR && e->type != N_OBJ && (!obj || e->type == v->first->type);
     sb_puts(b, obj ? "{" : "[");
+    if (!one_line && scalars) {
+        /* a long list of scalars: as many per line as fit */
+        size_t at = (size_t)ind + 2;
+        sb_puts(b, "\n");
+        sb_indent(b, ind + 2);
+        for (jnode *e = v->first; e; e = e->next) {
+            size_t w = flat_len(e) + (obj ? str_len(e->key) + 2 : 0);
+            if (e != v->first) {
+                if (at + 2 + w > LINE_WIDTH) {
+                    sb_puts(b, ",\n");
+                    sb_indent(b, ind + 2);
+                    at = (size_t)ind + 2;
+                } else {
+                    sb_puts(b, ", ");
+                    at += 2;
+                }
+            }
+            if (obj) {
+                sb_str(b, e->key);
+                sb_puts(b, ": ");
+            }
+            print_value(b, e, ind + 2, 0);
+            at += w;
+        }
+        sb_puts(b, "\n");
+        sb_indent(b, ind);
+        sb_puts(b, obj ? "}" : "]");
+        return;
+    }
     for (jnode *e = v->first; e; e = e->next) {
         size_t c = 0;
         if (one_line) {
@@ -518,6 +553,8 @@ static jnode *w_game(wctx *w)
     put(w, o, "total_money", j_int(w, st->total_money));
     put(w, o, "warehouses_total", j_int(w, st->warehouses_total));
     put(w, o, "roofs_total", j_int(w, st->roofs_total));
+    put(w, o, "preset", j_int(w, st->preset));
+    put(w, o, "events_on", j_bool(w, st->events_on));
     return o;
 }
 
@@ -565,6 +602,7 @@ static jnode *w_cards(wctx *w)
         put(w, e, "name", j_card(w, c));
         put(w, e, "plot", j_plot(w, st->card_plot[c]));
         put(w, e, "level", j_int(w, st->card_level[c]));
+        put(w, e, "event", j_int(w, st->card_event[c]));
         push(w, a, e);
     }
     return a;
@@ -582,6 +620,7 @@ static jnode *w_companies(wctx *w)
         put(w, e, "on_chart", j_bool(w, co->on_chart));
         put(w, e, "hq", j_plot(w, co->hq));
         put(w, e, "bank", j_int(w, co->bank));
+        put(w, e, "flag", j_seat(w, co->flag ? co->flag - 1 : CH_NONE));
         push(w, a, e);
     }
     return a;
@@ -605,13 +644,18 @@ static jnode *w_players(wctx *w)
         jnode *e = j_obj(w);
         put(w, e, "seat", j_int(w, p));
         put(w, e, "cash", j_int(w, pl->cash));
-        put(w, e, "stocks", j_stocks(w, pl->stock));
+        /* stock holdings are public in Building Amsterdam, private in The
+         * Golden Age (RULINGS.md "Hidden information") */
+        if (!w->view || w->viewer == p || st->edition != CH_ED_GOLDEN_AGE)
+            put(w, e, "stocks", j_stocks(w, pl->stock));
         put(w, e, "action_cards", j_int(w, pl->actions));
         put(w, e, "roofs", j_int(w, pl->roofs));
         put(w, e, "extra_turn_pending", j_bool(w, pl->extra_pending));
         put(w, e, "extra_turn_armed", j_bool(w, pl->extra_armed));
         put(w, e, "hidden_levels", j_int(w, pl->hidden_levels));
         put(w, e, "flags", j_int(w, pl->flags));
+        if (!w->view || w->viewer == p) /* private: which levels came from the reserve */
+            put(w, e, "reserve_took", j_int(w, pl->reserve_took));
         if (w->view)
             put(w, e, "hand_count", j_int(w, popcount2(pl->hand)));
         if (!w->view || w->viewer == p)
@@ -721,6 +765,9 @@ static jnode *w_turn(wctx *w)
     put(w, o, "built", j_bool(w, st->built));
     put(w, o, "extra_turn", j_bool(w, st->extra_turn));
     put(w, o, "passed", j_bool(w, st->passed));
+    put(w, o, "built_company", j_company(w, st->ga_built));
+    put(w, o, "deliver_to", j_int(w, st->ga_dest));
+    put(w, o, "first_seller", j_seat(w, st->ga_seller));
     return o;
 }
 
@@ -753,9 +800,10 @@ static jnode *w_merger(wctx *w)
     return o;
 }
 
-/* May this view see the hidden cards of an offer side? The owner of the hand
- * and the other party of the offer (once sent, or while the offerer builds
- * it) see everything; others see only cards every player knows of. */
+/* One side of a Coopmanscappen offer; owner holds its cards. In a view, the
+ * active player (who builds the offer), the owner, and the player offered to
+ * once the offer is sent see every card; anyone else sees only the cards
+ * every player knows of, and a count of the others. */
 static jnode *w_offer_side(wctx *w, const uint8_t *stock, int32_t money,
                             const uint64_t cards[2], int owner)
 {
@@ -893,9 +941,13 @@ static char *write_doc(const ch_state *st, int view, int viewer)
     if (!view)
         put(w, root, "leftovers", w_leftovers(w));
     if (view) {
+        /* who decides now (a state without a valid actor names nobody) */
         unsigned mask = 0;
-        ch_decider_kind k = ch_decider(st, &mask);
-        put(w, root, "deciders", j_seats(w, k == CH_DEC_TERMINAL ? 0u : mask));
+        int safe = st->over || st->phase == CH_PH_OVER || st->phase == CH_PH_BID ||
+                   st->actor < st->nplayers;
+        if (safe && ch_decider(st, &mask) == CH_DEC_TERMINAL)
+            mask = 0;
+        put(w, root, "deciders", j_seats(w, mask));
     }
     char *text = finish_doc(root, w->oom);
     arena_free(w->mem);
@@ -1437,7 +1489,7 @@ static int r_game(rctx *c, json_t *root)
     static const char *const keys[] = {"player_count", "company_count", "card_count",
                                        "market_size", "open_events", "hand_limit",
                                        "first_player", "total_money", "warehouses_total",
-                                       "roofs_total", NULL};
+                                       "roofs_total", "preset", "events_on", NULL};
     ch_state *st = c->st;
     json_t *g;
     TRY(k_obj(c, root, "game", keys, &g));
@@ -1466,6 +1518,10 @@ static int r_game(rctx *c, json_t *root)
         r = k_u8(c, g, "warehouses_total", 255, &st->warehouses_total);
     if (r == 0)
         r = k_u8(c, g, "roofs_total", 255, &st->roofs_total);
+    if (r == 0)
+        r = k_u8(c, g, "preset", 1, &st->preset);
+    if (r == 0)
+        r = k_bool(c, g, "events_on", &st->events_on);
     pop(c, o);
     return r;
 }
@@ -1653,7 +1709,7 @@ static int r_board(rctx *c, json_t *root)
 
 static int r_cards(rctx *c, json_t *root)
 {
-    static const char *const keys[] = {"id", "name", "plot", "level", NULL};
+    static const char *const keys[] = {"id", "name", "plot", "level", "event", NULL};
     ch_state *st = c->st;
     json_t *v = field(c, root, "cards");
     if (!v)
@@ -1681,7 +1737,11 @@ static int r_cards(rctx *c, json_t *root)
             r = k_with(c, e, "plot", v_plot, 1, &st->card_plot[i]);
         if (r == 0)
             r = k_u8(c, e, "level", 255, &st->card_level[i]);
-        if (r == 0 && (st->card_level[i] == 0) != (st->card_plot[i] != CH_NONE))
+        if (r == 0)
+            r = k_u8(c, e, "event", CH_GE_KINDS, &st->card_event[i]);
+        if (r == 0 && st->card_event[i] && (st->card_level[i] || st->card_plot[i] != CH_NONE))
+            r = jfail(c, "an event card has neither a plot nor a level");
+        if (r == 0 && !st->card_event[i] && (st->card_level[i] == 0) != (st->card_plot[i] != CH_NONE))
             r = jfail(c, "a card has a plot (level 0) or a level (plot null), not %s",
                      st->card_level[i] ? "both" : "neither");
         pop(c, o2);
@@ -1717,7 +1777,7 @@ static int r_cards(rctx *c, json_t *root)
 
 static int r_companies(rctx *c, json_t *root)
 {
-    static const char *const keys[] = {"name", "value", "on_chart", "hq", "bank", NULL};
+    static const char *const keys[] = {"name", "value", "on_chart", "hq", "bank", "flag", NULL};
     ch_state *st = c->st;
     json_t *v = field(c, root, "companies");
     if (!v)
@@ -1757,6 +1817,11 @@ static int r_companies(rctx *c, json_t *root)
             r = k_with(c, e, "hq", v_plot, 1, &co->hq);
         if (r == 0)
             r = k_u8(c, e, "bank", 255, &co->bank);
+        uint8_t flag = CH_NONE;
+        if (r == 0)
+            r = k_with(c, e, "flag", v_seat, 1, &flag);
+        if (r == 0)
+            co->flag = flag == CH_NONE ? 0 : (uint8_t)(flag + 1);
         pop(c, o2);
     }
     pop(c, o);
@@ -1767,7 +1832,8 @@ static int r_players(rctx *c, json_t *root)
 {
     static const char *const keys[] = {"seat", "cash", "stocks", "action_cards", "roofs",
                                        "extra_turn_pending", "extra_turn_armed",
-                                       "hidden_levels", "flags", "hand", "known", NULL};
+                                       "hidden_levels", "flags", "reserve_took", "hand",
+                                       "known", NULL};
     ch_state *st = c->st;
     json_t *v = field(c, root, "players");
     if (!v)
@@ -1808,6 +1874,8 @@ static int r_players(rctx *c, json_t *root)
             r = k_u8(c, e, "hidden_levels", 255, &pl->hidden_levels);
         if (r == 0)
             r = k_u8(c, e, "flags", 255, &pl->flags);
+        if (r == 0)
+            r = k_u8(c, e, "reserve_took", 255, &pl->reserve_took);
         if (r == 0)
             r = k_cardset(c, e, "hand", pl->hand, (uint8_t)(CH_LOC_HAND + i));
         if (r == 0)
@@ -1954,7 +2022,8 @@ static int r_turn(rctx *c, json_t *root)
     static const char *const keys[] = {"number", "decisions", "phase", "active", "actor",
                                        "over", "end_triggered", "passes", "event_due",
                                        "founded", "discount_left", "trades", "taken",
-                                       "built", "extra_turn", "passed", NULL};
+                                       "built", "extra_turn", "passed", "built_company",
+                                       "deliver_to", "first_seller", NULL};
     ch_state *st = c->st;
     json_t *t;
     TRY(k_obj(c, root, "turn", keys, &t));
@@ -2009,6 +2078,12 @@ static int r_turn(rctx *c, json_t *root)
         r = k_bool(c, t, "extra_turn", &st->extra_turn);
     if (r == 0)
         r = k_bool(c, t, "passed", &st->passed);
+    if (r == 0)
+        r = k_with(c, t, "built_company", v_company, 1, &st->ga_built);
+    if (r == 0)
+        r = k_u8(c, t, "deliver_to", 255, &st->ga_dest);
+    if (r == 0)
+        r = k_with(c, t, "first_seller", v_seat, 1, &st->ga_seller);
     pop(c, o);
     return r;
 }
@@ -2314,6 +2389,27 @@ static int r_root(rctx *c, json_t *root)
     TRY(r_merger(c, root));
     TRY(r_event(c, root));
     TRY(r_leftovers(c, root));
+
+    /* who decides: ch_validate does not look at the turn's context, but
+     * ch_decider relies on it */
+    if (!st->over && st->phase != CH_PH_OVER && st->phase != CH_PH_BID && st->actor == CH_NONE) {
+        o = push_key(c, "turn");
+        size_t o2 = push_key(c, "actor");
+        jfail(c, "phase \"%s\" needs a deciding player, got null", ch_phase_name(st->phase));
+        pop(c, o2);
+        pop(c, o);
+        return -1;
+    }
+    if (st->phase == CH_PH_BID &&
+        (st->bid_mask == 0 || (st->bid_in & ~st->bid_mask) || st->bid_in == st->bid_mask)) {
+        o = push_key(c, "event");
+        size_t o2 = push_key(c, "bids_in");
+        jfail(c, "during sealed bids, the players whose bid is in must be some but not all "
+                 "of the bidders");
+        pop(c, o2);
+        pop(c, o);
+        return -1;
+    }
 
     /* derived tables: the board's neighbour sets, where each card lies, the
      * card of each plot */

@@ -7,8 +7,26 @@
 #include "internal.h"
 
 /* The legal (absorbed, absorber) pairs for the next merge step. */
+static int merge_pairs_ga(const ch_state *st, uint8_t *absorbed, uint8_t *absorber)
+{
+    /* The Golden Age: in a merger of three or more the builder picks which
+     * two merge first, regardless of size (G-g); within a pair the higher
+     * absorbs the lower, ties decided by the builder. */
+    int n = 0;
+    for (int i = 0; i < st->ncompanies; i++)
+        for (int j = 0; j < st->ncompanies; j++)
+            if (i != j && (st->m_set >> i & 1) && (st->m_set >> j & 1) &&
+                st->co[i].value <= st->co[j].value) {
+                absorbed[n] = (uint8_t)i;
+                absorber[n++] = (uint8_t)j;
+            }
+    return n;
+}
+
 static int merge_pairs(const ch_state *st, uint8_t *absorbed, uint8_t *absorber)
 {
+    if (st->edition == CH_ED_GOLDEN_AGE)
+        return merge_pairs_ga(st, absorbed, absorber);
     int vals[CH_MAX_COMPANIES], ids[CH_MAX_COMPANIES], k = 0, n = 0;
     for (int c = 0; c < st->ncompanies; c++)
         if (st->m_set >> c & 1) {
@@ -56,7 +74,11 @@ static void finalize_pair(ch_state *st)
         if (st->owner[x] == a && has_piece(st, x))
             st->owner[x] = (uint8_t)b;
     int h = st->co[a].hq;
-    if (h != CH_NONE) {
+    if (h != CH_NONE && st->edition == CH_ED_GOLDEN_AGE) {
+        /* The Golden Age: the HQ leaves its stack, one level lower. */
+        st->pflags[h] &= (uint8_t)~CH_PF_HQ;
+        st->height[h]--;
+    } else if (h != CH_NONE) {
         st->pflags[h] &= (uint8_t)~CH_PF_HQ;
         if (st->height[h] == 0 && !(st->pflags[h] & CH_PF_UPSIDE)) {
             /* The HQ was a placeholder. If the survivor would split without it,
@@ -99,10 +121,34 @@ static int next_seller(const ch_state *st, int after)
     }
 }
 
+/* The Golden Age: every stock and the flag of the absorbed enterprise are
+ * sold to the bank at its value, a flag as four stocks (RULINGS.md "Merger"). */
+static void liquidate(ch_state *st, int a)
+{
+    int v = st->co[a].value;
+    for (int p = 0; p < st->nplayers; p++) {
+        int k = st->pl[p].stock[a];
+        if (k) {
+            st->pl[p].stock[a] = 0;
+            st->co[a].bank = (uint8_t)(st->co[a].bank + k);
+            bank_pays(st, p, k * v);
+        }
+    }
+    if (st->co[a].flag) {
+        bank_pays(st, st->co[a].flag - 1, 4 * v);
+        st->co[a].flag = 0; /* the flag is gone for good */
+    }
+}
+
 static void do_pair(ch_state *st, int a, int b)
 {
     st->m_absorbed = (uint8_t)a;
     st->m_absorber = (uint8_t)b;
+    if (st->edition == CH_ED_GOLDEN_AGE) {
+        liquidate(st, a);
+        finalize_pair(st);
+        return;
+    }
     int s = next_seller(st, CH_NONE);
     if (s == CH_NONE) {
         finalize_pair(st);
@@ -119,6 +165,7 @@ static void merge_next(ch_state *st)
         int s = __builtin_ctz(st->m_set);
         st->m_set = 0;
         bank_pays(st, st->active, st->co[s].value);
+        st->ga_built = (uint8_t)s; /* a Golden Age flag may go on the survivor */
         enter_trade(st);
         return;
     }

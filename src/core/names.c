@@ -41,6 +41,9 @@ static const char *const phase_names[CH_PH_COUNT] = {
     [CH_PH_AUCTION] = "auction",
     [CH_PH_PICK] = "pick",
     [CH_PH_OVER] = "over",
+    [CH_PH_FREE] = "free",
+    [CH_PH_FORCED] = "forced",
+    [CH_PH_EVSELL] = "event-sell",
 };
 
 /* The company name table of the state's edition (Building Amsterdam when st
@@ -109,6 +112,26 @@ const char *ch_event_name(int kind)
     return event_names[kind];
 }
 
+/* The Golden Age event cards, as printed: "+f50", "all -f30", "sell 2",
+ * "Gold Coffee Pepper +f30". */
+const char *ch_ga_event_name(int kind)
+{
+    static const char *const names[CH_GE_KINDS] = {
+        [CH_GE_MONEY_UP] = "+f50", [CH_GE_MONEY_DOWN] = "-f50",
+        [CH_GE_ALL_UP] = "all +f30", [CH_GE_ALL_DOWN] = "all -f30",
+        [CH_GE_SELL1] = "sell 1", [CH_GE_SELL2] = "sell 2",
+        [CH_GE_THREE_UP_1] = "Gold Coffee Pepper +f30",
+        [CH_GE_THREE_UP_2] = "Gems Opium Silver +f30",
+        [CH_GE_THREE_UP_3] = "Tea Silk Gunpowder +f30",
+        [CH_GE_THREE_DOWN_1] = "Gold Coffee Pepper -f30",
+        [CH_GE_THREE_DOWN_2] = "Gems Opium Silver -f30",
+        [CH_GE_THREE_DOWN_3] = "Tea Silk Gunpowder -f30",
+    };
+    if (kind < 0 || kind >= CH_GE_KINDS)
+        return "?";
+    return names[kind];
+}
+
 const char *ch_phase_name(int phase)
 {
     if (phase < 0 || phase >= CH_PH_COUNT || !phase_names[phase])
@@ -126,8 +149,12 @@ int ch_card_name(const ch_state *st, int card, char *buf, size_t n)
             snprintf(buf, n, "?");
         return -1;
     }
+    if (st->card_event[card]) {
+        int k = st->card_event[card] - 1;
+        return snprintf(buf, buf ? n : 0, "event %s", ch_ga_event_name(k));
+    }
     int level = st->card_level[card];
-    if (level >= 2 && level <= 4) {
+    if (level >= 2 && level <= 5) {
         int len = snprintf(buf, buf ? n : 0, "L%d", level);
         return len;
     }

@@ -24,7 +24,7 @@
 #define VERB_LIST                                                              \
     "draw, take, refresh, done, pass, play, sell, keep, buy, hq, lone, "      \
     "found, credit, merge, action, event, bid, lose, offer, give, ask, "      \
-    "propose, withdraw, accept, decline, auction, pick"
+    "propose, withdraw, accept, decline, auction, pick, free, flag"
 
 /* ---- messages --------------------------------------------------------------- */
 
@@ -101,7 +101,7 @@ static void put_card(out *o, const ch_state *st, int card)
 static int is_level_card(const ch_state *st, int card)
 {
     return st && card >= 0 && card < st->ncards && card < CH_MAX_CARDS &&
-           st->card_level[card] >= 2 && st->card_level[card] <= 4;
+           st->card_level[card] >= 2 && st->card_level[card] <= 5;
 }
 
 static void put_item(out *o, const ch_state *st, ch_move m)
@@ -191,6 +191,13 @@ int ch_move_str(const ch_state *st, ch_move m, char *buf, size_t n)
         }
         break;
     case CH_M_PICK: put(&o, "pick "); put_card(&o, st, m.a); break;
+    case CH_M_FREE:
+        put(&o, "free ");
+        put_plot(&o, st, m.a);
+        put(&o, " + ");
+        put_plot(&o, st, m.b);
+        break;
+    case CH_M_FLAG: put(&o, "flag "); put(&o, ch_company_name(st, m.a)); break;
     case CH_M_NONE: put(&o, "(no move)"); break;
     default: putf(&o, "(unknown move type %d)", m.type); break;
     }
@@ -387,7 +394,7 @@ static int level_word(const line *L, int i)
     for (int j = 1; j < k; j++)
         if (!isdigit((unsigned char)t[j]))
             return 0;
-    if (k == 2 && t[1] >= '2' && t[1] <= '4')
+    if (k == 2 && t[1] >= '2' && t[1] <= '5') /* L5: The Golden Age */
         return t[1] - '0';
     return -1;
 }
@@ -462,7 +469,7 @@ static int resolve_level(const ch_state *st, int p, int level, int where,
 static int bad_level(const line *L, int i, ch_msg *why)
 {
     return nt_fail(why, CH_ESYNTAX,
-                "'%.*s' is not a level card: level cards are L2, L3 and L4",
+                "'%.*s' is not a level card: level cards are L2, L3, L4 and L5",
                    L->len[i] < QUOTE ? L->len[i] : QUOTE, tok(L, i));
 }
 
@@ -821,6 +828,28 @@ typedef struct verb {
     uint8_t type;
 } verb;
 
+/* "free Harbour 13 + Harbour 14": the two free warehouses of a Golden Age
+ * founding, lowest plot first. */
+static int read_free(const ch_state *st, const line *L, ch_move *m, ch_msg *why)
+{
+    int plus = -1;
+    for (int i = 1; i < L->ntok; i++)
+        if (L->len[i] == 1 && tok(L, i)[0] == '+')
+            plus = i;
+    if (plus < 0)
+        return nt_fail(why, CH_ESYNTAX, "'free' needs two plots joined by '+', like 'free Harbour 13 + Harbour 14'");
+    int a = 0, b = 0;
+    int rc = read_plot(st, L, 1, plus, "'free' needs a plot before '+'", &a, why);
+    if (rc)
+        return rc;
+    rc = read_plot(st, L, plus + 1, L->ntok, "'free' needs a plot after '+'", &b, why);
+    if (rc)
+        return rc;
+    m->a = (uint8_t)(a < b ? a : b);
+    m->b = (uint8_t)(a < b ? b : a);
+    return CH_OK;
+}
+
 static const verb verbs[] = {
     {"draw", CH_M_DRAW},         {"take", CH_M_TAKE},       {"refresh", CH_M_REFRESH},
     {"done", CH_M_DONE},         {"pass", CH_M_PASS},       {"play", CH_M_PLAY},
@@ -831,6 +860,7 @@ static const verb verbs[] = {
     {"offer", CH_M_OFFER},       {"give", CH_M_GIVE},       {"ask", CH_M_ASK},
     {"propose", CH_M_PROPOSE},   {"withdraw", CH_M_WITHDRAW}, {"accept", CH_M_ACCEPT},
     {"decline", CH_M_DECLINE},   {"auction", CH_M_AUCTION}, {"pick", CH_M_PICK},
+    {"free", CH_M_FREE},         {"flag", CH_M_FLAG},
 };
 
 static int parse_line(const ch_state *st, int p, const line *L, ch_move *m,
@@ -872,7 +902,9 @@ static int parse_line(const ch_state *st, int p, const line *L, ch_move *m,
             return rc;
         }
         return read_sell(st, L, m, why);
-    case CH_M_BUY: case CH_M_FOUND: case CH_M_CREDIT: case CH_M_LOSE:
+    case CH_M_FREE:
+        return read_free(st, L, m, why);
+    case CH_M_BUY: case CH_M_FOUND: case CH_M_CREDIT: case CH_M_LOSE: case CH_M_FLAG:
         rc = read_company(st, L, 1, L->ntok, v->word, &c, why);
         m->a = (uint8_t)c;
         return rc;

@@ -12,17 +12,18 @@ void ch_setup_default(ch_setup *s, int edition)
     s->edition = edition;
     s->nplayers = 4;
     s->seed = 1;
-    s->preset = 0;
-    s->events = 1;
+    s->preset = CH_GA_PRINTED;
+    s->events = edition == CH_ED_GOLDEN_AGE ? 0 : 1;
 }
 
 int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err)
 {
     if (!st || !setup || !board)
         return fail(err, CH_EINVAL, "ch_new needs a state, a setup and a board");
+    if (setup->edition == CH_ED_GOLDEN_AGE)
+        return ga_new(st, setup, board, err);
     if (setup->edition != CH_ED_AMSTERDAM)
-        return fail(err, CH_EINVAL, "edition %d is not implemented yet: only Building Amsterdam is",
-                    setup->edition);
+        return fail(err, CH_EINVAL, "unknown edition %d", setup->edition);
     if (setup->nplayers < 2 || setup->nplayers > 5)
         return fail(err, CH_EINVAL, "Building Amsterdam is for 2 to 5 players, not %d", setup->nplayers);
     int nlevels = BA_LEVEL2 + BA_LEVEL3 + BA_LEVEL4;

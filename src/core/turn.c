@@ -70,13 +70,17 @@ static void start_turn(ch_state *st, int p, int extra)
     st->b_card = st->b_card2 = st->b_plot = st->b_plot2 = st->b_hq = CH_NONE;
     st->b_roof = 0;
     st->ev_from_action = 0;
+    st->ga_built = CH_NONE;
+    st->ga_dest = CH_NONE;
     st->turn_no++;
 }
 
 void end_turn(ch_state *st)
 {
-    /* The market is refilled first, then the turn's event. */
-    draw_market_refill(st);
+    /* The market is refilled first, then the turn's event (R-33, R-34). The
+     * Golden Age refills its open cards at once instead, and has no chart events. */
+    if (st->edition == CH_ED_AMSTERDAM)
+        draw_market_refill(st);
     if (st->event_due) {
         st->event_due = 0;
         if (event_choosable(st)) {
@@ -351,6 +355,8 @@ int ch_legal(const ch_state *st, int p, ch_move *buf, int cap)
 {
     if (!decides(st, p))
         return 0;
+    if (st->edition == CH_ED_GOLDEN_AGE)
+        return ga_legal(st, p, buf, cap);
     switch (st->phase) {
     case CH_PH_TURN:
         return gen_turn(st, buf, cap);
@@ -375,6 +381,11 @@ int ch_legal(const ch_state *st, int p, ch_move *buf, int cap)
 
 void ch_apply_fast(ch_state *st, int p, ch_move m)
 {
+    if (st->edition == CH_ED_GOLDEN_AGE) {
+        ga_apply(st, p, m);
+        st->ndecisions++;
+        return;
+    }
     switch (st->phase) {
     case CH_PH_TURN:
         switch (m.type) {
@@ -465,8 +476,13 @@ static int explain(const ch_state *st, int p, ch_move m, ch_msg *why)
     const ch_player *pl = &st->pl[p];
     char txt[96];
     int phase = st->phase;
-    if (m.type == CH_M_PLAY && phase == CH_PH_TURN)
+    if (m.type == CH_M_PLAY && phase == CH_PH_TURN && st->edition == CH_ED_AMSTERDAM)
         return play_legal_reason(st, p, m, why);
+    if (m.type == CH_M_PLAY && phase == CH_PH_TURN && m.a < st->ncards && !bs_has(pl->hand, m.a)) {
+        char name[48];
+        ch_card_name(st, m.a, name, sizeof name);
+        return fail(why, CH_EILLEGAL, "%s is not in your hand", name);
+    }
     if ((m.type == CH_M_DRAW || m.type == CH_M_TAKE || m.type == CH_M_REFRESH) &&
         (phase == CH_PH_TURN || phase == CH_PH_PURCHASE)) {
         if (hand_count(st, p) >= st->max_hand)

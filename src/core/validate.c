@@ -47,12 +47,19 @@ static int check_cards(const ch_state *st, ch_msg *why)
         if (hand_count(st, p) > st->max_hand)
             return fail(why, CH_EINVARIANT, "P%d holds %d cards, over the limit of %d", p + 1,
                         hand_count(st, p), st->max_hand);
-    /* A played plot card is in the discard pile exactly when... its plot was
-     * built at some time; the plot stays built unless Veilinge took it back. */
-    for (int c = 0; c < st->ncards; c++)
-        if (!st->card_level[c] && st->height[st->card_plot[c]] > 0 && st->loc[c] != CH_LOC_DISCARD &&
+    /* A built plot's card has been played (or, after Veilinge, taken back);
+     * a Golden Age free warehouse covers a lot whose card is still in play. */
+    for (int c = 0; c < st->ncards; c++) {
+        int x = st->card_plot[c];
+        if (x == CH_NONE) {
+            if (st->card_event[c] && st->loc[c] != CH_LOC_DECK && st->loc[c] != CH_LOC_DISCARD)
+                return fail(why, CH_EINVARIANT, "event card %d is neither in the deck nor discarded", c);
+            continue;
+        }
+        if (st->height[x] > 0 && !(st->pflags[x] & CH_PF_FREE) && st->loc[c] != CH_LOC_DISCARD &&
             st->loc[c] < CH_LOC_HAND)
             return fail(why, CH_EINVARIANT, "plot of card %d is built but the card is not discarded or in a hand", c);
+    }
     return CH_OK;
 }
 
@@ -110,6 +117,8 @@ static int check_groups(const ch_state *st, ch_msg *why)
         ch_plot_name(b, x, name, sizeof name);
         if (popc(comps) > 1)
             return fail(why, CH_EINVARIANT, "the group at %s holds %d companies", name, popc(comps));
+        if (comps == 0 && st->edition == CH_ED_GOLDEN_AGE)
+            return fail(why, CH_EINVARIANT, "a warehouse at %s belongs to no enterprise", name);
         if (comps == 0 && pieces != 1)
             return fail(why, CH_EINVARIANT, "the group at %s has %d warehouses but no company", name, ws);
         if (comps && lone)
@@ -145,8 +154,10 @@ int ch_validate(const ch_state *st, ch_msg *why)
                     (long long)cash, (long long)st->bank_net, st->total_money);
     /* Warehouses: board + supply = 62; placeholders taken from the supply count. */
     int on_board = 0, roofs_on_board = 0;
+    int ga = st->edition == CH_ED_GOLDEN_AGE;
     for (int x = 0; x < st->board.nplots; x++) {
-        on_board += st->height[x];
+        /* a Golden Age HQ is a piece of its own on top of a warehouse */
+        on_board += st->height[x] - (ga && (st->pflags[x] & CH_PF_HQ) ? 1 : 0);
         if ((st->pflags[x] & CH_PF_UPSIDE) && !(st->pflags[x] & CH_PF_NOPIECE))
             on_board++;
         if (st->pflags[x] & CH_PF_ROOF) {
@@ -189,12 +200,26 @@ int ch_validate(const ch_state *st, ch_msg *why)
     int r = check_cards(st, why);
     if (r)
         return r;
-    r = check_events(st, why);
-    if (r)
-        return r;
+    if (!ga) {
+        r = check_events(st, why);
+        if (r)
+            return r;
+    } else {
+        int flags[CH_MAX_PLAYERS] = {0};
+        for (int c = 0; c < st->ncompanies; c++) {
+            int f = st->co[c].flag;
+            if (f && (f > st->nplayers || !st->co[c].on_chart))
+                return fail(why, CH_EINVARIANT, "a flag stands on %s, which is not on the board", ch_company_name(st, c));
+            if (f)
+                flags[f - 1]++;
+        }
+        for (int p = 0; p < st->nplayers; p++)
+            if (st->pl[p].flags + flags[p] > 2)
+                return fail(why, CH_EINVARIANT, "P%d has more than two flags", p + 1);
+    }
     /* Mid-build phases hold a warehouse not yet assigned to its company. */
     int building = st->phase == CH_PH_HQ || st->phase == CH_PH_FOUND || st->phase == CH_PH_CREDIT ||
-                   st->phase == CH_PH_MERGE || st->phase == CH_PH_MERGE_SELL;
+                   st->phase == CH_PH_MERGE || st->phase == CH_PH_MERGE_SELL || st->phase == CH_PH_FREE;
     if (!building)
         return check_groups(st, why);
     return CH_OK;

@@ -30,6 +30,22 @@ void t_new(ch_state *st, int players, const char *arrangement, uint64_t seed)
         die("ch_new", m.text);
 }
 
+void t_new_ga(ch_state *st, int players, int preset, int events, uint64_t seed)
+{
+    ch_board b;
+    ch_setup s;
+    ch_msg m;
+    if (ch_board_builtin(&b, CH_ED_GOLDEN_AGE, ch_ga_side(preset, players), &m) != CH_OK)
+        die("board", m.text);
+    ch_setup_default(&s, CH_ED_GOLDEN_AGE);
+    s.nplayers = players;
+    s.seed = seed;
+    s.preset = preset;
+    s.events = events;
+    if (ch_new(st, &s, &b, &m) != CH_OK)
+        die("ch_new", m.text);
+}
+
 uint64_t t_rand(uint64_t *r)
 {
     uint64_t x = (*r += 0x9E3779B97F4A7C15ull);

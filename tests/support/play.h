@@ -6,6 +6,9 @@
 
 /* A new game on a built-in arrangement; aborts the test on failure. */
 void t_new(ch_state *st, int players, const char *arrangement, uint64_t seed);
+/* A new Golden Age game: preset CH_GA_PRINTED or CH_GA_FIRST, events on/off;
+ * the board side follows the preset's table. */
+void t_new_ga(ch_state *st, int players, int preset, int events, uint64_t seed);
 /* Deciding player now (lowest of the mask), or -1 when the game is over. */
 int t_decider(const ch_state *st);
 /* Play one uniformly random legal move with ch_apply; returns 0 when over. */

@@ -1,0 +1,613 @@
+/* ga_turn.c: the turn of Chartered: The Golden Age (printed rulebook "Your
+ * turn", "Founding an enterprise", "Expanding an enterprise", "Trading and flag
+ * stock", "Event cards", "End of the game"; first rules "Game play"; RULINGS.md
+ * "The Golden Age"). Purchase one card (optionally after a f50 refresh), or
+ * build (found with two free warehouses, expand, level, merge), then trade two
+ * stocks or buy a flag; the forced option; event cards acting when they come
+ * into play. The board, company and merger machinery is shared (groups.c,
+ * company.c, merger.c). */
+#include "internal.h"
+
+#define GA_PURCHASE 50
+#define GA_REFRESH 50
+#define GA_FOUND_VALUE 30
+#define GA_EVENT_MONEY 50
+#define GA_EVENT_VALUE 30
+static const int ga_flag_price[3] = {0, 400, 200}; /* by flags left: first f200, second f400 */
+
+/* ---- cards coming into play -------------------------------------------------- */
+
+static int purchase_possible(const ch_state *st, int p)
+{
+    if (st->pl[p].cash < GA_PURCHASE)
+        return 0;
+    if (st->ndeck > 0)
+        return 1;
+    for (int i = 0; i < st->market_size; i++)
+        if (st->market[i] != CH_NONE)
+            return 1;
+    return 0;
+}
+
+static int held_stocks(const ch_state *st, int p)
+{
+    int n = 0;
+    for (int c = 0; c < st->ncompanies; c++)
+        n += st->pl[p].stock[c];
+    return n;
+}
+
+/* The next player, from `from` clockwise (from included when first), who holds
+ * stock cards; CH_NONE when the round back to the bringer is done. */
+static int next_event_seller(const ch_state *st, int from, int first)
+{
+    for (int i = 0, p = from; i < st->nplayers; i++, p = next_player(st, p)) {
+        if (!first && p == st->ga_seller)
+            return CH_NONE;
+        first = 0;
+        if (held_stocks(st, p))
+            return p;
+    }
+    return CH_NONE;
+}
+
+static void shift_values(ch_state *st, int c0, int c1, int delta)
+{
+    for (int c = c0; c < c1; c++)
+        if (st->co[c].on_chart)
+            set_value(st, c, st->co[c].value + delta); /* pays nobody */
+}
+
+/* An event acts at once (RULINGS.md "Events"). Returns 1 when players must
+ * now decide (stock sales), 0 when it is done. */
+static int event_act(ch_state *st, int kind, int bringer)
+{
+    switch (kind) {
+    case CH_GE_MONEY_UP:
+        for (int p = 0; p < st->nplayers; p++)
+            bank_pays(st, p, GA_EVENT_MONEY);
+        return 0;
+    case CH_GE_MONEY_DOWN:
+        /* a player with less pays what they have (G-b) */
+        for (int p = 0; p < st->nplayers; p++)
+            pay_bank(st, p, st->pl[p].cash < GA_EVENT_MONEY ? st->pl[p].cash : GA_EVENT_MONEY);
+        return 0;
+    case CH_GE_ALL_UP:
+    case CH_GE_ALL_DOWN:
+        shift_values(st, 0, st->ncompanies, kind == CH_GE_ALL_UP ? GA_EVENT_VALUE : -GA_EVENT_VALUE);
+        return 0;
+    case CH_GE_SELL1:
+    case CH_GE_SELL2: {
+        /* from the player who brought the card into play, clockwise (G-c) */
+        st->ga_seller = (uint8_t)bringer;
+        int s = next_event_seller(st, bringer, 1);
+        if (s == CH_NONE)
+            return 0;
+        int want = kind == CH_GE_SELL1 ? 1 : 2, have = held_stocks(st, s);
+        st->ev_kind = (uint8_t)kind;
+        st->m_seller = (uint8_t)s;
+        st->lose_left = (uint8_t)(have < want ? have : want);
+        st->phase = CH_PH_EVSELL;
+        st->actor = (uint8_t)s;
+        return 1;
+    }
+    default: {
+        int up = kind <= CH_GE_THREE_UP_3;
+        int t = up ? kind - CH_GE_THREE_UP_1 : kind - CH_GE_THREE_DOWN_1;
+        shift_values(st, 3 * t, 3 * t + 3, up ? GA_EVENT_VALUE : -GA_EVENT_VALUE);
+        return 0;
+    }
+    }
+}
+
+/* Where cards go after a purchase or an event: to the buyer (ga_dest = 0x80 |
+ * player) until a building card arrives, then into every empty open slot. An
+ * event card drawn on the way acts at once and is discarded, and the buyer or
+ * the slot still gets a building card (printed rulebook "Event cards"). Returns
+ * 1 if play stopped for a decision; the caller then returns and ga_deliver is
+ * called again once the decision is made. */
+static int ga_deliver(ch_state *st)
+{
+    for (;;) {
+        int slot = -1;
+        if (st->ga_dest == CH_NONE || !(st->ga_dest & 0x80)) {
+            for (int i = 0; i < st->market_size && slot < 0; i++)
+                if (st->market[i] == CH_NONE)
+                    slot = i;
+            if (slot < 0) {
+                st->ga_dest = CH_NONE;
+                return 0;
+            }
+            st->ga_dest = (uint8_t)slot;
+        }
+        if (st->ndeck == 0) {
+            st->ga_dest = CH_NONE; /* the deck is empty: the open cards shrink */
+            return 0;
+        }
+        int c = deck_pop(st);
+        if (st->card_event[c]) {
+            st->discard[st->ndiscard++] = (uint8_t)c;
+            st->loc[c] = CH_LOC_DISCARD;
+            int bringer = (st->ga_dest & 0x80) ? (st->ga_dest & 0x7F) : st->active;
+            if (event_act(st, st->card_event[c] - 1, bringer))
+                return 1;
+            continue;
+        }
+        if (st->ga_dest & 0x80) {
+            card_to_hand(st, st->ga_dest & 0x7F, c, 0);
+            st->ga_dest = CH_NONE;
+        } else {
+            st->market[st->ga_dest] = (uint8_t)c;
+            st->loc[c] = CH_LOC_MARKET;
+            st->ga_dest = CH_NONE;
+        }
+    }
+}
+
+/* After deliveries: a refresh goes on to the purchase, a purchase ends the turn. */
+static void ga_after_delivery(ch_state *st)
+{
+    if (st->taken == 0) {
+        st->phase = CH_PH_PURCHASE;
+        st->actor = st->active;
+        return;
+    }
+    end_turn(st);
+}
+
+/* ---- building ------------------------------------------------------------------- */
+
+/* Free warehouse choices of a founding on x (G-e): two empty lots that, with x,
+ * form a connected group of three, all outside the danger zone (distance 4 from
+ * every warehouse of every other enterprise). Writes pairs a < b; returns the
+ * count (up to cap). */
+static int free_pairs(const ch_state *st, int x, uint8_t (*out)[2], int cap)
+{
+    const ch_board *b = &st->board;
+    plotset piece, lone, comp, danger;
+    piece_sets(st, &piece, &lone);
+    comp.b[0] = piece.b[0] & ~lone.b[0];
+    comp.b[1] = piece.b[1] & ~lone.b[1];
+    danger_zone(st, &comp, &danger);
+    if (bs_has(danger.b, x))
+        return 0;
+    uint64_t cand[2] = {0, 0}; /* empty, safe lots within two steps of x */
+    for (int i = 0; i < b->deg[x]; i++) {
+        int a = b->adj[x][i];
+        cand[0] |= b->nbmask[a][0];
+        cand[1] |= b->nbmask[a][1];
+        bs_set(cand, a);
+    }
+    bs_clr(cand, x);
+    cand[0] &= ~(piece.b[0] | danger.b[0]);
+    cand[1] &= ~(piece.b[1] | danger.b[1]);
+    int n = 0;
+    for (int a = 0; a < b->nplots; a++) {
+        if (!bs_has(cand, a))
+            continue;
+        for (int c = a + 1; c < b->nplots; c++) {
+            if (!bs_has(cand, c))
+                continue;
+            int ax = bs_has(b->nbmask[x], a), cx = bs_has(b->nbmask[x], c);
+            int ac = bs_has(b->nbmask[a], c);
+            /* connected: both beside x, or one beside x and the other beside it */
+            if (!((ax && cx) || (ax && ac) || (cx && ac)))
+                continue;
+            if (n < cap) {
+                out[n][0] = (uint8_t)a;
+                out[n][1] = (uint8_t)c;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+enum { G_ILLEGAL, G_FOUND, G_EXPAND, G_MERGE };
+
+static int ga_classify(const ch_state *st, int x, unsigned *comps)
+{
+    *comps = adjacent_companies(st, x);
+    if (st->height[x] > 0) {
+        /* a plot card on a free warehouse stacks on it (G-f) */
+        return (st->pflags[x] & CH_PF_FREE) && st->supply >= 1 ? G_EXPAND : G_ILLEGAL;
+    }
+    if (st->supply < 1)
+        return G_ILLEGAL;
+    int n = popc(*comps);
+    if (n == 1)
+        return G_EXPAND;
+    if (n >= 2)
+        return G_MERGE;
+    /* founding: an HQ, three warehouses, and room for the free ones */
+    if (!company_available(st) || st->supply < 3)
+        return G_ILLEGAL;
+    uint8_t pairs[1][2];
+    return free_pairs(st, x, pairs, 1) > 0 ? G_FOUND : G_ILLEGAL;
+}
+
+static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
+{
+    const ch_player *pl = &st->pl[st->active];
+    int seen_level = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = pl->hand[w]; bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits);
+            int k = st->card_level[c];
+            if (k) {
+                /* G-h: a level k goes on a stack of height k-1 of an enterprise */
+                if ((seen_level >> k & 1) || st->supply < 1)
+                    continue;
+                seen_level |= 1 << k;
+                for (int y = 0; y < st->board.nplots; y++)
+                    if (st->height[y] == k - 1 && st->owner[y] != CH_NONE)
+                        emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
+                continue;
+            }
+            unsigned comps;
+            int x = st->card_plot[c];
+            if (ga_classify(st, x, &comps) != G_ILLEGAL)
+                emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 0);
+        }
+    return n;
+}
+
+static int gen_purchase_moves(const ch_state *st, ch_move *buf, int cap, int n, int refresh_ok)
+{
+    if (st->ndeck > 0)
+        emit(buf, cap, &n, CH_M_DRAW, 0, 0, 0, 0);
+    int seen_level = 0;
+    for (int i = 0; i < st->market_size; i++) {
+        int c = st->market[i];
+        if (c == CH_NONE)
+            continue;
+        int k = st->card_level[c];
+        if (k) {
+            /* interchangeable level cards: the lowest id of each level */
+            int low = c;
+            for (int j = 0; j < st->market_size; j++)
+                if (st->market[j] != CH_NONE && st->card_level[st->market[j]] == k && st->market[j] < low)
+                    low = st->market[j];
+            if (low != c || (seen_level >> k & 1))
+                continue;
+            seen_level |= 1 << k;
+        }
+        emit(buf, cap, &n, CH_M_TAKE, c, 0, 0, 0);
+    }
+    if (refresh_ok)
+        emit(buf, cap, &n, CH_M_REFRESH, 0, 0, 0, 0);
+    return n;
+}
+
+static int gen_sells(const ch_state *st, int p, ch_move *buf, int cap, int n)
+{
+    for (int c = 0; c < st->ncompanies; c++)
+        if (st->pl[p].stock[c])
+            emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
+    return n;
+}
+
+int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
+{
+    int n = 0;
+    const ch_player *pl = &st->pl[p];
+    switch (st->phase) {
+    case CH_PH_TURN: {
+        int can_buy = purchase_possible(st, p);
+        if (can_buy)
+            n = gen_purchase_moves(st, buf, cap, n, pl->cash >= GA_REFRESH + GA_PURCHASE);
+        int before = n;
+        n = gen_ga_plays(st, buf, cap, n);
+        int cards_left = st->ndeck > 0;
+        for (int i = 0; i < st->market_size && !cards_left; i++)
+            cards_left = st->market[i] != CH_NONE;
+        if (!can_buy && n == before) {
+            /* The forced option (RULINGS.md; G-20): sell, then purchase; with
+             * nothing to sell, or no card left to buy, pass. */
+            if (cards_left)
+                n = gen_sells(st, p, buf, cap, n);
+            if (n == before)
+                emit(buf, cap, &n, CH_M_PASS, 0, 0, 0, 0);
+        }
+        return n;
+    }
+    case CH_PH_PURCHASE:
+        return gen_purchase_moves(st, buf, cap, 0, 0);
+    case CH_PH_FORCED: {
+        n = gen_sells(st, p, buf, cap, 0);
+        if (purchase_possible(st, p))
+            n = gen_purchase_moves(st, buf, cap, n, pl->cash >= GA_REFRESH + GA_PURCHASE);
+        else
+            emit(buf, cap, &n, CH_M_DONE, 0, 0, 0, 0);
+        return n;
+    }
+    case CH_PH_FOUND: {
+        int avail = company_available(st);
+        for (int c = 0; c < st->ncompanies; c++)
+            if (avail >> c & 1)
+                emit(buf, cap, &n, CH_M_FOUND, c, 0, 0, 0);
+        return n;
+    }
+    case CH_PH_FREE: {
+        uint8_t pairs[64][2];
+        int k = free_pairs(st, st->b_plot, pairs, 64);
+        for (int i = 0; i < k && i < 64; i++)
+            emit(buf, cap, &n, CH_M_FREE, pairs[i][0], pairs[i][1], 0, 0);
+        return n;
+    }
+    case CH_PH_CREDIT: {
+        unsigned comps = adjacent_companies(st, st->b_plot);
+        for (int c = 0; c < st->ncompanies; c++)
+            if (comps >> c & 1)
+                emit(buf, cap, &n, CH_M_CREDIT, c, 0, 0, 0);
+        return n;
+    }
+    case CH_PH_MERGE:
+        return gen_merge(st, buf, cap);
+    case CH_PH_TRADE: {
+        for (int c = 0; c < st->ncompanies; c++) {
+            if (!st->co[c].on_chart)
+                continue;
+            if (st->co[c].bank > 0 && pl->cash >= stock_price(st, c))
+                emit(buf, cap, &n, CH_M_BUY, c, 0, 0, 0);
+            if (pl->stock[c])
+                emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
+        }
+        /* G-i: a flag instead of trading, for the enterprise just built on */
+        int b = st->ga_built;
+        if (st->trades == 0 && b != CH_NONE && pl->flags > 0 && !st->co[b].flag &&
+            st->co[b].on_chart && pl->cash >= ga_flag_price[pl->flags])
+            emit(buf, cap, &n, CH_M_FLAG, b, 0, 0, 0);
+        emit(buf, cap, &n, CH_M_DONE, 0, 0, 0, 0);
+        return n;
+    }
+    case CH_PH_EVSELL:
+        return gen_sells(st, p, buf, cap, 0);
+    default:
+        return 0;
+    }
+}
+
+/* ---- applying ---------------------------------------------------------------------- */
+
+static void ga_purchase(ch_state *st, ch_move m)
+{
+    int p = st->active;
+    if (m.type == CH_M_REFRESH) {
+        /* optional: f50 to shuffle the open cards back and draw new ones */
+        pay_bank(st, p, GA_REFRESH);
+        for (int i = 0; i < st->market_size; i++) {
+            if (st->market[i] == CH_NONE)
+                continue;
+            st->deck[st->ndeck++] = st->market[i];
+            st->loc[st->market[i]] = CH_LOC_DECK;
+            st->market[i] = CH_NONE;
+        }
+        rng_shuffle(st->rng, st->deck, st->ndeck);
+        st->taken = 0;
+        st->ga_dest = CH_NONE;
+        if (!ga_deliver(st))
+            ga_after_delivery(st);
+        return;
+    }
+    pay_bank(st, p, GA_PURCHASE);
+    st->taken = 1;
+    if (m.type == CH_M_DRAW) {
+        st->ga_dest = (uint8_t)(0x80 | p);
+    } else {
+        for (int i = 0; i < st->market_size; i++)
+            if (st->market[i] == m.a)
+                st->market[i] = CH_NONE;
+        card_to_hand(st, p, m.a, 1);
+        st->ga_dest = CH_NONE; /* refill the open slot at once */
+    }
+    if (!ga_deliver(st))
+        ga_after_delivery(st);
+}
+
+static void ga_discard(ch_state *st, int card)
+{
+    card_from_hand(st, st->active, card);
+    st->discard[st->ndiscard++] = (uint8_t)card;
+    st->loc[card] = CH_LOC_DISCARD;
+}
+
+static void ga_place(ch_state *st, int x)
+{
+    st->height[x]++;
+    st->supply--;
+    if (st->supply == 0)
+        st->end_triggered = 1; /* the last warehouse: the game ends after this turn */
+}
+
+/* Every build pays the builder the enterprise's new value, even at the f500
+ * cap (printed rulebook "Your turn": "you receive the new stock value"). */
+static void ga_pay(ch_state *st, int v)
+{
+    bank_pays(st, st->active, v);
+}
+
+static void ga_play(ch_state *st, ch_move m)
+{
+    st->built = 1;
+    st->b_card = m.a;
+    int k = st->card_level[m.a];
+    ga_discard(st, m.a);
+    if (k) {
+        int y = m.b, c = st->owner[y];
+        ga_place(st, y);
+        int old = st->co[c].value;
+        ga_pay(st, set_value(st, c, old + 10 * k));
+        st->ga_built = (uint8_t)c;
+        enter_trade(st);
+        return;
+    }
+    int x = m.b;
+    unsigned comps;
+    int kind = ga_classify(st, x, &comps);
+    st->b_plot = (uint8_t)x;
+    if (st->pflags[x] & CH_PF_FREE) {
+        st->pflags[x] &= (uint8_t)~CH_PF_FREE; /* a second level, still f10 (G-f) */
+    }
+    ga_place(st, x);
+    switch (kind) {
+    case G_EXPAND: {
+        int c = __builtin_ctz(comps);
+        st->owner[x] = (uint8_t)c;
+        int old = st->co[c].value;
+        ga_pay(st, set_value(st, c, old + 10));
+        st->ga_built = (uint8_t)c;
+        enter_trade(st);
+        return;
+    }
+    case G_MERGE:
+        st->phase = CH_PH_CREDIT;
+        return;
+    case G_FOUND:
+        st->phase = CH_PH_FOUND;
+        return;
+    default:
+        assert(0);
+    }
+}
+
+void ga_apply(ch_state *st, int p, ch_move m)
+{
+    switch (st->phase) {
+    case CH_PH_TURN:
+        switch (m.type) {
+        case CH_M_DRAW:
+        case CH_M_TAKE:
+        case CH_M_REFRESH:
+            ga_purchase(st, m);
+            return;
+        case CH_M_PLAY:
+            ga_play(st, m);
+            return;
+        case CH_M_SELL:
+            /* forced option: the first sale (G-d) */
+            st->pl[p].stock[m.a]--;
+            st->co[m.a].bank++;
+            bank_pays(st, p, st->co[m.a].value);
+            st->phase = CH_PH_FORCED;
+            return;
+        case CH_M_PASS:
+            st->passed = 1;
+            end_turn(st);
+            return;
+        default:
+            assert(0);
+        }
+        return;
+    case CH_PH_PURCHASE:
+        st->phase = CH_PH_TURN;
+        ga_purchase(st, m);
+        return;
+    case CH_PH_FORCED:
+        if (m.type == CH_M_SELL) {
+            st->pl[p].stock[m.a]--;
+            st->co[m.a].bank++;
+            bank_pays(st, p, st->co[m.a].value);
+            return;
+        }
+        if (m.type == CH_M_DONE) {
+            end_turn(st);
+            return;
+        }
+        ga_purchase(st, m);
+        return;
+    case CH_PH_FOUND:
+        /* the HQ goes on the new warehouse: that stack is a second level */
+        st->b_hq = m.a;
+        st->phase = CH_PH_FREE;
+        return;
+    case CH_PH_FREE: {
+        /* Founding (printed rulebook "Founding an enterprise"): the HQ and two
+         * free warehouses, value f30, payout f30, one free stock. */
+        int c = st->b_hq, x = st->b_plot;
+        st->pflags[x] |= CH_PF_HQ;
+        st->height[x]++; /* the HQ piece, not from the supply */
+        st->owner[x] = (uint8_t)c;
+        int lots[2] = {m.a, m.b};
+        for (int i = 0; i < 2; i++) {
+            ga_place(st, lots[i]);
+            st->pflags[lots[i]] |= CH_PF_FREE;
+            st->owner[lots[i]] = (uint8_t)c;
+        }
+        st->co[c].hq = (uint8_t)x;
+        bank_pays(st, st->active, set_value(st, c, GA_FOUND_VALUE));
+        if (st->co[c].bank > 0) {
+            st->co[c].bank--;
+            st->pl[st->active].stock[c]++;
+        }
+        st->b_hq = CH_NONE;
+        st->ga_built = (uint8_t)c;
+        enter_trade(st);
+        return;
+    }
+    case CH_PH_CREDIT: {
+        int c = m.a;
+        st->owner[st->b_plot] = (uint8_t)c;
+        set_value(st, c, st->co[c].value + 10);
+        merger_start(st, c);
+        return;
+    }
+    case CH_PH_MERGE:
+        apply_merge(st, m);
+        return;
+    case CH_PH_TRADE:
+        switch (m.type) {
+        case CH_M_BUY:
+            pay_bank(st, p, stock_price(st, m.a));
+            st->pl[p].stock[m.a]++;
+            st->co[m.a].bank--;
+            break;
+        case CH_M_SELL:
+            st->pl[p].stock[m.a]--;
+            st->co[m.a].bank++;
+            bank_pays(st, p, st->co[m.a].value);
+            break;
+        case CH_M_FLAG:
+            pay_bank(st, p, ga_flag_price[st->pl[p].flags]);
+            st->pl[p].flags--;
+            st->co[m.a].flag = (uint8_t)(p + 1);
+            end_turn(st);
+            return;
+        case CH_M_DONE:
+            end_turn(st);
+            return;
+        default:
+            assert(0);
+        }
+        if (++st->trades >= 2)
+            end_turn(st);
+        return;
+    case CH_PH_EVSELL: {
+        st->pl[p].stock[m.a]--;
+        st->co[m.a].bank++;
+        bank_pays(st, p, st->co[m.a].value);
+        if (--st->lose_left > 0)
+            return;
+        int s = next_event_seller(st, next_player(st, p), 0);
+        if (s != CH_NONE) {
+            int want = st->ev_kind == CH_GE_SELL1 ? 1 : 2, have = held_stocks(st, s);
+            st->m_seller = (uint8_t)s;
+            st->lose_left = (uint8_t)(have < want ? have : want);
+            st->actor = (uint8_t)s;
+            return;
+        }
+        /* the sale is over: back to the delivery that drew the card */
+        st->ev_kind = CH_NONE;
+        st->m_seller = CH_NONE;
+        st->ga_seller = CH_NONE;
+        st->actor = st->active;
+        st->phase = CH_PH_TURN;
+        if (!ga_deliver(st))
+            ga_after_delivery(st);
+        return;
+    }
+    default:
+        assert(0);
+    }
+}
+
