@@ -129,7 +129,7 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     for (int i = 0; i < s.ndeck; i++)
         s.loc[s.deck[i]] = CH_LOC_DECK;
     /* The open cards are turned up before the events go in, so no event acts
-     * during setup (G-a); then the events are shuffled into the deck. */
+     * during setup (G-22); then the events are shuffled into the deck. */
     for (int i = 0; i < CH_MARKET_MAX; i++)
         s.market[i] = CH_NONE;
     for (int i = 0; i < s.market_size && s.ndeck; i++) {

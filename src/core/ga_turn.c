@@ -68,7 +68,7 @@ static int event_act(ch_state *st, int kind, int bringer)
             bank_pays(st, p, GA_EVENT_MONEY);
         return 0;
     case CH_GE_MONEY_DOWN:
-        /* a player with less pays what they have (G-b) */
+        /* a player with less pays what they have (G-23) */
         for (int p = 0; p < st->nplayers; p++)
             pay_bank(st, p, st->pl[p].cash < GA_EVENT_MONEY ? st->pl[p].cash : GA_EVENT_MONEY);
         return 0;
@@ -78,7 +78,7 @@ static int event_act(ch_state *st, int kind, int bringer)
         return 0;
     case CH_GE_SELL1:
     case CH_GE_SELL2: {
-        /* from the player who brought the card into play, clockwise (G-c) */
+        /* from the player who brought the card into play, clockwise (G-24) */
         st->ga_seller = (uint8_t)bringer;
         int s = next_event_seller(st, bringer, 1);
         if (s == CH_NONE)
@@ -157,19 +157,31 @@ static void ga_after_delivery(ch_state *st)
 
 /* ---- building ------------------------------------------------------------------- */
 
-/* Free warehouse choices of a founding on x (G-e): two empty lots that, with x,
+/* The board seen as bitsets, once per move generation: pieces and the danger
+ * zone (closer than the edition's spacing to an enterprise's warehouse). */
+typedef struct gaview {
+    plotset piece, danger;
+    int avail;
+} gaview;
+
+static void ga_view(const ch_state *st, gaview *v)
+{
+    plotset lone, comp;
+    piece_sets(st, &v->piece, &lone);
+    comp.b[0] = v->piece.b[0] & ~lone.b[0];
+    comp.b[1] = v->piece.b[1] & ~lone.b[1];
+    danger_zone(st, &comp, &v->danger);
+    v->avail = company_available(st);
+}
+
+/* Free warehouse choices of a founding on x (G-11): two empty lots that, with x,
  * form a connected group of three, all outside the danger zone (distance 4 from
  * every warehouse of every other enterprise). Writes pairs a < b; returns the
  * count (up to cap). */
-static int free_pairs(const ch_state *st, int x, uint8_t (*out)[2], int cap)
+static int free_pairs(const ch_state *st, const gaview *v, int x, uint8_t (*out)[2], int cap)
 {
     const ch_board *b = &st->board;
-    plotset piece, lone, comp, danger;
-    piece_sets(st, &piece, &lone);
-    comp.b[0] = piece.b[0] & ~lone.b[0];
-    comp.b[1] = piece.b[1] & ~lone.b[1];
-    danger_zone(st, &comp, &danger);
-    if (bs_has(danger.b, x))
+    if (bs_has(v->danger.b, x))
         return 0;
     uint64_t cand[2] = {0, 0}; /* empty, safe lots within two steps of x */
     for (int i = 0; i < b->deg[x]; i++) {
@@ -179,17 +191,18 @@ static int free_pairs(const ch_state *st, int x, uint8_t (*out)[2], int cap)
         bs_set(cand, a);
     }
     bs_clr(cand, x);
-    cand[0] &= ~(piece.b[0] | danger.b[0]);
-    cand[1] &= ~(piece.b[1] | danger.b[1]);
+    cand[0] &= ~(v->piece.b[0] | v->danger.b[0]);
+    cand[1] &= ~(v->piece.b[1] | v->danger.b[1]);
+    uint8_t lots[CH_MAX_NEIGH * (CH_MAX_NEIGH + 1)];
+    int nl = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = cand[w]; bits; bits &= bits - 1)
+            lots[nl++] = (uint8_t)(w * 64 + __builtin_ctzll(bits));
     int n = 0;
-    for (int a = 0; a < b->nplots; a++) {
-        if (!bs_has(cand, a))
-            continue;
-        for (int c = a + 1; c < b->nplots; c++) {
-            if (!bs_has(cand, c))
-                continue;
-            int ax = bs_has(b->nbmask[x], a), cx = bs_has(b->nbmask[x], c);
-            int ac = bs_has(b->nbmask[a], c);
+    for (int i = 0; i < nl; i++) {
+        int a = lots[i], ax = bs_has(b->nbmask[x], a);
+        for (int j = i + 1; j < nl; j++) {
+            int c = lots[j], cx = bs_has(b->nbmask[x], c), ac = bs_has(b->nbmask[a], c);
             /* connected: both beside x, or one beside x and the other beside it */
             if (!((ax && cx) || (ax && ac) || (cx && ac)))
                 continue;
@@ -205,11 +218,11 @@ static int free_pairs(const ch_state *st, int x, uint8_t (*out)[2], int cap)
 
 enum { G_ILLEGAL, G_FOUND, G_EXPAND, G_MERGE };
 
-static int ga_classify(const ch_state *st, int x, unsigned *comps)
+static int ga_classify(const ch_state *st, const gaview *v, int x, unsigned *comps)
 {
     *comps = adjacent_companies(st, x);
     if (st->height[x] > 0) {
-        /* a plot card on a free warehouse stacks on it (G-f) */
+        /* a plot card on a free warehouse stacks on it (G-13) */
         return (st->pflags[x] & CH_PF_FREE) && st->supply >= 1 ? G_EXPAND : G_ILLEGAL;
     }
     if (st->supply < 1)
@@ -220,22 +233,24 @@ static int ga_classify(const ch_state *st, int x, unsigned *comps)
     if (n >= 2)
         return G_MERGE;
     /* founding: an HQ, three warehouses, and room for the free ones */
-    if (!company_available(st) || st->supply < 3)
+    if (!v->avail || st->supply < 3)
         return G_ILLEGAL;
     uint8_t pairs[1][2];
-    return free_pairs(st, x, pairs, 1) > 0 ? G_FOUND : G_ILLEGAL;
+    return free_pairs(st, v, x, pairs, 1) > 0 ? G_FOUND : G_ILLEGAL;
 }
 
 static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
 {
     const ch_player *pl = &st->pl[st->active];
     int seen_level = 0;
+    gaview v;
+    ga_view(st, &v);
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = pl->hand[w]; bits; bits &= bits - 1) {
             int c = w * 64 + __builtin_ctzll(bits);
             int k = st->card_level[c];
             if (k) {
-                /* G-h: a level k goes on a stack of height k-1 of an enterprise */
+                /* G-14: a level k goes on a stack of height k-1 of an enterprise */
                 if ((seen_level >> k & 1) || st->supply < 1)
                     continue;
                 seen_level |= 1 << k;
@@ -246,7 +261,7 @@ static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
             }
             unsigned comps;
             int x = st->card_plot[c];
-            if (ga_classify(st, x, &comps) != G_ILLEGAL)
+            if (ga_classify(st, &v, x, &comps) != G_ILLEGAL)
                 emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 0);
         }
     return n;
@@ -330,7 +345,9 @@ int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
     }
     case CH_PH_FREE: {
         uint8_t pairs[64][2];
-        int k = free_pairs(st, st->b_plot, pairs, 64);
+        gaview v;
+        ga_view(st, &v);
+        int k = free_pairs(st, &v, st->b_plot, pairs, 64);
         for (int i = 0; i < k && i < 64; i++)
             emit(buf, cap, &n, CH_M_FREE, pairs[i][0], pairs[i][1], 0, 0);
         return n;
@@ -353,7 +370,7 @@ int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
             if (pl->stock[c])
                 emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
         }
-        /* G-i: a flag instead of trading, for the enterprise just built on */
+        /* G-18: a flag instead of trading, for the enterprise just built on */
         int b = st->ga_built;
         if (st->trades == 0 && b != CH_NONE && pl->flags > 0 && !st->co[b].flag &&
             st->co[b].on_chart && pl->cash >= ga_flag_price[pl->flags])
@@ -444,10 +461,12 @@ static void ga_play(ch_state *st, ch_move m)
     }
     int x = m.b;
     unsigned comps;
-    int kind = ga_classify(st, x, &comps);
+    gaview v;
+    ga_view(st, &v);
+    int kind = ga_classify(st, &v, x, &comps);
     st->b_plot = (uint8_t)x;
     if (st->pflags[x] & CH_PF_FREE) {
-        st->pflags[x] &= (uint8_t)~CH_PF_FREE; /* a second level, still f10 (G-f) */
+        st->pflags[x] &= (uint8_t)~CH_PF_FREE; /* a second level, still f10 (G-13) */
     }
     ga_place(st, x);
     switch (kind) {
@@ -485,7 +504,7 @@ void ga_apply(ch_state *st, int p, ch_move m)
             ga_play(st, m);
             return;
         case CH_M_SELL:
-            /* forced option: the first sale (G-d) */
+            /* forced option: the first sale (G-20) */
             st->pl[p].stock[m.a]--;
             st->co[m.a].bank++;
             bank_pays(st, p, st->co[m.a].value);

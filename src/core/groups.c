@@ -145,17 +145,21 @@ void public_elsewhere(const ch_state *st, uint64_t *out)
 void danger_zone(const ch_state *st, const plotset *companies, plotset *out)
 {
     const ch_board *b = &st->board;
-    plotset cur = *companies;
-    /* dilate spacing-1 times by the neighbour bitsets */
+    plotset cur = *companies, fresh = *companies;
+    /* dilate spacing-1 times by the neighbour bitsets; each step only needs to
+     * grow from the plots the previous step added */
     for (int depth = 1, n = ED(st)->spacing; depth < n; depth++) {
-        plotset next = cur;
+        plotset grow = {{0, 0}};
         for (int w = 0; w < 2; w++)
-            for (uint64_t bits = cur.b[w]; bits; bits &= bits - 1) {
+            for (uint64_t bits = fresh.b[w]; bits; bits &= bits - 1) {
                 int x = w * 64 + __builtin_ctzll(bits);
-                next.b[0] |= b->nbmask[x][0];
-                next.b[1] |= b->nbmask[x][1];
+                grow.b[0] |= b->nbmask[x][0];
+                grow.b[1] |= b->nbmask[x][1];
             }
-        cur = next;
+        fresh.b[0] = grow.b[0] & ~cur.b[0];
+        fresh.b[1] = grow.b[1] & ~cur.b[1];
+        cur.b[0] |= fresh.b[0];
+        cur.b[1] |= fresh.b[1];
     }
     *out = cur;
 }

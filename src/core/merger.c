@@ -10,7 +10,7 @@
 static int merge_pairs_ga(const ch_state *st, uint8_t *absorbed, uint8_t *absorber)
 {
     /* The Golden Age: in a merger of three or more the builder picks which
-     * two merge first, regardless of size (G-g); within a pair the higher
+     * two merge first, regardless of size (G-16); within a pair the higher
      * absorbs the lower, ties decided by the builder. */
     int n = 0;
     for (int i = 0; i < st->ncompanies; i++)
