@@ -401,6 +401,24 @@ char *ch_view_to_json(const ch_state *st, int p);  /* p = -1: spectator */
 int ch_state_from_json(ch_state *st, const char *json, ch_msg *why);
 void ch_free(void *p);
 
+/* ---- bots (src/ai; the library libchartered_ai) -------------------------------
+ * A bot decides from one player's view only: ch_bot_choose determinizes a copy
+ * of the state for that player before any bot logic reads it. Bots allocate
+ * when created (ISMCTS: its node arena), never while choosing. Every bot is
+ * deterministic given its seed (and, for time budgets, given its iterations). */
+typedef struct ch_bot ch_bot;
+/* name: "random", "greedy" or "ismcts"; options: "key=value,key=value", e.g.
+ * "iterations=2000", "time=1.0" (seconds per move), "threads=2",
+ * "playout=greedy|random", "memory=64" (MiB for the node arena). */
+int ch_bot_new(ch_bot **out, const char *name, const char *options, uint64_t seed, ch_msg *err);
+void ch_bot_free(ch_bot *b);
+/* The bot's move for player p (who must be deciding now). */
+int ch_bot_choose(ch_bot *b, const ch_state *st, int p, ch_move *out, ch_msg *err);
+/* Names of the built-in bots, NULL-terminated. */
+const char *const *ch_bot_names(void);
+/* The bot's name and options as given, e.g. "ismcts:iterations=2000". */
+const char *ch_bot_describe(const ch_bot *b);
+
 #ifdef __cplusplus
 }
 #endif
