@@ -160,28 +160,40 @@ static void ga_after_delivery(ch_state *st)
 /* The board seen as bitsets, once per move generation: pieces and the danger
  * zone (closer than the edition's spacing to an enterprise's warehouse). */
 typedef struct gaview {
-    plotset piece, danger;
-    int avail;
+    const ch_state *st;
+    plotset piece, comp, danger;
+    int avail, have_danger; /* the danger zone is worked out on first use */
 } gaview;
 
 static void ga_view(const ch_state *st, gaview *v)
 {
-    plotset lone, comp;
+    plotset lone;
+    v->st = st;
     piece_sets(st, &v->piece, &lone);
-    comp.b[0] = v->piece.b[0] & ~lone.b[0];
-    comp.b[1] = v->piece.b[1] & ~lone.b[1];
-    danger_zone(st, &comp, &v->danger);
+    v->comp.b[0] = v->piece.b[0] & ~lone.b[0];
+    v->comp.b[1] = v->piece.b[1] & ~lone.b[1];
     v->avail = company_available(st);
+    v->have_danger = 0;
+}
+
+static const plotset *ga_danger(gaview *v)
+{
+    if (!v->have_danger) {
+        danger_zone(v->st, &v->comp, &v->danger);
+        v->have_danger = 1;
+    }
+    return &v->danger;
 }
 
 /* Free warehouse choices of a founding on x (G-11): two empty lots that, with x,
  * form a connected group of three, all outside the danger zone (distance 4 from
  * every warehouse of every other enterprise). Writes pairs a < b; returns the
  * count (up to cap). */
-static int free_pairs(const ch_state *st, const gaview *v, int x, uint8_t (*out)[2], int cap)
+static int free_pairs(const ch_state *st, gaview *v, int x, uint8_t (*out)[2], int cap)
 {
     const ch_board *b = &st->board;
-    if (bs_has(v->danger.b, x))
+    const plotset *danger = ga_danger(v);
+    if (bs_has(danger->b, x))
         return 0;
     uint64_t cand[2] = {0, 0}; /* empty, safe lots within two steps of x */
     for (int i = 0; i < b->deg[x]; i++) {
@@ -191,8 +203,8 @@ static int free_pairs(const ch_state *st, const gaview *v, int x, uint8_t (*out)
         bs_set(cand, a);
     }
     bs_clr(cand, x);
-    cand[0] &= ~(v->piece.b[0] | v->danger.b[0]);
-    cand[1] &= ~(v->piece.b[1] | v->danger.b[1]);
+    cand[0] &= ~(v->piece.b[0] | danger->b[0]);
+    cand[1] &= ~(v->piece.b[1] | danger->b[1]);
     uint8_t lots[CH_MAX_NEIGH * (CH_MAX_NEIGH + 1)];
     int nl = 0;
     for (int w = 0; w < 2; w++)
@@ -218,7 +230,7 @@ static int free_pairs(const ch_state *st, const gaview *v, int x, uint8_t (*out)
 
 enum { G_ILLEGAL, G_FOUND, G_EXPAND, G_MERGE };
 
-static int ga_classify(const ch_state *st, const gaview *v, int x, unsigned *comps)
+static int ga_classify(const ch_state *st, gaview *v, int x, unsigned *comps)
 {
     *comps = adjacent_companies(st, x);
     if (st->height[x] > 0) {
@@ -254,9 +266,12 @@ static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 if ((seen_level >> k & 1) || st->supply < 1)
                     continue;
                 seen_level |= 1 << k;
-                for (int y = 0; y < st->board.nplots; y++)
-                    if (st->height[y] == k - 1 && st->owner[y] != CH_NONE)
-                        emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
+                for (int w2 = 0; w2 < 2; w2++)
+                    for (uint64_t pb = v.comp.b[w2]; pb; pb &= pb - 1) {
+                        int y = w2 * 64 + __builtin_ctzll(pb);
+                        if (st->height[y] == k - 1)
+                            emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
+                    }
                 continue;
             }
             unsigned comps;
