@@ -145,24 +145,7 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
 
     for (int i = 0; i < CH_EVENT_OPEN_MAX; i++)
         s.ev_open[i] = CH_NONE;
-    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
-        s.co[c].hq = CH_NONE;
-        s.co[c].bank = (uint8_t)ED(&s)->stocks;
-    }
-    s.first_player = (uint8_t)rng_below(s.rng, s.nplayers);
-    s.active = s.actor = s.first_player;
-    s.phase = CH_PH_TURN;
-    s.founded = CH_NONE;
-    s.ev_slot = CH_NONE;
-    s.ev_kind = CH_NONE;
-    s.m_absorbed = s.m_absorber = s.m_seller = CH_NONE;
-    s.au_item = s.au_high_bidder = s.au_turn = CH_NONE;
-    s.b_card = s.b_card2 = s.b_plot = s.b_plot2 = s.b_hq = CH_NONE;
-    s.offer.to = CH_NONE;
-    s.ga_dest = CH_NONE;
-    s.ga_seller = CH_NONE;
-    s.ga_built = CH_NONE;
-    s.turn_no = 1;
+    start_game(&s);
     *st = s;
     return CH_OK;
 }

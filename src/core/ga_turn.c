@@ -520,9 +520,7 @@ void ga_apply(ch_state *st, int p, ch_move m)
             return;
         case CH_M_SELL:
             /* forced option: the first sale (G-20) */
-            st->pl[p].stock[m.a]--;
-            st->co[m.a].bank++;
-            bank_pays(st, p, st->co[m.a].value);
+            sell_one(st, p, m.a);
             st->phase = CH_PH_FORCED;
             return;
         case CH_M_PASS:
@@ -539,9 +537,7 @@ void ga_apply(ch_state *st, int p, ch_move m)
         return;
     case CH_PH_FORCED:
         if (m.type == CH_M_SELL) {
-            st->pl[p].stock[m.a]--;
-            st->co[m.a].bank++;
-            bank_pays(st, p, st->co[m.a].value);
+            sell_one(st, p, m.a);
             return;
         }
         if (m.type == CH_M_DONE) {
@@ -597,9 +593,7 @@ void ga_apply(ch_state *st, int p, ch_move m)
             st->co[m.a].bank--;
             break;
         case CH_M_SELL:
-            st->pl[p].stock[m.a]--;
-            st->co[m.a].bank++;
-            bank_pays(st, p, st->co[m.a].value);
+            sell_one(st, p, m.a);
             break;
         case CH_M_FLAG:
             pay_bank(st, p, ga_flag_price[st->pl[p].flags]);
@@ -617,9 +611,7 @@ void ga_apply(ch_state *st, int p, ch_move m)
             end_turn(st);
         return;
     case CH_PH_EVSELL: {
-        st->pl[p].stock[m.a]--;
-        st->co[m.a].bank++;
-        bank_pays(st, p, st->co[m.a].value);
+        sell_one(st, p, m.a);
         if (--st->lose_left > 0)
             return;
         int s = next_event_seller(st, next_player(st, p), 0);

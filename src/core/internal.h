@@ -130,6 +130,11 @@ int company_available(const ch_state *st); /* bitmask of companies that can be f
 int set_value(ch_state *st, int c, int v);
 int stock_price(const ch_state *st, int c); /* buy price for the active player now */
 
+/* setup.c: the shared start of a game, once the cards are dealt */
+void start_game(ch_state *s);
+/* turn.c: sell one stock card of company c to the bank at its value */
+void sell_one(ch_state *st, int p, int c);
+
 /* build.c */
 int gen_plays(const ch_state *st, ch_move *buf, int cap, int n);
 int gen_build_phase(const ch_state *st, ch_move *buf, int cap);

@@ -126,21 +126,30 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     for (int i = 0; i < CH_EVENT_OPEN_MAX; i++)
         s.ev_open[i] = i < s.nevent_open ? s.ev_deck[--s.nev_deck] : CH_NONE;
 
-    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
-        s.co[c].hq = CH_NONE;
-        s.co[c].bank = (uint8_t)(c < s.ncompanies ? ED(&s)->stocks : 0);
-    }
-    s.first_player = (uint8_t)rng_below(s.rng, s.nplayers); /* */
-    s.active = s.actor = s.first_player;
-    s.phase = CH_PH_TURN;
-    s.founded = CH_NONE;
-    s.ev_slot = CH_NONE;
-    s.ev_kind = CH_NONE;
-    s.m_absorbed = s.m_absorber = s.m_seller = CH_NONE;
-    s.au_item = s.au_high_bidder = s.au_turn = CH_NONE;
-    s.b_card = s.b_card2 = s.b_plot = s.b_plot2 = s.b_hq = CH_NONE;
-    s.offer.to = CH_NONE;
-    s.turn_no = 1;
+    start_game(&s);
     *st = s;
     return CH_OK;
+}
+
+/* Common to both editions once the cards are dealt: every company in the box
+ * with its stock cards in the bank, the starting player drawn from the seed
+ * (R-07), and the first turn with no decision context. */
+void start_game(ch_state *s)
+{
+    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
+        s->co[c].hq = CH_NONE;
+        s->co[c].bank = (uint8_t)(c < s->ncompanies ? ED(s)->stocks : 0);
+    }
+    s->first_player = (uint8_t)rng_below(s->rng, s->nplayers);
+    s->active = s->actor = s->first_player;
+    s->phase = CH_PH_TURN;
+    s->founded = CH_NONE;
+    s->ev_slot = CH_NONE;
+    s->ev_kind = CH_NONE;
+    s->m_absorbed = s->m_absorber = s->m_seller = CH_NONE;
+    s->au_item = s->au_high_bidder = s->au_turn = CH_NONE;
+    s->b_card = s->b_card2 = s->b_plot = s->b_plot2 = s->b_hq = CH_NONE;
+    s->offer.to = CH_NONE;
+    s->ga_dest = s->ga_seller = s->ga_built = CH_NONE;
+    s->turn_no = 1;
 }

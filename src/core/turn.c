@@ -276,7 +276,7 @@ static int gen_sell(const ch_state *st, ch_move *buf, int cap)
     return n;
 }
 
-static void sell_one(ch_state *st, int p, int c)
+void sell_one(ch_state *st, int p, int c)
 {
     st->pl[p].stock[c]--;
     st->co[c].bank++;
