@@ -147,7 +147,9 @@ static int ga_deliver(ch_state *st)
 /* After deliveries: a refresh goes on to the purchase, a purchase ends the turn. */
 static void ga_after_delivery(ch_state *st)
 {
-    if (st->taken == 0) {
+    /* An event turned up by a refresh may leave the player unable to pay for
+     * the card: the turn then ends without one (G-28). */
+    if (st->taken == 0 && purchase_possible(st, st->active)) {
         st->phase = CH_PH_PURCHASE;
         st->actor = st->active;
         return;
@@ -342,7 +344,7 @@ int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
         return n;
     }
     case CH_PH_PURCHASE:
-        return gen_purchase_moves(st, buf, cap, 0, 0);
+        return purchase_possible(st, p) ? gen_purchase_moves(st, buf, cap, 0, 0) : 0;
     case CH_PH_FORCED: {
         n = gen_sells(st, p, buf, cap, 0);
         if (purchase_possible(st, p))

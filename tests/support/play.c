@@ -387,3 +387,166 @@ void t_fill_supply(ch_state *st, const char *district, int keep)
     if (st->supply > keep)
         die("t_fill_supply", "the district has no room left");
 }
+
+/* ---- The Golden Age position building ---------------------------------------- */
+
+void t_ga_clear(ch_state *st)
+{
+    t_clear(st);
+    /* the event cards wait in the discard pile; tests put them on the deck */
+    int keep = 0;
+    for (int i = 0; i < st->ndeck; i++) {
+        int c = st->deck[i];
+        if (st->card_event[c]) {
+            st->discard[st->ndiscard++] = (uint8_t)c;
+            st->loc[c] = CH_LOC_DISCARD;
+        } else {
+            st->deck[keep++] = (uint8_t)c;
+        }
+    }
+    st->ndeck = (uint8_t)keep;
+    for (int c = 0; c < st->ncompanies; c++)
+        st->co[c].flag = 0;
+    for (int p = 0; p < st->nplayers; p++)
+        st->pl[p].flags = 2;
+    st->ga_built = CH_NONE;
+    st->ga_dest = CH_NONE;
+    st->ga_seller = CH_NONE;
+    st->ev_kind = CH_NONE;
+    st->m_seller = CH_NONE;
+    st->end_triggered = 0;
+    st->passes = 0;
+}
+
+void t_ga_stack(ch_state *st, const char *lot, int c, int h)
+{
+    int x = t_plot(st, lot);
+    if (st->height[x] || st->supply < h)
+        die("t_ga_stack: lot taken or supply short", lot);
+    t_put(st, lot, h);
+    st->owner[x] = (uint8_t)c;
+}
+
+void t_ga_free(ch_state *st, const char *lot, int c)
+{
+    int x = t_plot(st, lot);
+    if (st->height[x] || st->supply < 1)
+        die("t_ga_free: lot taken or supply empty", lot);
+    st->height[x] = 1;
+    st->supply--;
+    st->owner[x] = (uint8_t)c;
+    st->pflags[x] |= CH_PF_FREE;
+}
+
+void t_ga_company(ch_state *st, int c, int value, const char *hq, const char *const *plots, int n)
+{
+    t_ga_stack(st, hq, c, 1);
+    int h = t_plot(st, hq);
+    st->height[h]++; /* the HQ piece, not from the supply */
+    st->pflags[h] |= CH_PF_HQ;
+    for (int i = 0; i < n; i++)
+        t_ga_stack(st, plots[i], c, 1);
+    st->co[c].hq = (uint8_t)h;
+    st->co[c].value = (int16_t)value;
+    st->co[c].on_chart = 1;
+}
+
+void t_ga_flag(ch_state *st, int p, int c)
+{
+    if (!st->pl[p].flags || st->co[c].flag)
+        die("t_ga_flag", "no flag left, or the enterprise has one");
+    st->pl[p].flags--;
+    st->co[c].flag = (uint8_t)(p + 1);
+}
+
+int t_ga_level(const ch_state *st, int k)
+{
+    for (int c = 0; c < st->ncards; c++)
+        if (st->card_level[c] == k && st->loc[c] == CH_LOC_DECK)
+            return c;
+    die("t_ga_level", "no level card of that level in the deck");
+    return 0;
+}
+
+void t_ga_give_level(ch_state *st, int p, int k)
+{
+    int c = t_ga_level(st, k);
+    deck_remove(st, c);
+    st->pl[p].hand[c >> 6] |= (uint64_t)1 << (c & 63);
+    st->loc[c] = (uint8_t)(CH_LOC_HAND + p);
+}
+
+int t_ga_event_card(const ch_state *st, int kind)
+{
+    for (int c = 0; c < st->ncards; c++)
+        if (st->card_event[c] == kind + 1)
+            return c;
+    die("t_ga_event_card", "that event card is not in this game");
+    return 0;
+}
+
+void t_ga_deck_top(ch_state *st, int card)
+{
+    if (st->loc[card] == CH_LOC_DECK) {
+        deck_remove(st, card);
+    } else if (st->loc[card] == CH_LOC_DISCARD) {
+        int i = 0;
+        while (i < st->ndiscard && st->discard[i] != card)
+            i++;
+        memmove(&st->discard[i], &st->discard[i + 1], (size_t)(st->ndiscard - i - 1));
+        st->ndiscard--;
+    } else {
+        die("t_ga_deck_top", "the card is neither in the deck nor in the discard pile");
+    }
+    st->deck[st->ndeck++] = (uint8_t)card;
+    st->loc[card] = CH_LOC_DECK;
+}
+
+void t_ga_market_fill(ch_state *st)
+{
+    for (int i = 0; i < st->market_size && st->ndeck; i++) {
+        if (st->market[i] != CH_NONE)
+            continue;
+        int c = st->deck[--st->ndeck];
+        st->market[i] = (uint8_t)c;
+        st->loc[c] = CH_LOC_MARKET;
+    }
+}
+
+void t_ga_fill_supply(ch_state *st, int c, int keep)
+{
+    for (int level = 2; level <= 5 && st->supply > keep; level++)
+        for (int x = 0; x < st->board.nplots && st->supply > keep; x++)
+            if (st->owner[x] == c && st->height[x] == level - 1 &&
+                !(st->pflags[x] & (CH_PF_HQ | CH_PF_FREE))) {
+                st->height[x]++;
+                st->supply--;
+            }
+    if (st->supply > keep)
+        die("t_ga_fill_supply", "the enterprise has too few stacks");
+}
+
+void t_ga_layout(ch_state *st, int c, int value, const char *spec)
+{
+    char buf[256], lot[32];
+    snprintf(buf, sizeof buf, "%s", spec);
+    int first = 1;
+    for (char *tokp = strtok(buf, " "); tokp; tokp = strtok(NULL, " "), first = 0) {
+        int is_free = tokp[0] == 'f';
+        char *colon = strchr(tokp, ':');
+        int h = colon ? colon[1] - '0' : (first ? 2 : 1);
+        if (colon)
+            *colon = 0;
+        snprintf(lot, sizeof lot, "%s", tokp + is_free);
+        if (first) {
+            t_ga_company(st, c, value, lot, NULL, 0);
+            int x = t_plot(st, lot);
+            for (; st->height[x] < h; st->supply--)
+                st->height[x]++;
+        } else if (is_free) {
+            t_ga_free(st, lot, c);
+        } else {
+            t_ga_stack(st, lot, c, h);
+        }
+    }
+}

@@ -66,4 +66,41 @@ void t_hand_fill(ch_state *st, int p, int n);
 /* Put lone warehouse stacks (height up to 4) on free plots of a district, no
  * two touching and none touching another piece, until the supply holds keep. */
 void t_fill_supply(ch_state *st, const char *district, int keep);
+
+/* ---- The Golden Age position building (tests/test_ga_*.c) ------------------- */
+/* t_clear for The Golden Age: also takes every flag off the enterprises (each
+ * player holds 2 again), moves the event cards to the discard pile (the deck
+ * then holds the building cards only, in id order, the highest id on top),
+ * leaves the open cards empty and resets the turn's Golden Age context. */
+void t_ga_clear(ch_state *st);
+/* A stack of h warehouses from the supply on a lot, owned by enterprise c; its
+ * plot card is discarded when it is in the deck (t_put). */
+void t_ga_stack(ch_state *st, const char *lot, int c, int h);
+/* A free warehouse of enterprise c (height 1, CH_PF_FREE, from the supply);
+ * its plot card stays where it is. */
+void t_ga_free(ch_state *st, const char *lot, int c);
+/* Enterprise c on the chart at value v: its HQ stack on hq (one warehouse from
+ * the supply plus the HQ piece, which is not: height 2, CH_PF_HQ) and a
+ * warehouse of height 1 on each of the n plots (plot cards discarded). */
+void t_ga_company(ch_state *st, int c, int value, const char *hq, const char *const *plots, int n);
+/* Player p places a flag on enterprise c (one of p's flags, no payment). */
+void t_ga_flag(ch_state *st, int p, int c);
+/* Card id of a level-k card (2..5) in the deck (the lowest id). */
+int t_ga_level(const ch_state *st, int k);
+/* Move a level-k card from the deck into player p's hand. */
+void t_ga_give_level(ch_state *st, int p, int k);
+/* Card id of the event card of this kind (CH_GE_*); fails when not in play. */
+int t_ga_event_card(const ch_state *st, int kind);
+/* Move card c (from the deck or the discard pile) to the top of the deck. */
+void t_ga_deck_top(ch_state *st, int card);
+/* Turn up open cards from the top of the deck into every empty open slot. */
+void t_ga_market_fill(ch_state *st);
+/* Raise enterprise c's plain stacks (neither HQ nor free) one level at a
+ * time, up to height 5, until the supply holds keep warehouses. */
+void t_ga_fill_supply(ch_state *st, int c, int keep);
+/* Enterprise c at value v from a layout of lot names separated by spaces: the
+ * first is the HQ lot (height 2: a warehouse and the HQ piece), the others
+ * warehouses of height 1; "f12" is a free warehouse on lot 12 and "15:3" a
+ * stack of height 3 (on the HQ lot: the HQ piece included), e.g. "13 f12 14:2". */
+void t_ga_layout(ch_state *st, int c, int value, const char *spec);
 #endif
