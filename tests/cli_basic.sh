@@ -2,7 +2,12 @@
 # cli_basic.sh: end-to-end test of the chartered command line: new, legal,
 # apply, show, view and replay on a game file, and the errors for an illegal
 # move (file left unchanged), garbage move text, an unknown flag, a missing
-# file and a malformed game file, each with a clear message on stderr.
+# file and a malformed game file, each with a clear message on stderr. The
+# Golden Age: new with each preset and event cards on and off for 2 to 6
+# players (the board side follows the preset), legal, apply (founding with
+# free warehouses, a flag), show, view (other players' stocks hidden, the
+# bank's counts shown) and replay on a game file, and the errors for bad
+# --preset and --events values.
 # Usage: bash tests/cli_basic.sh PATH/TO/chartered REPO-ROOT
 set -euo pipefail
 
@@ -49,6 +54,7 @@ expect_err() {
     ok "$what ($(head -n 1 "$TMP/err"))"
 }
 out_has() { grep -Eq -- "$1" "$TMP/out" || fail "stdout lacks /$1/"; }
+out_line() { grep -Fxq -- "$1" "$TMP/out" || fail "stdout lacks the line '$1'"; }
 
 echo "== program"
 expect_ok "--version" "$BIN" --version
@@ -184,5 +190,207 @@ out_has '"games":3,'
 out_has '"sizeof_state":[0-9]+'
 expect_ok "bench --games 2 (text)" "$BIN" bench --games 2 --players 2
 out_has 'decisions/second'
+
+echo "== The Golden Age: new"
+A="$TMP/ga.json"
+expect_ok "new --edition golden-age --players 3 --seed 21" "$BIN" new --edition golden-age --players 3 --seed 21 -o "$A"
+out_has 'new golden-age game, 3 players, preset golden-age, events off, board harbour, seed 21;'
+grep -q '"setup": {"edition":"golden-age","players":3,"seed":21,"preset":"golden-age","events":0,"arrangement":"harbour"}' "$A" ||
+    fail "the Golden Age setup is not stored as expected: $(sed -n 2p "$A")"
+ok "setup holds edition, preset, events and the side"
+for preset in golden-age golden-age-first; do
+    for events in off on; do
+        for n in 2 3 4 5 6; do
+            side=harbour
+            [ "$n" -ge 4 ] && side=centre
+            F="$TMP/ga-$preset-$events-$n.json"
+            run "$BIN" new --edition golden-age --preset "$preset" --events "$events" \
+                --players "$n" --seed "$((100 + n))" -o "$F"
+            [ "$RC" -eq 0 ] || fail "new --preset $preset --events $events --players $n: exit status $RC"
+            out_has "new golden-age game, $n players, preset $preset, events $events, board $side,"
+            ev=0
+            [ "$events" = on ] && ev=1
+            grep -q "\"preset\":\"$preset\",\"events\":$ev,\"arrangement\":\"$side\"" "$F" ||
+                fail "$F: setup lacks preset $preset, events $ev, arrangement $side"
+            grep -q "\"preset\": $([ "$preset" = golden-age ] && echo 0 || echo 1)," "$F" ||
+                fail "$F: the state's game lacks the preset"
+            run "$BIN" replay "$F"
+            [ "$RC" -eq 0 ] || fail "replay of a new game ($preset, events $events, $n players)"
+            run "$BIN" show "$F"
+            [ "$RC" -eq 0 ] || fail "show of a new game ($preset, events $events, $n players)"
+            out_has "^Chartered \\(golden-age\\), $n players, preset $preset, events $events, board $side"
+            out_has "^event cards: $events"
+        done
+        ok "new, replay and show: preset $preset, events $events, 2 to 6 players"
+    done
+done
+expect_ok "new --edition golden-age --players 2 --arrangement centre (side overridden)" \
+    "$BIN" new --edition golden-age --players 2 --arrangement centre --seed 5 -o "$TMP/ga-centre2.json"
+out_has 'board centre'
+grep -q '"arrangement":"centre"' "$TMP/ga-centre2.json" || fail "the chosen side is not stored"
+printf 'arrangement my-side\nplace Harbour 0 0\n' >"$TMP/my-side.arr"
+expect_ok "new --edition golden-age --arrangement-file (the Golden Age's Harbour)" \
+    "$BIN" new --edition golden-age --players 2 --arrangement-file "$TMP/my-side.arr" --seed 6 -o "$TMP/ga-file.json"
+out_has 'board my-side'
+grep -q '"file":"(built-in) boards/ga-harbour.board"' "$TMP/ga-file.json" ||
+    fail "the arrangement file's Harbour should be the Golden Age's side"
+expect_ok "replay of a Golden Age game on an arrangement file" "$BIN" replay "$TMP/ga-file.json"
+expect_ok "new --edition golden-age to stdout" "$BIN" new --edition golden-age --seed 8
+out_has '"edition":"golden-age","players":4,"seed":8,"preset":"golden-age","events":0,"arrangement":"centre"'
+expect_err "new --preset bogus" 2 "--preset expects golden-age or golden-age-first, got 'bogus'" \
+    "$BIN" new --edition golden-age --preset bogus
+expect_err "new --events maybe" 2 "--events expects on or off, got 'maybe'" \
+    "$BIN" new --edition golden-age --events maybe
+expect_err "new --events without value" 2 '--events expects' "$BIN" new --edition golden-age --events
+expect_err "new --preset for Building Amsterdam" 2 '--preset only applies to The Golden Age' \
+    "$BIN" new --preset golden-age-first
+expect_err "new --events for Building Amsterdam" 2 '--events only applies to The Golden Age' \
+    "$BIN" new --edition amsterdam --events on
+expect_err "new golden-age 6 players on the harbour side" 2 'too few lots' \
+    "$BIN" new --edition golden-age --players 6 --arrangement harbour
+expect_err "new golden-age --arrangement standard" 2 "unknown arrangement 'standard'" \
+    "$BIN" new --edition golden-age --arrangement standard
+
+echo "== The Golden Age: legal, apply, show, view, replay"
+expect_ok "legal" "$BIN" legal "$A" --limit 0
+out_has '^player [1-3] decides \(turn\)'
+out_has '^  [0-9]+\. draw$'
+out_has '^  [0-9]+\. refresh$'
+GAP=$(sed -n '1s/^player \([0-9]*\) decides.*/\1/p' "$TMP/out")
+PLAY=$(sed -n 's/^  [0-9]*\. \(play Harbour [0-9]*\)$/\1/p' "$TMP/out" | head -n 1)
+[ -n "$PLAY" ] || fail "no play move among player $GAP's legal moves"
+# a founding: play, found, the two free warehouses, then a flag
+expect_ok "apply '$PLAY' (founds)" "$BIN" apply "$A" "$PLAY"
+out_has "now player $GAP decides \\(found\\)"
+expect_ok "legal in phase found" "$BIN" legal "$A"
+out_has '^  1\. found Gold$'
+expect_ok "apply 'found Gold'" "$BIN" apply "$A" 'found Gold'
+out_has "now player $GAP decides \\(free\\)"
+expect_ok "legal in phase free" "$BIN" legal "$A" --json
+out_has '"phase":"free"'
+FREE=$(sed -n 's/.*"moves":\["\(free [^"]*\)".*/\1/p' "$TMP/out")
+[ -n "$FREE" ] || fail "no free move listed"
+cp "$A" "$TMP/ga-before.json"
+expect_err "apply a malformed free move" 1 "^error: move 1 'free Harbour 1': .*'\\+'" \
+    "$BIN" apply "$A" 'free Harbour 1'
+expect_err "apply free on lots that are not offered" 1 "^error: move 1 'free Harbour 60 \\+ Harbour 59': " \
+    "$BIN" apply "$A" 'free Harbour 60 + Harbour 59'
+cmp -s "$A" "$TMP/ga-before.json" || fail "the game file changed after a refused free move"
+expect_ok "apply '$FREE'" "$BIN" apply "$A" "$FREE"
+out_line "player $GAP: $FREE"
+out_has "now player $GAP decides \\(trade\\)"
+expect_ok "legal in phase trade" "$BIN" legal "$A"
+out_has '^  [0-9]+\. flag Gold$'
+out_has '^  [0-9]+\. buy Gold$'
+out_has '^  [0-9]+\. done$'
+expect_err "apply a flag for another enterprise" 1 "^error: move 1 'flag Tea': " "$BIN" apply "$A" 'flag Tea'
+expect_err "apply a malformed flag" 1 "^error: move 1 'flag': " "$BIN" apply "$A" 'flag'
+expect_ok "apply 'flag gold'" "$BIN" apply "$A" 'flag gold'
+out_has "^player $GAP: flag Gold\$"
+expect_ok "show" "$BIN" show "$A"
+out_has "^  player $GAP.*flags left 1  flag on A\$"
+out_has '^  A Gold +value f30 +bank 8 stocks  HQ Harbour [0-9]+  flag of player '"$GAP"'$'
+out_has ':A1f '
+out_has ':A2h'
+out_has '^open cards: '
+out_has '^deck [0-9]+ cards, discard 1 \(top Harbour [0-9]+\)$'
+out_has 'free warehouses not yet built over 2'
+out_has "stocks: A 1"
+grep -q 'actions \|roofs \|level reserve\|stock events' "$TMP/out" && fail "show prints Building Amsterdam lines for a Golden Age game"
+ok "show has no action cards, roofs, level reserve or stock events"
+OTHERP=$((GAP % 3 + 1))
+expect_ok "view --player $OTHERP" "$BIN" view "$A" --player "$OTHERP"
+out_has "^  player $GAP .*flag on A\$"
+awk -v p="$GAP" '$0 ~ "^  player " p " " { f = 1; next } f { print; exit }' "$TMP/out" | grep -q 'stocks: hidden' ||
+    fail "player $OTHERP's view shows player $GAP's stocks"
+out_has "^  player $OTHERP( \\(turn\\))? \\(you\\)"
+out_has 'bank 8 stocks'
+ok "other players' stocks hidden, the bank's counts shown"
+expect_ok "view --player $GAP" "$BIN" view "$A" --player "$GAP"
+out_has 'stocks: A 1'
+[ "$(grep -c 'stocks: hidden' "$TMP/out")" -eq 2 ] || fail "player $GAP's view should hide the two other players' stocks"
+expect_ok "view --player 0" "$BIN" view "$A" --player 0
+[ "$(grep -c 'stocks: hidden' "$TMP/out")" -eq 3 ] || fail "a spectator's view should hide every player's stocks"
+# JSON: the view carries the viewer's stocks only (the other "stocks" keys
+# are the two sides of the trade offer), and every bank count.
+expect_ok "show --json" "$BIN" show "$A" --json
+[ "$(grep -o '"stocks"' "$TMP/out" | wc -l)" -eq 5 ] || fail "show --json should hold 3 players' stocks"
+expect_ok "view --player $GAP --json" "$BIN" view "$A" --player "$GAP" --json
+[ "$(grep -o '"stocks"' "$TMP/out" | wc -l)" -eq 3 ] || fail "view --json should hold the viewer's stocks only"
+[ "$(grep -o '"bank": [0-9]' "$TMP/out" | wc -l)" -eq 9 ] || fail "view --json should show 9 bank counts"
+out_has '"format": "chartered-view"'
+expect_ok "view --player 0 --json" "$BIN" view "$A" --player 0 --json
+[ "$(grep -o '"stocks"' "$TMP/out" | wc -l)" -eq 2 ] || fail "a spectator's view --json should hold nobody's stocks"
+ok "view --json hides other players' stocks"
+# sixty more moves, each one of the legal moves listed at the time
+for i in $(seq 1 60); do
+    N=$("$BIN" legal "$A" --json | sed -n 's/.*"count":\([0-9]*\).*/\1/p' | head -n 1)
+    [ -n "$N" ] || break
+    "$BIN" apply "$A" -q "#$(( (i * 7919) % N + 1 ))" || fail "apply #k (move $i)"
+done
+ok "60 more moves applied"
+NMOVES=$(grep -c '{"player":' "$A")
+expect_ok "replay" "$BIN" replay "$A" --verbose
+out_has "^start: golden-age, 3 players, preset golden-age, events off, board harbour, seed 21\$"
+out_line "    3. player $GAP, free: $FREE"
+out_has "^ +4\\. player $GAP, trade: flag Gold\$"
+out_has "replayed $NMOVES moves; the stored state matches"
+expect_ok "legal after the random moves" "$BIN" legal "$A"
+expect_ok "show after the random moves" "$BIN" show "$A"
+# a game with event cards, played on through the CLI and replayed
+E="$TMP/ga-events.json"
+expect_ok "new golden-age-first with events" "$BIN" new --edition golden-age --preset golden-age-first --events on --players 4 --seed 33 -o "$E"
+for i in $(seq 1 80); do
+    N=$("$BIN" legal "$E" --json | sed -n 's/.*"count":\([0-9]*\).*/\1/p' | head -n 1)
+    [ -n "$N" ] || break
+    "$BIN" apply "$E" -q "#$(( (i * 104729) % N + 1 ))" || fail "apply #k (events game, move $i)"
+done
+expect_ok "replay of the game with events" "$BIN" replay "$E"
+out_has 'the stored state matches'
+expect_ok "show of the game with events" "$BIN" show "$E"
+out_has '^event cards: on, 12 in the game, [0-9]+ drawn'
+out_has '^deck [0-9]+ cards \(including [0-9]+ event cards?, where unknown\)'
+# the setup and the stored state must agree
+sed 's/"preset":"golden-age-first"/"preset":"golden-age"/' "$E" >"$TMP/ga-mismatch.json"
+expect_err "setup preset differs from the stored state" 1 'does not match the setup' \
+    "$BIN" show "$TMP/ga-mismatch.json"
+sed 's/"preset":"golden-age-first"/"preset":"golden-age-last"/' "$E" >"$TMP/ga-badpreset.json"
+expect_err "unknown preset in a game file" 1 'setup.preset must be' "$BIN" legal "$TMP/ga-badpreset.json"
+sed 's/"events":1,"arrangement"/"events":7,"arrangement"/' "$E" >"$TMP/ga-badevents.json"
+expect_err "bad events value in a game file" 1 'setup.events must be 0 or 1' "$BIN" replay "$TMP/ga-badevents.json"
+
+echo "== The Golden Age: selfplay and bench flags"
+expect_ok "selfplay --edition golden-age --games 5" "$BIN" selfplay --edition golden-age --games 5 --seed 3
+out_has '^\{"games":5,"decisions":[0-9]+,"violations":0,'
+out_has '"edition":"golden-age"'
+expect_ok "selfplay --edition all --games 4" "$BIN" selfplay --edition all --games 4 --preset golden-age-first --events off
+out_has '"amsterdam":\{"games":2,'
+out_has '"golden-age":\{"games":2,'
+expect_err "selfplay --preset bogus" 2 "--preset expects golden-age, golden-age-first or both, got 'bogus'" \
+    "$BIN" selfplay --edition golden-age --preset bogus
+expect_err "selfplay --events sometimes" 2 "--events expects on, off or both, got 'sometimes'" \
+    "$BIN" selfplay --edition golden-age --events sometimes
+expect_err "selfplay --preset for Building Amsterdam" 2 '--preset only applies to The Golden Age' \
+    "$BIN" selfplay --preset golden-age
+expect_err "selfplay --edition bogus" 2 "--edition expects amsterdam, golden-age or all, got 'bogus'" \
+    "$BIN" selfplay --edition bogus
+expect_err "selfplay --players 6 for Building Amsterdam" 2 'Building Amsterdam is for 2 to 5 players' \
+    "$BIN" selfplay --players 6
+expect_err "selfplay --edition all --arrangement standard" 2 'with --edition all' \
+    "$BIN" selfplay --edition all --arrangement standard
+expect_err "selfplay golden-age --arrangement standard" 2 "--arrangement 'standard'" \
+    "$BIN" selfplay --edition golden-age --arrangement standard
+expect_ok "bench --edition golden-age --games 3 --json" "$BIN" bench --edition golden-age --games 3 --json
+out_has '^\{"edition":"golden-age","preset":"golden-age","events":"off","players":4,"arrangement":"centre",'
+out_has '"games":3,'
+expect_ok "bench --edition golden-age --players 6 --events on --preset golden-age-first" \
+    "$BIN" bench --edition golden-age --players 6 --events on --preset golden-age-first --games 2
+out_has 'golden-age, preset golden-age-first, events on, 6 players, arrangement centre'
+expect_ok "bench --edition all --events both --games 4 --json" "$BIN" bench --edition all --events both --games 4 --json
+out_has '"edition":"all"'
+expect_err "bench --events bogus" 2 "--events expects on, off or both, got 'bogus'" \
+    "$BIN" bench --edition golden-age --events bogus
+expect_err "bench --players 6 for Building Amsterdam" 2 'Building Amsterdam is for 2 to 5 players' \
+    "$BIN" bench --players 6 --games 1
 
 echo "all cli_basic checks passed"

@@ -4,7 +4,11 @@
  * under a second round trip, players' views leave out every hidden card of
  * the other players, the deck order, the level reserve, the RNG and the seed,
  * and malformed or inconsistent documents are refused with CH_EJSON, a
- * message naming the JSON path, and the target state left unchanged.
+ * message naming the JSON path, and the target state left unchanged. The
+ * Golden Age: fresh games (2 to 6 players, both presets, event cards on and
+ * off) and states along 30 random games round-trip byte for byte, and views
+ * hide the other players' hands and stock holdings but show the bank's
+ * counts, the flags and the cash.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -704,6 +708,241 @@ static void test_layout(void **state)
     ch_free(text);
 }
 
+/* ---- The Golden Age -------------------------------------------------------------- */
+
+static void new_ga_game(ch_state *st, int players, int preset, int events, uint64_t seed)
+{
+    ch_setup s;
+    ch_board b;
+    ch_msg m = {{0}};
+    ch_setup_default(&s, CH_ED_GOLDEN_AGE);
+    s.nplayers = players;
+    s.preset = preset;
+    s.events = events;
+    s.seed = seed;
+    const char *side = ch_ga_side(preset, players);
+    assert_non_null(side);
+    if (ch_board_builtin(&b, CH_ED_GOLDEN_AGE, side, &m) != CH_OK)
+        fail_msg("ch_board_builtin(golden-age, %s): %s", side, m.text);
+    if (ch_new(st, &s, &b, &m) != CH_OK)
+        fail_msg("ch_new(golden-age, %d players, preset %d, events %d): %s", players, preset,
+                 events, m.text);
+}
+
+/* The Golden Age view of p on top of check_view: stock holdings only for the
+ * viewer (they are private), the bank's count of every enterprise, every
+ * flag on the enterprises and every player's flags left (public), and the
+ * game's preset and event setting. */
+static void check_ga_view(const ch_state *st, int p, const names *nm)
+{
+    check_view(st, p, nm);
+    char *text = ch_view_to_json(st, p);
+    assert_non_null(text);
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+    assert_non_null(root);
+    assert_string_equal(json_string_value(json_object_get(root, "edition")), "golden-age");
+    json_t *game = json_object_get(root, "game");
+    assert_int_equal(json_integer_value(json_object_get(game, "preset")), st->preset);
+    assert_int_equal(json_is_true(json_object_get(game, "events_on")), st->events_on);
+    json_t *players = json_object_get(root, "players");
+    for (int q = 0; q < st->nplayers; q++) {
+        json_t *pl = json_array_get(players, (size_t)q);
+        json_t *stocks = json_object_get(pl, "stocks");
+        if (q == p) {
+            assert_true(json_is_object(stocks));
+            for (int c = 0; c < st->ncompanies; c++)
+                assert_int_equal(
+                    json_integer_value(json_object_get(stocks, ch_company_name(st, c))),
+                    st->pl[q].stock[c]);
+        } else if (stocks) {
+            fail_msg("view of %d (phase %s) shows player %d's stocks", p,
+                     ch_phase_name(st->phase), q);
+        }
+        assert_int_equal(json_integer_value(json_object_get(pl, "flags")), st->pl[q].flags);
+        assert_int_equal(json_integer_value(json_object_get(pl, "cash")), st->pl[q].cash);
+    }
+    json_t *cos = json_object_get(root, "companies");
+    assert_int_equal(json_array_size(cos), st->ncompanies);
+    for (int c = 0; c < st->ncompanies; c++) {
+        json_t *co = json_array_get(cos, (size_t)c);
+        json_t *bank = json_object_get(co, "bank");
+        assert_true(json_is_integer(bank));
+        assert_int_equal(json_integer_value(bank), st->co[c].bank);
+        json_t *flag = json_object_get(co, "flag");
+        if (st->co[c].flag)
+            assert_int_equal(json_integer_value(flag), st->co[c].flag - 1);
+        else
+            assert_true(json_is_null(flag));
+    }
+    /* no stock holding of another player under any key: the merger and
+     * event context holds none in The Golden Age either */
+    json_decref(root);
+    ch_free(text);
+}
+
+/* Fresh Golden Age games round-trip byte for byte: 2 to 6 players, both
+ * presets, with and without event cards, several seeds. */
+static void test_ga_fresh_games(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (int players = 2; players <= 6; players++)
+        for (int preset = CH_GA_PRINTED; preset <= CH_GA_FIRST; preset++)
+            for (int events = 0; events <= 1; events++)
+                for (uint64_t seed = 1; seed <= 3; seed++) {
+                    ch_state st;
+                    new_ga_game(&st, players, preset, events,
+                                seed * 1000u + (uint64_t)(players * 4 + preset * 2 + events));
+                    assert_int_equal(st.edition, CH_ED_GOLDEN_AGE);
+                    assert_int_equal(st.preset, preset);
+                    assert_int_equal(st.events_on, events);
+                    check_roundtrip(&st, 1);
+                    n++;
+                }
+    assert_int_equal(n, 5 * 2 * 2 * 3);
+}
+
+/* States along random Golden Age games round-trip byte for byte, and every
+ * player's view (and a spectator's) hides the other players' hands and
+ * stocks but shows the bank's counts. Every state of the first game is
+ * checked; later games check every 20th state, the first two entries into
+ * each phase and the first six into the forced option and stock-sale events,
+ * with every view at the first entry into a phase. (A round trip or a view
+ * costs about a millisecond.) */
+static void test_ga_random_games(void **state)
+{
+    (void)state;
+    enum { CAP = 4096 };
+    ch_move *buf = malloc(CAP * sizeof *buf);
+    names *nm = malloc(sizeof *nm);
+    assert_non_null(buf);
+    assert_non_null(nm);
+    uint64_t r = 4711;
+    long states = 0, views = 0, ga_phase_states = 0;
+    int seen[CH_PH_COUNT] = {0};
+    for (int g = 0; g < 30; g++) {
+        int players = 2 + g % 5, preset = (g / 5) % 2, events = (g / 10) % 2 ? 1 : g % 3 == 0;
+        ch_state st;
+        new_ga_game(&st, players, preset, events, 31u + (uint64_t)g * 7919u);
+        card_names_of(&st, nm);
+        int prev = -1, nth_in_game[CH_PH_COUNT] = {0};
+        for (int step = 0; step < 5000; step++) {
+            int entering = st.phase != prev;
+            prev = st.phase;
+            int nth = entering ? ++nth_in_game[st.phase] : 99;
+            seen[st.phase]++;
+            int ga_phase = st.phase == CH_PH_FORCED || st.phase == CH_PH_EVSELL;
+            if (g < 1 || step % 20 == 0 || nth <= 2 || (ga_phase && nth <= 6) ||
+                st.phase == CH_PH_OVER) {
+                check_roundtrip(&st, states % 4 == 0);
+                states++;
+                ga_phase_states += ga_phase;
+            }
+            if (nth == 1 || (ga_phase && nth == 2) || st.phase == CH_PH_OVER) {
+                for (int p = -1; p < st.nplayers; p++)
+                    check_ga_view(&st, p, nm);
+                views += st.nplayers + 1;
+            } else if (step % 25 == 0) {
+                check_ga_view(&st, (step / 25) % (st.nplayers + 1) - 1, nm);
+                views++;
+            }
+            unsigned mask = 0;
+            if (ch_decider(&st, &mask) == CH_DEC_TERMINAL)
+                break;
+            assert_true(mask != 0);
+            int p = __builtin_ctz(mask);
+            int n = ch_legal(&st, p, buf, CAP);
+            assert_true(n > 0 && n <= CAP);
+            ch_move m = buf[rnd(&r) % (uint64_t)n];
+            ch_msg why = {{0}};
+            if (ch_apply(&st, p, m, &why) != CH_OK)
+                fail_msg("golden-age game %d step %d: legal move refused: %s", g, step, why.text);
+        }
+        assert_int_equal(st.phase, CH_PH_OVER);
+    }
+    print_message("golden-age: %ld states round-tripped (%ld in forced/event-sell), "
+                  "%ld views checked\n",
+                  states, ga_phase_states, views);
+    assert_true(seen[CH_PH_FREE] > 0);
+    assert_true(seen[CH_PH_EVSELL] > 0);
+    assert_true(seen[CH_PH_TRADE] > 0);
+    assert_true(states > 500);
+    assert_true(views > 500);
+    free(nm);
+    free(buf);
+}
+
+/* A view of a Golden Age game in which everybody holds stocks: each player
+ * sees their own holdings only, and a spectator nobody's; the text of a
+ * view never carries another player's stock counts. */
+static void test_ga_view_stocks(void **state)
+{
+    (void)state;
+    enum { CAP = 4096 };
+    ch_move *buf = malloc(CAP * sizeof *buf);
+    names *nm = malloc(sizeof *nm);
+    assert_non_null(buf);
+    assert_non_null(nm);
+    uint64_t r = 1234;
+    int found = 0;
+    for (int g = 0; g < 50 && !found; g++) {
+        ch_state st;
+        new_ga_game(&st, 3 + g % 4, g % 2, 0, 900u + (uint64_t)g);
+        card_names_of(&st, nm);
+        for (int step = 0; step < 5000; step++) {
+            int all_hold = 1;
+            for (int q = 0; q < st.nplayers && all_hold; q++) {
+                int k = 0;
+                for (int c = 0; c < st.ncompanies; c++)
+                    k += st.pl[q].stock[c];
+                all_hold = k > 0;
+            }
+            if (all_hold && st.phase == CH_PH_TURN) {
+                found = 1;
+                for (int p = -1; p < st.nplayers; p++) {
+                    check_ga_view(&st, p, nm);
+                    char *text = ch_view_to_json(&st, p);
+                    json_t *root = json_loads(text, 0, NULL);
+                    assert_non_null(root);
+                    json_t *players = json_object_get(root, "players");
+                    int shown = 0;
+                    for (int q = 0; q < st.nplayers; q++)
+                        shown += json_object_get(json_array_get(players, (size_t)q), "stocks") != NULL;
+                    assert_int_equal(shown, p >= 0 ? 1 : 0);
+                    json_decref(root);
+                    ch_free(text);
+                }
+                /* the full state shows every holding */
+                char *text = ch_state_to_json(&st);
+                json_t *root = json_loads(text, 0, NULL);
+                json_t *players = json_object_get(root, "players");
+                for (int q = 0; q < st.nplayers; q++)
+                    assert_non_null(json_object_get(json_array_get(players, (size_t)q), "stocks"));
+                json_decref(root);
+                ch_free(text);
+                break;
+            }
+            unsigned mask = 0;
+            if (ch_decider(&st, &mask) == CH_DEC_TERMINAL)
+                break;
+            int p = __builtin_ctz(mask);
+            int n = ch_legal(&st, p, buf, CAP);
+            assert_true(n > 0 && n <= CAP);
+            /* prefer buying, so that every player comes to hold stocks */
+            ch_move m = buf[rnd(&r) % (uint64_t)n];
+            for (int i = 0; i < n; i++)
+                if (buf[i].type == CH_M_BUY && rnd(&r) % 2 == 0)
+                    m = buf[i];
+            ch_msg why = {{0}};
+            if (ch_apply(&st, p, m, &why) != CH_OK)
+                fail_msg("legal move refused: %s", why.text);
+        }
+    }
+    assert_true(found);
+    free(nm);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -713,6 +952,9 @@ int main(void)
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_view_situations),
         cmocka_unit_test(test_random_games),
+        cmocka_unit_test(test_ga_fresh_games),
+        cmocka_unit_test(test_ga_view_stocks),
+        cmocka_unit_test(test_ga_random_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,10 @@
  * text -> move -> text and move -> text -> move byte for byte, reading
  * tolerates case and spacing, level cards resolve to the canonical card in
  * context, malformed texts are refused with CH_ESYNTAX and a useful message,
- * and every legal move of 200 random games survives str/parse.
+ * and every legal move of 200 random games survives str/parse. The Golden
+ * Age: the free and flag forms, malformed ones refused with CH_ESYNTAX, and
+ * every legal move of 80 random games (2 to 6 players, both presets, with and
+ * without event cards) survives str/parse.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -688,6 +691,172 @@ static void test_random_games_round_trip(void **state)
     assert_true(checked > 0);
 }
 
+/* ---- The Golden Age -------------------------------------------------------------- */
+
+/* A new Golden Age game on the side its preset names for the player count. */
+static void ga_game(ch_state *st, int players, int preset, int events, uint64_t seed)
+{
+    ch_setup setup;
+    ch_setup_default(&setup, CH_ED_GOLDEN_AGE);
+    setup.nplayers = players;
+    setup.preset = preset;
+    setup.events = events;
+    setup.seed = seed;
+    ch_board b;
+    ch_msg why = {{0}};
+    const char *side = ch_ga_side(preset, players);
+    assert_non_null(side);
+    if (ch_board_builtin(&b, CH_ED_GOLDEN_AGE, side, &why) != CH_OK)
+        fail_msg("ch_board_builtin(golden-age, %s): %s", side, why.text);
+    if (ch_new(st, &setup, &b, &why) != CH_OK)
+        fail_msg("ch_new (golden-age, %d players, preset %d, events %d): %s", players,
+                 preset, events, why.text);
+}
+
+/* Every legal move seen in random Golden Age games (2 to 6 players, both
+ * presets, with and without event cards) writes a text that reads back to
+ * the same move and the same text. */
+static void test_ga_random_games_round_trip(void **state)
+{
+    (void)state;
+    static ch_move moves[MAX_MOVES];
+    long checked = 0, decisions = 0, finished = 0;
+    int type_seen[CH_M_NTYPES] = {0}, phase_seen[CH_PH_COUNT] = {0};
+    for (int g = 0; g < 80; g++) {
+        int players = 2 + g % 5, preset = (g / 5) % 2, events = (g / 10) % 2;
+        ch_state st;
+        ga_game(&st, players, preset, events, 5000u + (uint64_t)g);
+        ch_msg why = {{0}};
+        for (int step = 0; step < 5000; step++) {
+            unsigned mask = 0;
+            if (ch_decider(&st, &mask) == CH_DEC_TERMINAL) {
+                finished++;
+                break;
+            }
+            assert_true(mask != 0);
+            int p = __builtin_ctz(mask);
+            int n = ch_legal(&st, p, moves, MAX_MOVES);
+            if (n <= 0)
+                fail_msg("game %d step %d: P%d decides but has no legal move", g, step,
+                         p + 1);
+            if (n > MAX_MOVES)
+                n = MAX_MOVES;
+            if (st.phase < CH_PH_COUNT)
+                phase_seen[st.phase] = 1;
+            for (int i = 0; i < n; i++) {
+                char text[128];
+                int len = ch_move_str(&st, moves[i], text, sizeof text);
+                assert_true(len > 0 && len < (int)sizeof text);
+                assert_null(strchr(text, '?'));
+                ch_move back;
+                int rc = ch_move_parse(&st, p, text, &back, &why);
+                if (rc != CH_OK)
+                    fail_msg("golden-age game %d step %d (%s): '%s' does not parse: %s", g,
+                             step, ch_phase_name(st.phase), text, why.text);
+                if (memcmp(&back, &moves[i], sizeof back) != 0)
+                    fail_msg("golden-age game %d step %d (%s): '%s' is {%d,%d,%d,%d,%d} but "
+                             "parses to {%d,%d,%d,%d,%d}",
+                             g, step, ch_phase_name(st.phase), text, moves[i].type,
+                             moves[i].a, moves[i].b, moves[i].c, (int)moves[i].n,
+                             back.type, back.a, back.b, back.c, (int)back.n);
+                char again[128];
+                ch_move_str(&st, back, again, sizeof again);
+                assert_string_equal(again, text);
+                if (moves[i].type < CH_M_NTYPES)
+                    type_seen[moves[i].type] = 1;
+                checked++;
+            }
+            ch_move pick = moves[rnd((uint32_t)n)];
+            int rc = ch_apply(&st, p, pick, &why);
+            if (rc != CH_OK) {
+                char text[128];
+                ch_move_str(&st, pick, text, sizeof text);
+                fail_msg("golden-age game %d step %d: legal move '%s' refused: %s", g, step,
+                         text, why.text);
+            }
+            decisions++;
+        }
+    }
+    print_message("golden-age random games: %ld decisions, %ld finished games, %ld legal "
+                  "moves round-tripped\n",
+                  decisions, finished, checked);
+    /* the moves of The Golden Age, and its phases, all came up */
+    static const int want_types[] = {CH_M_DRAW, CH_M_TAKE, CH_M_REFRESH, CH_M_DONE,
+                                     CH_M_PLAY, CH_M_SELL,  CH_M_BUY,     CH_M_FOUND,
+                                     CH_M_FREE, CH_M_FLAG,  CH_M_CREDIT,  CH_M_MERGE};
+    for (size_t i = 0; i < sizeof want_types / sizeof want_types[0]; i++)
+        if (!type_seen[want_types[i]])
+            fail_msg("golden-age random games: no legal move of type %d was seen",
+                     want_types[i]);
+    static const int want_phases[] = {CH_PH_TURN,  CH_PH_PURCHASE, CH_PH_FOUND, CH_PH_FREE,
+                                      CH_PH_CREDIT, CH_PH_TRADE,   CH_PH_EVSELL};
+    for (size_t i = 0; i < sizeof want_phases / sizeof want_phases[0]; i++)
+        if (!phase_seen[want_phases[i]])
+            fail_msg("golden-age random games: phase %s never came up",
+                     ch_phase_name(want_phases[i]));
+    assert_true(finished >= 70);
+    assert_true(checked > 100000);
+}
+
+/* The Golden Age forms read in context: bare lot numbers on the one-district
+ * board, any order of the two free lots, case and spacing; and the written
+ * forms of free and flag. */
+static void test_ga_forms(void **state)
+{
+    (void)state;
+    ch_state st;
+    ga_game(&st, 2, CH_GA_PRINTED, 0, 77);
+    int x13 = plot_of(&st, "Harbour 13"), x14 = plot_of(&st, "Harbour 14");
+    check_both(&st, 0, mv(CH_M_FREE, x13, x14, 0, 0), "free Harbour 13 + Harbour 14");
+    check_same(&st, "free Harbour 14 + Harbour 13", "free Harbour 13 + Harbour 14");
+    check_same(&st, "FREE 13+14", "free Harbour 13 + Harbour 14");
+    check_same(&st, "  free   harbour 13 +harbour 14 ", "free Harbour 13 + Harbour 14");
+    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
+        char text[64];
+        snprintf(text, sizeof text, "flag %s", ch_company_name(&st, c));
+        check_both(&st, 0, mv(CH_M_FLAG, c, 0, 0, 0), text);
+    }
+    check_same(&st, "FLAG tea", "flag Tea");
+    check_same(&st, "flag   gunpowder", "flag Gunpowder");
+    ch_state big;
+    ga_game(&big, 5, CH_GA_PRINTED, 1, 78);
+    check_same(&big, "free 94 + 95", "free City Centre 94 + City Centre 95");
+    check_same(&big, "free city centre 1 + 2", "free City Centre 1 + City Centre 2");
+}
+
+/* Malformed free and flag texts are refused with CH_ESYNTAX and a message. */
+static void test_ga_malformed(void **state)
+{
+    (void)state;
+    ch_state st;
+    ga_game(&st, 3, CH_GA_FIRST, 1, 79);
+    check_bad(&st, "free", "free");
+    check_bad(&st, "free Harbour 13", "+");
+    check_bad(&st, "free Harbour 13 Harbour 14", "+");
+    check_bad(&st, "free Harbour 13 +", "plot");
+    check_bad(&st, "free + Harbour 14", "plot");
+    check_bad(&st, "free +", "plot");
+    check_bad(&st, "free Harbour 13 + Harbour 61", "Harbour 61");
+    check_bad(&st, "free Harbour 0 + Harbour 1", "Harbour 0");
+    check_bad(&st, "free 13 + 99", "99");
+    check_bad(&st, "free City Centre 13 + City Centre 14", "City Centre 13");
+    check_bad(&st, "free Harbour 13 + Harbour 14 + Harbour 15", "Harbour");
+    check_bad(&st, "free Harbour 13 + Harbour 14 roof", "roof");
+    check_bad(&st, "free Tea + Silk", "Tea");
+    check_bad(&st, "free L2 + Harbour 14", "L2");
+    check_bad(&st, "free f50 + Harbour 14", "f50");
+    check_bad(&st, "flag", "flag");
+    check_bad(&st, "flag Teaa", "Teaa");
+    check_bad(&st, "flag Coal", "Coal");
+    check_bad(&st, "flag Tea Silk", "Silk");
+    check_bad(&st, "flag Tea +", "+");
+    check_bad(&st, "flag f200", "f200");
+    check_bad(&st, "flag Harbour 13", "Harbour");
+    check_bad(&st, "flag 3", "3");
+    check_bad(&st, "flags Tea", "flags");
+    check_bad(&st, "fre Harbour 13 + Harbour 14", "fre");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -705,6 +874,9 @@ int main(void)
         cmocka_unit_test(test_play_refuses_without_change),
         cmocka_unit_test(test_play_applies),
         cmocka_unit_test(test_random_games_round_trip),
+        cmocka_unit_test(test_ga_forms),
+        cmocka_unit_test(test_ga_malformed),
+        cmocka_unit_test(test_ga_random_games_round_trip),
     };
     return cmocka_run_group_tests(tests, group_setup, NULL);
 }

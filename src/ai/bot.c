@@ -1,20 +1,28 @@
 /* bot.c: the bot interface (ch_bot_new, ch_bot_choose, ...) and the random
  * bot, the baseline: a uniformly random legal move. Every bot sees only a copy
  * of the state determinized for its player, so it cannot read hidden
- * information. */
+ * information. The other bots live beside it: greedy.c (with eval.c) and
+ * ismcts.c; see docs/bots.md. */
 #include "chartered.h"
+#include "ai.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum { BOT_RANDOM = 0, BOT_GREEDY, BOT_ISMCTS };
+
 struct ch_bot {
     char desc[128];
+    int kind;
     uint64_t rng;
-    ch_move *buf;
+    ch_move *buf;       /* random bot                                  */
     int cap;
+    ai_ws *ws;          /* greedy                                      */
+    ai_search *search;  /* ismcts                                      */
 };
 
-static const char *const bot_names[] = {"random", NULL};
+static const char *const bot_names[] = {"random", "greedy", "ismcts", NULL};
 
 const char *const *ch_bot_names(void) { return bot_names; }
 
@@ -26,6 +34,114 @@ static uint64_t next_rand(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+static int opt_error(ch_msg *err, const char *fmt, const char *a, const char *b)
+{
+    if (err)
+        snprintf(err->text, sizeof err->text, fmt, a, b);
+    return CH_EINVAL;
+}
+
+/* Parse "key=value,key=value" for the ISMCTS bot (the others take none). */
+static int parse_options(const char *name, int kind, const char *options, ai_search_opts *o,
+                         ch_msg *err)
+{
+    o->iterations = 0;
+    o->seconds = 0;
+    o->threads = 1;
+    o->playout = AI_PLAYOUT_GREEDY;
+    o->memory = (size_t)64 << 20;
+    o->explore = 0.7;
+    o->width = 12;
+    o->depth = 0;
+    o->prior = 1.0;
+    int have_iter = 0, have_time = 0;
+    if (!options)
+        options = "";
+    const char *s = options;
+    while (*s) {
+        char item[96];
+        size_t len = strcspn(s, ",");
+        if (len == 0) {
+            s++;
+            continue;
+        }
+        if (len >= sizeof item)
+            return opt_error(err, "bot %s: option '%.60s' is too long", name, s);
+        memcpy(item, s, len);
+        item[len] = 0;
+        s += len;
+        if (*s == ',')
+            s++;
+        char *eq = strchr(item, '=');
+        if (!eq)
+            return opt_error(err, "bot %s: option '%s' needs a value, like iterations=2000", name, item);
+        *eq = 0;
+        const char *key = item, *val = eq + 1;
+        if (kind != BOT_ISMCTS)
+            return opt_error(err, "bot %s takes no options (got '%s')", name, key);
+        char *end = NULL;
+        errno = 0;
+        if (!strcmp(key, "iterations")) {
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 1 || v > 100000000)
+                return opt_error(err, "bot %s: iterations must be a whole number from 1 to 100000000, not '%s'", name, val);
+            o->iterations = v;
+            have_iter = 1;
+        } else if (!strcmp(key, "time")) {
+            double v = strtod(val, &end);
+            if (errno || end == val || *end || !(v > 0) || v > 86400)
+                return opt_error(err, "bot %s: time must be seconds per move above 0, not '%s'", name, val);
+            o->seconds = v;
+            have_time = 1;
+        } else if (!strcmp(key, "threads")) {
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 1 || v > 64)
+                return opt_error(err, "bot %s: threads must be from 1 to 64, not '%s'", name, val);
+            o->threads = (int)v;
+        } else if (!strcmp(key, "playout")) {
+            if (!strcmp(val, "greedy"))
+                o->playout = AI_PLAYOUT_GREEDY;
+            else if (!strcmp(val, "random"))
+                o->playout = AI_PLAYOUT_RANDOM;
+            else
+                return opt_error(err, "bot %s: playout is greedy or random, not '%s'", name, val);
+        } else if (!strcmp(key, "memory")) {
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 1 || v > 65536)
+                return opt_error(err, "bot %s: memory is MiB from 1 to 65536, not '%s'", name, val);
+            o->memory = (size_t)v << 20;
+        } else if (!strcmp(key, "c")) {
+            double v = strtod(val, &end);
+            if (errno || end == val || *end || v < 0 || v > 100)
+                return opt_error(err, "bot %s: c (exploration) must be from 0 to 100, not '%s'", name, val);
+            o->explore = v;
+        } else if (!strcmp(key, "depth")) {
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 0 || v > 1000000)
+                return opt_error(err, "bot %s: depth must be playout decisions, 0 (to the end) or more, not '%s'", name, val);
+            o->depth = (int)v;
+        } else if (!strcmp(key, "prior")) {
+            double v = strtod(val, &end);
+            if (errno || end == val || *end || v < 0 || v > 100)
+                return opt_error(err, "bot %s: prior must be from 0 to 100, not '%s'", name, val);
+            o->prior = v;
+        } else if (!strcmp(key, "width")) {
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 0 || v > AI_CAND)
+                return opt_error(err, "bot %s: width must be from 0 (all moves) to 4096, not '%s'", name, val);
+            o->width = (int)v;
+        } else {
+            return opt_error(err, "bot %s: unknown option '%s' (options: iterations, time, threads, "
+                                  "playout, memory, c, width, depth, prior)", name, key);
+        }
+    }
+    if (have_iter && have_time)
+        return opt_error(err, "bot %s: give iterations or time, not both%s", name, "");
+    if (kind == BOT_ISMCTS && !have_iter && !have_time)
+        o->iterations = 1000;
+    return CH_OK;
+}
+
 int ch_bot_new(ch_bot **out, const char *name, const char *options, uint64_t seed, ch_msg *err)
 {
     if (!out || !name) {
@@ -34,22 +150,53 @@ int ch_bot_new(ch_bot **out, const char *name, const char *options, uint64_t see
         return CH_EINVAL;
     }
     *out = NULL;
-    if (strcmp(name, "random") != 0) {
+    int kind;
+    if (!strcmp(name, "random"))
+        kind = BOT_RANDOM;
+    else if (!strcmp(name, "greedy"))
+        kind = BOT_GREEDY;
+    else if (!strcmp(name, "ismcts"))
+        kind = BOT_ISMCTS;
+    else {
         if (err)
-            snprintf(err->text, sizeof err->text, "unknown bot '%s': the bots are random", name);
+            snprintf(err->text, sizeof err->text,
+                     "unknown bot '%.60s': the bots are random, greedy and ismcts", name);
         return CH_EINVAL;
     }
+    ai_search_opts so;
+    int r = parse_options(name, kind, options, &so, err);
+    if (r != CH_OK)
+        return r;
     ch_bot *b = calloc(1, sizeof *b);
     if (!b)
         return CH_ENOMEM;
-    b->cap = 1 << 16;
-    b->buf = malloc(sizeof *b->buf * (size_t)b->cap);
-    if (!b->buf) {
-        free(b);
-        return CH_ENOMEM;
-    }
+    b->kind = kind;
     b->rng = seed;
-    snprintf(b->desc, sizeof b->desc, "%s%s%s", name, options && *options ? ":" : "",
+    if (kind == BOT_RANDOM) {
+        b->cap = 1 << 16;
+        b->buf = malloc(sizeof *b->buf * (size_t)b->cap);
+        if (!b->buf) {
+            free(b);
+            return CH_ENOMEM;
+        }
+    } else if (kind == BOT_GREEDY) {
+        b->ws = malloc(sizeof *b->ws);
+        if (!b->ws) {
+            free(b);
+            return CH_ENOMEM;
+        }
+        ai_params_default(&b->ws->prm);
+    } else {
+        r = ai_search_new(&b->search, &so);
+        if (r != CH_OK) {
+            if (err)
+                snprintf(err->text, sizeof err->text, "ismcts: cannot allocate %zu MiB for the search",
+                         so.memory >> 20);
+            free(b);
+            return r;
+        }
+    }
+    snprintf(b->desc, sizeof b->desc, "%s%s%.100s", name, options && *options ? ":" : "",
              options ? options : "");
     *out = b;
     return CH_OK;
@@ -60,6 +207,8 @@ void ch_bot_free(ch_bot *b)
     if (!b)
         return;
     free(b->buf);
+    free(b->ws);
+    ai_search_free(b->search);
     free(b);
 }
 
@@ -69,16 +218,39 @@ int ch_bot_choose(ch_bot *b, const ch_state *st, int p, ch_move *out, ch_msg *er
 {
     if (!b || !st || !out)
         return CH_EINVAL;
-    ch_state view = *st;
-    ch_determinize(&view, p, next_rand(&b->rng));
-    int n = ch_legal(&view, p, b->buf, b->cap);
-    if (n <= 0) {
+    unsigned mask = 0;
+    if (st->magic != CH_STATE_MAGIC || p < 0 || p >= st->nplayers ||
+        ch_decider(st, &mask) == CH_DEC_TERMINAL || !(mask >> p & 1)) {
         if (err)
             snprintf(err->text, sizeof err->text, "player %d has no decision to make", p + 1);
         return CH_ETURN;
     }
-    if (n > b->cap)
-        n = b->cap;
-    *out = b->buf[next_rand(&b->rng) % (uint64_t)n];
+    ch_state view = *st;
+    ch_determinize(&view, p, next_rand(&b->rng));
+    switch (b->kind) {
+    case BOT_GREEDY:
+        *out = ai_greedy_move(b->ws, &view, p);
+        break;
+    case BOT_ISMCTS:
+        *out = ai_search_run(b->search, &view, p, next_rand(&b->rng));
+        break;
+    default: {
+        int n = ch_legal(&view, p, b->buf, b->cap);
+        if (n <= 0) {
+            if (err)
+                snprintf(err->text, sizeof err->text, "player %d has no decision to make", p + 1);
+            return CH_ETURN;
+        }
+        if (n > b->cap)
+            n = b->cap;
+        *out = b->buf[next_rand(&b->rng) % (uint64_t)n];
+        return CH_OK;
+    }
+    }
+    if (out->type == CH_M_NONE) {
+        if (err)
+            snprintf(err->text, sizeof err->text, "player %d has no decision to make", p + 1);
+        return CH_ETURN;
+    }
     return CH_OK;
 }

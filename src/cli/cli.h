@@ -90,6 +90,56 @@ void opts_help(FILE *f, const char *usage, const char *about,
 int cli_edition_find(const char *name);
 const char *cli_edition_name(int edition);
 
+/* ---- Golden Age options (util.c) ----------------------------------------------- */
+/* "golden-age" -> CH_GA_PRINTED, "golden-age-first" -> CH_GA_FIRST; -1 when
+ * unknown. */
+int cli_preset_find(const char *name);
+const char *cli_preset_name(int preset);
+/* "on" -> 1, "off" -> 0; -1 when neither. */
+int cli_onoff_find(const char *s);
+
+/* ---- the games of selfplay and bench (mix.c) ------------------------------------ */
+#define MIX_MAX_BOARDS 16
+/* Which games a run plays: editions, player counts, Golden Age presets and
+ * event settings, and boards, cycled across games (cli_mix_game). */
+typedef struct cli_mix {
+    int neds, eds[2];          /* editions, cycled game by game              */
+    int players;               /* fixed count, or 0: cycle the edition's    */
+    int npresets, presets[2];  /* Golden Age presets cycled                  */
+    int nevents, events[2];    /* Golden Age event settings cycled (0/1)    */
+    int arr_all;               /* --arrangement all                          */
+    const char *arr_name;      /* a fixed arrangement, or NULL               */
+    int nboards;               /* boards loaded (every one a game may use)   */
+    char bname[MIX_MAX_BOARDS][32];
+    int bedition[MIX_MAX_BOARDS];
+    ch_board *boards;
+} cli_mix;
+
+/* One game of a mix. */
+typedef struct cli_game {
+    ch_setup set;
+    const ch_board *board;
+    const char *arr;           /* its arrangement's name                     */
+} cli_game;
+
+/* Decode --edition (amsterdam, golden-age, all), --players (0 = cycle),
+ * --preset (golden-age, golden-age-first, both), --events (on, off, both)
+ * and --arrangement (NAME, all or NULL) for command cmd, and load the boards.
+ * preset and events may be NULL: then def_preset / def_events ("both" or
+ * a value) apply. Returns 0, or EXIT_USAGE / EXIT_FAIL after a message. */
+int cli_mix_init(cli_mix *mx, const char *cmd, const char *edition,
+                 int players, const char *preset, const char *events,
+                 const char *arrangement, const char *def_preset,
+                 const char *def_events);
+/* Game gi of the mix (seed: the game's seed). */
+void cli_mix_game(const cli_mix *mx, uint64_t gi, uint64_t seed, cli_game *g);
+/* "--edition golden-age --players 3 --preset golden-age --events on
+ * --arrangement harbour": the flags that select game g alone. */
+void cli_mix_flags(const cli_game *g, char *buf, size_t n);
+/* "golden-age" / "amsterdam" / "all" as given. */
+const char *cli_mix_edition_text(const cli_mix *mx);
+void cli_mix_free(cli_mix *mx);
+
 /* ---- moves and deciders (util.c) ------------------------------------------ */
 /* Who decides now, in words: "player 2 decides (purchase)". */
 void cli_decider_text(const ch_state *st, char *buf, size_t n);
@@ -136,6 +186,10 @@ void gf_free(game_file *g);
 /* Decode a "setup" object into *set (edition, players, seed, preset,
  * events). Prints the reason on failure. */
 int gf_setup_decode(const char *path, json_t *setup, ch_setup *set);
+/* Add the edition options of set to a setup object: for The Golden Age
+ * "preset" (its name) and "events" (0 or 1); for Building Amsterdam
+ * "events": 1 when set (as files have always had it). */
+void gf_setup_options(json_t *setup, const ch_setup *set);
 /* Encode a seed: a JSON integer when it fits, else a decimal string. */
 json_t *gf_seed_json(uint64_t seed);
 

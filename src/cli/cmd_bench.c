@@ -2,7 +2,8 @@
  * engine's speed: full legal-move generation at every step (ch_legal into a
  * stack buffer), a uniformly random pick, ch_apply_fast. Reports decisions
  * and complete games per second, sizeof(ch_state) and heap allocations per
- * game (counted by bench_alloc.c).
+ * game (counted by bench_alloc.c). --edition, --preset and --events choose
+ * the games (mix.c): Building Amsterdam, The Golden Age, or both in turn.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,10 +19,19 @@ int cmd_bench(int argc, char **argv)
     int players = 4, games = 0, seen_games = 0, seen_seconds = 0, as_json = 0;
     double seconds = 3.0;
     uint64_t seed = 1;
-    const char *arrangement = NULL;
+    const char *arrangement = NULL, *edition = "amsterdam", *preset = NULL;
+    const char *events = NULL;
     const opt_spec specs[] = {
-        {"players", 'p', OPT_INT, &players, "N", 2, 5,
-         "players per game (default 4)", NULL},
+        {"edition", 'e', OPT_STR, &edition, "NAME", 0, 0,
+         "amsterdam (default), golden-age, or all to alternate them", NULL},
+        {"players", 'p', OPT_INT, &players, "N", 2, CH_MAX_PLAYERS,
+         "players per game (default 4; Building Amsterdam 2-5, The Golden "
+         "Age 2-6)", NULL},
+        {"preset", 0, OPT_STR, &preset, "NAME", 0, 0,
+         "Golden Age preset: golden-age (default), golden-age-first, or both "
+         "in turn", NULL},
+        {"events", 0, OPT_STR, &events, "on|off|both", 0, 0,
+         "Golden Age event cards (default off)", NULL},
         {"games", 'g', OPT_INT, &games, "G", 1, 1000000000,
          "stop after G complete games", &seen_games},
         {"seconds", 't', OPT_DOUBLE, &seconds, "T",
@@ -30,7 +40,8 @@ int cmd_bench(int argc, char **argv)
         {"seed", 's', OPT_U64, &seed, "S", 0, 0,
          "game i uses seed S+i; the move picks too (default 1)", NULL},
         {"arrangement", 'a', OPT_STR, &arrangement, "NAME", 0, 0,
-         "built-in arrangement (default: the first)", NULL},
+         "built-in arrangement (default: Building Amsterdam's first; The "
+         "Golden Age: the side of the preset)", NULL},
         {"json", 0, OPT_FLAG, &as_json, NULL, 0, 0,
          "print one JSON line instead of text", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
@@ -39,8 +50,10 @@ int cmd_bench(int argc, char **argv)
     int rc = opts_parse("bench", argc, argv, specs, pos, &npos);
     if (rc == OPTS_HELP) {
         opts_help(stdout,
-                  "chartered bench [--players 4] [--games G] [--seconds T] "
-                  "[--seed S] [--json]",
+                  "chartered bench [--edition amsterdam|golden-age|all] "
+                  "[--players 4] [--preset NAME|both] [--events on|off|both] "
+                  "[--games G] [--seconds T] [--seed S] [--arrangement NAME] "
+                  "[--json]",
                   "Random playouts on one thread: every step lists all legal "
                   "moves (ch_legal),\npicks one uniformly and applies it with "
                   "ch_apply_fast.",
@@ -60,20 +73,33 @@ int cmd_bench(int argc, char **argv)
     free(pos);
     int use_time = seen_seconds || !seen_games;
 
-    const char *const *names = ch_board_builtin_names(CH_ED_AMSTERDAM);
-    if (!arrangement)
-        arrangement = names && names[0] ? names[0] : "standard";
-    static ch_board board;
-    ch_msg err = {{0}};
-    if ((rc = ch_board_builtin(&board, CH_ED_AMSTERDAM, arrangement, &err))) {
-        cli_error("chartered bench: --arrangement '%s': %s", arrangement,
-                  err.text);
+    if (arrangement && strcmp(arrangement, "all") == 0) {
+        cli_error("chartered bench: --arrangement expects one built-in "
+                  "arrangement, not all");
         return EXIT_USAGE;
     }
-    ch_setup set;
-    ch_setup_default(&set, CH_ED_AMSTERDAM);
-    set.edition = CH_ED_AMSTERDAM;
-    set.nplayers = players;
+    cli_mix mix;
+    if ((rc = cli_mix_init(&mix, "bench", edition, players, preset, events,
+                           arrangement, "golden-age", "off")))
+        return rc;
+    /* The configuration printed: the first game's (every game's, unless
+     * something cycles). */
+    cli_game g0;
+    cli_mix_game(&mix, 0, seed, &g0);
+    char conf[200];
+    if (mix.neds > 1)
+        snprintf(conf, sizeof conf, "amsterdam and golden-age in turn");
+    else if (g0.set.edition == CH_ED_GOLDEN_AGE)
+        snprintf(conf, sizeof conf, "golden-age, preset %s, events %s",
+                 mix.npresets > 1 ? "both in turn"
+                                  : cli_preset_name(g0.set.preset),
+                 mix.nevents > 1 ? "on and off in turn"
+                                 : g0.set.events ? "on" : "off");
+    else
+        snprintf(conf, sizeof conf, "amsterdam");
+    const char *arr_text = mix.neds > 1 ? "as the games need" : g0.arr;
+    cli_game g;
+    ch_msg err = {{0}};
 
     ch_move buf[BENCH_CAP];
     ch_state st;
@@ -85,10 +111,11 @@ int cmd_bench(int argc, char **argv)
     bench_alloc_start();
     double t0 = cli_now(), elapsed = 0;
     for (;;) {
-        set.seed = seed + done;
-        if ((rc = ch_new(&st, &set, &board, &err)) != CH_OK) {
+        cli_mix_game(&mix, done, seed + done, &g);
+        if ((rc = ch_new(&st, &g.set, g.board, &err)) != CH_OK) {
             bench_alloc_stop();
             cli_error("chartered bench: ch_new: %s", err.text);
+            cli_mix_free(&mix);
             return EXIT_FAIL;
         }
         uint64_t nd = 0;
@@ -124,11 +151,14 @@ int cmd_bench(int argc, char **argv)
     }
     elapsed = cli_now() - t0;
     bench_alloc_stop();
+    cli_mix_free(&mix);
     if (failed) {
+        char flags[200];
+        cli_mix_flags(&g, flags, sizeof flags);
         cli_error("chartered bench: game with seed %" PRIu64 " stuck after %"
                   PRIu64 " decisions (no legal move or no end); run 'chartered "
-                  "selfplay --games 1 --seed %" PRIu64 " --players %d' to see "
-                  "why", seed + done, decisions, seed + done, players);
+                  "selfplay --games 1 --seed %" PRIu64 " %s' to see why",
+                  seed + done, decisions, seed + done, flags);
         return EXIT_FAIL;
     }
     unsigned long long allocs = bench_alloc_count();
@@ -137,12 +167,17 @@ int cmd_bench(int argc, char **argv)
     double gps = elapsed > 0 ? (double)done / elapsed : 0;
     double apg = done ? (double)allocs / (double)done : 0;
     if (as_json) {
-        printf("{\"players\":%d,\"arrangement\":\"%s\",\"seed\":%" PRIu64
+        printf("{\"edition\":\"%s\",", cli_mix_edition_text(&mix));
+        if (mix.eds[mix.neds - 1] == CH_ED_GOLDEN_AGE)
+            printf("\"preset\":\"%s\",\"events\":\"%s\",",
+                   mix.npresets > 1 ? "both" : cli_preset_name(g0.set.preset),
+                   mix.nevents > 1 ? "both" : g0.set.events ? "on" : "off");
+        printf("\"players\":%d,\"arrangement\":\"%s\",\"seed\":%" PRIu64
                ",\"games\":%" PRIu64 ",\"decisions\":%" PRIu64
                ",\"seconds\":%.3f,\"decisions_per_second\":%.0f"
                ",\"games_per_second\":%.1f,\"avg_decisions\":%.1f"
                ",\"avg_turns\":%.1f,\"sizeof_state\":%zu,",
-               players, arrangement, seed, done, decisions, elapsed, dps, gps,
+               players, arr_text, seed, done, decisions, elapsed, dps, gps,
                done ? (double)decisions / (double)done : 0.0,
                done ? (double)turns / (double)done : 0.0, sizeof(ch_state));
         if (have_allocs)
@@ -153,8 +188,8 @@ int cmd_bench(int argc, char **argv)
         printf(",\"truncated_legal\":%" PRIu64 "}\n", truncated);
         return 0;
     }
-    printf("chartered bench: %d players, arrangement %s, seed %" PRIu64
-           ", one thread\n", players, arrangement, seed);
+    printf("chartered bench: %s, %d players, arrangement %s, seed %" PRIu64
+           ", one thread\n", conf, players, arr_text, seed);
     printf("  games             %" PRIu64 " complete in %.2f s\n", done,
            elapsed);
     printf("  decisions         %" PRIu64 " (%.1f per game, %.1f turns per "

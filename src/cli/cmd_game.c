@@ -16,17 +16,25 @@
 int cmd_new(int argc, char **argv)
 {
     const char *edition_s = "amsterdam", *arrangement = NULL, *arr_file = NULL;
-    const char *board_dir = NULL, *out = "-";
+    const char *board_dir = NULL, *out = "-", *preset_s = NULL;
+    const char *events_s = NULL;
     int players = 4, seen_seed = 0, seen_players = 0;
     uint64_t seed = 0;
     const opt_spec specs[] = {
         {"edition", 0, OPT_STR, &edition_s, "NAME", 0, 0,
          "amsterdam (default) or golden-age", NULL},
         {"players", 'p', OPT_INT, &players, "N", 2, CH_MAX_PLAYERS,
-         "number of players (default 4; Building Amsterdam: 2-5)",
-         &seen_players},
+         "number of players (default 4; Building Amsterdam: 2-5, The Golden "
+         "Age: 2-6)", &seen_players},
+        {"preset", 0, OPT_STR, &preset_s, "NAME", 0, 0,
+         "Golden Age setup: golden-age (the printed rulebook, default) or "
+         "golden-age-first (the first rules)", NULL},
+        {"events", 0, OPT_STR, &events_s, "on|off", 0, 0,
+         "Golden Age: shuffle the event cards in (default off)", NULL},
         {"arrangement", 'a', OPT_STR, &arrangement, "NAME",
-         0, 0, "built-in arrangement (default: the edition's first)", NULL},
+         0, 0, "built-in arrangement (default: Building Amsterdam's first; "
+         "The Golden Age: the side the preset names for the player count)",
+         NULL},
         {"arrangement-file", 0, OPT_STR, &arr_file, "FILE", 0, 0,
          "arrangement file to read instead of a built-in one", NULL},
         {"board-dir", 0, OPT_STR, &board_dir, "DIR", 0, 0,
@@ -42,7 +50,8 @@ int cmd_new(int argc, char **argv)
     int rc = opts_parse("new", argc, argv, specs, pos, &npos);
     if (rc == OPTS_HELP) {
         opts_help(stdout,
-                  "chartered new [--edition amsterdam] [--players N] "
+                  "chartered new [--edition amsterdam|golden-age] [--players N] "
+                  "[--preset golden-age|golden-age-first] [--events on|off] "
                   "[--arrangement NAME | --arrangement-file FILE [--board-dir "
                   "DIR]] [--seed S] [-o FILE]",
                   "Create a game and write its game file (setup, moves, state).",
@@ -65,6 +74,22 @@ int cmd_new(int argc, char **argv)
     if (edition < 0) {
         cli_error("chartered new: --edition expects amsterdam or golden-age, "
                   "got '%s'", edition_s);
+        return EXIT_USAGE;
+    }
+    int preset = CH_GA_PRINTED, events = 0;
+    if ((preset_s || events_s) && edition != CH_ED_GOLDEN_AGE) {
+        cli_error("chartered new: --%s only applies to The Golden Age (add "
+                  "--edition golden-age)", preset_s ? "preset" : "events");
+        return EXIT_USAGE;
+    }
+    if (preset_s && (preset = cli_preset_find(preset_s)) < 0) {
+        cli_error("chartered new: --preset expects golden-age or "
+                  "golden-age-first, got '%s'", preset_s);
+        return EXIT_USAGE;
+    }
+    if (events_s && (events = cli_onoff_find(events_s)) < 0) {
+        cli_error("chartered new: --events expects on or off, got '%s'",
+                  events_s);
         return EXIT_USAGE;
     }
     if (arrangement && arr_file) {
@@ -92,15 +117,19 @@ int cmd_new(int argc, char **argv)
     else if (set.nplayers < 1 || set.nplayers > CH_MAX_PLAYERS)
         set.nplayers = 4;
     set.seed = seed;
+    if (edition == CH_ED_GOLDEN_AGE) {
+        set.preset = preset;
+        set.events = events;
+        /* the board side follows the preset and the player count */
+        if (!arrangement && !arr_file)
+            arrangement = ch_ga_side(preset, set.nplayers);
+    }
 
     json_t *setup = json_object();
     json_object_set_new(setup, "edition", json_string(cli_edition_name(edition)));
     json_object_set_new(setup, "players", json_integer(set.nplayers));
     json_object_set_new(setup, "seed", gf_seed_json(seed));
-    if (set.preset)
-        json_object_set_new(setup, "preset", json_integer(set.preset));
-    if (set.events)
-        json_object_set_new(setup, "events", json_integer(set.events));
+    gf_setup_options(setup, &set);
 
     ch_board *board = calloc(1, sizeof *board);
     ch_state *st = calloc(1, sizeof *st);
@@ -111,13 +140,6 @@ int cmd_new(int argc, char **argv)
         json_decref(setup);
         return EXIT_FAIL;
     }
-    const char *const *names = ch_board_builtin_names(edition);
-    if (edition == CH_ED_GOLDEN_AGE && !arr_file && (!names || !names[0])) {
-        cli_error("chartered new: --edition golden-age: not implemented yet "
-                  "(the library has no Golden Age arrangement)");
-        rc = EXIT_FAIL;
-        goto done;
-    }
     rc = gf_board_for_new(edition, arrangement, arr_file, board_dir, board,
                           setup);
     if (rc)
@@ -125,24 +147,22 @@ int cmd_new(int argc, char **argv)
     ch_msg err = {{0}};
     int crc = ch_new(st, &set, board, &err);
     if (crc != CH_OK) {
-        if (edition == CH_ED_GOLDEN_AGE) {
-            cli_error("chartered new: --edition golden-age: not implemented "
-                      "yet (%s)", err.text[0] ? err.text : ch_strerror(crc));
-            rc = EXIT_FAIL;
-        } else {
-            cli_error("chartered new: cannot start the game: %s",
-                      err.text[0] ? err.text : ch_strerror(crc));
-            rc = crc == CH_EINVAL ? EXIT_USAGE : EXIT_FAIL;
-        }
+        cli_error("chartered new: cannot start the game: %s",
+                  err.text[0] ? err.text : ch_strerror(crc));
+        rc = crc == CH_EINVAL ? EXIT_USAGE : EXIT_FAIL;
         goto done;
     }
     rc = gf_write_new(out, setup, st);
     if (rc == 0 && strcmp(out, "-") != 0) {
         char who[160];
         cli_decider_text(st, who, sizeof who);
-        printf("%s: new %s game, %d players, board %s, seed %" PRIu64 "; %s\n",
-               out, cli_edition_name(edition), set.nplayers, st->board.name,
-               seed, who);
+        char opts[80] = "";
+        if (edition == CH_ED_GOLDEN_AGE)
+            snprintf(opts, sizeof opts, ", preset %s, events %s",
+                     cli_preset_name(set.preset), set.events ? "on" : "off");
+        printf("%s: new %s game, %d players%s, board %s, seed %" PRIu64
+               "; %s\n", out, cli_edition_name(edition), set.nplayers, opts,
+               st->board.name, seed, who);
     }
 done:
     free(board);
@@ -737,10 +757,16 @@ int cmd_replay(int argc, char **argv)
         rc = EXIT_FAIL;
         goto done;
     }
-    if (verbose)
-        printf("start: %s, %d players, board %s, seed %" PRIu64 "\n",
-               cli_edition_name(g.set.edition), g.set.nplayers, st->board.name,
-               g.set.seed);
+    if (verbose) {
+        char opts[80] = "";
+        if (g.set.edition == CH_ED_GOLDEN_AGE)
+            snprintf(opts, sizeof opts, ", preset %s, events %s",
+                     cli_preset_name(g.set.preset),
+                     g.set.events ? "on" : "off");
+        printf("start: %s, %d players%s, board %s, seed %" PRIu64 "\n",
+               cli_edition_name(g.set.edition), g.set.nplayers, opts,
+               st->board.name, g.set.seed);
+    }
     size_t i;
     json_t *mv;
     json_array_foreach(g.moves, i, mv) {

@@ -3,7 +3,9 @@
  * after every decision (ch_validate, termination) and at the end of each game
  * (replay from setup and notation gives a byte-identical state, the JSON
  * round trip is exact, no player's view shows another player's hidden hand
- * cards or the deck order). Prints one JSON line of totals.
+ * cards, the deck order or, in The Golden Age, another player's stocks).
+ * Games cycle editions, player counts, Golden Age presets and event settings
+ * (mix.c). Prints one JSON line of totals.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -22,20 +24,26 @@ typedef struct rec {
 } rec;
 
 typedef struct sp_cfg {
-    int players;       /* 0: cycle 2..5 */
+    cli_mix mix;       /* which games (mix.c) */
     int games;
     uint64_t seed;
     int full;          /* --check full */
-    int narr;
-    const char *const *arr_names; /* narr names */
-    ch_board *boards;  /* narr boards */
-    int cycle_arr;     /* --arrangement all */
 } sp_cfg;
+
+/* Totals of one edition. */
+typedef struct sp_ed_totals {
+    uint64_t games, decisions, turns, violations;
+    uint64_t stalled;                /* games ended by a round of passes     */
+    uint64_t events;                 /* event cards drawn (The Golden Age)   */
+    uint64_t phase[CH_PH_COUNT];     /* decisions made in each phase         */
+    uint64_t mtype[CH_M_NTYPES];     /* moves of each type                   */
+} sp_ed_totals;
 
 typedef struct sp_totals {
     uint64_t games, decisions, violations, turns;
     uint64_t wins[CH_MAX_PLAYERS];
     int max_players;
+    sp_ed_totals ed[2];
 } sp_totals;
 
 typedef struct worker {
@@ -47,7 +55,8 @@ typedef struct worker {
     ch_state *st, *prev, *tmp, *tmp2;
     /* the game being played, for messages */
     uint64_t seed;
-    int game, nplayers, arr;
+    int game, nplayers;
+    cli_game g;
     char cname[CH_MAX_CARDS][64]; /* JSON card names of this game */
     uint8_t cdup[CH_MAX_CARDS];
 } worker;
@@ -65,6 +74,7 @@ static void violation(worker *w, uint64_t decision, const ch_state *before,
                       int p, const ch_move *m, const char *fmt, ...)
 {
     w->tot.violations++;
+    w->tot.ed[w->g.set.edition ? 1 : 0].violations++;
     char reason[600];
     va_list ap;
     va_start(ap, fmt);
@@ -77,16 +87,24 @@ static void violation(worker *w, uint64_t decision, const ch_state *before,
             snprintf(t, sizeof t, "?");
         snprintf(mv, sizeof mv, "player %d '%s'", p + 1, t);
     }
+    char what[160], flags[200];
+    if (w->g.set.edition == CH_ED_GOLDEN_AGE)
+        snprintf(what, sizeof what, "golden-age, %d players, preset %s, "
+                 "events %s, arrangement %s", w->nplayers,
+                 cli_preset_name(w->g.set.preset),
+                 w->g.set.events ? "on" : "off", w->g.arr);
+    else
+        snprintf(what, sizeof what, "amsterdam, %d players, arrangement %s",
+                 w->nplayers, w->g.arr);
+    cli_mix_flags(&w->g, flags, sizeof flags);
     pthread_mutex_lock(&report_lock);
     if (reports_printed < MAX_REPORTS)
         fprintf(stderr,
-                "violation: game seed %" PRIu64 " (game %d, %d players, "
-                "arrangement %s): decision %" PRIu64 ": %s: %s\n"
+                "violation: game seed %" PRIu64 " (game %d, %s): decision %"
+                PRIu64 ": %s: %s\n"
                 "  rerun alone: chartered selfplay --games 1 --seed %" PRIu64
-                " --players %d --arrangement %s --check full\n",
-                w->seed, w->game, w->nplayers, w->cfg->arr_names[w->arr],
-                decision, mv, reason, w->seed, w->nplayers,
-                w->cfg->arr_names[w->arr]);
+                " %s --check full\n",
+                w->seed, w->game, what, decision, mv, reason, w->seed, flags);
     else if (reports_printed == MAX_REPORTS)
         fprintf(stderr, "violation: (more violations not shown)\n");
     reports_printed++;
@@ -230,25 +248,23 @@ static int lowest(unsigned x)
     return -1;
 }
 
-static void play_game(worker *w, int gi)
+static void play_game_body(worker *w, int gi)
 {
     const sp_cfg *cfg = w->cfg;
     w->game = gi;
     w->seed = cfg->seed + (uint64_t)gi;
-    w->nplayers = cfg->players ? cfg->players : 2 + gi % 4;
-    w->arr = cfg->cycle_arr ? gi % cfg->narr : 0;
+    cli_mix_game(&cfg->mix, (uint64_t)gi, w->seed, &w->g);
+    w->nplayers = w->g.set.nplayers;
     if (w->nplayers > w->tot.max_players)
         w->tot.max_players = w->nplayers;
-    const ch_board *board = &cfg->boards[w->arr];
-    ch_setup set;
-    ch_setup_default(&set, CH_ED_AMSTERDAM);
-    set.edition = CH_ED_AMSTERDAM;
-    set.nplayers = w->nplayers;
-    set.seed = w->seed;
+    const ch_board *board = w->g.board;
+    const ch_setup set = w->g.set;
+    sp_ed_totals *et = &w->tot.ed[set.edition == CH_ED_GOLDEN_AGE ? 1 : 0];
     ch_state *st = w->st;
     ch_msg msg = {{0}};
     char why[700];
     w->tot.games++;
+    et->games++;
     int rc = ch_new(st, &set, board, &msg);
     if (rc != CH_OK) {
         violation(w, 0, NULL, 0, NULL, "ch_new failed: %s", msg.text);
@@ -316,6 +332,10 @@ static void play_game(worker *w, int gi)
         }
         w->log[nd].p = (uint8_t)p;
         w->log[nd].m = m;
+        if (st->phase < CH_PH_COUNT)
+            et->phase[st->phase]++;
+        if (m.type < CH_M_NTYPES)
+            et->mtype[m.type]++;
         ch_apply_fast(st, p, m);
         nd++;
         if ((rc = ch_validate(st, &msg)) != CH_OK) {
@@ -339,6 +359,12 @@ static void play_game(worker *w, int gi)
     }
     w->tot.decisions += nd;
     w->tot.turns += st->turn_no;
+    et->turns += st->turn_no;
+    if (!st->end_triggered)
+        et->stalled++;
+    for (int i = 0; i < st->ndiscard; i++)
+        if (st->card_event[st->discard[i]])
+            et->events++;
     int32_t scores[CH_MAX_PLAYERS];
     unsigned winners = 0;
     if ((rc = ch_scores(st, scores, &winners)) != CH_OK) {
@@ -368,6 +394,14 @@ static void play_game(worker *w, int gi)
             violation(w, nd, NULL, 0, NULL, "%s", why);
             return;
         }
+}
+
+static void play_game(worker *w, int gi)
+{
+    uint64_t before = w->tot.decisions;
+    play_game_body(w, gi);
+    w->tot.ed[w->g.set.edition == CH_ED_GOLDEN_AGE ? 1 : 0].decisions +=
+        w->tot.decisions - before;
 }
 
 static void *worker_main(void *arg)
@@ -408,21 +442,69 @@ static void worker_free(worker *w)
     free(w->tmp2);
 }
 
+/* The totals of one edition as a JSON object (no trailing text). */
+static void print_edition(const sp_ed_totals *e, int golden)
+{
+    printf("{\"games\":%" PRIu64 ",\"decisions\":%" PRIu64
+           ",\"violations\":%" PRIu64 ",\"avg_decisions\":%.1f"
+           ",\"avg_turns\":%.1f,\"stalled\":%" PRIu64,
+           e->games, e->decisions, e->violations,
+           e->games ? (double)e->decisions / (double)e->games : 0.0,
+           e->games ? (double)e->turns / (double)e->games : 0.0, e->stalled);
+    if (golden)
+        printf(",\"events_drawn\":%" PRIu64, e->events);
+    printf(",\"phases\":{");
+    int first = 1;
+    for (int ph = 0; ph < CH_PH_COUNT; ph++)
+        if (e->phase[ph]) {
+            printf("%s\"%s\":%" PRIu64, first ? "" : ",", ch_phase_name(ph),
+                   e->phase[ph]);
+            first = 0;
+        }
+    /* moves that show the edition's features were played */
+    static const struct {
+        int type;
+        const char *name;
+    } kinds[] = {{CH_M_FOUND, "found"}, {CH_M_FREE, "free"},
+                 {CH_M_MERGE, "merge"}, {CH_M_FLAG, "flag"},
+                 {CH_M_BUY, "buy"},     {CH_M_SELL, "sell"},
+                 {CH_M_PASS, "pass"},   {CH_M_REFRESH, "refresh"}};
+    printf("},\"moves\":{");
+    first = 1;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (!golden && (kinds[k].type == CH_M_FREE || kinds[k].type == CH_M_FLAG))
+            continue;
+        printf("%s\"%s\":%" PRIu64, first ? "" : ",", kinds[k].name,
+               e->mtype[kinds[k].type]);
+        first = 0;
+    }
+    printf("}}");
+}
+
 int cmd_selfplay(int argc, char **argv)
 {
     int players = 0, games = 100, jobs = 1;
     uint64_t seed = 1;
-    const char *arrangement = NULL, *check = "basic";
+    const char *arrangement = NULL, *check = "basic", *edition = "amsterdam";
+    const char *preset = NULL, *events = NULL;
     const opt_spec specs[] = {
-        {"players", 'p', OPT_INT, &players, "N", 0, 5,
-         "players per game, 2-5; 0 (default) cycles 2..5 across games", NULL},
+        {"edition", 'e', OPT_STR, &edition, "NAME", 0, 0,
+         "amsterdam (default), golden-age, or all to alternate them", NULL},
+        {"players", 'p', OPT_INT, &players, "N", 0, CH_MAX_PLAYERS,
+         "players per game (Building Amsterdam 2-5, The Golden Age 2-6); 0 "
+         "(default) cycles them", NULL},
+        {"preset", 0, OPT_STR, &preset, "NAME", 0, 0,
+         "Golden Age preset: golden-age, golden-age-first or both (default "
+         "both, cycled)", NULL},
+        {"events", 0, OPT_STR, &events, "on|off|both", 0, 0,
+         "Golden Age event cards (default both, cycled)", NULL},
         {"games", 'g', OPT_INT, &games, "G", 1, 100000000,
          "number of games (default 100)", NULL},
         {"seed", 's', OPT_U64, &seed, "S", 0, 0,
          "game i uses seed S+i (default 1)", NULL},
         {"arrangement", 'a', OPT_STR, &arrangement, "NAME|all", 0, 0,
-         "built-in arrangement, or all to cycle through them (default: the "
-         "first)", NULL},
+         "built-in arrangement, or all to cycle Building Amsterdam's (default: "
+         "its first; The Golden Age: the side of the preset)", NULL},
         {"check", 0, OPT_STR, &check, "full|basic", 0, 0,
          "basic (default): JSON and views checked at game end; full: after "
          "every decision", NULL},
@@ -434,13 +516,19 @@ int cmd_selfplay(int argc, char **argv)
     int rc = opts_parse("selfplay", argc, argv, specs, pos, &npos);
     if (rc == OPTS_HELP) {
         opts_help(stdout,
-                  "chartered selfplay [--players N] [--games G] [--seed S] "
-                  "[--arrangement NAME|all] [--check full|basic] [--jobs J]",
+                  "chartered selfplay [--edition amsterdam|golden-age|all] "
+                  "[--players N] [--preset NAME|both] [--events on|off|both] "
+                  "[--games G] [--seed S] [--arrangement NAME|all] "
+                  "[--check full|basic] [--jobs J]",
                   "Play random games (a uniformly random legal move of the "
                   "deciding player; when\nseveral decide at once, each in seat "
-                  "order) and check every invariant.\nPrints one JSON line of "
-                  "totals; exits 1 on any violation, naming on stderr\nthe game "
-                  "seed, the decision number and the move.",
+                  "order) and check every invariant. Game i\nuses seed S+i; "
+                  "editions alternate game by game, then player counts, then\n"
+                  "arrangements (Building Amsterdam) or presets and event "
+                  "settings (The Golden\nAge) cycle. Prints one JSON line of "
+                  "totals; exits 1 on any violation, naming\non stderr the game "
+                  "seed, the decision number, the move and the flags that\n"
+                  "rerun that game alone.",
                   specs);
         free(pos);
         return 0;
@@ -456,12 +544,12 @@ int cmd_selfplay(int argc, char **argv)
     }
     free(pos);
     if (players == 1) {
-        cli_error("chartered selfplay: --players expects 2 to 5, or 0 to cycle "
-                  "2..5, got 1");
+        cli_error("chartered selfplay: --players expects 2 to 6, or 0 to cycle "
+                  "the counts, got 1");
         return EXIT_USAGE;
     }
-    sp_cfg cfg = {0};
-    cfg.players = players;
+    sp_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
     cfg.games = games;
     cfg.seed = seed;
     if (strcmp(check, "full") == 0)
@@ -471,41 +559,9 @@ int cmd_selfplay(int argc, char **argv)
                   "'%s'", check);
         return EXIT_USAGE;
     }
-    const char *const *names = ch_board_builtin_names(CH_ED_AMSTERDAM);
-    int nnames = 0;
-    while (names && names[nnames])
-        nnames++;
-    if (nnames == 0) {
-        cli_error("chartered selfplay: the library has no built-in "
-                  "arrangement");
-        return EXIT_FAIL;
-    }
-    const char *one[1];
-    if (arrangement && strcmp(arrangement, "all") == 0) {
-        cfg.cycle_arr = 1;
-        cfg.narr = nnames;
-        cfg.arr_names = names;
-    } else {
-        one[0] = arrangement ? arrangement : names[0];
-        cfg.narr = 1;
-        cfg.arr_names = one;
-    }
-    cfg.boards = calloc((size_t)cfg.narr, sizeof *cfg.boards);
-    if (!cfg.boards) {
-        cli_error("out of memory");
-        return EXIT_FAIL;
-    }
-    for (int i = 0; i < cfg.narr; i++) {
-        ch_msg err = {{0}};
-        int r = ch_board_builtin(&cfg.boards[i], CH_ED_AMSTERDAM,
-                                 cfg.arr_names[i], &err);
-        if (r != CH_OK) {
-            cli_error("chartered selfplay: --arrangement '%s': %s (use a "
-                      "built-in name or all)", cfg.arr_names[i], err.text);
-            free(cfg.boards);
-            return EXIT_USAGE;
-        }
-    }
+    if ((rc = cli_mix_init(&cfg.mix, "selfplay", edition, players, preset,
+                           events, arrangement, "both", "both")))
+        return rc;
 
     if (jobs > games)
         jobs = games;
@@ -516,7 +572,7 @@ int cmd_selfplay(int argc, char **argv)
         cli_error("out of memory");
         free(ws);
         free(th);
-        free(cfg.boards);
+        cli_mix_free(&cfg.mix);
         return EXIT_FAIL;
     }
     int ok = 1;
@@ -529,7 +585,7 @@ int cmd_selfplay(int argc, char **argv)
             worker_free(&ws[j]);
         free(ws);
         free(th);
-        free(cfg.boards);
+        cli_mix_free(&cfg.mix);
         return EXIT_FAIL;
     }
     double t0 = cli_now();
@@ -550,21 +606,36 @@ int cmd_selfplay(int argc, char **argv)
     }
     double secs = cli_now() - t0;
 
-    sp_totals t = {0};
+    sp_totals t;
+    memset(&t, 0, sizeof t);
     for (int j = 0; j < jobs; j++) {
-        t.games += ws[j].tot.games;
-        t.decisions += ws[j].tot.decisions;
-        t.violations += ws[j].tot.violations;
-        t.turns += ws[j].tot.turns;
+        const sp_totals *x = &ws[j].tot;
+        t.games += x->games;
+        t.decisions += x->decisions;
+        t.violations += x->violations;
+        t.turns += x->turns;
         for (int q = 0; q < CH_MAX_PLAYERS; q++)
-            t.wins[q] += ws[j].tot.wins[q];
-        if (ws[j].tot.max_players > t.max_players)
-            t.max_players = ws[j].tot.max_players;
+            t.wins[q] += x->wins[q];
+        if (x->max_players > t.max_players)
+            t.max_players = x->max_players;
+        for (int e = 0; e < 2; e++) {
+            sp_ed_totals *d = &t.ed[e];
+            const sp_ed_totals *s = &x->ed[e];
+            d->games += s->games;
+            d->decisions += s->decisions;
+            d->turns += s->turns;
+            d->violations += s->violations;
+            d->stalled += s->stalled;
+            d->events += s->events;
+            for (int k = 0; k < CH_PH_COUNT; k++)
+                d->phase[k] += s->phase[k];
+            for (int k = 0; k < CH_M_NTYPES; k++)
+                d->mtype[k] += s->mtype[k];
+        }
         worker_free(&ws[j]);
     }
     free(ws);
     free(th);
-    free(cfg.boards);
 
     printf("{\"games\":%" PRIu64 ",\"decisions\":%" PRIu64
            ",\"violations\":%" PRIu64 ",\"avg_decisions\":%.1f"
@@ -574,9 +645,21 @@ int cmd_selfplay(int argc, char **argv)
            t.games ? (double)t.turns / (double)t.games : 0.0);
     for (int q = 0; q < t.max_players; q++)
         printf("%s%" PRIu64, q ? "," : "", t.wins[q]);
-    printf("],\"seconds\":%.2f,\"seed\":%" PRIu64 ",\"check\":\"%s\"}\n",
-           secs, seed, cfg.full ? "full" : "basic");
+    printf("],\"seconds\":%.2f,\"seed\":%" PRIu64 ",\"check\":\"%s\""
+           ",\"edition\":\"%s\",\"by_edition\":{",
+           secs, seed, cfg.full ? "full" : "basic",
+           cli_mix_edition_text(&cfg.mix));
+    int first = 1;
+    for (int e = 0; e < 2; e++) {
+        if (!t.ed[e].games)
+            continue;
+        printf("%s\"%s\":", first ? "" : ",", cli_edition_name(e));
+        print_edition(&t.ed[e], e == CH_ED_GOLDEN_AGE);
+        first = 0;
+    }
+    printf("}}\n");
     fflush(stdout);
+    cli_mix_free(&cfg.mix);
     if (t.violations) {
         cli_error("selfplay: %" PRIu64 " violation%s in %" PRIu64 " game%s "
                   "(see above)", t.violations, t.violations == 1 ? "" : "s",

@@ -80,21 +80,48 @@ int gf_setup_decode(const char *path, json_t *setup, ch_setup *set)
     }
     if (seed_decode(path, seed, &set->seed))
         return EXIT_FAIL;
-    static const char *const ints[] = {"preset", "events"};
-    int *dest[] = {&set->preset, &set->events};
-    for (int i = 0; i < 2; i++) {
-        json_t *v = json_object_get(setup, ints[i]);
-        if (!v)
-            continue;
-        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-            json_integer_value(v) > 1000) {
-            cli_error("%s: setup.%s must be a whole number from 0 to 1000",
-                      path, ints[i]);
+    /* preset: a name ("golden-age", "golden-age-first") or its number */
+    json_t *v = json_object_get(setup, "preset");
+    if (v) {
+        int p = -1;
+        if (json_is_string(v))
+            p = cli_preset_find(json_string_value(v));
+        else if (json_is_integer(v) && (json_integer_value(v) == CH_GA_PRINTED ||
+                                        json_integer_value(v) == CH_GA_FIRST))
+            p = (int)json_integer_value(v);
+        if (p < 0) {
+            cli_error("%s: setup.preset must be \"golden-age\" or "
+                      "\"golden-age-first\"", path);
             return EXIT_FAIL;
         }
-        *dest[i] = (int)json_integer_value(v);
+        set->preset = p;
+    }
+    /* events: 0 or 1 (true or false also read) */
+    v = json_object_get(setup, "events");
+    if (v) {
+        if (json_is_boolean(v))
+            set->events = json_is_true(v);
+        else if (json_is_integer(v) && (json_integer_value(v) == 0 ||
+                                        json_integer_value(v) == 1))
+            set->events = (int)json_integer_value(v);
+        else {
+            cli_error("%s: setup.events must be 0 or 1", path);
+            return EXIT_FAIL;
+        }
     }
     return 0;
+}
+
+void gf_setup_options(json_t *setup, const ch_setup *set)
+{
+    if (set->edition == CH_ED_GOLDEN_AGE) {
+        json_object_set_new(setup, "preset",
+                            json_string(cli_preset_name(set->preset)));
+        json_object_set_new(setup, "events", json_integer(set->events ? 1 : 0));
+        return;
+    }
+    if (set->events)
+        json_object_set_new(setup, "events", json_integer(set->events));
 }
 
 /* ---- boards --------------------------------------------------------------- */
@@ -105,6 +132,7 @@ typedef struct resolve_ctx {
     json_t *boards;        /* owned by the caller                          */
     const char *board_dir; /* NULL: stored boards and built-in texts only   */
     int stored_only;       /* replaying: only the stored boards            */
+    int edition;           /* whose built-in boards complete the search    */
 } resolve_ctx;
 
 static char *try_read(const char *path)
@@ -226,7 +254,23 @@ static const char *resolve(void *vctx, const char *name, const char **file)
     int builtin = 0;
     if (ctx->board_dir)
         text = find_in_dir(ctx->board_dir, name, path, sizeof path);
-    if (!text) {
+    if (!text && ctx->edition == CH_ED_GOLDEN_AGE) {
+        /* The Golden Age's boards are the sides of its built-in
+         * arrangements, boards/ga-SIDE.board ("Harbour", "City Centre"),
+         * not Building Amsterdam's districts of the same names. */
+        const char *const *sides = ch_board_builtin_names(CH_ED_GOLDEN_AGE);
+        for (int i = 0; !text && sides && sides[i]; i++) {
+            snprintf(path, sizeof path, "boards/ga-%s.board", sides[i]);
+            const char *b = ch_builtin_text(path);
+            char decl[64] = "";
+            if (b)
+                declared_name(b, decl, sizeof decl);
+            if (b && strcasecmp(decl, name) == 0) {
+                text = strdup(b);
+                builtin = 1;
+            }
+        }
+    } else if (!text) {
         char sl[64];
         slug(name, sl, sizeof sl);
         snprintf(path, sizeof path, "boards/%s.board", sl);
@@ -273,7 +317,7 @@ int gf_board_for_new(int edition, const char *arrangement,
     char *text = cli_read_file(arr_file);
     if (!text)
         return EXIT_FAIL;
-    resolve_ctx ctx = {json_object(), board_dir, 0};
+    resolve_ctx ctx = {json_object(), board_dir, 0, edition};
     int rc = ch_board_parse(board, text, arr_file, resolve, &ctx, &err);
     if (rc != CH_OK) {
         cli_error("%s", err.text[0] ? err.text : ch_strerror(rc));
@@ -318,7 +362,7 @@ int gf_board_from_setup(const char *path, json_t *setup, int edition,
                       "\"boards\" (object)", path);
             return EXIT_FAIL;
         }
-        resolve_ctx ctx = {boards, NULL, 1};
+        resolve_ctx ctx = {boards, NULL, 1, edition};
         int rc = ch_board_parse(board, json_string_value(text),
                                 json_is_string(file) ? json_string_value(file)
                                                      : "arrangement",
@@ -412,6 +456,17 @@ int gf_load(const char *path, game_file *g, int check_state)
                   "setup (%d players, %s)", path, g->state.nplayers,
                   cli_edition_name(g->state.edition), g->set.nplayers,
                   cli_edition_name(g->set.edition));
+        gf_free(g);
+        return EXIT_FAIL;
+    }
+    if (g->set.edition == CH_ED_GOLDEN_AGE &&
+        (g->state.preset != g->set.preset ||
+         g->state.events_on != (g->set.events != 0))) {
+        cli_error("%s: the stored state (preset %s, events %s) does not match "
+                  "the setup (preset %s, events %s)", path,
+                  cli_preset_name(g->state.preset),
+                  g->state.events_on ? "on" : "off",
+                  cli_preset_name(g->set.preset), g->set.events ? "on" : "off");
         gf_free(g);
         return EXIT_FAIL;
     }

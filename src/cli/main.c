@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "arena.h"
 #include "cli.h"
 
 typedef struct command {
@@ -21,6 +22,8 @@ static const command commands[] = {
     {"replay", cmd_replay, "replay a game file from its setup and check it"},
     {"selfplay", cmd_selfplay, "play random games and check every invariant"},
     {"bench", cmd_bench, "measure random playout speed and allocations"},
+    {"arena", cmd_arena, "play games between bots; win rates and ratings"},
+    {"analyze", cmd_analyze, "statistics of many games, with SVG plots"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *f)
@@ -29,7 +32,8 @@ static void usage(FILE *f)
             "usage: chartered COMMAND [FLAGS] [ARGS]\n"
             "       chartered --version | help [COMMAND]\n"
             "\n"
-            "The rules engine of Chartered: Building Amsterdam, for scripts.\n"
+            "The rules engine of Chartered: Building Amsterdam and The Golden Age, for\n"
+            "scripts.\n"
             "\n"
             "commands:\n");
     for (const command *c = commands; c->name; c++)

@@ -1,7 +1,10 @@
 /* render.c: the human-readable summary of a game state printed by
  * `chartered show` (everything) and `chartered view` (what one player may
  * see): players, companies, the board as a text grid per district, cards,
- * events and whose decision it is. Presentation only.
+ * events and whose decision it is. Presentation only. The Golden Age gets
+ * its own lines: flags (left per player, placed per enterprise), free
+ * warehouses on the board, the open cards and its event cards, and stock
+ * holdings shown only to their owner in a view.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -25,24 +28,44 @@ static void company_label(const ch_state *st, int c, char *buf, size_t n)
     snprintf(buf, n, "%c %s", 'A' + c, name ? name : "?");
 }
 
+static int golden(const ch_state *st)
+{
+    return st->edition == CH_ED_GOLDEN_AGE;
+}
+
 static void print_players(FILE *f, const ch_state *st, int viewer)
 {
     fprintf(f, "players:\n");
     for (int p = 0; p < st->nplayers; p++) {
         const ch_player *pl = &st->pl[p];
-        fprintf(f, "  player %d%s%s  cash f%" PRId32 "  actions %u  roofs %u",
-                p + 1, p == st->active ? " (turn)" : "",
-                p == viewer ? " (you)" : "", pl->cash, pl->actions, pl->roofs);
+        fprintf(f, "  player %d%s%s  cash f%" PRId32, p + 1,
+                p == st->active ? " (turn)" : "", p == viewer ? " (you)" : "",
+                pl->cash);
+        if (golden(st)) {
+            fprintf(f, "  flags left %u", pl->flags);
+            int placed = 0;
+            for (int c = 0; c < st->ncompanies; c++)
+                if (st->co[c].flag == p + 1)
+                    fprintf(f, "%s%c", placed++ ? "," : "  flag on ", 'A' + c);
+        } else {
+            fprintf(f, "  actions %u  roofs %u", pl->actions, pl->roofs);
+        }
         if (pl->extra_pending || pl->extra_armed)
             fprintf(f, "  extra turn due");
         fprintf(f, "\n    stocks:");
-        int any = 0;
-        for (int c = 0; c < st->ncompanies; c++)
-            if (pl->stock[c]) {
-                fprintf(f, " %c %u", 'A' + c, pl->stock[c]);
-                any = 1;
-            }
-        fprintf(f, "%s\n", any ? "" : " none");
+        /* The Golden Age: holdings are private (only the bank's counts are
+         * public) */
+        if (golden(st) && viewer != RENDER_ALL && viewer != p) {
+            fprintf(f, " hidden\n");
+        } else {
+            int any = 0;
+            for (int c = 0; c < st->ncompanies; c++)
+                if (pl->stock[c]) {
+                    fprintf(f, " %c %u", 'A' + c, pl->stock[c]);
+                    any = 1;
+                }
+            fprintf(f, "%s\n", any ? "" : " none");
+        }
         int total = ch_hand_count(st, p);
         int see_all = viewer == RENDER_ALL || viewer == p;
         fprintf(f, "    hand (%d):", total);
@@ -83,6 +106,8 @@ static void print_companies(FILE *f, const ch_state *st)
             ch_plot_name(&st->board, co->hq, pname, sizeof pname);
             fprintf(f, "  HQ %s", pname);
         }
+        if (golden(st) && co->flag)
+            fprintf(f, "  flag of player %u", co->flag);
         fprintf(f, "\n");
     }
 }
@@ -136,6 +161,8 @@ static void print_district(FILE *f, const ch_state *st, int d)
                         content[k++] = 'r';
                     if (fl & CH_PF_UPSIDE)
                         content[k++] = 'u';
+                    if (fl & CH_PF_FREE)
+                        content[k++] = 'f';
                     content[k] = '\0';
                 }
                 snprintf(cell, sizeof cell, "%.3s:%.5s", b->plot_label[plot],
@@ -152,12 +179,87 @@ static void print_district(FILE *f, const ch_state *st, int d)
 
 static void print_board(FILE *f, const ch_state *st)
 {
-    fprintf(f, "board %s (cell = plot:company letter, warehouses, h HQ, "
-               "r roof, u placeholder; . empty):\n", st->board.name);
+    if (golden(st))
+        fprintf(f, "board %s (cell = lot:enterprise letter, height (HQ "
+                   "included), h HQ, f free warehouse; . empty):\n",
+                st->board.name);
+    else
+        fprintf(f, "board %s (cell = plot:company letter, warehouses, h HQ, "
+                   "r roof, u placeholder; . empty):\n", st->board.name);
     for (int d = 0; d < st->board.ndistricts; d++)
         print_district(f, st, d);
-    fprintf(f, "  warehouses in supply %u, broken roofs left %u\n", st->supply,
-            st->roofs_left);
+    if (golden(st)) {
+        int nfree = 0;
+        for (int x = 0; x < st->board.nplots; x++)
+            if (st->pflags[x] & CH_PF_FREE)
+                nfree++;
+        fprintf(f, "  warehouses in supply %u of %u, free warehouses not yet "
+                   "built over %d\n", st->supply, st->warehouses_total, nfree);
+    } else {
+        fprintf(f, "  warehouses in supply %u, broken roofs left %u\n",
+                st->supply, st->roofs_left);
+    }
+}
+
+/* The Golden Age: event cards of the game, drawn (in the discard pile) and
+ * still in the deck. */
+static void event_counts(const ch_state *st, int *total, int *drawn,
+                         int *in_deck)
+{
+    *total = *drawn = *in_deck = 0;
+    for (int c = 0; c < st->ncards && c < CH_MAX_CARDS; c++)
+        if (st->card_event[c]) {
+            (*total)++;
+            if (st->loc[c] == CH_LOC_DECK)
+                (*in_deck)++;
+            else if (st->loc[c] == CH_LOC_DISCARD)
+                (*drawn)++;
+        }
+}
+
+static void print_cards_ga(FILE *f, const ch_state *st)
+{
+    char name[48];
+    fprintf(f, "open cards:");
+    int any = 0;
+    for (int i = 0; i < st->market_size && i < CH_MARKET_MAX; i++) {
+        if (st->market[i] == CH_NONE)
+            continue;
+        card_name(st, st->market[i], name, sizeof name);
+        fprintf(f, "%s %s", any ? "," : "", name);
+        any = 1;
+    }
+    fprintf(f, "%s\n", any ? "" : " none");
+    int total, drawn, in_deck;
+    event_counts(st, &total, &drawn, &in_deck);
+    fprintf(f, "deck %u cards", st->ndeck);
+    if (total)
+        fprintf(f, " (including %d event card%s, where unknown)", in_deck,
+                in_deck == 1 ? "" : "s");
+    fprintf(f, ", discard %u", st->ndiscard);
+    if (st->ndiscard) {
+        card_name(st, st->discard[st->ndiscard - 1], name, sizeof name);
+        fprintf(f, " (top %s)", name);
+    }
+    fprintf(f, "\n");
+    if (!st->events_on) {
+        fprintf(f, "event cards: off\n");
+        return;
+    }
+    fprintf(f, "event cards: on, %d in the game, %d drawn", total, drawn);
+    int first = 1;
+    for (int i = 0; i < st->ndiscard; i++) {
+        int c = st->discard[i];
+        if (!st->card_event[c])
+            continue;
+        fprintf(f, "%s%s", first ? ": " : ", ",
+                ch_ga_event_name(st->card_event[c] - 1));
+        first = 0;
+    }
+    fprintf(f, "\n");
+    if (st->phase == CH_PH_EVSELL && st->m_seller < st->nplayers)
+        fprintf(f, "stock sale event: player %u sells %u more stock%s\n",
+                st->m_seller + 1, st->lose_left, st->lose_left == 1 ? "" : "s");
 }
 
 static void print_cards(FILE *f, const ch_state *st, int viewer)
@@ -235,8 +337,12 @@ static void print_bids(FILE *f, const ch_state *st, int viewer)
 
 void render_state(FILE *f, const ch_state *st, int viewer)
 {
-    fprintf(f, "Chartered (%s), %u players, board %s",
-            cli_edition_name(st->edition), st->nplayers, st->board.name);
+    fprintf(f, "Chartered (%s), %u players", cli_edition_name(st->edition),
+            st->nplayers);
+    if (golden(st))
+        fprintf(f, ", preset %s, events %s", cli_preset_name(st->preset),
+                st->events_on ? "on" : "off");
+    fprintf(f, ", board %s", st->board.name);
     if (viewer == RENDER_ALL)
         fprintf(f, ", seed %" PRIu64, st->seed);
     fprintf(f, ", turn %u, %" PRIu32 " decisions\n", st->turn_no,
@@ -254,9 +360,13 @@ void render_state(FILE *f, const ch_state *st, int viewer)
     fprintf(f, "\n");
     print_board(f, st);
     fprintf(f, "\n");
-    print_cards(f, st, viewer);
-    print_events(f, st);
-    print_bids(f, st, viewer);
+    if (golden(st)) {
+        print_cards_ga(f, st);
+    } else {
+        print_cards(f, st, viewer);
+        print_events(f, st);
+        print_bids(f, st, viewer);
+    }
     unsigned mask = 0;
     if (ch_decider(st, &mask) == CH_DEC_TERMINAL) {
         int32_t scores[CH_MAX_PLAYERS] = {0};

@@ -234,6 +234,35 @@ const char *cli_edition_name(int edition)
     return "unknown";
 }
 
+static const char *const preset_names[] = {"golden-age", "golden-age-first"};
+
+int cli_preset_find(const char *name)
+{
+    if (strcmp(name, preset_names[0]) == 0)
+        return CH_GA_PRINTED;
+    if (strcmp(name, preset_names[1]) == 0)
+        return CH_GA_FIRST;
+    return -1;
+}
+
+const char *cli_preset_name(int preset)
+{
+    if (preset == CH_GA_PRINTED)
+        return preset_names[0];
+    if (preset == CH_GA_FIRST)
+        return preset_names[1];
+    return "unknown";
+}
+
+int cli_onoff_find(const char *s)
+{
+    if (strcmp(s, "on") == 0)
+        return 1;
+    if (strcmp(s, "off") == 0)
+        return 0;
+    return -1;
+}
+
 void cli_decider_text(const ch_state *st, char *buf, size_t n)
 {
     unsigned mask = 0;

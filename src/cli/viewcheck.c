@@ -1,7 +1,8 @@
 /* viewcheck.c: the selfplay check that a player's view (ch_view_to_json)
  * leaks nothing: no other player's hidden hand cards (cards in q's hand that
  * are not in q's known set), no deck, level-reserve or event-deck order, no
- * seed or RNG state. It scans the JSON text once without building a tree
+ * seed or RNG state, and in The Golden Age, where holdings are private, no
+ * other player's stocks (while the bank's counts stay in the view). It scans the JSON text once without building a tree
  * (the check runs for every player at the end of every game), keeping the
  * path of keys to know which section a string sits in.
  */
@@ -19,6 +20,8 @@ typedef struct scan {
     const char (*names)[64];
     int hidden[CH_MAX_CARDS], nhidden; /* cards to look for                */
     int owner[CH_MAX_CARDS];           /* whose hidden card                */
+    int pidx;           /* index of the players[] entry being read, -1 before */
+    int bank_seen;      /* companies[].bank keys seen                         */
     /* findings */
     int leak_card, leak_owner;
     char leak_where[32];
@@ -95,6 +98,14 @@ static void on_key(scan *c, int depth, const char *k, size_t n,
         return;
     if (depth == 0 && (key_is(k, n, "seed") || key_is(k, n, "rng")))
         snprintf(c->secret, sizeof c->secret, "\"%.*s\"", (int)n, k);
+    if (depth == 2 && top && key_is(top, tn, "players") &&
+        key_is(k, n, "stocks") && c->st->edition == CH_ED_GOLDEN_AGE &&
+        c->pidx != c->viewer)
+        snprintf(c->secret, sizeof c->secret, "player %d's stocks (private "
+                 "in The Golden Age)", c->pidx + 1);
+    if (depth == 2 && top && key_is(top, tn, "companies") &&
+        key_is(k, n, "bank"))
+        c->bank_seen++;
     if (depth == 1 && top && key_is(top, tn, "piles") &&
         (key_is(k, n, "deck") || key_is(k, n, "reserve") ||
          key_is(k, n, "event_deck")))
@@ -111,6 +122,8 @@ static int value(scan *c, int depth, const char *top, size_t tn,
     char ch = c->s[c->i];
     if (ch == '{') {
         c->i++;
+        if (depth == 2 && top && key_is(top, tn, "players"))
+            c->pidx++;
         ws(c);
         if (c->s[c->i] == '}') {
             c->i++;
@@ -197,6 +210,7 @@ int viewcheck(const ch_state *st, int p, const char *view,
     c.party = p == st->active || p == st->offer.to;
     c.names = names;
     c.leak_card = -1;
+    c.pidx = -1;
     for (int q = 0; q < st->nplayers; q++) {
         if (q == p)
             continue;
@@ -219,6 +233,11 @@ int viewcheck(const ch_state *st, int p, const char *view,
     }
     if (c.secret[0]) {
         snprintf(why, n, "view of player %d shows %s", p + 1, c.secret);
+        return -1;
+    }
+    if (c.bank_seen != st->ncompanies) {
+        snprintf(why, n, "view of player %d shows the bank's stocks of %d "
+                 "companies, not %d", p + 1, c.bank_seen, st->ncompanies);
         return -1;
     }
     if (c.leak_card >= 0) {

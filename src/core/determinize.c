@@ -111,6 +111,23 @@ void ch_determinize(ch_state *st, int p, uint64_t seed)
                 st->pl[others[rng_below(rng, (uint32_t)no)]].stock[c]++;
         }
     }
+    /* The Golden Age: which event cards are still in the deck is hidden too
+     * (with fewer than 12 in the game, some kinds were left out at random):
+     * re-draw their kinds from those not yet seen in the discard pile. */
+    if (st->edition == CH_ED_GOLDEN_AGE && st->events_on) {
+        uint8_t kinds[CH_GE_KINDS], nk = 0, seen[CH_GE_KINDS] = {0};
+        for (int c = 0; c < st->ncards; c++)
+            if (st->card_event[c] && st->loc[c] == CH_LOC_DISCARD)
+                seen[st->card_event[c] - 1] = 1;
+        for (int k = 0; k < CH_GE_KINDS; k++)
+            if (!seen[k])
+                kinds[nk++] = (uint8_t)k;
+        rng_shuffle(rng, kinds, nk);
+        int i = 0;
+        for (int c = 0; c < st->ncards; c++)
+            if (st->card_event[c] && st->loc[c] != CH_LOC_DISCARD && i < nk)
+                st->card_event[c] = (uint8_t)(1 + kinds[i++]);
+    }
     /* Unrevealed sealed bids of the others. */
     if (st->phase == CH_PH_BID)
         for (int q = 0; q < st->nplayers; q++)

@@ -497,11 +497,14 @@ static jnode *j_seat(wctx *w, int seat)
     return j_int(w, seat);
 }
 
+/* An event kind by name: Building Amsterdam's stock events, or The Golden
+ * Age's event cards ("sell 2", "all -f30", ...). */
 static jnode *j_event(wctx *w, int kind)
 {
-    if (kind == CH_NONE || kind >= CH_EV_KINDS)
+    int ga = w->st->edition == CH_ED_GOLDEN_AGE;
+    if (kind == CH_NONE || kind >= (ga ? CH_GE_KINDS : CH_EV_KINDS))
         return j_null(w);
-    return j_str(w, ch_event_name(kind));
+    return j_str(w, ga ? ch_ga_event_name(kind) : ch_event_name(kind));
 }
 
 /* A card set (bitset) as a list of names, by id. */
@@ -598,11 +601,15 @@ static jnode *w_cards(wctx *w)
     jnode *a = j_arr(w);
     for (int c = 0; c < st->ncards && c < CH_MAX_CARDS; c++) {
         jnode *e = j_obj(w);
+        /* Which Golden Age event cards are still in the deck is hidden: with
+         * fewer than 12 in the game, the table would tell which were left out.
+         * A view names an event card only once it has been discarded. */
+        int hide = w->view && st->card_event[c] && st->loc[c] != CH_LOC_DISCARD;
         put(w, e, "id", j_int(w, c));
-        put(w, e, "name", j_card(w, c));
+        put(w, e, "name", hide ? j_str(w, "event") : j_card(w, c));
         put(w, e, "plot", j_plot(w, st->card_plot[c]));
         put(w, e, "level", j_int(w, st->card_level[c]));
-        put(w, e, "event", j_int(w, st->card_event[c]));
+        put(w, e, "event", hide ? j_null(w) : j_int(w, st->card_event[c]));
         push(w, a, e);
     }
     return a;
@@ -1209,8 +1216,9 @@ static int v_event(rctx *c, json_t *v, int nullable, uint8_t *out)
         return jfail(c, "expected an event name%s, got %s", nullable ? " or null" : "",
                     type_words(v));
     const char *s = json_string_value(v);
-    for (int k = 0; k < CH_EV_KINDS; k++)
-        if (strcmp(s, ch_event_name(k)) == 0) {
+    int ga = c->st->edition == CH_ED_GOLDEN_AGE;
+    for (int k = 0; k < (ga ? CH_GE_KINDS : CH_EV_KINDS); k++)
+        if (strcmp(s, ga ? ch_ga_event_name(k) : ch_event_name(k)) == 0) {
             *out = (uint8_t)k;
             return 0;
         }

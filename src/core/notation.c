@@ -845,6 +845,8 @@ static int read_free(const ch_state *st, const line *L, ch_move *m, ch_msg *why)
     rc = read_plot(st, L, plus + 1, L->ntok, "'free' needs a plot after '+'", &b, why);
     if (rc)
         return rc;
+    if (a == b)
+        return nt_fail(why, CH_ESYNTAX, "'free' needs two different lots");
     m->a = (uint8_t)(a < b ? a : b);
     m->b = (uint8_t)(a < b ? b : a);
     return CH_OK;

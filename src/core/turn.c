@@ -467,6 +467,9 @@ static const char *phase_task(int phase)
     case CH_PH_VEILINGE: return "choose what to auction";
     case CH_PH_AUCTION: return "bid or pass";
     case CH_PH_PICK: return "pick a card";
+    case CH_PH_FREE: return "choose the two lots for the free warehouses";
+    case CH_PH_FORCED: return "sell another stock, then buy a card if you can";
+    case CH_PH_EVSELL: return "choose a stock to sell for the event";
     default: return "nothing";
     }
 }
@@ -522,6 +525,19 @@ static int explain(const ch_state *st, int p, ch_move m, ch_msg *why)
         if (!st->co[m.a].on_chart)
             return fail(why, CH_EILLEGAL, "%s is not on the stock chart: its stocks cannot be sold", name);
     }
+    if (m.type == CH_M_FLAG && phase == CH_PH_TRADE && st->edition == CH_ED_GOLDEN_AGE) {
+        if (!pl->flags)
+            return fail(why, CH_EILLEGAL, "you have no flag left");
+        if (st->trades)
+            return fail(why, CH_EILLEGAL, "a flag is bought instead of trading, and you have traded");
+        if (m.a != st->ga_built)
+            return fail(why, CH_EILLEGAL, "a flag goes only on the enterprise you just built on");
+        if (m.a < st->ncompanies && st->co[m.a].flag)
+            return fail(why, CH_EILLEGAL, "%s already carries a flag", ch_company_name(st, m.a));
+        return fail(why, CH_EILLEGAL, "a flag costs f%d and you have f%d", pl->flags == 2 ? 200 : 400, pl->cash);
+    }
+    if (m.type == CH_M_FREE && phase == CH_PH_FREE)
+        return fail(why, CH_EILLEGAL, "the free warehouses need two empty lots that form a connected group of three with the HQ, at least four lots from every other enterprise");
     if (m.type == CH_M_ACTION && phase == CH_PH_TRADE) {
         if (!pl->actions)
             return fail(why, CH_EILLEGAL, "you have used both action cards");

@@ -1,0 +1,153 @@
+/* bench_ismcts.c: how fast ISMCTS searches, against how fast the engine plays.
+ *
+ * For an early, a middle and a late position of a 4-player game of Building
+ * Amsterdam and of The Golden Age (reached by greedy self-play from a fixed
+ * seed), it prints
+ *   - ISMCTS iterations per second with 1 and 2 threads (time budget), and the
+ *     playout decisions per second inside the search;
+ *   - the raw rate of the same playout policy: complete playouts from the same
+ *     position with no search around them (a copy, then policy moves with
+ *     ch_apply_fast until the end), in decisions per second.
+ * The ratio of the two decision rates shows what the search itself costs
+ * (determinization, tree descent, candidate lists, and for greedy the ranking
+ * of new children).
+ *
+ * Usage: bench_ismcts [--seconds S] [--playout greedy|random] [--players N]
+ * It includes src/ai/ai.h: it measures the bots' internals. */
+#include "ai.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static ai_ws ws;
+
+/* A greedy self-play game from the seed, stopped when the supply has come down
+ * to `left` of its total (a fraction), at a decision with several choices. */
+static int position(ch_state *st, int ed, int np, uint64_t seed, double left)
+{
+    ch_board b;
+    ch_setup s;
+    ch_msg m;
+    if (ch_board_builtin(&b, ed, ed == CH_ED_GOLDEN_AGE ? ch_ga_side(CH_GA_PRINTED, np) : "standard", &m)) {
+        fprintf(stderr, "board: %s\n", m.text);
+        return -1;
+    }
+    ch_setup_default(&s, ed);
+    s.nplayers = np;
+    s.seed = seed;
+    if (ch_new(st, &s, &b, &m)) {
+        fprintf(stderr, "ch_new: %s\n", m.text);
+        return -1;
+    }
+    uint64_t rng = seed;
+    for (int guard = 0; guard < 100000; guard++) {
+        int p = ai_decider(st, -1);
+        if (p < 0)
+            return -1;
+        if (st->supply <= left * st->warehouses_total && st->phase == CH_PH_TURN &&
+            ch_legal(st, p, NULL, 0) > 1 && st->turn_no > (unsigned)np)
+            return p;
+        ch_state v = *st;
+        ch_determinize(&v, p, ai_rand(&rng));
+        ch_apply_fast(st, p, ai_greedy_move(&ws, &v, p));
+    }
+    return -1;
+}
+
+/* Raw playouts from st for about `seconds`: decisions per second. */
+static double raw_rate(const ch_state *st, int p, int playout, double seconds, double *per_game)
+{
+    uint64_t rng = 12345;
+    long decisions = 0, games = 0;
+    double t0 = now_s(), t;
+    do {
+        ch_state s = *st;
+        ch_determinize(&s, p, ai_rand(&rng));
+        for (;;) {
+            int d = ai_decider(&s, -1);
+            if (d < 0)
+                break;
+            ch_move m = playout == AI_PLAYOUT_RANDOM ? ai_random_move(&ws, &s, d, &rng) : ai_greedy_move(&ws, &s, d);
+            ch_apply_fast(&s, d, m);
+            decisions++;
+        }
+        games++;
+        t = now_s() - t0;
+    } while (t < seconds);
+    *per_game = games ? (double)decisions / (double)games : 0;
+    return t > 0 ? (double)decisions / t : 0;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 2.0;
+    int playout = AI_PLAYOUT_GREEDY, np = 4;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+            seconds = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--playout") && i + 1 < argc) {
+            i++;
+            playout = !strcmp(argv[i], "random") ? AI_PLAYOUT_RANDOM : AI_PLAYOUT_GREEDY;
+        } else if (!strcmp(argv[i], "--players") && i + 1 < argc)
+            np = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_ismcts [--seconds S] [--playout greedy|random] [--players N]\n");
+            return 2;
+        }
+    }
+    if (!(seconds > 0) || np < 2 || np > 5) {
+        fprintf(stderr, "bench_ismcts: --seconds above 0, --players 2 to 5\n");
+        return 2;
+    }
+    ai_params_default(&ws.prm);
+    const char *pol = playout == AI_PLAYOUT_RANDOM ? "random" : "greedy";
+    printf("bench_ismcts: %d players, %s playouts, %.1f s per measurement\n", np, pol, seconds);
+    printf("%-18s %-6s %6s | %8s %9s %12s | %8s %9s %12s | %12s %8s\n", "edition", "stage", "supply", "it/s 1T",
+           "steps/it", "dec/s in 1T", "it/s 2T", "speedup", "dec/s in 2T", "raw dec/s", "in/raw");
+    static const double stages[3] = {0.9, 0.5, 0.2};
+    static const char *const names[3] = {"early", "middle", "late"};
+    for (int ed = 0; ed < 2; ed++) {
+        for (int k = 0; k < 3; k++) {
+            ch_state st;
+            int p = position(&st, ed, np, 7 + (uint64_t)ed, stages[k]);
+            if (p < 0) {
+                printf("%-18s %-6s  (no such position)\n", ed ? "The Golden Age" : "Building Amsterdam", names[k]);
+                continue;
+            }
+            double rate[2] = {0, 0}, dps[2] = {0, 0}, steps = 0;
+            for (int t = 0; t < 2; t++) {
+                ai_search_opts o = {0, seconds, t + 1, playout, (size_t)256 << 20, 0.7, 12, 0, 1.0};
+                ai_search *s = NULL;
+                if (ai_search_new(&s, &o) != CH_OK) {
+                    fprintf(stderr, "bench_ismcts: cannot allocate the search\n");
+                    return 1;
+                }
+                ch_state view = st;
+                ch_determinize(&view, p, 1);
+                ai_search_run(s, &view, p, 42);
+                ai_search_stats sst;
+                ai_search_last(s, &sst);
+                rate[t] = sst.seconds > 0 ? sst.iterations / sst.seconds : 0;
+                dps[t] = sst.seconds > 0 ? sst.playout_steps / sst.seconds : 0;
+                if (t == 0 && sst.iterations)
+                    steps = (double)sst.playout_steps / (double)sst.iterations;
+                ai_search_free(s);
+            }
+            double per_game = 0;
+            double raw = raw_rate(&st, p, playout, seconds, &per_game);
+            printf("%-18s %-6s %6d | %8.1f %9.1f %12.0f | %8.1f %8.2fx %12.0f | %12.0f %7.0f%%\n",
+                   ed ? "The Golden Age" : "Building Amsterdam", names[k], st.supply, rate[0], steps, dps[0],
+                   rate[1], rate[0] > 0 ? rate[1] / rate[0] : 0, dps[1], raw, raw > 0 ? 100 * dps[0] / raw : 0);
+            fflush(stdout);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,155 @@
+/* ai.h: internal header of the bots (src/ai only; not installed). The bots use
+ * the public API of libchartered only (include/chartered.h): they read the
+ * plain ch_state struct of a position already determinized for their player,
+ * list moves with ch_legal and look ahead with ch_apply_fast on copies.
+ *
+ *   eval.c    position features and the heuristic value of a position
+ *   greedy.c  the greedy policy: one-step lookahead plus rules for bids,
+ *             auctions, events and offers; also the ISMCTS candidate moves
+ *   ismcts.c  single-observer ISMCTS with availability counts, root-parallel
+ *   bot.c     the public ch_bot_* interface, options, the random bot
+ */
+#ifndef CH_AI_H
+#define CH_AI_H
+
+#include "chartered.h"
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- small helpers ---------------------------------------------------------- */
+static inline uint64_t ai_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static inline uint32_t ai_below(uint64_t *s, uint32_t n) { return (uint32_t)(ai_rand(s) % n); }
+/* Population count without a library call on CPUs without POPCNT. */
+static inline int ai_popc(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+static inline int ai_same_move(ch_move x, ch_move y)
+{
+    return x.type == y.type && x.a == y.a && x.b == y.b && x.c == y.c && x.n == y.n;
+}
+/* The one player who decides now: the lowest of the mask, or `prefer` when it
+ * is among several simultaneous deciders; -1 when the game is over. */
+int ai_decider(const ch_state *st, int prefer);
+
+/* ---- position features and evaluation (eval.c) --------------------------------- */
+/* Tunable weights of the evaluation (defaults in ai_params_default). */
+typedef struct ai_params {
+    double growth_per_wh;  /* expected chart growth per warehouse left, BA      */
+    double growth_per_wh_ga; /* the same, The Golden Age                        */
+    double lambda;         /* share of a company's expected growth a stock is worth */
+    double kappa;          /* share of a card's payout estimate a hand card is worth */
+    double beta;           /* weight of the opponents' values (relative evaluation) */
+    double beta_ga;        /* the same, The Golden Age                          */
+    double found_bonus;    /* a founding card: value beyond its payout          */
+    double reserve;        /* cash below this is penalised (liquidity)          */
+    double liquidity;      /* the penalty per florin below the reserve           */
+    int topm;              /* plays evaluated in full after the static filter   */
+    double lone_card;      /* a plot card that would build a lone warehouse      */
+} ai_params;
+void ai_params_default(ai_params *pr);
+
+typedef struct ai_feat {
+    int ed, np, minv, maxv;
+    double frac;                          /* warehouses left / total, 1 -> 0      */
+    int turns;                            /* builds a player may still make       */
+    int value[CH_MAX_COMPANIES];          /* chart value, 0 when off the chart    */
+    double growth[CH_MAX_COMPANIES];      /* expected future rise                  */
+    double worth[CH_MAX_COMPANIES];       /* what one stock is worth now           */
+    double newco_worth;                   /* a stock of a company founded now       */
+    double deck_avg;                      /* the average card still to come         */
+    int best_lvl[6];                      /* payout of a level k card, 0: none     */
+    int avail;                            /* companies that can be founded         */
+    uint8_t pcomp[CH_MAX_PLOTS];          /* company of the piece on a plot        */
+    uint64_t occ[2];                      /* plots holding a piece                 */
+    uint64_t comp[2];                     /* plots holding a company piece         */
+    uint64_t danger[2];                   /* too close to a company to found       */
+} ai_feat;
+
+/* Fill the features of a position. */
+void ai_features(const ch_state *st, const ai_params *pr, ai_feat *f);
+/* The same, taking the average card to come from the caller (a position one
+ * move away has nearly the same; it is the costly part). */
+void ai_features_hint(const ch_state *st, const ai_params *pr, ai_feat *f, double deck_avg);
+/* Estimated payout of playing card `card` now (0 or below: dead card). */
+double ai_card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, int card);
+/* Value of a hand: the card values `vals` (n of them, modified: sorted). */
+double ai_hand_value(const ai_feat *f, const ai_params *pr, double *vals, int n);
+/* Absolute value of player q: cash, stocks at worth, hand, liquidity. When
+ * extra/nextra are given, those card values are added to q's hand. */
+double ai_player_value(const ch_state *st, const ai_feat *f, const ai_params *pr, int q,
+                       const double *extra, int nextra);
+/* Relative value of player p: own value less beta times the opponents'
+ * (an average of the best and the mean opponent). Final scores when over. */
+double ai_eval(const ch_state *st, const ai_params *pr, int p);
+double ai_eval_hint(const ch_state *st, const ai_params *pr, int p, double deck_avg);
+/* The same, with card values added to p's hand (purchases). */
+double ai_eval_extra(const ch_state *st, const ai_feat *f, const ai_params *pr, int p,
+                     const double *extra, int nextra);
+
+/* ---- greedy (greedy.c) ------------------------------------------------------------- */
+#define AI_BUF (1 << 16)   /* legal moves of one decision                    */
+#define AI_CAND 4096       /* candidate moves                                */
+
+typedef struct ai_ws {     /* a workspace: one per thread, allocated up front */
+    ai_params prm;
+    ch_move buf[AI_BUF];
+    ch_move cand[AI_CAND];
+    double score[AI_CAND];
+    ch_state tmp;
+    ai_feat feat;
+} ai_ws;
+
+/* Greedy's move for player p, who decides now in st. */
+ch_move ai_greedy_move(ai_ws *ws, const ch_state *st, int p);
+/* Candidate moves of p for the search: the legal moves, with ranges of
+ * amounts (sealed bids, auction bids, offered money) cut to a few amounts.
+ * Returns the count (at most cap). */
+int ai_candidates(ai_ws *ws, const ch_state *st, int p, ch_move *out, int cap);
+/* Greedy's scores of the given moves of p (higher is better; moves decided by
+ * rule score 1 for greedy's choice, 0 otherwise). */
+void ai_greedy_scores(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n,
+                      double *score);
+/* A uniformly random legal move of p (the random playout policy). */
+ch_move ai_random_move(ai_ws *ws, const ch_state *st, int p, uint64_t *rng);
+
+/* ---- ISMCTS (ismcts.c) --------------------------------------------------------------- */
+enum { AI_PLAYOUT_GREEDY = 0, AI_PLAYOUT_RANDOM = 1 };
+
+typedef struct ai_search_opts {
+    long iterations;       /* per move (all threads together); 0: use time    */
+    double seconds;        /* per move when iterations is 0                   */
+    int threads;           /* root parallelism                                 */
+    int playout;           /* AI_PLAYOUT_*                                      */
+    size_t memory;         /* bytes for the node arenas, all threads           */
+    double explore;        /* UCB1 exploration constant                         */
+    int width;             /* root moves kept after greedy ranking; 0: all      */
+    int depth;             /* playout decisions before scoring; 0: to the end   */
+    double prior;          /* weight of greedy's opinion in the selection        */
+} ai_search_opts;
+
+typedef struct ai_search ai_search;
+typedef struct ai_search_stats {
+    long iterations;       /* last search, all threads                          */
+    long playout_steps;    /* decisions played in playouts                      */
+    double seconds;
+    long nodes;            /* nodes used, all threads                           */
+    int full;              /* an arena filled up                                */
+} ai_search_stats;
+
+int ai_search_new(ai_search **out, const ai_search_opts *o);
+void ai_search_free(ai_search *s);
+/* Search from st (already determinized for p) and choose p's move. */
+ch_move ai_search_run(ai_search *s, const ch_state *st, int p, uint64_t seed);
+void ai_search_last(const ai_search *s, ai_search_stats *out);
+
+#endif

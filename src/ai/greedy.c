@@ -1,0 +1,745 @@
+/* greedy.c: the greedy policy, for both editions.
+ *
+ * Most decisions are one-step lookahead: each legal move is applied to a copy
+ * of the position (ch_apply_fast), the builder's own follow-up choices of the
+ * same build (HQ plot, company to found, credit, merge order, free lots,
+ * everyone's merger sales) are filled in by simple defaults, and the result is
+ * scored by ai_eval (eval.c). Plays are first ranked by a static estimate of
+ * their payout and only the best few are looked at in full. Purchases are
+ * scored without peeking at the deck: a card from the deck counts as the
+ * average card of the (determinized) deck.
+ *
+ * Where one step of lookahead says nothing, rules decide:
+ *   - sealed bids (Verlappen, Aenleggen, Dreighinghe): a share of what the
+ *     prize is worth to the bot, or of what it stands to lose, within its cash;
+ *   - open auction bids (Veilinge): the minimum raise while the price stays
+ *     under 85% of what the prize is worth to the bot, else pass;
+ *   - the stock event to choose, the Veilinge option;
+ *   - Coopmanscappen: at most one offer, to buy a stock the bank has run out
+ *     of, at its value plus part of its expected growth; offers received are
+ *     accepted when the lookahead says so (the relative evaluation declines
+ *     offers that help the other side more).
+ * Merger sales always sell (kept stocks are worth nothing unless the company
+ * is founded again). The policy is deterministic. */
+#include "ai.h"
+#include <math.h>
+#include <string.h>
+
+#define NEG (-1e300)
+
+static int is_build_subphase(int ph)
+{
+    return ph == CH_PH_HQ || ph == CH_PH_FOUND || ph == CH_PH_CREDIT || ph == CH_PH_MERGE ||
+           ph == CH_PH_MERGE_SELL || ph == CH_PH_FREE;
+}
+
+/* Finish the build in progress with default choices, so that its payout and
+ * value changes are on the table before the position is scored. */
+static void continue_build(ch_state *s)
+{
+    ch_move b[256];
+    for (int guard = 0; guard < 64 && !s->over && is_build_subphase(s->phase); guard++) {
+        int d = ai_decider(s, -1);
+        if (d < 0)
+            return;
+        int n = ch_legal(s, d, b, 256);
+        if (n <= 0)
+            return;
+        if (n > 256)
+            n = 256;
+        int pick = 0;
+        switch (s->phase) {
+        case CH_PH_HQ:
+            for (int i = 0; i < n; i++)
+                if (b[i].type == CH_M_HQ) {
+                    pick = i;
+                    break;
+                }
+            break;
+        case CH_PH_FOUND: {
+            /* the company whose kept stocks the builder holds most of */
+            int best = -1;
+            for (int i = 0; i < n; i++) {
+                int k = s->pl[s->active].stock[b[i].a];
+                if (k > best) {
+                    best = k;
+                    pick = i;
+                }
+            }
+            break;
+        }
+        case CH_PH_MERGE_SELL:
+            pick = n - 1; /* sell them all */
+            break;
+        default:
+            break;
+        }
+        ch_apply_fast(s, d, b[pick]);
+    }
+}
+
+static double score_after(ai_ws *ws, const ch_state *st, int p, ch_move m)
+{
+    ws->tmp = *st;
+    ch_apply_fast(&ws->tmp, p, m);
+    continue_build(&ws->tmp);
+    return ai_eval_hint(&ws->tmp, &ws->prm, p, ws->feat.deck_avg);
+}
+
+/* ---- purchases ------------------------------------------------------------------------ */
+
+typedef struct buyinfo {
+    double avg;                 /* a card from the deck                         */
+    int ndeck;
+    double mval[CH_MARKET_MAX]; /* market cards                                 */
+    int mcard[CH_MARKET_MAX];
+    int room;                   /* cards the hand may still take                */
+} buyinfo;
+
+static void buy_info(const ch_state *st, const ai_feat *f, const ai_params *pr, int p, buyinfo *bi)
+{
+    double sum = 0;
+    int k = 0;
+    for (int i = 0; i < st->ndeck; i++) {
+        int c = st->deck[i];
+        if (st->card_event[c])
+            continue;
+        sum += ai_card_value(st, f, pr, c);
+        k++;
+    }
+    bi->avg = k ? sum / k : 0;
+    bi->ndeck = st->ndeck;
+    for (int i = 0; i < CH_MARKET_MAX; i++) {
+        bi->mcard[i] = i < st->market_size ? st->market[i] : CH_NONE;
+        bi->mval[i] = bi->mcard[i] != CH_NONE ? ai_card_value(st, f, pr, bi->mcard[i]) : 0;
+    }
+    int hc = ch_hand_count(st, p);
+    bi->room = st->edition == CH_ED_GOLDEN_AGE ? 1 : st->max_hand - hc;
+}
+
+/* The best second card of a Building Amsterdam purchase, the first being
+ * `first` (a market card id, or CH_NONE for a deck draw). */
+static double second_card(const ch_state *st, const buyinfo *bi, int first)
+{
+    double best = NEG;
+    int deck_left = bi->ndeck - (first == CH_NONE ? 1 : 0);
+    if (deck_left > 0)
+        best = bi->avg;
+    for (int i = 0; i < CH_MARKET_MAX; i++) {
+        int c = bi->mcard[i];
+        if (c == CH_NONE || c == first || st->card_level[c])
+            continue;
+        if (bi->mval[i] > best)
+            best = bi->mval[i];
+    }
+    return best;
+}
+
+static double market_value(const buyinfo *bi, int card)
+{
+    for (int i = 0; i < CH_MARKET_MAX; i++)
+        if (bi->mcard[i] == card)
+            return bi->mval[i];
+    return 0;
+}
+
+/* Score of a purchase move, or NEG when m is not one. */
+static double purchase_score(ai_ws *ws, const ch_state *st, int p, ch_move m, const buyinfo *bi)
+{
+    int ga = st->edition == CH_ED_GOLDEN_AGE;
+    int ph = st->phase;
+    double extra[2];
+    int nx = 0, cost = 0;
+    if (m.type != CH_M_DRAW && m.type != CH_M_TAKE && m.type != CH_M_REFRESH)
+        return NEG;
+    int first_of_turn = ph == CH_PH_TURN || ph == CH_PH_FORCED;
+    if (ga) {
+        cost = m.type == CH_M_REFRESH ? 100 : 50;
+        extra[nx++] = m.type == CH_M_TAKE ? market_value(bi, m.a) : bi->avg + (m.type == CH_M_REFRESH ? 10 : 0);
+    } else if (!first_of_turn) {
+        /* the second card of a purchase is free */
+        extra[nx++] = m.type == CH_M_TAKE ? market_value(bi, m.a) : bi->avg;
+    } else {
+        cost = m.type == CH_M_REFRESH ? 100 : 50;
+        int two = bi->room >= 2;
+        if (m.type == CH_M_REFRESH) {
+            extra[nx++] = bi->avg + 5;
+            if (two)
+                extra[nx++] = bi->avg + 5;
+        } else if (m.type == CH_M_DRAW) {
+            extra[nx++] = bi->avg;
+            if (two) {
+                double s = second_card(st, bi, CH_NONE);
+                if (s > NEG)
+                    extra[nx++] = s;
+            }
+        } else {
+            extra[nx++] = market_value(bi, m.a);
+            if (two && !st->card_level[m.a]) {
+                double s = second_card(st, bi, m.a);
+                if (s > NEG)
+                    extra[nx++] = s;
+            }
+        }
+    }
+    ws->tmp = *st;
+    ws->tmp.pl[p].cash -= cost;
+    /* the second card is optional: never count it below nothing */
+    if (nx == 2 && extra[1] < 0)
+        nx = 1;
+    return ai_eval_extra(&ws->tmp, &ws->feat, &ws->prm, p, extra, nx);
+}
+
+/* ---- plays: a static estimate first --------------------------------------------------- */
+
+static double play_static(const ch_state *st, const ai_feat *f, const ai_params *pr, int p, ch_move m)
+{
+    int card = m.a, k = st->card_level[card], c = CH_NONE;
+    double v;
+    if (k) {
+        int y = m.b;
+        c = y < st->board.nplots ? f->pcomp[y] : CH_NONE;
+        if (c == CH_NONE || !f->value[c])
+            return 1; /* a level on a lone warehouse pays nothing now */
+        v = f->value[c] + 10 * k;
+        if (v > f->maxv)
+            v = f->maxv;
+    } else {
+        v = ai_card_value(st, f, pr, card);
+        int x = m.b;
+        for (int i = 0; i < st->board.deg[x] && c == CH_NONE; i++) {
+            int y = st->board.adj[x][i];
+            c = f->pcomp[y];
+        }
+        if (m.c != CH_NONE) /* a two-card founding spends a second card */
+            v -= pr->kappa * ai_card_value(st, f, pr, m.c);
+    }
+    if (c != CH_NONE && f->value[c]) {
+        int mine = st->pl[p].stock[c], theirs = 0;
+        for (int q = 0; q < st->nplayers; q++)
+            if (q != p)
+                theirs += st->pl[q].stock[c];
+        if (m.n & 1) /* a broken roof: lower payout, hurts the holders */
+            v = v - 60 + 0.5 * 50 * (theirs - 2 * mine);
+        else
+            v += 10 * mine - 3 * theirs;
+    }
+    return v;
+}
+
+/* What one turn is worth: about what a build pays. */
+static double tempo(const ch_state *st, const ai_feat *f)
+{
+    double sum = 0;
+    int k = 0;
+    for (int c = 0; c < st->ncompanies; c++)
+        if (f->value[c]) {
+            sum += f->value[c];
+            k++;
+        }
+    double avg = k ? sum / k : 0;
+    return 10 + 0.25 * avg;
+}
+
+/* Score every move of the list (NEG for moves left out by the filter). */
+static void score_moves(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n,
+                        double *score, int topm)
+{
+    int ph = st->phase;
+    int buying = ph == CH_PH_TURN || ph == CH_PH_PURCHASE || ph == CH_PH_FORCED;
+    ai_features(st, &ws->prm, &ws->feat);
+    buyinfo bi = {0};
+    if (buying)
+        buy_info(st, &ws->feat, &ws->prm, p, &bi);
+    /* static filter of plays */
+    int nplay = 0;
+    for (int i = 0; i < n; i++)
+        if (mv[i].type == CH_M_PLAY)
+            nplay++;
+    double cut = NEG;
+    if (topm > 0 && nplay > topm) {
+        /* the topm-th best static score */
+        double top[64];
+        int k = topm < 64 ? topm : 64, nt = 0;
+        for (int i = 0; i < n; i++) {
+            if (mv[i].type != CH_M_PLAY)
+                continue;
+            double v = play_static(st, &ws->feat, &ws->prm, p, mv[i]);
+            score[i] = v;
+            if (nt < k) {
+                int j = nt++;
+                while (j > 0 && top[j - 1] < v) {
+                    top[j] = top[j - 1];
+                    j--;
+                }
+                top[j] = v;
+            } else if (v > top[k - 1]) {
+                int j = k - 1;
+                while (j > 0 && top[j - 1] < v) {
+                    top[j] = top[j - 1];
+                    j--;
+                }
+                top[j] = v;
+            }
+        }
+        cut = top[k - 1];
+    }
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        ch_move m = mv[i];
+        if (buying && (m.type == CH_M_DRAW || m.type == CH_M_TAKE || m.type == CH_M_REFRESH)) {
+            score[i] = purchase_score(ws, st, p, m, &bi);
+            continue;
+        }
+        if (m.type == CH_M_PLAY && cut > NEG) {
+            /* keep the top ones (ties at the cut: the first few) */
+            if (score[i] < cut || kept >= topm + 4) {
+                score[i] = NEG;
+                continue;
+            }
+            kept++;
+        }
+        score[i] = score_after(ws, st, p, m);
+        /* a turn spent passing or only selling stocks is a turn lost */
+        if (ph == CH_PH_TURN && (m.type == CH_M_PASS || m.type == CH_M_SELL))
+            score[i] -= tempo(st, &ws->feat);
+    }
+}
+
+static int argmax(const double *s, int n)
+{
+    int b = 0;
+    for (int i = 1; i < n; i++)
+        if (s[i] > s[b])
+            b = i;
+    return b;
+}
+
+/* ---- rules for bids, auctions, events, offers ---------------------------------------- */
+
+static int32_t clamp32(double v, int32_t lo, int32_t hi)
+{
+    if (!(v > lo))
+        return lo;
+    if (v > hi)
+        return hi;
+    return (int32_t)v;
+}
+
+/* What winning the current sealed-bid event is worth to p (for Dreighinghe:
+ * what p stands to lose if it bids lowest). */
+static double bid_prize(ai_ws *ws, const ch_state *st, int p)
+{
+    const ai_feat *f = &ws->feat;
+    const ai_params *pr = &ws->prm;
+    switch (st->ev_kind) {
+    case CH_EV_VERLAPPEN: {
+        /* an extra turn: about the best card of the hand played once more */
+        double best = 40;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = st->pl[p].hand[w]; bits; bits &= bits - 1) {
+                double v = ai_card_value(st, f, pr, w * 64 + __builtin_ctzll(bits));
+                if (v > best)
+                    best = v;
+            }
+        return 0.5 * best * (f->frac > 0.05 ? 1.0 : 0.3);
+    }
+    case CH_EV_AENLEGGEN: {
+        double best = 40;
+        for (int k = 2; k <= 4; k++)
+            if (f->best_lvl[k] > best)
+                best = f->best_lvl[k];
+        double with = best, without = 0;
+        with = ai_player_value(st, f, pr, p, &with, 1);
+        without = ai_player_value(st, f, pr, p, NULL, 0);
+        return with - without;
+    }
+    case CH_EV_DREIGHINGHE: {
+        /* the two stocks p would give up: the least worth */
+        double w1 = 1e18, w2 = 1e18;
+        int held = 0;
+        for (int c = 0; c < st->ncompanies; c++)
+            for (int k = 0; k < st->pl[p].stock[c] && k < 2; k++) {
+                double w = f->worth[c];
+                held++;
+                if (w < w1) {
+                    w2 = w1;
+                    w1 = w;
+                } else if (w < w2) {
+                    w2 = w;
+                }
+            }
+        if (!held)
+            return 0;
+        return held == 1 ? w1 : w1 + w2;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int32_t greedy_bid_amount(ai_ws *ws, const ch_state *st, int p)
+{
+    double prize = bid_prize(ws, st, p);
+    int32_t cash = st->pl[p].cash, jitter = p + 1;
+    double b;
+    if (st->ev_kind == CH_EV_DREIGHINGHE) {
+        if (prize < 10)
+            return 0;
+        b = 0.2 * prize;
+        if (b > 0.15 * cash)
+            b = 0.15 * cash;
+    } else {
+        b = (st->bid_round > 0 ? 0.3 : 0.5) * prize;
+        if (b > cash - 50)
+            b = cash - 50;
+    }
+    if (b < 1)
+        return 0;
+    return clamp32(floor(b / 10) * 10 + jitter, 0, cash);
+}
+
+/* What the prize of the running auction is worth to p. */
+static double auction_worth(ai_ws *ws, const ch_state *st, int p)
+{
+    const ai_feat *f = &ws->feat;
+    const ai_params *pr = &ws->prm;
+    double base = ai_player_value(st, f, pr, p, NULL, 0);
+    switch (st->au_option) {
+    case 1:
+    case 2:
+        return st->au_item < st->ncompanies ? f->worth[st->au_item] : 0;
+    case 3: {
+        /* the best of ten cards: about the top tenth of the deck */
+        double v[CH_MAX_CARDS];
+        int n = 0;
+        for (int i = 0; i < st->ndeck; i++)
+            if (!st->card_event[st->deck[i]])
+                v[n++] = ai_card_value(st, f, pr, st->deck[i]);
+        if (!n)
+            return 0;
+        for (int i = 1; i < n; i++) { /* descending */
+            double t = v[i];
+            int j = i - 1;
+            while (j >= 0 && v[j] < t) {
+                v[j + 1] = v[j];
+                j--;
+            }
+            v[j + 1] = t;
+        }
+        double top = v[n / 10];
+        return ai_player_value(st, f, pr, p, &top, 1) - base;
+    }
+    case 4: {
+        double best = 0;
+        int seen = 0;
+        for (int i = st->ndiscard - 1; i >= 0 && seen < 10; i--) {
+            int c = st->discard[i];
+            if (st->card_level[c] || st->card_event[c])
+                continue;
+            seen++;
+            int x = st->card_plot[c], co = x < st->board.nplots ? f->pcomp[x] : CH_NONE;
+            double v = co != CH_NONE && f->value[co] ? f->value[co] - 10.0 * st->pl[p].stock[co] : 5;
+            if (v > best)
+                best = v;
+        }
+        return 0.8 * (ai_player_value(st, f, pr, p, &best, 1) - base);
+    }
+    default:
+        return 0;
+    }
+}
+
+static ch_move mk(int type, int a, int b, int c, int32_t n)
+{
+    ch_move m = {(uint8_t)type, (uint8_t)a, (uint8_t)b, (uint8_t)c, n};
+    return m;
+}
+
+static ch_move greedy_auction(ai_ws *ws, const ch_state *st, int p)
+{
+    double w = auction_worth(ws, st, p);
+    double limit = 0.85 * w;
+    if (limit > st->pl[p].cash - 20)
+        limit = st->pl[p].cash - 20;
+    int32_t next = st->au_high + 10;
+    if (next <= limit && next <= st->pl[p].cash)
+        return mk(CH_M_BID, 0, 0, 0, next);
+    return mk(CH_M_PASS, 0, 0, 0, 0);
+}
+
+/* Which stock event to choose (rules of thumb). */
+static double event_score(ai_ws *ws, const ch_state *st, int p, int kind)
+{
+    const ai_feat *f = &ws->feat;
+    int32_t best_other = 0;
+    for (int q = 0; q < st->nplayers; q++)
+        if (q != p && st->pl[q].cash > best_other)
+            best_other = st->pl[q].cash;
+    int rich = st->pl[p].cash > best_other;
+    switch (kind) {
+    case CH_EV_VERLAPPEN:
+        return rich ? 20 : -5;
+    case CH_EV_AENLEGGEN:
+        return rich ? 25 : -5;
+    case CH_EV_DREIGHINGHE: {
+        int mine = 0, theirs = 0;
+        for (int c = 0; c < st->ncompanies; c++) {
+            mine += st->pl[p].stock[c] && f->value[c];
+            for (int q = 0; q < st->nplayers; q++)
+                if (q != p)
+                    theirs += st->pl[q].stock[c] && f->value[c];
+        }
+        return (!mine && theirs) ? 15 : rich ? 5 : -10;
+    }
+    case CH_EV_COOPMANSCAPPEN:
+        return 0;
+    case CH_EV_VEILINGE:
+        return 8;
+    default:
+        return 2; /* the deck: anything */
+    }
+}
+
+static ch_move greedy_event(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n)
+{
+    int best = 0;
+    double bs = NEG;
+    for (int i = 0; i < n; i++) {
+        double s = event_score(ws, st, p, mv[i].a == CH_NONE ? -1 : mv[i].a);
+        if (s > bs) {
+            bs = s;
+            best = i;
+        }
+    }
+    return mv[best];
+}
+
+static ch_move greedy_veilinge(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n)
+{
+    const ai_feat *f = &ws->feat;
+    int best = 0;
+    double bs = NEG;
+    for (int i = 0; i < n; i++) {
+        double s = NEG;
+        ch_move m = mv[i];
+        if (m.b == 1 && m.a < st->ncompanies)
+            s = 0.4 * f->worth[m.a];
+        else if (m.b == 2 && m.a < st->ncompanies)
+            s = -0.15 * f->worth[m.a];
+        else if (m.b == 3 || m.b == 4) {
+            ch_state *t = &ws->tmp;
+            *t = *st;
+            t->au_option = m.b;
+            double w = auction_worth(ws, t, p);
+            s = (m.b == 3 ? 0.5 : 0.3) * w;
+        }
+        if (s > bs) {
+            bs = s;
+            best = i;
+        }
+    }
+    return mv[best];
+}
+
+/* Coopmanscappen: the stock of company c that p would buy from q, at *price;
+ * returns c, or -1 when there is no such deal. */
+static int coop_deal(ai_ws *ws, const ch_state *st, int p, int q, int32_t *price)
+{
+    const ai_feat *f = &ws->feat;
+    int best = -1;
+    double gain = 30;
+    for (int c = 0; c < st->ncompanies; c++) {
+        if (!f->value[c] || st->co[c].bank > 0 || !st->pl[q].stock[c])
+            continue;
+        double g = ws->prm.lambda * f->growth[c];
+        int32_t pr = (int32_t)(f->value[c] + 0.6 * g);
+        if (g > gain && st->pl[p].cash >= pr + 60) {
+            gain = g;
+            best = c;
+            *price = pr;
+        }
+    }
+    return best;
+}
+
+static int in_list(const ch_move *mv, int n, ch_move m)
+{
+    for (int i = 0; i < n; i++)
+        if (ai_same_move(mv[i], m))
+            return 1;
+    return 0;
+}
+
+static ch_move greedy_coop(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n)
+{
+    ch_move done = mk(CH_M_DONE, 0, 0, 0, 0), withdraw = mk(CH_M_WITHDRAW, 0, 0, 0, 0);
+    int32_t price = 0;
+    if (st->phase == CH_PH_COOP) {
+        if (st->offers > 0)
+            return done;
+        for (int q = 0; q < st->nplayers; q++)
+            if (q != p && coop_deal(ws, st, p, q, &price) >= 0) {
+                ch_move m = mk(CH_M_OFFER, q, 0, 0, 0);
+                if (in_list(mv, n, m))
+                    return m;
+            }
+        return done;
+    }
+    /* building the offer */
+    const ch_offer *o = &st->offer;
+    int q = o->to;
+    if (q >= st->nplayers)
+        return withdraw;
+    int c = coop_deal(ws, st, p, q, &price);
+    if (c < 0)
+        return withdraw;
+    if (!o->ask_stock[c]) {
+        ch_move m = mk(CH_M_ASK, c, 1, 0, 0);
+        return in_list(mv, n, m) ? m : withdraw;
+    }
+    if (!o->give_money && price >= 1 && price <= st->pl[p].cash)
+        return mk(CH_M_GIVE, 0, 2, 0, price);
+    ch_move prop = mk(CH_M_PROPOSE, 0, 0, 0, 0);
+    return in_list(mv, n, prop) ? prop : withdraw;
+}
+
+static int rule_phase(int ph)
+{
+    return ph == CH_PH_BID || ph == CH_PH_AUCTION || ph == CH_PH_EVENT || ph == CH_PH_COOP ||
+           ph == CH_PH_OFFER || ph == CH_PH_VEILINGE || ph == CH_PH_MERGE_SELL;
+}
+
+/* The rule-based choice (phases where lookahead says nothing). */
+static ch_move rule_move(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n)
+{
+    ai_features(st, &ws->prm, &ws->feat);
+    switch (st->phase) {
+    case CH_PH_BID:
+        return mk(CH_M_BID, 0, 0, 0, greedy_bid_amount(ws, st, p));
+    case CH_PH_AUCTION:
+        return greedy_auction(ws, st, p);
+    case CH_PH_EVENT:
+        return greedy_event(ws, st, p, mv, n);
+    case CH_PH_COOP:
+    case CH_PH_OFFER:
+        return greedy_coop(ws, st, p, mv, n);
+    case CH_PH_VEILINGE:
+        return greedy_veilinge(ws, st, p, mv, n);
+    case CH_PH_MERGE_SELL:
+        return mv[n - 1]; /* sell them all */
+    default:
+        return mv[0];
+    }
+}
+
+/* ---- entry points ---------------------------------------------------------------------------- */
+
+static int legal_list(ai_ws *ws, const ch_state *st, int p)
+{
+    /* Sealed bids list every amount from f0 to the cash: the rule picks the
+     * amount, so the list is not needed. */
+    if (st->phase == CH_PH_BID)
+        return 0;
+    int n = ch_legal(st, p, ws->buf, AI_BUF);
+    return n > AI_BUF ? AI_BUF : n;
+}
+
+ch_move ai_greedy_move(ai_ws *ws, const ch_state *st, int p)
+{
+    int n = legal_list(ws, st, p);
+    if (st->phase != CH_PH_BID && n <= 0)
+        return mk(CH_M_NONE, 0, 0, 0, 0);
+    if (n == 1)
+        return ws->buf[0];
+    if (rule_phase(st->phase))
+        return rule_move(ws, st, p, ws->buf, n);
+    if (n > AI_CAND)
+        n = AI_CAND;
+    score_moves(ws, st, p, ws->buf, n, ws->score, ws->prm.topm);
+    return ws->buf[argmax(ws->score, n)];
+}
+
+void ai_greedy_scores(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n, double *score)
+{
+    if (rule_phase(st->phase)) {
+        int nl = legal_list(ws, st, p);
+        ch_move g = rule_move(ws, st, p, ws->buf, nl);
+        for (int i = 0; i < n; i++)
+            score[i] = ai_same_move(mv[i], g) ? 1 : 0;
+        return;
+    }
+    int topm = ws->prm.topm * 4;
+    score_moves(ws, st, p, mv, n, score, topm);
+}
+
+int ai_candidates(ai_ws *ws, const ch_state *st, int p, ch_move *out, int cap)
+{
+    int n = 0;
+    switch (st->phase) {
+    case CH_PH_BID: {
+        ai_features(st, &ws->prm, &ws->feat);
+        int32_t cash = st->pl[p].cash;
+        double prize = bid_prize(ws, st, p);
+        int32_t am[8];
+        int k = 0;
+        am[k++] = 0;
+        am[k++] = greedy_bid_amount(ws, st, p);
+        if (st->ev_kind == CH_EV_DREIGHINGHE) {
+            am[k++] = clamp32(0.1 * prize + p + 1, 0, cash);
+            am[k++] = clamp32(0.4 * prize + p + 1, 0, cash);
+        } else {
+            am[k++] = clamp32(0.25 * prize + p + 1, 0, cash);
+            am[k++] = clamp32(0.75 * prize + p + 1, 0, cash);
+            am[k++] = clamp32(prize + p + 1, 0, cash);
+        }
+        for (int i = 0; i < k; i++) {
+            int dup = 0;
+            for (int j = 0; j < n; j++)
+                dup |= out[j].n == am[i];
+            if (!dup && n < cap && am[i] >= 0 && am[i] <= cash)
+                out[n++] = mk(CH_M_BID, 0, 0, 0, am[i]);
+        }
+        return n;
+    }
+    case CH_PH_AUCTION: {
+        int32_t cash = st->pl[p].cash, h = st->au_high;
+        if (n < cap)
+            out[n++] = mk(CH_M_PASS, 0, 0, 0, 0);
+        int32_t am[3] = {h + 10, h + 30, h + 60};
+        for (int i = 0; i < 3 && n < cap; i++)
+            if (am[i] <= cash)
+                out[n++] = mk(CH_M_BID, 0, 0, 0, am[i]);
+        return n;
+    }
+    case CH_PH_OFFER: {
+        int nl = legal_list(ws, st, p);
+        ch_move g = rule_move(ws, st, p, ws->buf, nl);
+        ch_move w = mk(CH_M_WITHDRAW, 0, 0, 0, 0), pr = mk(CH_M_PROPOSE, 0, 0, 0, 0);
+        if (n < cap)
+            out[n++] = w;
+        if (in_list(ws->buf, nl, pr) && n < cap)
+            out[n++] = pr;
+        if (!ai_same_move(g, w) && !ai_same_move(g, pr) && n < cap)
+            out[n++] = g;
+        return n;
+    }
+    default: {
+        int nl = legal_list(ws, st, p);
+        if (nl > cap)
+            nl = cap;
+        memcpy(out, ws->buf, sizeof *out * (size_t)nl);
+        return nl;
+    }
+    }
+}
+
+ch_move ai_random_move(ai_ws *ws, const ch_state *st, int p, uint64_t *rng)
+{
+    int n = ch_legal(st, p, ws->buf, AI_BUF);
+    if (n <= 0)
+        return mk(CH_M_NONE, 0, 0, 0, 0);
+    if (n > AI_BUF)
+        n = AI_BUF;
+    return ws->buf[ai_below(rng, (uint32_t)n)];
+}

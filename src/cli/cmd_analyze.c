@@ -1,0 +1,620 @@
+/* cmd_analyze.c: `chartered analyze`, statistics of many games: read the
+ * games.csv of an arena run (--in) or play fresh games between bots (the
+ * arena's flags), then report first-player and seat advantage, game length,
+ * companies founded and merged, final company values, how often each move
+ * kind, stock event and action card is used, margins of victory and scores,
+ * and the bots' ratings; optionally draw SVG charts (--plots DIR) and
+ * convert them to PNG with an external tool (--png).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "svg.h"
+
+extern char **environ;
+
+/* ---- small summaries ---------------------------------------------------------- */
+
+typedef struct summary {
+    int n;
+    double mean, sd, min, median, max;
+} summary;
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts v. */
+static summary summarize(double *v, int n)
+{
+    summary s = {0};
+    s.n = n;
+    if (n <= 0)
+        return s;
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++)
+        sum += v[i];
+    s.mean = sum / n;
+    for (int i = 0; i < n; i++)
+        sq += (v[i] - s.mean) * (v[i] - s.mean);
+    s.sd = n > 1 ? sqrt(sq / (n - 1)) : 0;
+    s.min = v[0];
+    s.max = v[n - 1];
+    s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return s;
+}
+
+static void print_summary(const char *what, summary s)
+{
+    printf("  %-26s mean %8.1f  sd %7.1f  min %7.0f  median %7.1f  max %7.0f\n",
+           what, s.mean, s.sd, s.min, s.median, s.max);
+}
+
+/* Totals by name from "name=v;name=v" texts. */
+#define MAX_NAMES 48
+typedef struct namecount {
+    int n;
+    char name[MAX_NAMES][40];
+    double sum[MAX_NAMES];
+    long games[MAX_NAMES];   /* texts that name it     */
+    long positive[MAX_NAMES]; /* of those, with v > 0 */
+} namecount;
+
+static void nc_add(namecount *nc, const char *text)
+{
+    const char *p = text;
+    while (p && *p) {
+        const char *semi = strchr(p, ';');
+        size_t len = semi ? (size_t)(semi - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (eq) {
+            size_t nl = (size_t)(eq - p);
+            double v = strtod(eq + 1, NULL);
+            int k = 0;
+            while (k < nc->n && (strlen(nc->name[k]) != nl ||
+                                 strncmp(nc->name[k], p, nl) != 0))
+                k++;
+            if (k == nc->n && nc->n < MAX_NAMES && nl < sizeof nc->name[0]) {
+                memcpy(nc->name[k], p, nl);
+                nc->name[k][nl] = '\0';
+                nc->n++;
+            }
+            if (k < nc->n) {
+                nc->sum[k] += v;
+                nc->games[k]++;
+                nc->positive[k] += v > 0;
+            }
+        }
+        p = semi ? semi + 1 : NULL;
+    }
+}
+
+/* ---- PNG conversion ------------------------------------------------------------- */
+
+static int in_path(const char *prog, char *full, size_t n)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        snprintf(full, n, "%.*s/%s", (int)(len ? len : 1), len ? path : ".",
+                 prog);
+        if (access(full, X_OK) == 0)
+            return 1;
+        path += len + (colon ? 1 : 0);
+    }
+    return 0;
+}
+
+/* The converters tried, in order. */
+static const char *const png_tools[] = {"rsvg-convert", "magick", "convert",
+                                        "inkscape"};
+#define NTOOLS 4
+
+/* Run converter t on svg -> png. 0 ok, 1 not on the PATH, -1 it failed. */
+static int run_tool(int t, const char *svg, const char *png)
+{
+    char full[4096], out_opt[4200];
+    char *argv[6];
+    if (!in_path(png_tools[t], full, sizeof full))
+        return 1;
+    argv[0] = full;
+    if (t == 0) {
+        argv[1] = "-o"; argv[2] = (char *)png; argv[3] = (char *)svg;
+        argv[4] = NULL;
+    } else if (t == 3) {
+        snprintf(out_opt, sizeof out_opt, "--export-filename=%s", png);
+        argv[1] = (char *)svg; argv[2] = out_opt; argv[3] = NULL;
+    } else {
+        argv[1] = (char *)svg; argv[2] = (char *)png; argv[3] = NULL;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    /* their chatter would drown our report: standard output to /dev/null */
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int rc = posix_spawn(&pid, full, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return -1;
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    struct stat sb;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(png, &sb) != 0 ||
+        sb.st_size == 0)
+        return -1;
+    return 0;
+}
+
+/* Convert svg to png with the tool that worked before (*tool >= 0), else
+ * the first that works. 0, or EXIT_FAIL after a message. */
+static int to_png(const char *svg, const char *png, int *tool)
+{
+    if (*tool >= 0 && run_tool(*tool, svg, png) == 0)
+        return 0;
+    char tried[300] = "";
+    size_t off = 0;
+    for (int t = 0; t < NTOOLS; t++) {
+        int r = run_tool(t, svg, png);
+        if (r == 0) {
+            *tool = t;
+            return 0;
+        }
+        if (r < 0 && off < sizeof tried)
+            off += (size_t)snprintf(tried + off, sizeof tried - off, "%s%s",
+                                    off ? ", " : "", png_tools[t]);
+    }
+    if (off)
+        cli_error("chartered analyze: --png: could not convert '%s' to PNG: "
+                  "%s failed, and no other converter (rsvg-convert, magick, "
+                  "convert, inkscape) is on the PATH (the SVG plots are "
+                  "written)", svg, tried);
+    else
+        cli_error("chartered analyze: --png needs a converter on the PATH: "
+                  "rsvg-convert (librsvg), magick or convert (ImageMagick), "
+                  "or inkscape; none was found (the SVG plots are written)");
+    return EXIT_FAIL;
+}
+
+/* ---- the report ------------------------------------------------------------------ */
+
+static int plots(const char *dir, int png, const arena_results *res,
+                 const arena_stats *s)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error("chartered analyze: cannot create '%s': %s", dir,
+                  strerror(errno));
+        return EXIT_FAIL;
+    }
+    char path[4096];
+    const char *files[8];
+    int nfiles = 0;
+    int n = s->nentries;
+    svg_item items[ARENA_MAX_BOTS > 32 ? ARENA_MAX_BOTS : 32];
+    /* ratings (two or more bots) */
+    if (n >= 2) {
+        for (int e = 0; e < n; e++)
+            items[e] = (svg_item){res->label[e], s->rating[e], s->rlo[e],
+                                  s->rhi[e], s->rated};
+        snprintf(path, sizeof path, "%s/ratings.svg", dir);
+        if (svg_intervals(path, "Bradley-Terry ratings with 95% "
+                          "intervals", "rating (Elo scale, mean 0)", items, n,
+                          0.0) != 0)
+            return EXIT_FAIL;
+        files[nfiles++] = "ratings";
+    }
+    for (int e = 0; e < n; e++)
+        items[e] = (svg_item){res->label[e], s->wr[e], s->wlo[e], s->whi[e], 1};
+    snprintf(path, sizeof path, "%s/bots.svg", dir);
+    if (svg_bars(path, "Win rate by bot (95% Wilson intervals)", "win rate",
+                 items, n, s->expected_wr, 1) != 0)
+        return EXIT_FAIL;
+    files[nfiles++] = "bots";
+    char labels[CH_MAX_PLAYERS][32];
+    for (int st = 0; st < s->maxp; st++) {
+        double lo, hi;
+        stats_wilson(s->seat_wins[st], s->seat_games[st], &lo, &hi);
+        snprintf(labels[st], sizeof labels[st], "seat %d", st + 1);
+        items[st] = (svg_item){labels[st], s->seat_games[st] ?
+                               (double)s->seat_wins[st] / (double)s->seat_games[st] : 0,
+                               lo, hi, 1};
+    }
+    snprintf(path, sizeof path, "%s/seats.svg", dir);
+    if (svg_bars(path, "Win rate by seat (95% Wilson intervals)", "win rate",
+                 items, s->maxp, s->expected_wr, 1) != 0)
+        return EXIT_FAIL;
+    files[nfiles++] = "seats";
+    char olabels[CH_MAX_PLAYERS][32];
+    for (int k = 0; k < s->maxp; k++) {
+        double lo, hi;
+        stats_wilson(s->pos_wins[k], s->pos_games[k], &lo, &hi);
+        snprintf(olabels[k], sizeof olabels[k], k == 0 ? "1st (starts)" :
+                 k == 1 ? "2nd" : k == 2 ? "3rd" : "%dth", k + 1);
+        items[k] = (svg_item){olabels[k], s->pos_games[k] ?
+                              (double)s->pos_wins[k] / (double)s->pos_games[k] : 0,
+                              lo, hi, 1};
+    }
+    snprintf(path, sizeof path, "%s/turn_order.svg", dir);
+    if (svg_bars(path, "Win rate by turn order (95% Wilson intervals)",
+                 "win rate", items, s->maxp, s->expected_wr, 1) != 0)
+        return EXIT_FAIL;
+    files[nfiles++] = "turn_order";
+    /* score histogram per bot, game length histogram */
+    double *sc[ARENA_MAX_BOTS];
+    int cnt[ARENA_MAX_BOTS] = {0};
+    const char *names[ARENA_MAX_BOTS];
+    double *len = malloc(sizeof *len * (size_t)(res->ngames + 1));
+    int nlen = 0, bad = !len;
+    for (int e = 0; e < n; e++) {
+        sc[e] = malloc(sizeof *sc[e] * (size_t)(s->apps[e] + 1));
+        names[e] = res->label[e];
+        bad |= !sc[e];
+    }
+    if (!bad) {
+        for (int i = 0; i < res->ngames; i++) {
+            const arena_game *g = &res->games[i];
+            if (g->failed)
+                continue;
+            len[nlen++] = g->turns;
+            for (int st = 0; st < g->nplayers; st++)
+                sc[g->entry[st]][cnt[g->entry[st]]++] = g->score[st];
+        }
+        snprintf(path, sizeof path, "%s/scores.svg", dir);
+        bad = svg_histogram(path, "Final scores", "score (florins)",
+                            (const double *const *)sc, cnt, names, n, 20) != 0;
+        const double *ls[1] = {len};
+        const char *ln[1] = {"games"};
+        snprintf(path, sizeof path, "%s/length.svg", dir);
+        bad |= svg_histogram(path, "Game length", "turns", ls, &nlen, ln, 1,
+                             20) != 0;
+    } else {
+        cli_error("out of memory");
+    }
+    for (int e = 0; e < n; e++)
+        free(sc[e]);
+    free(len);
+    if (bad)
+        return EXIT_FAIL;
+    files[nfiles++] = "scores";
+    files[nfiles++] = "length";
+    /* moves per game by kind */
+    int nm = 0;
+    double per[CH_M_NTYPES];
+    int ngood = 0;
+    for (int i = 0; i < res->ngames; i++)
+        ngood += !res->games[i].failed;
+    for (int t = 1; t < CH_M_NTYPES; t++) {
+        double tot = 0;
+        for (int i = 0; i < res->ngames; i++)
+            if (!res->games[i].failed)
+                tot += res->games[i].moves[t];
+        if (tot <= 0 || nm >= 32)
+            continue;
+        per[nm] = ngood ? tot / ngood : 0;
+        items[nm] = (svg_item){arena_move_name(t), per[nm], 0, 0, 0};
+        nm++;
+    }
+    snprintf(path, sizeof path, "%s/moves.svg", dir);
+    if (svg_bars(path, "Moves per game by kind", "moves per game", items, nm,
+                 NAN, 0) != 0)
+        return EXIT_FAIL;
+    files[nfiles++] = "moves";
+    printf("\nplots: ");
+    for (int k = 0; k < nfiles; k++)
+        printf("%s%s/%s.svg", k ? ", " : "", dir, files[k]);
+    printf("\n");
+    if (png) {
+        int tool = -1;
+        for (int k = 0; k < nfiles; k++) {
+            char svgp[4096], pngp[4096];
+            snprintf(svgp, sizeof svgp, "%s/%s.svg", dir, files[k]);
+            snprintf(pngp, sizeof pngp, "%s/%s.png", dir, files[k]);
+            if (to_png(svgp, pngp, &tool) != 0)
+                return EXIT_FAIL;
+        }
+        printf("png (with %s): the same names with .png\n", png_tools[tool]);
+    }
+    return 0;
+}
+
+static void report(const arena_results *res, const arena_stats *s,
+                   const char *source)
+{
+    int n = res->ngames, good = s->ngames;
+    printf("chartered analyze: %d games %s", n, source);
+    if (good != n)
+        printf(" (%d failed, left out)", n - good);
+    printf("\n");
+    /* tables */
+    int ed[2] = {0, 0}, np[CH_MAX_PLAYERS + 1] = {0};
+    for (int i = 0; i < n; i++) {
+        const arena_game *g = &res->games[i];
+        ed[g->edition == CH_ED_GOLDEN_AGE]++;
+        if (g->nplayers >= 1 && g->nplayers <= CH_MAX_PLAYERS)
+            np[g->nplayers]++;
+    }
+    printf("tables: ");
+    if (ed[0])
+        printf("amsterdam %d", ed[0]);
+    if (ed[1])
+        printf("%sgolden-age %d", ed[0] ? ", " : "", ed[1]);
+    printf("; players:");
+    for (int p = 1; p <= CH_MAX_PLAYERS; p++)
+        if (np[p])
+            printf(" %d (%d games)", p, np[p]);
+    printf("\n\n");
+
+    printf("== bots\n");
+    stats_print(stdout, res, s);
+
+    double *v = malloc(sizeof *v * (size_t)(n + 1));
+    if (!v)
+        return;
+    printf("\n== game length\n");
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!res->games[i].failed)
+            v[k++] = res->games[i].turns;
+    print_summary("turns", summarize(v, k));
+    k = 0;
+    for (int i = 0; i < n; i++)
+        if (!res->games[i].failed)
+            v[k++] = (double)res->games[i].decisions;
+    print_summary("decisions", summarize(v, k));
+
+    printf("\n== companies per game\n");
+    k = 0;
+    for (int i = 0; i < n; i++)
+        if (!res->games[i].failed)
+            v[k++] = res->games[i].founded;
+    print_summary("founded", summarize(v, k));
+    k = 0;
+    for (int i = 0; i < n; i++)
+        if (!res->games[i].failed)
+            v[k++] = res->games[i].merged;
+    print_summary("merged (off the chart)", summarize(v, k));
+
+    namecount vals = {0}, evs = {0};
+    for (int i = 0; i < n; i++)
+        if (!res->games[i].failed) {
+            nc_add(&vals, res->games[i].values_text);
+            nc_add(&evs, res->games[i].events_text);
+        }
+    if (vals.n) {
+        printf("\n== final company values (off the chart counts as f0)\n");
+        printf("  %-14s %6s %11s %14s\n", "company", "games", "mean value",
+               "on the chart");
+        for (int c = 0; c < vals.n; c++)
+            printf("  %-14s %6ld %10.1f  %12.1f%%\n", vals.name[c],
+                   vals.games[c], vals.games[c] ? vals.sum[c] / vals.games[c] : 0,
+                   vals.games[c] ? 100.0 * vals.positive[c] / vals.games[c] : 0);
+    }
+
+    printf("\n== moves by kind\n");
+    double all = 0;
+    for (int t = 1; t < CH_M_NTYPES; t++)
+        for (int i = 0; i < n; i++)
+            if (!res->games[i].failed)
+                all += res->games[i].moves[t];
+    printf("  %-10s %10s %10s %8s %12s\n", "kind", "total", "per game",
+           "share", "in games");
+    for (int t = 1; t < CH_M_NTYPES; t++) {
+        double tot = 0;
+        long used = 0;
+        for (int i = 0; i < n; i++)
+            if (!res->games[i].failed) {
+                tot += res->games[i].moves[t];
+                used += res->games[i].moves[t] > 0;
+            }
+        if (tot == 0)
+            continue;
+        printf("  %-10s %10.0f %10.2f %7.2f%% %11.1f%%\n", arena_move_name(t),
+               tot, good ? tot / good : 0, all > 0 ? 100 * tot / all : 0,
+               good ? 100.0 * (double)used / good : 0);
+    }
+    long roof = 0, event = 0;
+    for (int i = 0; i < n; i++)
+        if (!res->games[i].failed) {
+            roof += res->games[i].action_roof;
+            event += res->games[i].action_event;
+        }
+    printf("\n== action cards\n  broken roof %ld (%.2f per game), stock "
+           "event %ld (%.2f per game)\n", roof,
+           good ? (double)roof / good : 0, event,
+           good ? (double)event / good : 0);
+    printf("\n== stock events (chosen or drawn)\n");
+    if (!evs.n)
+        printf("  none\n");
+    for (int e = 0; e < evs.n; e++)
+        printf("  %-26s %8.0f  %.2f per game\n", evs.name[e], evs.sum[e],
+               good ? evs.sum[e] / good : 0);
+
+    printf("\n== scores\n");
+    k = 0;
+    double *m = malloc(sizeof *m * (size_t)(n + 1));
+    double *w = malloc(sizeof *w * (size_t)(n + 1));
+    int km = 0, kw = 0, shared = 0;
+    for (int i = 0; i < n && m && w; i++) {
+        const arena_game *g = &res->games[i];
+        if (g->failed)
+            continue;
+        int32_t best = INT32_MIN, second = INT32_MIN;
+        int nb = 0;
+        for (int st = 0; st < g->nplayers; st++) {
+            if (g->score[st] > best) {
+                second = best;
+                best = g->score[st];
+            } else if (g->score[st] > second) {
+                second = g->score[st];
+            }
+        }
+        for (int st = 0; st < g->nplayers; st++)
+            nb += (g->winners >> st) & 1;
+        shared += nb > 1;
+        w[kw++] = best;
+        m[km++] = g->nplayers > 1 ? (double)(best - second) : 0;
+    }
+    double *all_sc = malloc(sizeof *all_sc * (size_t)(n * CH_MAX_PLAYERS + 1));
+    if (all_sc) {
+        for (int i = 0; i < n; i++)
+            if (!res->games[i].failed)
+                for (int st = 0; st < res->games[i].nplayers; st++)
+                    all_sc[k++] = res->games[i].score[st];
+        print_summary("every final score", summarize(all_sc, k));
+        free(all_sc);
+    }
+    if (m && w) {
+        print_summary("winning score", summarize(w, kw));
+        print_summary("margin of victory", summarize(m, km));
+        printf("  (margin: the best score minus the second best, 0 when "
+               "equal; shared wins: %d)\n", shared);
+    }
+    free(m);
+    free(w);
+    free(v);
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    const char *bots[ARENA_MAX_BOTS];
+    int nbots = 0;
+    argc = arena_take_bots("analyze", argc, argv, bots, &nbots);
+    if (argc < 0)
+        return EXIT_USAGE;
+    arena_flags f;
+    arena_flags_default(&f, 100);
+    const char *in = NULL, *plot_dir = NULL, *out = NULL;
+    int png = 0, games_seen = 0;
+    opt_spec specs[ARENA_NFLAGS + 5];
+    arena_flag_specs(&f, specs);
+    specs[0].seen = &games_seen;
+    specs[0].help = "fresh games: number of games (default 100)";
+    specs[ARENA_NFLAGS - 1] = (opt_spec){"in", 'i', OPT_STR, &in, "DIR", 0, 0,
+                                         "read DIR/games.csv (or a CSV file) "
+                                         "of an arena run", NULL};
+    specs[ARENA_NFLAGS] = (opt_spec){"plots", 0, OPT_STR, &plot_dir, "DIR", 0,
+                                     0, "write SVG charts into DIR", NULL};
+    specs[ARENA_NFLAGS + 1] = (opt_spec){"png", 0, OPT_FLAG, &png, NULL, 0, 0,
+                                         "also convert the charts to PNG "
+                                         "(needs rsvg-convert, ImageMagick or "
+                                         "inkscape)", NULL};
+    specs[ARENA_NFLAGS + 2] = (opt_spec){"out", 'o', OPT_STR, &out, "DIR", 0, 0,
+                                         "fresh games: also write "
+                                         "DIR/games.csv and DIR/summary.json",
+                                         NULL};
+    memset(&specs[ARENA_NFLAGS + 3], 0, sizeof specs[0]);
+    char *pos[argc + 1];
+    int npos = 0;
+    int rc = opts_parse("analyze", argc, argv, specs, pos, &npos);
+    if (rc == OPTS_HELP) {
+        opts_help(stdout,
+                  "chartered analyze --in DIR [--plots DIR [--png]]\n"
+                  "       chartered analyze [--games N] [--bot SPEC ...] "
+                  "[arena flags] [--plots DIR [--png]]",
+                  "Statistics of many games: of an arena run (--in), or of "
+                  "fresh games between\nbots (default: 100 games of random "
+                  "bots): seat and first-player advantage,\ngame length, "
+                  "companies founded and merged, final company values, moves "
+                  "by\nkind, stock events, action cards, margins of victory, "
+                  "and ratings.\n-b SPEC, --bot SPEC: as for 'chartered arena'.",
+                  specs);
+        return 0;
+    }
+    if (rc)
+        return rc;
+    if (npos > 0) {
+        cli_error("chartered analyze: unexpected argument '%s'", pos[0]);
+        return EXIT_USAGE;
+    }
+    if (png && !plot_dir) {
+        cli_error("chartered analyze: --png converts the plots: give --plots "
+                  "DIR too");
+        return EXIT_USAGE;
+    }
+    arena_results res;
+    arena_stats st;
+    char source[4200];
+    uint64_t seed = f.seed;
+    if (in) {
+        if (nbots || games_seen || out) {
+            cli_error("chartered analyze: --in reads finished games; %s "
+                      "applies to fresh games only",
+                      nbots ? "--bot" : games_seen ? "--games" : "--out");
+            return EXIT_USAGE;
+        }
+        struct stat sb;
+        char path[4096];
+        if (stat(in, &sb) == 0 && S_ISDIR(sb.st_mode))
+            snprintf(path, sizeof path, "%s/games.csv", in);
+        else
+            snprintf(path, sizeof path, "%s", in);
+        rc = arena_read_csv(path, &res);
+        if (rc)
+            return rc;
+        if (res.ngames == 0) {
+            cli_error("chartered analyze: '%s' holds no game", path);
+            arena_results_free(&res);
+            return EXIT_FAIL;
+        }
+        snprintf(source, sizeof source, "from %s", path);
+        seed = res.games[0].seed;
+        stats_compute(&res, seed, &st);
+    } else {
+        arena_cfg cfg;
+        rc = arena_configure("analyze", &f, bots, nbots, &cfg);
+        if (rc)
+            return rc;
+        if (out && mkdir(out, 0777) != 0 && errno != EEXIST) {
+            cli_error("chartered analyze: cannot create '%s': %s", out,
+                      strerror(errno));
+            cli_mix_free(&cfg.mix);
+            return EXIT_FAIL;
+        }
+        rc = arena_run(&cfg, &res);
+        if (rc) {
+            cli_mix_free(&cfg.mix);
+            return rc;
+        }
+        snprintf(source, sizeof source, "played now (seeds %" PRIu64 "..%"
+                 PRIu64 ", %s, %d jobs, %.1f s)", cfg.seed,
+                 cfg.seed + (uint64_t)(cfg.games - 1),
+                 cli_mix_edition_text(&cfg.mix), cfg.jobs, res.seconds);
+        stats_compute(&res, seed, &st);
+        if (out) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/games.csv", out);
+            rc = arena_write_csv(path, &res);
+            if (!rc) {
+                snprintf(path, sizeof path, "%s/summary.json", out);
+                json_t *run = arena_run_json(&cfg, &f);
+                rc = stats_write_summary(path, &res, &st, run);
+                json_decref(run);
+            }
+        }
+        cli_mix_free(&cfg.mix);
+        if (rc) {
+            arena_results_free(&res);
+            return rc;
+        }
+    }
+    report(&res, &st, source);
+    if (plot_dir)
+        rc = plots(plot_dir, png, &res, &st);
+    arena_results_free(&res);
+    return rc;
+}

@@ -1,0 +1,725 @@
+/* protocol.c: the engine side of the chartered bot protocol
+ * (docs/bot-protocol.md). A bot program is started with posix_spawn as
+ * `/bin/sh -c CMD` in a process group of its own, with pipes on its standard
+ * input and output (its standard error is the engine's). Both pipe ends the
+ * engine keeps are non-blocking; every write and read waits with poll() up to
+ * a deadline, so no bot can stall the engine. Pipes are created close-on-exec
+ * under one lock, so that bots started at the same time by other threads do
+ * not inherit each other's pipes (which would hide an EOF).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "protocol.h"
+
+extern char **environ;
+
+#define LINE_MAX_BYTES 65536 /* longest line a bot may send */
+#define LOG_VIEW_CHARS 160   /* views are shortened to this in transcripts */
+
+struct proto_bot {
+    pid_t pid;
+    int in_fd;   /* the bot's standard input (we write)  */
+    int out_fd;  /* the bot's standard output (we read)  */
+    int reaped;  /* the exit status has been collected   */
+    int gone;    /* the process has exited (status known) */
+    int status;  /* its wait status when gone              */
+    proto_opts o;
+    char id[128];
+    unsigned long ninfo;
+    char rbuf[LINE_MAX_BYTES + 1];
+    size_t rlen;     /* bytes in rbuf                         */
+    size_t consume;  /* bytes of the last line to drop first  */
+};
+
+static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t echo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const char *proto_errname(int code)
+{
+    switch (code) {
+    case PROTO_OK: return "ok";
+    case PROTO_ESPAWN: return "cannot start";
+    case PROTO_EHANDSHAKE: return "bad handshake";
+    case PROTO_EGARBAGE: return "garbage line";
+    case PROTO_ESYNTAX: return "unreadable move";
+    case PROTO_EILLEGAL: return "illegal move";
+    case PROTO_ETIMEOUT: return "timeout";
+    case PROTO_EEXIT: return "exited";
+    default: return "i/o error";
+    }
+}
+
+void proto_global_init(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGPIPE, &sa, NULL);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Milliseconds left until deadline, at least 0, for poll(). */
+static int left_ms(double deadline)
+{
+    double left = deadline - now_ms();
+    if (left <= 0)
+        return 0;
+    if (left > 1e9)
+        return 1000000000;
+    return (int)left + 1;
+}
+
+/* A line quoted for a message: at most 80 characters, control characters
+ * as '?'. */
+static void quote(const char *s, size_t len, char *buf, size_t n)
+{
+    size_t o = 0, max = len > 80 ? 80 : len;
+    for (size_t i = 0; i < max && o + 4 < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        buf[o++] = c < 32 || c == 127 ? '?' : (char)c;
+    }
+    if (len > max && o + 4 < n) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+}
+
+static void log_line(proto_bot *b, char dir, const char *s, size_t len)
+{
+    if (!b->o.log)
+        return;
+    if (len > LOG_VIEW_CHARS && strncmp(s, "view ", 5) == 0)
+        fprintf(b->o.log, "%c %.*s ... (%zu bytes)\n", dir, LOG_VIEW_CHARS,
+                s, len);
+    else
+        fprintf(b->o.log, "%c %.*s\n", dir, (int)len, s);
+}
+
+/* Check without reaping whether the process has exited; 1 when it has. */
+static int peek_exit(proto_bot *b)
+{
+    if (b->gone)
+        return 1;
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t)b->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+        return 0;
+    if (si.si_pid != b->pid)
+        return 0;
+    b->gone = 1;
+    if (si.si_code == CLD_EXITED)
+        b->status = si.si_status << 8;
+    else
+        b->status = si.si_status & 0x7f; /* killed or dumped: the signal */
+    return 1;
+}
+
+/* "exited with status 3", "was killed by signal 11 (Segmentation fault)",
+ * or "closed its output" while still running. Waits up to wait_ms for the
+ * exit. */
+static void describe_end(proto_bot *b, char *buf, size_t n, int wait_ms)
+{
+    double until = now_ms() + wait_ms;
+    while (!peek_exit(b) && now_ms() < until) {
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (!b->gone) {
+        snprintf(buf, n, "closed its output (the process still runs)");
+        return;
+    }
+    if (WIFEXITED(b->status))
+        snprintf(buf, n, "exited with status %d", WEXITSTATUS(b->status));
+    else if (WIFSIGNALED(b->status))
+        snprintf(buf, n, "was killed by signal %d (%s)", WTERMSIG(b->status),
+                 strsignal(WTERMSIG(b->status)));
+    else
+        snprintf(buf, n, "ended (wait status %d)", b->status);
+}
+
+/* Write all of s before deadline. */
+static int write_all(proto_bot *b, const char *s, size_t len, double deadline)
+{
+    while (len > 0) {
+        ssize_t w = write(b->in_fd, s, len);
+        if (w > 0) {
+            s += w;
+            len -= (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd pf = {b->in_fd, POLLOUT, 0};
+            int ms = left_ms(deadline);
+            if (ms == 0)
+                return PROTO_ETIMEOUT;
+            int r = poll(&pf, 1, ms);
+            if (r < 0 && errno != EINTR)
+                return PROTO_EIO;
+            if (r == 0)
+                return PROTO_ETIMEOUT;
+            if (pf.revents & (POLLERR | POLLHUP) && !(pf.revents & POLLOUT))
+                return PROTO_EEXIT;
+            continue;
+        }
+        return errno == EPIPE ? PROTO_EEXIT : PROTO_EIO;
+    }
+    return PROTO_OK;
+}
+
+/* Send text, which holds one or more whole lines, logging each line. */
+static int send_text(proto_bot *b, const char *text, double deadline)
+{
+    if (b->o.log) {
+        const char *p = text;
+        while (*p) {
+            const char *e = strchr(p, '\n');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            log_line(b, '>', p, len);
+            p += len + (e ? 1 : 0);
+        }
+    }
+    return write_all(b, text, strlen(text), deadline);
+}
+
+/* Read one line (without its end, '\r' dropped) before deadline; *line points
+ * into b->rbuf and stays valid until the next call. */
+static int read_line(proto_bot *b, double deadline, char **line, size_t *len)
+{
+    if (b->consume) {
+        memmove(b->rbuf, b->rbuf + b->consume, b->rlen - b->consume);
+        b->rlen -= b->consume;
+        b->consume = 0;
+    }
+    for (;;) {
+        char *nl = memchr(b->rbuf, '\n', b->rlen);
+        if (nl) {
+            size_t l = (size_t)(nl - b->rbuf);
+            b->consume = l + 1;
+            *nl = '\0';
+            if (l > 0 && b->rbuf[l - 1] == '\r')
+                b->rbuf[--l] = '\0';
+            *line = b->rbuf;
+            *len = l;
+            log_line(b, '<', b->rbuf, l);
+            return PROTO_OK;
+        }
+        if (b->rlen >= LINE_MAX_BYTES) {
+            b->rbuf[LINE_MAX_BYTES] = '\0';
+            *line = b->rbuf;
+            *len = b->rlen;
+            b->consume = b->rlen;
+            return PROTO_EGARBAGE;
+        }
+        ssize_t r = read(b->out_fd, b->rbuf + b->rlen, LINE_MAX_BYTES - b->rlen);
+        if (r > 0) {
+            b->rlen += (size_t)r;
+            continue;
+        }
+        if (r == 0)
+            return PROTO_EEXIT;
+        if (errno == EINTR)
+            continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK)
+            return PROTO_EEXIT;
+        struct pollfd pf = {b->out_fd, POLLIN, 0};
+        int ms = left_ms(deadline);
+        if (ms == 0)
+            return PROTO_ETIMEOUT;
+        int pr = poll(&pf, 1, ms);
+        if (pr < 0 && errno != EINTR)
+            return PROTO_EIO;
+        if (pr == 0)
+            return PROTO_ETIMEOUT;
+    }
+}
+
+static int is_info(const char *line)
+{
+    return strncmp(line, "info", 4) == 0 && (line[4] == ' ' || line[4] == '\0');
+}
+
+static void got_info(proto_bot *b, const char *line)
+{
+    b->ninfo++;
+    if (b->o.echo_info) {
+        pthread_mutex_lock(&echo_lock);
+        fprintf(stderr, "[%s%s%s] %s\n", b->id, b->o.tag ? " " : "",
+                b->o.tag ? b->o.tag : "", line);
+        pthread_mutex_unlock(&echo_lock);
+    }
+}
+
+static void set_cloexec(int fd)
+{
+    int fl = fcntl(fd, F_GETFD);
+    if (fl >= 0)
+        fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+}
+
+static void set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* A close-on-exec pipe whose ends are not 0, 1 or 2 (so that dup2 onto the
+ * child's 0 and 1 always makes a fresh, inheritable descriptor). */
+static int make_pipe(int fds[2])
+{
+    if (pipe(fds) != 0)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        if (fds[i] <= 2) {
+            int nfd = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
+            if (nfd < 0) {
+                close(fds[0]);
+                close(fds[1]);
+                return -1;
+            }
+            close(fds[i]);
+            fds[i] = nfd;
+        }
+        set_cloexec(fds[i]);
+    }
+    return 0;
+}
+
+/* Kill the bot's process group, reap it and close the pipes. */
+static void kill_and_reap(proto_bot *b)
+{
+    if (b->pid > 0 && !b->reaped) {
+        /* The process group is killed while its leader is unreaped (alive or
+         * a zombie), so the group id cannot have been reused. */
+        kill(-b->pid, SIGKILL);
+        kill(b->pid, SIGKILL);
+        int st;
+        while (waitpid(b->pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        b->reaped = 1;
+    }
+    if (b->in_fd >= 0)
+        close(b->in_fd);
+    if (b->out_fd >= 0)
+        close(b->out_fd);
+    b->in_fd = b->out_fd = -1;
+}
+
+void proto_stop(proto_bot *b, int graceful)
+{
+    if (!b)
+        return;
+    if (graceful && b->in_fd >= 0 && !peek_exit(b)) {
+        send_text(b, "quit\n", now_ms() + 200);
+        close(b->in_fd);
+        b->in_fd = -1;
+        double until = now_ms() + 1000;
+        while (!peek_exit(b) && now_ms() < until) {
+            struct timespec ts = {0, 2 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    kill_and_reap(b);
+    free(b);
+}
+
+const char *proto_bot_id(const proto_bot *b)
+{
+    return b ? b->id : "?";
+}
+
+unsigned long proto_info_count(const proto_bot *b)
+{
+    return b ? b->ninfo : 0;
+}
+
+/* The failure of a read, in words, into err. */
+static void read_failure(proto_bot *b, int rc, const char *waiting, int ms,
+                         const char *line, size_t len, char *err, size_t n)
+{
+    char q[100], how[160];
+    switch (rc) {
+    case PROTO_ETIMEOUT:
+        snprintf(err, n, "sent nothing valid within %d ms while the engine "
+                 "waited for %s (time limit)", ms, waiting);
+        break;
+    case PROTO_EEXIT:
+        describe_end(b, how, sizeof how, 300);
+        snprintf(err, n, "%s while the engine waited for %s", how, waiting);
+        break;
+    case PROTO_EGARBAGE:
+        quote(line, len, q, sizeof q);
+        snprintf(err, n, "sent a line longer than %d bytes ('%s') while the "
+                 "engine waited for %s", LINE_MAX_BYTES, q, waiting);
+        break;
+    default:
+        snprintf(err, n, "could not be read (%s) while the engine waited for "
+                 "%s", strerror(errno), waiting);
+        break;
+    }
+}
+
+int proto_start(proto_bot **out, const char *cmd, const proto_opts *o,
+                char *err, size_t n)
+{
+    *out = NULL;
+    proto_bot *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(err, n, "out of memory");
+        return PROTO_EIO;
+    }
+    b->o = *o;
+    b->in_fd = b->out_fd = -1;
+    snprintf(b->id, sizeof b->id, "?");
+
+    int in[2] = {-1, -1}, outp[2] = {-1, -1};
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    pthread_mutex_lock(&spawn_lock);
+    if (make_pipe(in) != 0 || make_pipe(outp) != 0) {
+        int e = errno;
+        pthread_mutex_unlock(&spawn_lock);
+        if (in[0] >= 0) {
+            close(in[0]);
+            close(in[1]);
+        }
+        snprintf(err, n, "cannot create a pipe: %s", strerror(e));
+        free(b);
+        return PROTO_ESPAWN;
+    }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
+    posix_spawnattr_init(&attr);
+    sigset_t def, none;
+    sigemptyset(&def);
+    sigaddset(&def, SIGPIPE);
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attr, &def);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP |
+                                        POSIX_SPAWN_SETSIGDEF |
+                                        POSIX_SPAWN_SETSIGMASK);
+    char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+    int rc = posix_spawn(&b->pid, "/bin/sh", &fa, &attr, argv, environ);
+    pthread_mutex_unlock(&spawn_lock);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(in[0]);
+    close(outp[1]);
+    b->in_fd = in[1];
+    b->out_fd = outp[0];
+    if (rc != 0) {
+        snprintf(err, n, "cannot start /bin/sh -c '%s': %s", cmd, strerror(rc));
+        b->pid = 0;
+        kill_and_reap(b);
+        free(b);
+        return PROTO_ESPAWN;
+    }
+    set_nonblock(b->in_fd);
+    set_nonblock(b->out_fd);
+
+    /* handshake */
+    char hello[32];
+    snprintf(hello, sizeof hello, "chartered %d\n", PROTO_VERSION);
+    double deadline = now_ms() + o->start_ms;
+    rc = send_text(b, hello, deadline);
+    if (rc != PROTO_OK) {
+        char how[160];
+        describe_end(b, how, sizeof how, 300);
+        snprintf(err, n, "did not read the handshake 'chartered %d' (%s)",
+                 PROTO_VERSION, rc == PROTO_ETIMEOUT ? "timeout" : how);
+        proto_stop(b, 0);
+        return rc == PROTO_ETIMEOUT ? PROTO_ETIMEOUT : PROTO_EHANDSHAKE;
+    }
+    for (;;) {
+        char *line = NULL;
+        size_t len = 0;
+        rc = read_line(b, deadline, &line, &len);
+        if (rc != PROTO_OK) {
+            read_failure(b, rc, "its handshake 'bot NAME VERSION'",
+                         o->start_ms, line, len, err, n);
+            proto_stop(b, 0);
+            return rc == PROTO_EGARBAGE ? PROTO_EHANDSHAKE : rc;
+        }
+        if (len == 0)
+            continue;
+        if (is_info(line)) {
+            got_info(b, line);
+            continue;
+        }
+        if (strncmp(line, "bot ", 4) == 0 && line[4] != '\0' &&
+            line[4] != ' ') {
+            snprintf(b->id, sizeof b->id, "%s", line + 4);
+            break;
+        }
+        char q[100];
+        quote(line, len, q, sizeof q);
+        snprintf(err, n, "answered the handshake 'chartered %d' with '%s' "
+                 "(expected 'bot NAME VERSION')", PROTO_VERSION, q);
+        proto_stop(b, 0);
+        return PROTO_EHANDSHAKE;
+    }
+    *out = b;
+    return PROTO_OK;
+}
+
+int proto_game(proto_bot *b, const char *setup_json, int seat, uint64_t seed,
+               char *err, size_t n)
+{
+    size_t len = strlen(setup_json) + 128;
+    char *text = malloc(len);
+    if (!text) {
+        snprintf(err, n, "out of memory");
+        return PROTO_EIO;
+    }
+    snprintf(text, len, "game %s\nseat %d\nseed %" PRIu64 "\ntime %d\n",
+             setup_json, seat + 1, seed, b->o.move_ms);
+    int rc = send_text(b, text, now_ms() + b->o.start_ms);
+    free(text);
+    if (rc != PROTO_OK) {
+        char how[160] = "timeout";
+        if (rc != PROTO_ETIMEOUT)
+            describe_end(b, how, sizeof how, 300);
+        snprintf(err, n, "did not read the start of the game (%s)", how);
+        return rc == PROTO_ETIMEOUT ? PROTO_ETIMEOUT : PROTO_EEXIT;
+    }
+    return PROTO_OK;
+}
+
+char *proto_view_line(const ch_state *st, int p)
+{
+    char *v = ch_view_to_json(st, p);
+    if (!v)
+        return NULL;
+    /* A JSON string holds no raw newline: every newline and the indentation
+     * after it lie between tokens and can go. */
+    char *w = v;
+    for (const char *r = v; *r;) {
+        if (*r == '\n') {
+            r++;
+            while (*r == ' ')
+                r++;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+    return v;
+}
+
+/* The amount of a move text ending in " f<digits>": 1 with *val and the
+ * prefix length (the text before the space), else 0. */
+static int trailing_amount(const char *t, long *val, size_t *plen)
+{
+    const char *sp = strrchr(t, ' ');
+    if (!sp || sp[1] != 'f' || sp[2] == '\0')
+        return 0;
+    long v = 0;
+    for (const char *q = sp + 2; *q; q++) {
+        if (*q < '0' || *q > '9' || v > 100000000)
+            return 0;
+        v = v * 10 + (*q - '0');
+    }
+    *val = v;
+    *plen = (size_t)(sp - t);
+    return 1;
+}
+
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *t, size_t len)
+{
+    if (b->oom)
+        return;
+    if (b->len + len + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 4096;
+        while (nc < b->len + len + 1)
+            nc *= 2;
+        char *ns = realloc(b->s, nc);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = nc;
+    }
+    memcpy(b->s + b->len, t, len);
+    b->len += len;
+    b->s[b->len] = '\0';
+}
+
+static void sb_puts(sbuf *b, const char *t)
+{
+    sb_add(b, t, strlen(t));
+}
+
+char *proto_legal_text(const ch_state *st, int p, int *nlines)
+{
+    ch_move *mv = NULL;
+    *nlines = 0;
+    int total = cli_legal_alloc(st, p, &mv);
+    if (total < 0)
+        return NULL;
+    char (*text)[128] = total ? malloc((size_t)total * sizeof *text) : NULL;
+    if (total && !text) {
+        free(mv);
+        return NULL;
+    }
+    for (int i = 0; i < total; i++)
+        if (ch_move_str(st, mv[i], text[i], sizeof text[i]) <= 0)
+            snprintf(text[i], sizeof text[i], "?");
+    sbuf b = {0};
+    sb_puts(&b, "");
+    for (int i = 0; i < total;) {
+        long v0, v;
+        size_t pl0, pl;
+        int j = i + 1;
+        if (trailing_amount(text[i], &v0, &pl0)) {
+            while (j < total && trailing_amount(text[j], &v, &pl) &&
+                   pl == pl0 && strncmp(text[j], text[i], pl) == 0 &&
+                   v == v0 + (j - i))
+                j++;
+        }
+        if (j - i >= 3) {
+            char line[200];
+            snprintf(line, sizeof line, "range %.*s f%ld f%ld\n", (int)pl0,
+                     text[i], v0, v0 + (j - i - 1));
+            sb_puts(&b, line);
+            i = j;
+        } else {
+            sb_puts(&b, text[i]);
+            sb_puts(&b, "\n");
+            i++;
+        }
+        (*nlines)++;
+    }
+    free(text);
+    free(mv);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
+                 char *err, size_t n)
+{
+    char *view = proto_view_line(st, p);
+    int nlines = 0;
+    char *legal = proto_legal_text(st, p, &nlines);
+    sbuf msg = {0};
+    if (view && legal) {
+        char head[32];
+        sb_puts(&msg, "view ");
+        sb_puts(&msg, view);
+        snprintf(head, sizeof head, "\nlegal %d\n", nlines);
+        sb_puts(&msg, head);
+        sb_puts(&msg, legal);
+        sb_puts(&msg, "go\n");
+    }
+    if (view)
+        ch_free(view);
+    free(legal);
+    if (!view || !legal || msg.oom) {
+        free(msg.s);
+        snprintf(err, n, "out of memory preparing the decision");
+        return PROTO_EIO;
+    }
+    int rc = send_text(b, msg.s, now_ms() + b->o.move_ms + 1000);
+    free(msg.s);
+    if (rc != PROTO_OK) {
+        char how[160] = "";
+        if (rc == PROTO_ETIMEOUT)
+            snprintf(err, n, "did not read its input within %d ms (the view "
+                     "and legal moves of a decision)", b->o.move_ms + 1000);
+        else {
+            describe_end(b, how, sizeof how, 300);
+            snprintf(err, n, "%s before the engine could send the decision",
+                     how);
+        }
+        return rc == PROTO_ETIMEOUT ? PROTO_ETIMEOUT : PROTO_EEXIT;
+    }
+    double deadline = now_ms() + b->o.move_ms;
+    for (;;) {
+        char *line = NULL;
+        size_t len = 0;
+        rc = read_line(b, deadline, &line, &len);
+        if (rc != PROTO_OK) {
+            read_failure(b, rc, "its move", b->o.move_ms, line, len, err, n);
+            return rc;
+        }
+        if (len == 0)
+            continue;
+        if (is_info(line)) {
+            got_info(b, line);
+            continue;
+        }
+        char q[100];
+        if (strncmp(line, "move ", 5) != 0) {
+            quote(line, len, q, sizeof q);
+            snprintf(err, n, "sent '%s', which is not part of the protocol "
+                     "(expected 'move TEXT' or 'info TEXT')", q);
+            return PROTO_EGARBAGE;
+        }
+        quote(line + 5, len - 5, q, sizeof q);
+        ch_msg why = {{0}};
+        ch_move m;
+        int r = ch_move_parse(st, p, line + 5, &m, &why);
+        if (r != CH_OK) {
+            snprintf(err, n, "sent an unreadable move '%s': %s", q,
+                     why.text[0] ? why.text : ch_strerror(r));
+            return PROTO_ESYNTAX;
+        }
+        r = ch_check(st, p, m, &why);
+        if (r != CH_OK) {
+            snprintf(err, n, "sent an illegal move '%s': %s", q,
+                     why.text[0] ? why.text : ch_strerror(r));
+            return PROTO_EILLEGAL;
+        }
+        *out = m;
+        return PROTO_OK;
+    }
+}
+
+void proto_end(proto_bot *b, const char *result_json)
+{
+    if (!b || b->in_fd < 0)
+        return;
+    size_t len = strlen(result_json) + 8;
+    char *text = malloc(len);
+    if (!text)
+        return;
+    snprintf(text, len, "end %s\n", result_json);
+    send_text(b, text, now_ms() + 500);
+    free(text);
+}

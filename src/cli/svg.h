@@ -1,0 +1,31 @@
+/* svg.h: a small writer of SVG charts for `chartered analyze`: bar charts
+ * with confidence intervals, horizontal interval ("forest") charts and
+ * histograms of one or more series. Plain SVG 1.1, no scripts, fonts from
+ * the viewer's sans-serif.
+ */
+#ifndef CHARTERED_SVG_H
+#define CHARTERED_SVG_H
+
+typedef struct svg_item {
+    const char *label;
+    double value;
+    double lo, hi;   /* interval, used when has_ci */
+    int has_ci;
+} svg_item;
+
+/* Vertical bars with their intervals; ref (if not NaN) draws a dashed
+ * horizontal line, e.g. the even share. percent: values are fractions,
+ * written as percentages. 0, or -1 after a message. */
+int svg_bars(const char *path, const char *title, const char *ylabel,
+             const svg_item *items, int n, double ref, int percent);
+/* One row per item: a point and its interval on a horizontal axis, with a
+ * dashed line at ref (if not NaN). */
+int svg_intervals(const char *path, const char *title, const char *xlabel,
+                  const svg_item *items, int n, double ref);
+/* Histograms of nseries series of values (series k has counts[k] values),
+ * overlaid in colours, over bins equal bins of the whole range. */
+int svg_histogram(const char *path, const char *title, const char *xlabel,
+                  const double *const *series, const int *counts,
+                  const char *const *names, int nseries, int bins);
+
+#endif

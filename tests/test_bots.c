@@ -1,0 +1,342 @@
+/* test_bots.c: the bots (src/ai) through the public bot API. Every bot plays
+ * complete games of both editions at every player count (Building Amsterdam
+ * 2 to 5, The Golden Age 2 to 6 in both presets with event cards), and every
+ * move it chooses is applied with the checked ch_apply and followed by
+ * ch_validate; the same seed gives the same moves (ISMCTS with two threads
+ * too); greedy beats random by a wide margin; options are checked. ISMCTS runs
+ * with small budgets here, so that the file stays fast. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "play.h"
+
+#define MAXDEC 20000
+
+/* ISMCTS with random playouts: cheap enough to play every seat count. */
+#define ISMCTS_FAST_SPEC "ismcts:iterations=30,playout=random,memory=8"
+
+typedef struct game_log {
+    int n;
+    int who[MAXDEC];
+    ch_move mv[MAXDEC];
+} game_log;
+
+static void new_game(ch_state *st, int ed, int np, int preset, int events, uint64_t seed)
+{
+    if (ed == CH_ED_GOLDEN_AGE)
+        t_new_ga(st, np, preset, events, seed);
+    else
+        t_new(st, np, "standard", seed);
+}
+
+/* Play one complete game, seat q played by bots[q]. Every move goes through
+ * ch_apply and ch_validate. Fills log when given; returns the winners. */
+static unsigned play_game(ch_state *st, ch_bot **bots, game_log *log)
+{
+    int n = 0;
+    for (;;) {
+        unsigned mask = 0;
+        if (ch_decider(st, &mask) == CH_DEC_TERMINAL)
+            break;
+        assert_true(mask != 0);
+        int p = __builtin_ctz(mask);
+        if (ch_legal(st, p, NULL, 0) <= 0)
+            fail_msg("engine: P%d must decide in phase %s but has no legal move (decision %d)", p + 1,
+                     ch_phase_name(st->phase), n);
+        ch_move mv;
+        ch_msg m = {{0}};
+        int r = ch_bot_choose(bots[p], st, p, &mv, &m);
+        if (r != CH_OK)
+            fail_msg("%s for P%d: %s", ch_bot_describe(bots[p]), p + 1, m.text);
+        char txt[128];
+        ch_move_str(st, mv, txt, sizeof txt);
+        r = ch_apply(st, p, mv, &m);
+        if (r != CH_OK)
+            fail_msg("%s played an illegal move '%s' as P%d in phase %s: %s", ch_bot_describe(bots[p]), txt,
+                     p + 1, ch_phase_name(st->phase), m.text);
+        if (ch_validate(st, &m) != CH_OK)
+            fail_msg("state check after '%s' by P%d: %s", txt, p + 1, m.text);
+        if (log && n < MAXDEC) {
+            log->who[n] = p;
+            log->mv[n] = mv;
+        }
+        n++;
+        assert_true(n < MAXDEC);
+    }
+    if (log)
+        log->n = n;
+    unsigned w = 0;
+    assert_int_equal(ch_scores(st, NULL, &w), CH_OK);
+    assert_true(w != 0);
+    return w;
+}
+
+static ch_bot *make_bot(const char *spec, uint64_t seed)
+{
+    char name[32];
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    assert_true(len < sizeof name);
+    memcpy(name, spec, len);
+    name[len] = 0;
+    ch_bot *b = NULL;
+    ch_msg m = {{0}};
+    if (ch_bot_new(&b, name, colon ? colon + 1 : NULL, seed, &m) != CH_OK)
+        fail_msg("ch_bot_new(%s): %s", spec, m.text);
+    return b;
+}
+
+/* Games where seat q is played by specs[(q + offset) % nspecs]. */
+static void play_mixed(int ed, int np, int preset, int events, uint64_t seed, const char *const *specs,
+                       int nspecs, int offset)
+{
+    ch_bot *bots[CH_MAX_PLAYERS];
+    for (int q = 0; q < np; q++)
+        bots[q] = make_bot(specs[(q + offset) % nspecs], seed * 10 + (uint64_t)q);
+    ch_state st;
+    new_game(&st, ed, np, preset, events, seed);
+    play_game(&st, bots, NULL);
+    for (int q = 0; q < np; q++)
+        ch_bot_free(bots[q]);
+}
+
+static const char *const all_bots[] = {"greedy", ISMCTS_FAST_SPEC, "random"};
+
+/* Every bot, every player count: two games per count so that with two
+ * players each bot sits at the table at least once. */
+static void bots_amsterdam(void **state)
+{
+    (void)state;
+    for (int np = 2; np <= 5; np++)
+        for (int off = 0; off < 2; off++)
+            play_mixed(CH_ED_AMSTERDAM, np, 0, 0, 100 + (uint64_t)np * 10 + (uint64_t)off, all_bots, 3, off);
+}
+
+static void bots_golden_age_printed(void **state)
+{
+    (void)state;
+    for (int np = 2; np <= 6; np++)
+        for (int off = 0; off < 2; off++)
+            play_mixed(CH_ED_GOLDEN_AGE, np, CH_GA_PRINTED, 1, 200 + (uint64_t)np * 10 + (uint64_t)off, all_bots,
+                       3, off);
+}
+
+static void bots_golden_age_first(void **state)
+{
+    (void)state;
+    for (int np = 2; np <= 6; np++)
+        for (int off = 0; off < 2; off++)
+            play_mixed(CH_ED_GOLDEN_AGE, np, CH_GA_FIRST, 1, 300 + (uint64_t)np * 10 + (uint64_t)off, all_bots,
+                       3, off);
+}
+
+/* Greedy at every seat: the greedy policy meets itself in every decision type
+ * (bids among several greedy players, auctions, offers, mergers). */
+static void greedy_everywhere(void **state)
+{
+    (void)state;
+    static const char *const g[] = {"greedy"};
+    for (int np = 2; np <= 5; np++)
+        for (uint64_t s = 0; s < 3; s++)
+            play_mixed(CH_ED_AMSTERDAM, np, 0, 0, 400 + (uint64_t)np * 10 + s, g, 1, 0);
+    for (int np = 2; np <= 6; np++)
+        for (int preset = 0; preset < 2; preset++)
+            play_mixed(CH_ED_GOLDEN_AGE, np, preset, 1, 500 + (uint64_t)np * 10 + (uint64_t)preset, g, 1, 0);
+}
+
+/* ISMCTS with its default greedy playouts (small budget), both editions. */
+static void ismcts_greedy_playouts(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"ismcts:iterations=12,memory=8", "greedy"};
+    play_mixed(CH_ED_AMSTERDAM, 2, 0, 0, 601, specs, 2, 0);
+    play_mixed(CH_ED_GOLDEN_AGE, 3, CH_GA_PRINTED, 1, 602, specs, 2, 1);
+}
+
+/* ---- determinism ---------------------------------------------------------------------------- */
+
+static game_log log_a, log_b;
+
+static void same_game_twice(int ed, int np, const char *const *specs, int nspecs, uint64_t seed)
+{
+    game_log *logs[2] = {&log_a, &log_b};
+    for (int run = 0; run < 2; run++) {
+        ch_bot *bots[CH_MAX_PLAYERS];
+        for (int q = 0; q < np; q++)
+            bots[q] = make_bot(specs[q % nspecs], seed * 10 + (uint64_t)q);
+        ch_state st;
+        new_game(&st, ed, np, CH_GA_PRINTED, 1, seed);
+        play_game(&st, bots, logs[run]);
+        for (int q = 0; q < np; q++)
+            ch_bot_free(bots[q]);
+    }
+    assert_int_equal(log_a.n, log_b.n);
+    for (int i = 0; i < log_a.n && i < MAXDEC; i++) {
+        assert_int_equal(log_a.who[i], log_b.who[i]);
+        if (memcmp(&log_a.mv[i], &log_b.mv[i], sizeof(ch_move)) != 0)
+            fail_msg("decision %d differs between two runs with the same seeds", i);
+    }
+}
+
+static void deterministic_games(void **state)
+{
+    (void)state;
+    static const char *const gr[] = {"greedy", "random"};
+    same_game_twice(CH_ED_AMSTERDAM, 3, gr, 2, 71);
+    same_game_twice(CH_ED_GOLDEN_AGE, 4, gr, 2, 72);
+    static const char *const is[] = {ISMCTS_FAST_SPEC, "greedy"};
+    same_game_twice(CH_ED_AMSTERDAM, 2, is, 2, 73);
+}
+
+/* ISMCTS with two threads and an iteration budget: the same choices in two
+ * runs, decision by decision, along a game played by greedy. */
+static void deterministic_threads(void **state)
+{
+    (void)state;
+    for (int ed = 0; ed < 2; ed++) {
+        ch_state st;
+        new_game(&st, ed, 3, CH_GA_PRINTED, 1, 81 + (uint64_t)ed);
+        ch_bot *g = make_bot("greedy", 5);
+        ch_bot *x = make_bot("ismcts:iterations=40,threads=2,playout=random,memory=8", 99);
+        ch_bot *y = make_bot("ismcts:iterations=40,threads=2,playout=random,memory=8", 99);
+        int searched = 0;
+        for (int d = 0; d < 400 && searched < 12; d++) {
+            unsigned mask = 0;
+            if (ch_decider(&st, &mask) == CH_DEC_TERMINAL)
+                break;
+            int p = __builtin_ctz(mask);
+            ch_move a, b, mv;
+            ch_msg m;
+            if (d % 7 == 3) {
+                assert_int_equal(ch_bot_choose(x, &st, p, &a, &m), CH_OK);
+                assert_int_equal(ch_bot_choose(y, &st, p, &b, &m), CH_OK);
+                assert_memory_equal(&a, &b, sizeof a);
+                assert_int_equal(ch_check(&st, p, a, &m), CH_OK);
+                searched++;
+            }
+            assert_int_equal(ch_bot_choose(g, &st, p, &mv, &m), CH_OK);
+            assert_int_equal(ch_apply(&st, p, mv, &m), CH_OK);
+        }
+        assert_true(searched > 0);
+        ch_bot_free(g);
+        ch_bot_free(x);
+        ch_bot_free(y);
+    }
+}
+
+/* ---- strength ---------------------------------------------------------------------------------- */
+
+static void greedy_beats_random(void **state)
+{
+    (void)state;
+    for (int ed = 0; ed < 2; ed++) {
+        int games = 40;
+        double wins = 0;
+        for (int g = 0; g < games; g++) {
+            ch_bot *bots[2];
+            int gseat = g & 1; /* greedy sits first in half the games */
+            bots[gseat] = make_bot("greedy", 1000 + (uint64_t)g);
+            bots[1 - gseat] = make_bot("random", 2000 + (uint64_t)g);
+            ch_state st;
+            new_game(&st, ed, 2, CH_GA_PRINTED, g & 2 ? 1 : 0, 3000 + (uint64_t)g);
+            unsigned w = play_game(&st, bots, NULL);
+            if (w >> gseat & 1)
+                wins += (w == 3u) ? 0.5 : 1.0;
+            ch_bot_free(bots[0]);
+            ch_bot_free(bots[1]);
+        }
+        print_message("greedy vs random, %s, 2 players: greedy won %.1f of %d\n",
+                      ed ? "The Golden Age" : "Building Amsterdam", wins, games);
+        assert_true(wins >= 0.75 * games);
+    }
+}
+
+/* ---- the interface ------------------------------------------------------------------------------ */
+
+static void names_and_options(void **state)
+{
+    (void)state;
+    const char *const *names = ch_bot_names();
+    int found = 0;
+    for (int i = 0; names[i]; i++)
+        found |= (!strcmp(names[i], "random") ? 1 : 0) | (!strcmp(names[i], "greedy") ? 2 : 0) |
+                 (!strcmp(names[i], "ismcts") ? 4 : 0);
+    assert_int_equal(found, 7);
+    ch_bot *b = NULL;
+    ch_msg m;
+    assert_int_equal(ch_bot_new(&b, "ismcts", "iterations=2000,threads=2,playout=random,memory=4", 1, &m),
+                     CH_OK);
+    assert_string_equal(ch_bot_describe(b), "ismcts:iterations=2000,threads=2,playout=random,memory=4");
+    ch_bot_free(b);
+    assert_int_equal(ch_bot_new(&b, "ismcts", "time=0.01,memory=4", 1, &m), CH_OK);
+    ch_bot_free(b);
+    assert_int_equal(ch_bot_new(&b, "greedy", NULL, 1, &m), CH_OK);
+    assert_string_equal(ch_bot_describe(b), "greedy");
+    ch_bot_free(b);
+    static const char *const bad[] = {"iterations=0", "iterations=x", "threads=0", "playout=smart",
+                                      "memory=0", "frobnicate=1", "iterations", "time=-1",
+                                      "iterations=10,time=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        b = (ch_bot *)1;
+        m.text[0] = 0;
+        assert_int_equal(ch_bot_new(&b, "ismcts", bad[i], 1, &m), CH_EINVAL);
+        assert_null(b);
+        assert_true(m.text[0] != 0);
+    }
+    assert_int_equal(ch_bot_new(&b, "greedy", "iterations=5", 1, &m), CH_EINVAL);
+    assert_int_equal(ch_bot_new(&b, "clever", NULL, 1, &m), CH_EINVAL);
+    /* a player who is not deciding */
+    ch_state st;
+    t_new(&st, 3, "standard", 5);
+    int p = t_decider(&st);
+    ch_move mv;
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(ch_bot_new(&b, k == 0 ? "random" : k == 1 ? "greedy" : "ismcts",
+                                    k == 2 ? "iterations=5,memory=2" : NULL, 1, &m), CH_OK);
+        assert_int_equal(ch_bot_choose(b, &st, (p + 1) % 3, &mv, &m), CH_ETURN);
+        assert_int_equal(ch_bot_choose(b, &st, p, &mv, &m), CH_OK);
+        assert_int_equal(ch_check(&st, p, mv, &m), CH_OK);
+        ch_bot_free(b);
+    }
+}
+
+/* A time budget plays legal moves too (not deterministic, so only legality). */
+static void ismcts_time_budget(void **state)
+{
+    (void)state;
+    ch_state st;
+    t_new_ga(&st, 2, CH_GA_PRINTED, 0, 9);
+    ch_bot *b = make_bot("ismcts:time=0.02,threads=2,memory=8", 3);
+    for (int i = 0; i < 6; i++) {
+        int p = t_decider(&st);
+        if (p < 0)
+            break;
+        ch_move mv;
+        ch_msg m;
+        assert_int_equal(ch_bot_choose(b, &st, p, &mv, &m), CH_OK);
+        assert_int_equal(ch_apply(&st, p, mv, &m), CH_OK);
+    }
+    ch_bot_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_and_options),
+        cmocka_unit_test(bots_amsterdam),
+        cmocka_unit_test(bots_golden_age_printed),
+        cmocka_unit_test(bots_golden_age_first),
+        cmocka_unit_test(greedy_everywhere),
+        cmocka_unit_test(ismcts_greedy_playouts),
+        cmocka_unit_test(deterministic_games),
+        cmocka_unit_test(deterministic_threads),
+        cmocka_unit_test(greedy_beats_random),
+        cmocka_unit_test(ismcts_time_budget),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
