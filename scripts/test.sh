@@ -5,6 +5,7 @@
 #      (CH_DEBUG_CHECKS), with the 20,000-game randomized selfplay;
 #   2. gcc with AddressSanitizer + UndefinedBehaviorSanitizer (fewer selfplay
 #      games: the sanitizers slow every decision down);
+# The first runs 20,000 Building Amsterdam and 10,000 Golden Age selfplay games.
 #   3. clang, warnings as errors, the suite once more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,8 +21,8 @@ run() { # run NAME CMAKE-ARGS...
 }
 
 run gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCH_DEBUG_CHECKS=ON
-CH_SELFPLAY_GAMES=${CH_SELFPLAY_GAMES_ASAN:-2000} \
+CH_SELFPLAY_GAMES=${CH_SELFPLAY_GAMES_ASAN:-2000} CH_SELFPLAY_GA_GAMES=${CH_SELFPLAY_GA_GAMES_ASAN:-1000} \
     run asan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug -DCH_SANITIZE=ON
-CH_SELFPLAY_GAMES=${CH_SELFPLAY_GAMES_CLANG:-2000} \
+CH_SELFPLAY_GAMES=${CH_SELFPLAY_GAMES_CLANG:-2000} CH_SELFPLAY_GA_GAMES=${CH_SELFPLAY_GA_GAMES_CLANG:-1000} \
     run clang -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "=== all configurations passed"
