@@ -276,6 +276,30 @@ static int one_file(const char *cmd, int npos, char **pos, const char **file)
     return 0;
 }
 
+/* The start shared by the commands that take one game FILE: parse the flags,
+ * print the help when asked (returns -1), or check for exactly one FILE.
+ * Returns 0 with *file set, -1 after --help, or an exit status. */
+static int file_command(const char *cmd, int argc, char **argv, const opt_spec *specs,
+                        const char **file, const char *usage, const char *help)
+{
+    char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    if (!pos) {
+        cli_error("chartered %s: out of memory", cmd);
+        return EXIT_FAIL;
+    }
+    int npos = 0;
+    int rc = opts_parse(cmd, argc, argv, specs, pos, &npos);
+    if (rc == OPTS_HELP) {
+        opts_help(stdout, usage, help, specs);
+        free(pos);
+        return -1;
+    }
+    if (!rc)
+        rc = one_file(cmd, npos, pos, file);
+    free(pos);
+    return rc;
+}
+
 static int check_player(const char *cmd, int player, const ch_state *st,
                         int allow_spectator)
 {
@@ -300,24 +324,14 @@ int cmd_legal(int argc, char **argv)
         {"json", 0, OPT_FLAG, &as_json, NULL, 0, 0,
          "one JSON document with every move", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("legal", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout, "chartered legal FILE [--player P] [--json]",
+    const char *file = NULL;
+    int rc = file_command("legal", argc, argv, specs, &file,
+                          "chartered legal FILE [--player P] [--json]",
                   "Say who decides now and list their legal moves, numbered "
                   "(a move may be\ngiven to 'apply' as its text or as #N). Runs "
-                  "of bids are summarised.",
-                  specs);
-        free(pos);
-        return 0;
-    }
-    const char *file = NULL;
-    if (rc || (rc = one_file("legal", npos, pos, &file))) {
-        free(pos);
-        return rc;
-    }
-    free(pos);
+                  "of bids are summarised.");
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
     game_file g;
     if (gf_load(file, &g, 1))
         return EXIT_FAIL;
@@ -599,23 +613,13 @@ int cmd_show(int argc, char **argv)
         {"json", 0, OPT_FLAG, &as_json, NULL, 0, 0,
          "print the state as JSON (ch_state_to_json)", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("show", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout, "chartered show FILE [--json]",
-                  "Print the full state of a game: players, companies, the "
-                  "board, cards,\nevents and whose decision it is.",
-                  specs);
-        free(pos);
-        return 0;
-    }
     const char *file = NULL;
-    if (rc || (rc = one_file("show", npos, pos, &file))) {
-        free(pos);
-        return rc;
-    }
-    free(pos);
+    int rc = file_command("show", argc, argv, specs, &file,
+                          "chartered show FILE [--json]",
+                  "Print the full state of a game: players, companies, the "
+                  "board, cards,\nevents and whose decision it is.");
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
     game_file g;
     if (gf_load(file, &g, 0))
         return EXIT_FAIL;
@@ -644,23 +648,13 @@ int cmd_view(int argc, char **argv)
         {"json", 0, OPT_FLAG, &as_json, NULL, 0, 0,
          "print the view as JSON (ch_view_to_json)", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("view", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout, "chartered view FILE --player P [--json]",
-                  "Print what one player may see: their own hand, other "
-                  "players' known cards\nand hand sizes, never the deck order.",
-                  specs);
-        free(pos);
-        return 0;
-    }
     const char *file = NULL;
-    if (rc || (rc = one_file("view", npos, pos, &file))) {
-        free(pos);
-        return rc;
-    }
-    free(pos);
+    int rc = file_command("view", argc, argv, specs, &file,
+                          "chartered view FILE --player P [--json]",
+                  "Print what one player may see: their own hand, other "
+                  "players' known cards\nand hand sizes, never the deck order.");
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
     if (!seen_player) {
         cli_error("chartered view: --player P is required (1..players, or 0 "
                   "for a spectator)");
@@ -710,24 +704,14 @@ int cmd_replay(int argc, char **argv)
         {"verbose", 'v', OPT_FLAG, &verbose, NULL, 0, 0,
          "print every move as it is replayed", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("replay", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout, "chartered replay FILE [--verbose]",
+    const char *file = NULL;
+    int rc = file_command("replay", argc, argv, specs, &file,
+                          "chartered replay FILE [--verbose]",
                   "Replay a game from its setup and moves, checking the state "
                   "after every move,\nand compare the result with the stored "
-                  "state.",
-                  specs);
-        free(pos);
-        return 0;
-    }
-    const char *file = NULL;
-    if (rc || (rc = one_file("replay", npos, pos, &file))) {
-        free(pos);
-        return rc;
-    }
-    free(pos);
+                  "state.");
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
     game_file g;
     if (gf_load(file, &g, 0))
         return EXIT_FAIL;
