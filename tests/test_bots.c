@@ -3,8 +3,9 @@
  * 2 to 5, The Golden Age 2 to 6 in both presets with event cards), and every
  * move it chooses is applied with the checked ch_apply and followed by
  * ch_validate; the same seed gives the same moves (ISMCTS with two threads
- * too); greedy beats random by a wide margin; options are checked. ISMCTS runs
- * with small budgets here, so that the file stays fast. */
+ * too); greedy beats random by a wide margin; options are checked; a full
+ * node arena (white box, through src/ai/ai.h) still gives a legal move.
+ * ISMCTS runs with small budgets here, so that the file stays fast. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "play.h"
+#include "../src/ai/ai.h" /* white-box checks of the search */
 
 #define MAXDEC 20000
 
@@ -153,9 +155,12 @@ static void greedy_everywhere(void **state)
 static void ismcts_greedy_playouts(void **state)
 {
     (void)state;
-    static const char *const specs[] = {"ismcts:iterations=12,memory=8", "greedy"};
+    static const char *const specs[] = {"ismcts:iterations=20,memory=8", "greedy"};
     play_mixed(CH_ED_AMSTERDAM, 2, 0, 0, 601, specs, 2, 0);
     play_mixed(CH_ED_GOLDEN_AGE, 3, CH_GA_PRINTED, 1, 602, specs, 2, 1);
+    /* two threads and playouts cut short */
+    static const char *const more[] = {"ismcts:iterations=40,threads=2,depth=30,memory=4", "greedy", "random"};
+    play_mixed(CH_ED_AMSTERDAM, 4, 0, 0, 603, more, 3, 0);
 }
 
 /* ---- determinism ---------------------------------------------------------------------------- */
@@ -305,6 +310,30 @@ static void names_and_options(void **state)
     }
 }
 
+/* White box: a node arena far too small for the budget fills up; the search
+ * goes on sampling and still answers with a legal move. */
+static void ismcts_full_arena(void **state)
+{
+    (void)state;
+    ch_state st;
+    t_new(&st, 3, "standard", 17);
+    int p = t_decider(&st);
+    ai_search_opts o = {3000, 0, 2, AI_PLAYOUT_RANDOM, 16 << 10, 0.7, 8, 0, 3.0};
+    ai_search *s = NULL;
+    assert_int_equal(ai_search_new(&s, &o), CH_OK);
+    ch_state view = st;
+    ch_determinize(&view, p, 5);
+    ch_move mv = ai_search_run(s, &view, p, 11);
+    ai_search_stats stats;
+    ai_search_last(s, &stats);
+    assert_int_equal(stats.iterations, 3000);
+    assert_true(stats.full);
+    assert_true(stats.nodes <= 2 * 1024);
+    ch_msg m;
+    assert_int_equal(ch_check(&st, p, mv, &m), CH_OK);
+    ai_search_free(s);
+}
+
 /* A time budget plays legal moves too (not deterministic, so only legality). */
 static void ismcts_time_budget(void **state)
 {
@@ -336,6 +365,7 @@ int main(void)
         cmocka_unit_test(deterministic_games),
         cmocka_unit_test(deterministic_threads),
         cmocka_unit_test(greedy_beats_random),
+        cmocka_unit_test(ismcts_full_arena),
         cmocka_unit_test(ismcts_time_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

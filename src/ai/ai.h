@@ -112,11 +112,12 @@ typedef struct ai_ws {     /* a workspace: one per thread, allocated up front */
 /* Greedy's move for player p, who decides now in st. */
 ch_move ai_greedy_move(ai_ws *ws, const ch_state *st, int p);
 /* Candidate moves of p for the search: the legal moves, with ranges of
- * amounts (sealed bids, auction bids, offered money) cut to a few amounts.
+ * amounts (sealed bids, auction bids, offered money) cut to a few amounts,
+ * and merger sales cut to selling them all.
  * Returns the count (at most cap). */
 int ai_candidates(ai_ws *ws, const ch_state *st, int p, ch_move *out, int cap);
 /* Greedy's scores of the given moves of p (higher is better; moves decided by
- * rule score 1 for greedy's choice, 0 otherwise). */
+ * rule score 0 for greedy's choice, -100 otherwise). */
 void ai_greedy_scores(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n,
                       double *score);
 /* A uniformly random legal move of p (the random playout policy). */

@@ -51,9 +51,9 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
     o->playout = AI_PLAYOUT_GREEDY;
     o->memory = (size_t)64 << 20;
     o->explore = 0.7;
-    o->width = 12;
+    o->width = 8;
     o->depth = 0;
-    o->prior = 1.0;
+    o->prior = 3.0;
     int have_iter = 0, have_time = 0;
     if (!options)
         options = "";
@@ -138,7 +138,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
     if (have_iter && have_time)
         return opt_error(err, "bot %s: give iterations or time, not both%s", name, "");
     if (kind == BOT_ISMCTS && !have_iter && !have_time)
-        o->iterations = 1000;
+        o->iterations = 500;
     return CH_OK;
 }
 

@@ -13,10 +13,14 @@
  *     value and a bonus; a level card: the best company it can go on), for as
  *     many cards as the player can still play before the supply runs out;
  *     dead cards cost the Golden Age's f20 fine as the end comes near;
- *   - cash below a small reserve is penalised early on (no card purchases).
+ *   - the cards its cash can still buy for a short hand, at the worth of the
+ *     average card still to come;
+ *   - cash below a small reserve is penalised early on (no card purchases);
+ *   - after a founding, the founder's discount buys still to make.
  * The evaluation of player p is p's value less beta times the opponents'
  * (half the best opponent, half their mean). A finished game is scored by
- * ch_scores. Everything here reads the public state only. */
+ * ch_scores. Everything here reads the public state only. The weights were
+ * tuned by greedy-against-greedy matches (both editions, 2 to 4 players). */
 #include "ai.h"
 #include <string.h>
 

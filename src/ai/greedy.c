@@ -4,10 +4,11 @@
  * of the position (ch_apply_fast), the builder's own follow-up choices of the
  * same build (HQ plot, company to found, credit, merge order, free lots,
  * everyone's merger sales) are filled in by simple defaults, and the result is
- * scored by ai_eval (eval.c). Plays are first ranked by a static estimate of
- * their payout and only the best few are looked at in full. Purchases are
- * scored without peeking at the deck: a card from the deck counts as the
- * average card of the (determinized) deck.
+ * scored by ai_eval (eval.c). (With ai_params.topm > 0, plays are first
+ * ranked by a static estimate of their payout and only the best topm are
+ * looked at in full; the default 0 looks at all, which tuning found better
+ * and hardly slower.) Purchases are scored without peeking at the deck: a
+ * card from the deck counts as the average card still to come.
  *
  * Where one step of lookahead says nothing, rules decide:
  *   - sealed bids (Verlappen, Aenleggen, Dreighinghe): a share of what the
@@ -20,7 +21,11 @@
  *     accepted when the lookahead says so (the relative evaluation declines
  *     offers that help the other side more).
  * Merger sales always sell (kept stocks are worth nothing unless the company
- * is founded again). The policy is deterministic. */
+ * is founded again). Passing and turn option 3 cost a turn's worth (tempo).
+ * The policy is deterministic.
+ *
+ * This file also gives ISMCTS its candidate moves (ai_candidates) and its
+ * move ranking (ai_greedy_scores). */
 #include "ai.h"
 #include <math.h>
 #include <string.h>
@@ -666,7 +671,7 @@ void ai_greedy_scores(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, i
         int nl = legal_list(ws, st, p);
         ch_move g = rule_move(ws, st, p, ws->buf, nl);
         for (int i = 0; i < n; i++)
-            score[i] = ai_same_move(mv[i], g) ? 1 : 0;
+            score[i] = ai_same_move(mv[i], g) ? 0 : -100;
         return;
     }
     int topm = ws->prm.topm * 4;
@@ -710,6 +715,14 @@ int ai_candidates(ai_ws *ws, const ch_state *st, int p, ch_move *out, int cap)
         for (int i = 0; i < 3 && n < cap; i++)
             if (am[i] <= cash)
                 out[n++] = mk(CH_M_BID, 0, 0, 0, am[i]);
+        return n;
+    }
+    case CH_PH_MERGE_SELL: {
+        /* selling them all is never worse: kept stocks are worth nothing
+         * unless someone founds the company again */
+        int nl = legal_list(ws, st, p);
+        if (nl > 0 && n < cap)
+            out[n++] = ws->buf[nl - 1];
         return n;
     }
     case CH_PH_OFFER: {
