@@ -144,6 +144,32 @@ static void market_level_card_alone_R11(void **s)
     expect_illegal(&second, 0, "take L3", "a level card from the market may only be taken as the single card");
 }
 
+/* R-11 with interchangeable level cards: of several market cards of one level
+ * the lowest id is the one "take L2" names, wherever it lies in the market
+ * (regression: a market whose lowest L2 lay behind higher ones listed none). */
+static void market_levels_lowest_listed_R11(void **s)
+{
+    (void)s;
+    ch_state st;
+    table(&st, 3);
+    market5(&st);
+    t_market(&st, 2, "L2"); /* the lowest L2 id goes to slot 2 */
+    t_market(&st, 0, "L2");
+    t_market(&st, 1, "L2");
+    int low = st.market[2];
+    assert_true(st.market[0] > low && st.market[1] > low);
+    ch_move buf[512];
+    int n = ch_legal(&st, 0, buf, 512), takes = 0;
+    for (int i = 0; i < n && i < 512; i++)
+        if (buf[i].type == CH_M_TAKE && st.card_level[buf[i].a] == 2) {
+            takes++;
+            assert_int_equal(buf[i].a, low);
+        }
+    assert_int_equal(takes, 1);
+    t_play(&st, 0, "take L2");
+    assert_true(in_hand(&st, 0, low));
+}
+
 /* Rulebook "Turn option 1" ("If you take one or two cards from the face down
  * deck and they are level cards ... you don't have to show"); R-10: a level
  * card drawn from the deck stays hidden, and a second card may follow. */
@@ -714,6 +740,7 @@ int main(void)
         cmocka_unit_test(purchase_two_cards_f50_R11),
         cmocka_unit_test(market_refilled_at_end_of_turn_R11),
         cmocka_unit_test(market_level_card_alone_R11),
+        cmocka_unit_test(market_levels_lowest_listed_R11),
         cmocka_unit_test(deck_level_card_hidden_R10),
         cmocka_unit_test(hand_14_buys_one_R11),
         cmocka_unit_test(hand_15_cannot_buy_R11),

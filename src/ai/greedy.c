@@ -21,7 +21,9 @@
  *     accepted when the lookahead says so (the relative evaluation declines
  *     offers that help the other side more).
  * Merger sales always sell (kept stocks are worth nothing unless the company
- * is founded again). Passing and turn option 3 cost a turn's worth (tempo).
+ * is founded again). Passing and turn option 3 cost a turn's worth (tempo),
+ * and a pass that would end the game (stall rule) is never made while not
+ * winning.
  * The policy is deterministic.
  *
  * This file also gives ISMCTS its candidate moves (ai_candidates) and its
@@ -308,6 +310,13 @@ static void score_moves(ai_ws *ws, const ch_state *st, int p, const ch_move *mv,
         /* a turn spent passing or only selling stocks is a turn lost */
         if (ph == CH_PH_TURN && (m.type == CH_M_PASS || m.type == CH_M_SELL))
             score[i] -= tempo(st, &ws->feat);
+        /* never end the game with a pass (the stall rule) while not winning */
+        if (ph == CH_PH_TURN && m.type == CH_M_PASS && ws->tmp.over) {
+            unsigned w = 0;
+            ch_scores(&ws->tmp, NULL, &w);
+            if (!(w >> p & 1))
+                score[i] = -1e12;
+        }
     }
 }
 

@@ -7,10 +7,12 @@
  *      others' holdings);
  *   2. descends the tree by move identity: at a node, the children whose moves
  *      are legal in this determinization are the available ones (each gets its
- *      availability count raised); if some legal move has no child yet, one of
- *      them (at random) is added and the descent stops; otherwise the child
- *      with the best UCB1 score, mean reward + C sqrt(ln(availability) /
- *      visits), is followed;
+ *      availability count raised); if some legal move has no child yet and the
+ *      node may grow (progressive widening: at most 1 + sqrt(visits) children),
+ *      the one greedy ranks best (with random playouts: a random one) is added
+ *      and the descent stops; otherwise the child with the best score is
+ *      followed: mean reward + C sqrt(ln(availability) / visits) + a
+ *      progressive bias, prior * (greedy's opinion, -1..0) / (visits + 1);
  *   3. plays the game out to the end with the greedy policy or random moves
  *      (or, with the option depth=N, for N decisions, and then scores the
  *      position with the evaluation of eval.c);

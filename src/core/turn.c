@@ -119,17 +119,15 @@ void enter_trade(ch_state *st)
 
 /* ---- option 1: purchase (Rulebook "Turn option 1"; RULINGS.md "Purchase"; R-11) */
 
+/* Level cards are interchangeable: of the market's cards of one level only the
+ * lowest id is listed (the text "take L2" names that one). */
 static int market_level_canonical(const ch_state *st, int i)
 {
     int c = st->market[i];
     if (!st->card_level[c])
         return 1;
-    for (int j = 0; j < i; j++)
-        if (st->market[j] != CH_NONE && st->card_level[st->market[j]] == st->card_level[c])
-            return 0;
-    /* a lower id of the same level later in the market is the canonical one */
-    for (int j = i + 1; j < st->market_size; j++)
-        if (st->market[j] != CH_NONE && st->card_level[st->market[j]] == st->card_level[c] &&
+    for (int j = 0; j < st->market_size; j++)
+        if (j != i && st->market[j] != CH_NONE && st->card_level[st->market[j]] == st->card_level[c] &&
             st->market[j] < c)
             return 0;
     return 1;
