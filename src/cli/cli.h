@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "chartered.h"
+#include "text.h"
 
 /* Exit statuses of every subcommand. */
 enum {
@@ -148,9 +149,6 @@ void cli_decider_text(const ch_state *st, char *buf, size_t n);
  * Returns a ch status code, the reason in *why. */
 int cli_move_read(const ch_state *st, int p, const char *text, ch_move *m,
                   ch_msg *why);
-/* Every legal move of player p into a malloc'd *out (NULL when none).
- * Returns the count, or -1 when out of memory. */
-int cli_legal_alloc(const ch_state *st, int p, ch_move **out);
 /* The player who must decide now when exactly one does (also the last one
  * left in a simultaneous decision); -1 when several decide at once or the
  * game is over. */

@@ -199,7 +199,7 @@ static void run_text(const char *first, const char *last, char *buf, size_t n)
 static int print_legal_player(const ch_state *st, int p, int limit)
 {
     ch_move *mv = NULL;
-    int total = cli_legal_alloc(st, p, &mv);
+    int total = chx_legal_alloc(st, p, &mv);
     if (total < 0) {
         cli_error("out of memory");
         return EXIT_FAIL;
@@ -232,7 +232,7 @@ static int print_legal_player(const ch_state *st, int p, int limit)
 static json_t *legal_json_player(const ch_state *st, int p)
 {
     ch_move *mv = NULL;
-    int total = cli_legal_alloc(st, p, &mv);
+    int total = chx_legal_alloc(st, p, &mv);
     if (total < 0)
         return NULL;
     json_t *arr = json_array();

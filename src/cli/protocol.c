@@ -534,118 +534,21 @@ char *proto_view_line(const ch_state *st, int p)
 
 /* The amount of a move text ending in " f<digits>": 1 with *val and the
  * prefix length (the text before the space), else 0. */
-static int trailing_amount(const char *t, long *val, size_t *plen)
-{
-    const char *sp = strrchr(t, ' ');
-    if (!sp || sp[1] != 'f' || sp[2] == '\0')
-        return 0;
-    long v = 0;
-    for (const char *q = sp + 2; *q; q++) {
-        if (*q < '0' || *q > '9' || v > 100000000)
-            return 0;
-        v = v * 10 + (*q - '0');
-    }
-    *val = v;
-    *plen = (size_t)(sp - t);
-    return 1;
-}
-
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *t, size_t len)
-{
-    if (b->oom)
-        return;
-    if (b->len + len + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 4096;
-        while (nc < b->len + len + 1)
-            nc *= 2;
-        char *ns = realloc(b->s, nc);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = nc;
-    }
-    memcpy(b->s + b->len, t, len);
-    b->len += len;
-    b->s[b->len] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *t)
-{
-    sb_add(b, t, strlen(t));
-}
-
-char *proto_legal_text(const ch_state *st, int p, int *nlines)
-{
-    ch_move *mv = NULL;
-    *nlines = 0;
-    int total = cli_legal_alloc(st, p, &mv);
-    if (total < 0)
-        return NULL;
-    char (*text)[128] = total ? malloc((size_t)total * sizeof *text) : NULL;
-    if (total && !text) {
-        free(mv);
-        return NULL;
-    }
-    for (int i = 0; i < total; i++)
-        if (ch_move_str(st, mv[i], text[i], sizeof text[i]) <= 0)
-            snprintf(text[i], sizeof text[i], "?");
-    sbuf b = {0};
-    sb_puts(&b, "");
-    for (int i = 0; i < total;) {
-        long v0, v;
-        size_t pl0, pl;
-        int j = i + 1;
-        if (trailing_amount(text[i], &v0, &pl0)) {
-            while (j < total && trailing_amount(text[j], &v, &pl) &&
-                   pl == pl0 && strncmp(text[j], text[i], pl) == 0 &&
-                   v == v0 + (j - i))
-                j++;
-        }
-        if (j - i >= 3) {
-            char line[200];
-            snprintf(line, sizeof line, "range %.*s f%ld f%ld\n", (int)pl0,
-                     text[i], v0, v0 + (j - i - 1));
-            sb_puts(&b, line);
-            i = j;
-        } else {
-            sb_puts(&b, text[i]);
-            sb_puts(&b, "\n");
-            i++;
-        }
-        (*nlines)++;
-    }
-    free(text);
-    free(mv);
-    if (b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
-}
-
 int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
                  char *err, size_t n)
 {
     char *view = proto_view_line(st, p);
     int nlines = 0;
-    char *legal = proto_legal_text(st, p, &nlines);
-    sbuf msg = {0};
+    char *legal = chx_legal_lines(st, p, &nlines);
+    chx_buf msg = {0};
     if (view && legal) {
         char head[32];
-        sb_puts(&msg, "view ");
-        sb_puts(&msg, view);
+        chx_buf_puts(&msg, "view ");
+        chx_buf_puts(&msg, view);
         snprintf(head, sizeof head, "\nlegal %d\n", nlines);
-        sb_puts(&msg, head);
-        sb_puts(&msg, legal);
-        sb_puts(&msg, "go\n");
+        chx_buf_puts(&msg, head);
+        chx_buf_puts(&msg, legal);
+        chx_buf_puts(&msg, "go\n");
     }
     if (view)
         ch_free(view);

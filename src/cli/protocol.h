@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "chartered.h"
+#include "text.h"
 
 #define PROTO_VERSION 1
 
@@ -75,11 +76,6 @@ void proto_end(proto_bot *b, const char *result_json);
  * accepted. */
 void proto_stop(proto_bot *b, int graceful);
 
-/* Append the legal-move lines for player p to a malloc'd text: each move
- * in notation on its own line, runs of 3 or more moves that differ only by a
- * trailing amount written "range PREFIX fLO fHI". *nlines receives the line
- * count. NULL when out of memory. */
-char *proto_legal_text(const ch_state *st, int p, int *nlines);
 /* The view of player p as one line of JSON (malloc'd), NULL on failure. */
 char *proto_view_line(const ch_state *st, int p);
 

@@ -308,27 +308,6 @@ int cli_sole_decider(const ch_state *st)
     return -1;
 }
 
-int cli_legal_alloc(const ch_state *st, int p, ch_move **out)
-{
-    ch_move small[256];
-    *out = NULL;
-    int total = ch_legal(st, p, small, 256);
-    if (total <= 0)
-        return 0;
-    ch_move *buf = malloc((size_t)total * sizeof *buf);
-    if (!buf)
-        return -1;
-    if (total <= 256) {
-        memcpy(buf, small, (size_t)total * sizeof *buf);
-    } else {
-        int again = ch_legal(st, p, buf, total);
-        if (again < total)
-            total = again;
-    }
-    *out = buf;
-    return total;
-}
-
 int cli_move_read(const ch_state *st, int p, const char *text, ch_move *m,
                   ch_msg *why)
 {
@@ -347,7 +326,7 @@ int cli_move_read(const ch_state *st, int p, const char *text, ch_move *m,
             return CH_ESYNTAX;
         }
         ch_move *buf = NULL;
-        int total = cli_legal_alloc(st, p, &buf);
+        int total = chx_legal_alloc(st, p, &buf);
         if (total < 0) {
             snprintf(why->text, sizeof why->text, "out of memory");
             return CH_ENOMEM;

@@ -1,0 +1,98 @@
+/* movelist.c: the legal moves of a decision as text, shared by every front
+ * end (the bot protocol, the terminal game, the server): the whole list in a
+ * heap buffer, and the list as lines where runs of moves that differ only by
+ * a trailing amount ("bid f0" ... "bid f350") are folded into one
+ * "range PREFIX fLO fHI" line (docs/bot-protocol.md, "The legal moves").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+int chx_legal_alloc(const ch_state *st, int p, ch_move **out)
+{
+    ch_move small[256];
+    *out = NULL;
+    int total = ch_legal(st, p, small, 256);
+    if (total <= 0)
+        return 0;
+    ch_move *buf = malloc((size_t)total * sizeof *buf);
+    if (!buf)
+        return -1;
+    if (total <= 256) {
+        memcpy(buf, small, (size_t)total * sizeof *buf);
+    } else {
+        int again = ch_legal(st, p, buf, total);
+        if (again < total)
+            total = again;
+    }
+    *out = buf;
+    return total;
+}
+
+static int trailing_amount(const char *t, long *val, size_t *plen)
+{
+    const char *sp = strrchr(t, ' ');
+    if (!sp || sp[1] != 'f' || sp[2] == '\0')
+        return 0;
+    long v = 0;
+    for (const char *q = sp + 2; *q; q++) {
+        if (*q < '0' || *q > '9' || v > 100000000)
+            return 0;
+        v = v * 10 + (*q - '0');
+    }
+    *val = v;
+    *plen = (size_t)(sp - t);
+    return 1;
+}
+
+char *chx_legal_lines(const ch_state *st, int p, int *nlines)
+{
+    ch_move *mv = NULL;
+    *nlines = 0;
+    int total = chx_legal_alloc(st, p, &mv);
+    if (total < 0)
+        return NULL;
+    char (*text)[128] = total ? malloc((size_t)total * sizeof *text) : NULL;
+    if (total && !text) {
+        free(mv);
+        return NULL;
+    }
+    for (int i = 0; i < total; i++)
+        if (ch_move_str(st, mv[i], text[i], sizeof text[i]) <= 0)
+            snprintf(text[i], sizeof text[i], "?");
+    chx_buf b = {0};
+    chx_buf_puts(&b, "");
+    for (int i = 0; i < total;) {
+        long v0, v;
+        size_t pl0, pl;
+        int j = i + 1;
+        if (trailing_amount(text[i], &v0, &pl0)) {
+            while (j < total && trailing_amount(text[j], &v, &pl) &&
+                   pl == pl0 && strncmp(text[j], text[i], pl) == 0 &&
+                   v == v0 + (j - i))
+                j++;
+        }
+        if (j - i >= 3) {
+            char line[200];
+            snprintf(line, sizeof line, "range %.*s f%ld f%ld\n", (int)pl0,
+                     text[i], v0, v0 + (j - i - 1));
+            chx_buf_puts(&b, line);
+            i = j;
+        } else {
+            chx_buf_puts(&b, text[i]);
+            chx_buf_puts(&b, "\n");
+            i++;
+        }
+        (*nlines)++;
+    }
+    free(text);
+    free(mv);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
