@@ -320,6 +320,13 @@ typedef struct ch_state {
     uint16_t turn_no;
     uint32_t ndecisions;
 
+    /* The Golden Age's spacing zone, kept up to date by every move (a pure
+       function of the board, so replays and JSON loads agree byte for byte):
+       zone = the lots closer than the spacing to a piece of the enterprise
+       plots zone_key (G-11). Move generation uses it when zone_key still
+       matches the board, and works the zone out afresh otherwise. */
+    uint64_t zone_key[2], zone[2];
+
     /* build context */
     uint8_t b_card, b_card2, b_plot, b_plot2, b_roof, b_hq;
     uint16_t m_set;            /* merger: companies still to merge (bitmask)   */

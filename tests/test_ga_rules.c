@@ -914,6 +914,7 @@ static void merge_hq_stack_lower_G12(void **s)
     /* Gold's HQ stack: warehouse, HQ piece and a third level */
     st.height[lot(&st, 11)] = 3;
     st.supply--;
+    t_sync(&st);
     t_valid(&st);
     t_ga_give_level(&st, 1, 3);
     t_ga_give_level(&st, 1, 2);

@@ -42,6 +42,8 @@ int cli_write_file_atomic(const char *path, const char *text);
 
 /* Monotonic clock in seconds. */
 double cli_now(void);
+/* CPU time of the calling thread, in seconds. */
+double cli_cpu_now(void);
 
 /* ---- small PRNG for selfplay and bench (util.c) ---------------------------- */
 typedef struct cli_rng {

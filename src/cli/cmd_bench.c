@@ -109,7 +109,7 @@ int cmd_bench(int argc, char **argv)
     int failed = 0;
 
     bench_alloc_start();
-    double t0 = cli_now(), elapsed = 0;
+    double t0 = cli_now(), c0 = cli_cpu_now(), elapsed = 0;
     for (;;) {
         cli_mix_game(&mix, done, seed + done, &g);
         if ((rc = ch_new(&st, &g.set, g.board, &err)) != CH_OK) {
@@ -150,6 +150,7 @@ int cmd_bench(int argc, char **argv)
             break;
     }
     elapsed = cli_now() - t0;
+    double cpu = cli_cpu_now() - c0;
     bench_alloc_stop();
     cli_mix_free(&mix);
     if (failed) {
@@ -166,6 +167,10 @@ int cmd_bench(int argc, char **argv)
     double dps = elapsed > 0 ? (double)decisions / elapsed : 0;
     double gps = elapsed > 0 ? (double)done / elapsed : 0;
     double apg = done ? (double)allocs / (double)done : 0;
+    /* CPU time of this thread: on a shared machine the wall clock also
+     * counts the time other programs held the core. */
+    double cdps = cpu > 0 ? (double)decisions / cpu : 0;
+    double cgps = cpu > 0 ? (double)done / cpu : 0;
     if (as_json) {
         printf("{\"edition\":\"%s\",", cli_mix_edition_text(&mix));
         if (mix.eds[mix.neds - 1] == CH_ED_GOLDEN_AGE)
@@ -176,9 +181,11 @@ int cmd_bench(int argc, char **argv)
                ",\"games\":%" PRIu64 ",\"decisions\":%" PRIu64
                ",\"seconds\":%.3f,\"decisions_per_second\":%.0f"
                ",\"games_per_second\":%.1f,\"avg_decisions\":%.1f"
+               ",\"cpu_seconds\":%.3f,\"decisions_per_cpu_second\":%.0f"
+               ",\"games_per_cpu_second\":%.1f"
                ",\"avg_turns\":%.1f,\"sizeof_state\":%zu,",
                players, arr_text, seed, done, decisions, elapsed, dps, gps,
-               done ? (double)decisions / (double)done : 0.0,
+               done ? (double)decisions / (double)done : 0.0, cpu, cdps, cgps,
                done ? (double)turns / (double)done : 0.0, sizeof(ch_state));
         if (have_allocs)
             printf("\"allocations_per_game\":%.2f,\"allocations\":%llu",
@@ -190,13 +197,13 @@ int cmd_bench(int argc, char **argv)
     }
     printf("chartered bench: %s, %d players, arrangement %s, seed %" PRIu64
            ", one thread\n", conf, players, arr_text, seed);
-    printf("  games             %" PRIu64 " complete in %.2f s\n", done,
-           elapsed);
+    printf("  games             %" PRIu64 " complete in %.2f s (%.2f s of CPU time)\n", done,
+           elapsed, cpu);
     printf("  decisions         %" PRIu64 " (%.1f per game, %.1f turns per "
            "game)\n", decisions, done ? (double)decisions / (double)done : 0.0,
            done ? (double)turns / (double)done : 0.0);
-    printf("  decisions/second  %.0f\n", dps);
-    printf("  games/second      %.1f\n", gps);
+    printf("  decisions/second  %.0f (%.0f per CPU second)\n", dps, cdps);
+    printf("  games/second      %.1f (%.1f per CPU second)\n", gps, cgps);
     printf("  sizeof(ch_state)  %zu bytes\n", sizeof(ch_state));
     if (have_allocs)
         printf("  heap allocations  %.2f per game (%llu in all)\n", apg, allocs);

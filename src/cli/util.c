@@ -160,6 +160,13 @@ int cli_write_file_atomic(const char *path, const char *text)
     return 0;
 }
 
+double cli_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

@@ -167,15 +167,44 @@ typedef struct gaview {
     int avail, have_danger; /* the danger zone is worked out on first use */
 } gaview;
 
-static void ga_view(const ch_state *st, gaview *v)
+/* The enterprise plots of the board (pieces less lone warehouses). */
+static void ga_comp(const ch_state *st, plotset *piece, plotset *comp)
 {
     plotset lone;
+    piece_sets(st, piece, &lone);
+    comp->b[0] = piece->b[0] & ~lone.b[0];
+    comp->b[1] = piece->b[1] & ~lone.b[1];
+}
+
+void ga_zone_sync(ch_state *st)
+{
+    if (st->edition != CH_ED_GOLDEN_AGE)
+        return;
+    plotset piece, comp, key = {{st->zone_key[0], st->zone_key[1]}};
+    ga_comp(st, &piece, &comp);
+    if ((key.b[0] & ~comp.b[0]) | (key.b[1] & ~comp.b[1])) {
+        /* a piece left (an absorbed HQ): work the zone out afresh */
+        plotset z;
+        danger_zone(st, &comp, &z);
+        memcpy(st->zone, z.b, sizeof st->zone);
+    } else if ((comp.b[0] & ~key.b[0]) | (comp.b[1] & ~key.b[1])) {
+        /* only new pieces: the zone of a union is the union of the zones */
+        plotset fresh = {{comp.b[0] & ~key.b[0], comp.b[1] & ~key.b[1]}}, z;
+        danger_zone(st, &fresh, &z);
+        st->zone[0] |= z.b[0];
+        st->zone[1] |= z.b[1];
+    }
+    memcpy(st->zone_key, comp.b, sizeof st->zone_key);
+}
+
+static void ga_view(const ch_state *st, gaview *v)
+{
     v->st = st;
-    piece_sets(st, &v->piece, &lone);
-    v->comp.b[0] = v->piece.b[0] & ~lone.b[0];
-    v->comp.b[1] = v->piece.b[1] & ~lone.b[1];
+    ga_comp(st, &v->piece, &v->comp);
     v->avail = company_available(st);
-    v->have_danger = 0;
+    v->have_danger = v->comp.b[0] == st->zone_key[0] && v->comp.b[1] == st->zone_key[1];
+    if (v->have_danger)
+        memcpy(v->danger.b, st->zone, sizeof v->danger.b);
 }
 
 static const plotset *ga_danger(gaview *v)
@@ -230,6 +259,29 @@ static int free_pairs(const ch_state *st, gaview *v, int x, uint8_t (*out)[2], i
     return n;
 }
 
+/* Whether free_pairs would find a pair, without listing them: the lots beside
+ * x that are open (empty and outside the zone) hold two, or the one there is
+ * has an open lot beside it other than x. */
+static int free_pair_exists(const ch_state *st, gaview *v, int x)
+{
+    const ch_board *b = &st->board;
+    const plotset *danger = ga_danger(v);
+    if (bs_has(danger->b, x))
+        return 0;
+    uint64_t open0 = ~(v->piece.b[0] | danger->b[0]), open1 = ~(v->piece.b[1] | danger->b[1]);
+    uint64_t n0 = b->nbmask[x][0] & open0, n1 = b->nbmask[x][1] & open1;
+    int k = __builtin_popcountll(n0) + __builtin_popcountll(n1);
+    if (k != 1)
+        return k >= 2;
+    int a = n0 ? __builtin_ctzll(n0) : 64 + __builtin_ctzll(n1);
+    uint64_t m0 = b->nbmask[a][0] & open0, m1 = b->nbmask[a][1] & open1;
+    if (x < 64)
+        m0 &= ~(1ull << x);
+    else
+        m1 &= ~(1ull << (x - 64));
+    return (m0 | m1) != 0;
+}
+
 enum { G_ILLEGAL, G_FOUND, G_EXPAND, G_MERGE };
 
 static int ga_classify(const ch_state *st, gaview *v, int x, unsigned *comps)
@@ -249,8 +301,20 @@ static int ga_classify(const ch_state *st, gaview *v, int x, unsigned *comps)
     /* founding: an HQ, three warehouses, and room for the free ones */
     if (!v->avail || st->supply < 3)
         return G_ILLEGAL;
-    uint8_t pairs[1][2];
-    return free_pairs(st, v, x, pairs, 1) > 0 ? G_FOUND : G_ILLEGAL;
+    return free_pair_exists(st, v, x) ? G_FOUND : G_ILLEGAL;
+}
+
+/* ga_classify(...) != G_ILLEGAL, cheaper: move generation needs no more than
+ * whether the lot touches an enterprise (expansion or merger alike). */
+static int ga_playable(const ch_state *st, gaview *v, int x)
+{
+    if (st->height[x] > 0)
+        return (st->pflags[x] & CH_PF_FREE) && st->supply >= 1;
+    if (st->supply < 1)
+        return 0;
+    if ((st->board.nbmask[x][0] & v->comp.b[0]) | (st->board.nbmask[x][1] & v->comp.b[1]))
+        return 1;
+    return v->avail && st->supply >= 3 && free_pair_exists(st, v, x);
 }
 
 static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
@@ -268,18 +332,15 @@ static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 if ((seen_level >> k & 1) || st->supply < 1)
                     continue;
                 seen_level |= 1 << k;
+                uint64_t at[2];
+                byte_mask(st->height, k - 1, at);
                 for (int w2 = 0; w2 < 2; w2++)
-                    for (uint64_t pb = v.comp.b[w2]; pb; pb &= pb - 1) {
-                        int y = w2 * 64 + __builtin_ctzll(pb);
-                        if (st->height[y] == k - 1)
-                            emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
-                    }
+                    for (uint64_t pb = v.comp.b[w2] & at[w2]; pb; pb &= pb - 1)
+                        emit(buf, cap, &n, CH_M_PLAY, c, w2 * 64 + __builtin_ctzll(pb), CH_NONE, 0);
                 continue;
             }
-            unsigned comps;
-            int x = st->card_plot[c];
-            if (ga_classify(st, &v, x, &comps) != G_ILLEGAL)
-                emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 0);
+            if (ga_playable(st, &v, st->card_plot[c]))
+                emit(buf, cap, &n, CH_M_PLAY, c, st->card_plot[c], CH_NONE, 0);
         }
     return n;
 }
@@ -507,7 +568,7 @@ static void ga_play(ch_state *st, ch_move m)
     }
 }
 
-void ga_apply(ch_state *st, int p, ch_move m)
+static void ga_apply_move(ch_state *st, int p, ch_move m)
 {
     switch (st->phase) {
     case CH_PH_TURN:
@@ -639,3 +700,13 @@ void ga_apply(ch_state *st, int p, ch_move m)
     }
 }
 
+
+void ga_apply(ch_state *st, int p, ch_move m)
+{
+    /* only building, founding and mergers move pieces */
+    int board_move = m.type == CH_M_PLAY || st->phase == CH_PH_FREE || st->phase == CH_PH_CREDIT ||
+                     st->phase == CH_PH_MERGE;
+    ga_apply_move(st, p, m);
+    if (board_move)
+        ga_zone_sync(st);
+}

@@ -102,7 +102,7 @@ void piece_sets(const ch_state *st, plotset *piece, plotset *lone)
 }
 
 /* Bitset of the indices i < 128 with bytes[i] == value (SSE2: 16 at a time). */
-static void byte_mask(const uint8_t *bytes, int value, uint64_t *out)
+void byte_mask(const uint8_t *bytes, int value, uint64_t *out)
 {
     uint64_t m[2] = {0, 0};
 #ifdef __SSE2__

@@ -114,6 +114,8 @@ unsigned adjacent_companies(const ch_state *st, int x);
 void danger_zone(const ch_state *st, const plotset *companies, plotset *out);
 /* Plots holding pieces, and those holding lone warehouses. */
 void piece_sets(const ch_state *st, plotset *piece, plotset *lone);
+/* Bitset of the indices i < 128 with bytes[i] == value. */
+void byte_mask(const uint8_t *bytes, int value, uint64_t *out);
 /* Does a new company made of the plots in `group` respect spacing? */
 static inline int spacing_ok(const plotset *danger, const plotset *group)
 {
@@ -202,6 +204,8 @@ static inline void emit_range(ch_move *buf, int cap, int *n, uint8_t type, int a
 int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err);
 int ga_legal(const ch_state *st, int p, ch_move *buf, int cap);
 void ga_apply(ch_state *st, int p, ch_move m);
+/* Bring st->zone up to date with the board (after setup, a move, a load). */
+void ga_zone_sync(ch_state *st);
 
 /* events.c */
 int event_choosable(const ch_state *st); /* can an event be chosen now? */

@@ -159,6 +159,7 @@ void t_clear(ch_state *st)
         st->co[c].bank = 9;
     }
     st->event_due = 0;
+    t_sync(st);
 }
 
 void t_put(ch_state *st, const char *plot, int h)
@@ -176,6 +177,7 @@ void t_put(ch_state *st, const char *plot, int h)
             st->loc[c] = CH_LOC_DISCARD;
             break;
         }
+    t_sync(st);
 }
 
 void t_company(ch_state *st, int c, int value, const char *hq, const char *const *plots, int n)
@@ -436,6 +438,7 @@ void t_ga_free(ch_state *st, const char *lot, int c)
     st->supply--;
     st->owner[x] = (uint8_t)c;
     st->pflags[x] |= CH_PF_FREE;
+    t_sync(st);
 }
 
 void t_ga_company(ch_state *st, int c, int value, const char *hq, const char *const *plots, int n)
@@ -449,6 +452,7 @@ void t_ga_company(ch_state *st, int c, int value, const char *hq, const char *co
     st->co[c].hq = (uint8_t)h;
     st->co[c].value = (int16_t)value;
     st->co[c].on_chart = 1;
+    t_sync(st);
 }
 
 void t_ga_flag(ch_state *st, int p, int c)
@@ -524,6 +528,7 @@ void t_ga_fill_supply(ch_state *st, int c, int keep)
             }
     if (st->supply > keep)
         die("t_ga_fill_supply", "the enterprise has too few stacks");
+    t_sync(st);
 }
 
 void t_ga_layout(ch_state *st, int c, int value, const char *spec)
@@ -549,4 +554,5 @@ void t_ga_layout(ch_state *st, int c, int value, const char *spec)
             t_ga_stack(st, lot, c, h);
         }
     }
+    t_sync(st);
 }
