@@ -318,7 +318,7 @@ static void ismcts_full_arena(void **state)
     ch_state st;
     t_new(&st, 3, "standard", 17);
     int p = t_decider(&st);
-    ai_search_opts o = {3000, 0, 2, AI_PLAYOUT_RANDOM, 16 << 10, 0.7, 8, 0, 3.0};
+    ai_search_opts o = {3000, 0, 2, AI_PLAYOUT_RANDOM, 16 << 10, 0.7, 8, 0, 3.0, 1.0};
     ai_search *s = NULL;
     assert_int_equal(ai_search_new(&s, &o), CH_OK);
     ch_state view = st;
@@ -335,6 +335,48 @@ static void ismcts_full_arena(void **state)
 }
 
 /* A time budget plays legal moves too (not deterministic, so only legality). */
+/* trust: a search that may not leave greedy's choice unless a move is better by
+ * an impossible margin plays exactly as the greedy bot does (bots made with
+ * the same seed determinize alike); with trust=0 it follows its visits and,
+ * over a game, leaves greedy's choice somewhere. */
+static void ismcts_trust(void **state)
+{
+    (void)state;
+    for (int ed = 0; ed < 2; ed++) {
+        ch_bot *g0 = make_bot("greedy", 3);
+        ch_state st;
+        new_game(&st, ed, 3, CH_GA_PRINTED, 0, 21);
+        int asked = 0, differed = 0;
+        for (int step = 0; step < 400 && asked < 40; step++) {
+            int p = t_decider(&st);
+            if (p < 0)
+                break;
+            ch_move mg, ms, mf, buf[2];
+            ch_msg m = {{0}};
+            if (ch_legal(&st, p, buf, 2) > 1) {
+                asked++;
+                uint64_t seed = 100 + (uint64_t)step;
+                ch_bot *g = make_bot("greedy", seed),
+                       *sure = make_bot("ismcts:iterations=30,playout=random,memory=1,trust=10", seed),
+                       *free_ = make_bot("ismcts:iterations=30,playout=random,memory=1,trust=0", seed);
+                assert_int_equal(ch_bot_choose(g, &st, p, &mg, &m), CH_OK);
+                assert_int_equal(ch_bot_choose(sure, &st, p, &ms, &m), CH_OK);
+                assert_memory_equal(&ms, &mg, sizeof ms);
+                assert_int_equal(ch_bot_choose(free_, &st, p, &mf, &m), CH_OK);
+                differed += memcmp(&mf, &mg, sizeof mf) != 0;
+                ch_bot_free(g);
+                ch_bot_free(sure);
+                ch_bot_free(free_);
+            }
+            assert_int_equal(ch_bot_choose(g0, &st, p, &mg, &m), CH_OK);
+            assert_int_equal(ch_apply(&st, p, mg, &m), CH_OK);
+        }
+        assert_true(asked >= 30);
+        assert_true(differed > 0);
+        ch_bot_free(g0);
+    }
+}
+
 static void ismcts_time_budget(void **state)
 {
     (void)state;
@@ -367,6 +409,7 @@ int main(void)
         cmocka_unit_test(greedy_beats_random),
         cmocka_unit_test(ismcts_full_arena),
         cmocka_unit_test(ismcts_time_budget),
+        cmocka_unit_test(ismcts_trust),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

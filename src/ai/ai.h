@@ -136,6 +136,8 @@ typedef struct ai_search_opts {
     int width;             /* root moves kept after greedy ranking; 0: all      */
     int depth;             /* playout decisions before scoring; 0: to the end   */
     double prior;          /* weight of greedy's opinion in the selection        */
+    double trust;          /* z: leave greedy's move only for a move whose mean
+                              result beats it by z standard errors; 0: never keep */
 } ai_search_opts;
 
 typedef struct ai_search ai_search;

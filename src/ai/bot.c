@@ -54,6 +54,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
     o->width = 8;
     o->depth = 0;
     o->prior = 3.0;
+    o->trust = 1.0;
     int have_iter = 0, have_time = 0;
     if (!options)
         options = "";
@@ -125,6 +126,11 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             if (errno || end == val || *end || v < 0 || v > 100)
                 return opt_error(err, "bot %s: prior must be from 0 to 100, not '%s'", name, val);
             o->prior = v;
+        } else if (!strcmp(key, "trust")) {
+            double v = strtod(val, &end);
+            if (errno || end == val || *end || v < 0 || v > 10)
+                return opt_error(err, "bot %s: trust must be from 0 to 10 (standard errors), not '%s'", name, val);
+            o->trust = v;
         } else if (!strcmp(key, "width")) {
             long v = strtol(val, &end, 10);
             if (errno || end == val || *end || v < 0 || v > AI_CAND)
@@ -132,7 +138,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             o->width = (int)v;
         } else {
             return opt_error(err, "bot %s: unknown option '%s' (options: iterations, time, threads, "
-                                  "playout, memory, c, width, depth, prior)", name, key);
+                                  "playout, memory, c, width, depth, prior, trust)", name, key);
         }
     }
     if (have_iter && have_time)

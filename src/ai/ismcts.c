@@ -25,9 +25,10 @@
  * cut to a few candidate amounts (ai_candidates). The root's moves are ranked
  * by the greedy policy and only the best `width` are searched. When a tree's
  * node arena is full it stops growing and keeps sampling. Trees are merged by
- * summing the root children's visits; the most visited move is played (ties:
- * greedy's order). With an iteration budget the result depends only on the
- * seed, whatever the timing of the threads.
+ * summing the root children's visits. The most visited move (ties: greedy's
+ * order) is played when its mean result beats greedy's choice by `trust`
+ * standard errors; otherwise greedy's choice is. With an iteration budget the
+ * result depends only on the seed, whatever the timing of the threads.
  *
  * Memory: every buffer is allocated by ai_search_new; a search allocates
  * nothing. */
@@ -513,12 +514,14 @@ ch_move ai_search_run(ai_search *s, const ch_state *st, int p, uint64_t seed)
         pthread_mutex_unlock(&s->mu);
     }
     /* merge the root children by visits */
-    double visits[AI_CAND] = {0};
+    double visits[AI_CAND] = {0}, reward[AI_CAND] = {0};
     for (int i = 0; i < s->nt; i++) {
         ai_tree *t = &s->tr[i];
         int k = 0; /* root children run in candidate order */
-        for (uint32_t ch = t->nodes[0].child; ch && k < s->nrc; ch = t->nodes[ch].sibling, k++)
+        for (uint32_t ch = t->nodes[0].child; ch && k < s->nrc; ch = t->nodes[ch].sibling, k++) {
             visits[k] += t->nodes[ch].visits;
+            reward[k] += t->nodes[ch].reward;
+        }
         s->last.iterations += t->iters;
         s->last.playout_steps += t->steps;
         s->last.nodes += t->used;
@@ -528,6 +531,28 @@ ch_move ai_search_run(ai_search *s, const ch_state *st, int p, uint64_t seed)
     for (int k = 1; k < s->nrc; k++)
         if (visits[k] > visits[best])
             best = k;
+    /* Trust: a few hundred noisy playouts often rank close moves wrongly, and
+     * greedy's choice (candidate 0) is a good default. Leave it only for a
+     * move whose mean result is better by `trust` standard errors (results
+     * lie in 0..1: the variance of a mean is at most m(1-m)/n). */
+    if (s->o.trust > 0) {
+        /* greedy's own move (ai_greedy_move, as the greedy bot plays it),
+         * else the candidate greedy's ranking put first */
+        ch_move g = ai_greedy_move(s->tr[0].ws, st, p);
+        int gi = 0;
+        for (int k = 0; k < s->nrc; k++)
+            if (ai_same_move(s->rc[k], g)) {
+                gi = k;
+                break;
+            }
+        if (best != gi) {
+            double mg = visits[gi] > 0 ? reward[gi] / visits[gi] : 0;
+            double mb = reward[best] / visits[best];
+            double se = visits[gi] > 0 ? sqrt(mg * (1 - mg) / visits[gi] + mb * (1 - mb) / visits[best]) : 0;
+            if (visits[gi] < 1 || mb - mg <= s->o.trust * se)
+                best = gi;
+        }
+    }
     s->last.seconds = now_s() - t0;
     return s->rc[best];
 }
