@@ -1,4 +1,5 @@
-# embed_data.cmake: compiles the board and arrangement files under data/ into
+# embed_data.cmake: compiles the board and arrangement files under data/ (and
+# the message catalogues data/i18n/*.json, read by src/text/i18n.c) into
 # the library, so that the built-in arrangements need no files at run time
 # (ch_builtin_text, ch_board_builtin in src/core/board.c).
 #
@@ -26,7 +27,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
   endif()
   get_filename_component(CH_DATA_DIR "${CH_DATA_DIR}" ABSOLUTE)
   file(GLOB_RECURSE ch_files RELATIVE "${CH_DATA_DIR}"
-       "${CH_DATA_DIR}/boards/*" "${CH_DATA_DIR}/arrangements/*")
+       "${CH_DATA_DIR}/boards/*" "${CH_DATA_DIR}/arrangements/*"
+       "${CH_DATA_DIR}/i18n/*")
   list(SORT ch_files)
   string(REPEAT "0x[0-9a-f][0-9a-f]," 16 ch_row_pattern)
 
@@ -65,7 +67,8 @@ endif()
 set(CH_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
 get_filename_component(CH_DATA_DIR "${CMAKE_CURRENT_LIST_DIR}/../data" ABSOLUTE)
 file(GLOB_RECURSE CH_DATA_FILES CONFIGURE_DEPENDS
-     "${CH_DATA_DIR}/boards/*" "${CH_DATA_DIR}/arrangements/*")
+     "${CH_DATA_DIR}/boards/*" "${CH_DATA_DIR}/arrangements/*"
+       "${CH_DATA_DIR}/i18n/*")
 list(SORT CH_DATA_FILES)
 set(CH_EMBEDDED_SOURCE "${CMAKE_CURRENT_BINARY_DIR}/ch_embedded_data.c")
 # The list of data files, rewritten only when it changes: removing a data file

@@ -31,4 +31,52 @@ int chx_legal_alloc(const ch_state *st, int p, ch_move **out);
  * count. NULL when out of memory. */
 char *chx_legal_lines(const ch_state *st, int p, int *nlines);
 
+/* ---- the message catalogue (i18n.c) ---------------------------------------
+ * data/i18n/en.json, nl.json, ja.json, built into the library: flat objects
+ * key -> text with named placeholders ("{player} took {card}"). */
+enum { CHX_LANG_EN = 0, CHX_LANG_NL, CHX_LANG_JA, CHX_NLANGS };
+/* "en", "nl", "ja", also locale names ("nl_NL.UTF-8") and "dutch"; -1 when
+ * unknown. */
+int chx_lang_find(const char *name);
+const char *chx_lang_code(int lang);
+/* From LANGUAGE, LC_ALL, LC_MESSAGES, LANG; English when none is ours. */
+int chx_lang_from_env(void);
+/* The text of key in lang (English when that language lacks it; the key
+ * itself when no language has it). Never NULL; lives as long as the program. */
+const char *chx_msg(int lang, const char *key);
+/* Replace "{name}" in tmpl by the values of args, a NULL-terminated list of
+ * name, value pairs; unknown placeholders stay as written. UTF-8 safe cut. */
+void chx_subst(const char *tmpl, const char *const *args, char *buf, size_t n);
+/* chx_msg then chx_subst; the variable arguments are name, value (strings)
+ * pairs ending with NULL. Returns the length written. */
+int chx_format(int lang, char *buf, size_t n, const char *key, ...);
+/* A company's name in lang ("Thee"); "?" when out of range. */
+const char *chx_company(int lang, const ch_state *st, int c);
+/* 0 when every language has every key of every other and each text has the
+ * same placeholders as its English; else -1 with the first problem in why. */
+int chx_i18n_check(char *why, size_t n);
+/* Number of keys of a language's catalogue (0 when it failed to load). */
+int chx_i18n_count(int lang);
+/* Columns a UTF-8 text takes on a terminal (East Asian wide characters 2,
+ * ANSI escape sequences 0); chx_cut: bytes of s that fit in cols columns. */
+size_t chx_width(const char *s);
+size_t chx_width_n(const char *s, size_t len);
+size_t chx_cut(const char *s, size_t cols);
+
+/* ---- moves in words (describe.c) -------------------------------------------
+ * "Anke merged Tea into Porcelain: Porcelain f190, Anke paid f190": what
+ * player p's move m did, from the state before and after it. chx_describe
+ * says only what every player may know (no sealed bid amount before the
+ * reveal, no drawn card, no hidden card in an offer); chx_describe_for adds
+ * what viewer (0-based; -1 spectator) may also see, and takes the players'
+ * names (NULL, or an entry NULL: "Player 2" in lang). */
+int chx_describe(int lang, const ch_state *before, int p, ch_move m,
+                 const ch_state *after, char *buf, size_t n);
+int chx_describe_for(int lang, int viewer, const char *const *names,
+                     const ch_state *before, int p, ch_move m,
+                     const ch_state *after, char *buf, size_t n);
+/* A card's name in lang ("Harbour C1" keeps its district name; level cards
+ * "L3"; Golden Age event cards translated). */
+void chx_card(int lang, const ch_state *st, int card, char *buf, size_t n);
+
 #endif

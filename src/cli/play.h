@@ -1,0 +1,119 @@
+/* play.h: declarations shared by the files of `chartered play`, the
+ * interactive terminal game (docs/play.md): the table (seats, names, bots,
+ * language, screen options), the game with its move history, and the
+ * functions of each part: setup (play_setup.c), the screen
+ * (play_screen.c), reading a decision (play_input.c), the game loop and hot
+ * seat (play_loop.c), and save, resume, replay and undo (play_save.c).
+ * Every rule question goes to libchartered; this code only shows and asks.
+ */
+#ifndef CHARTERED_PLAY_H
+#define CHARTERED_PLAY_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+#define PLAY_LOG 10       /* last moves in words kept for the screen */
+#define PLAY_LINE 512
+
+typedef struct play_seat {
+    int human;              /* 1: a person at this keyboard               */
+    char name[32];          /* shown name ("Anke"; "Player 2" by default) */
+    char bot[16];           /* random, greedy, ismcts                      */
+    int strength;           /* ismcts: 1..5                                */
+    ch_bot *b;
+} play_seat;
+
+typedef struct play_move {
+    int p;
+    ch_move m;
+    char text[128];         /* its notation, for the game file             */
+} play_move;
+
+typedef struct play_game {
+    /* the game */
+    ch_setup set;
+    ch_board board;
+    ch_state start;         /* the state after ch_new                      */
+    ch_state st;            /* now                                          */
+    json_t *setup;          /* the game file's setup object (owned)        */
+    play_move *moves;
+    int nmoves, cap;
+    /* the table */
+    play_seat seat[CH_MAX_PLAYERS];
+    int lang;
+    /* the screen */
+    int color, plain, width, height;
+    int reserve;            /* rows the prompt needs below the screen      */
+    int auto_size;          /* follow the terminal's size (no --width)     */
+    int last_human;         /* the person who saw the screen last (hot seat) */
+    char log[PLAY_LOG][PLAY_LINE];   /* what everyone may know            */
+    char logown[PLAY_LOG][PLAY_LINE]; /* what the mover alone saw ("" none) */
+    int logp[PLAY_LOG];     /* the mover                                    */
+    int nlog;
+    char note[PLAY_LINE];   /* a message shown above the next prompt        */
+    const char *autosave;   /* where end of input saves                     */
+    FILE *in, *out;
+} play_game;
+
+/* ---- play_setup.c ---- */
+int cmd_play(int argc, char **argv);
+/* "Player 2" in the game's language, or the seat's name. */
+const char *play_name(const play_game *g, int p);
+/* Start a bot for every bot seat (seeded from the game seed and the seat). */
+int play_bots_start(play_game *g);
+/* A seat description "ismcts:2" into *s; 0, or -1 with the reason in why. */
+int play_seat_parse(const char *text, play_seat *s, char *why, size_t n);
+
+/* ---- play_screen.c ---- */
+/* Clear the screen (colour mode) or print a rule (plain mode). */
+void play_clear(play_game *g);
+/* The whole screen as the seat viewer (0-based) may see it. */
+void play_screen(play_game *g, int viewer);
+/* Text of the catalogue with placeholders, into buf. */
+const char *play_fmt(const play_game *g, char *buf, size_t n, const char *key,
+                     ...);
+/* Print a catalogue text followed by a newline. */
+void play_say(play_game *g, const char *key);
+/* Colour on/off around text (nothing in plain or colourless mode). */
+const char *play_sgr(const play_game *g, const char *code);
+
+/* ---- play_input.c ---- */
+enum { PLAY_MOVE = 0, PLAY_QUIT, PLAY_EOF, PLAY_UNDO_DONE };
+/* Ask seat p for its decision: fills *m. Handles help, rules, save, undo,
+ * quit and bad input by itself (asking again). */
+int play_ask(play_game *g, int p, ch_move *m);
+/* The decision of seat p (its head line and numbered moves), no prompt. */
+void play_decision_print(play_game *g, int p);
+/* Wait for Enter (a "press Enter" prompt). 0, or PLAY_EOF. */
+int play_wait(play_game *g, const char *key, const char *player);
+/* Set by Ctrl-C (SIGINT): the next read ends like end of input, so the game
+ * is saved rather than lost. */
+extern volatile sig_atomic_t play_interrupted;
+/* Read one line; 0, or -1 at end of input (or after Ctrl-C). */
+int play_readline(play_game *g, char *buf, size_t n);
+/* Page through docs/rules.md. */
+void play_rules(play_game *g);
+
+/* ---- play_loop.c ---- */
+/* Play until the game ends or the person quits. Returns the exit status. */
+int play_run(play_game *g);
+/* Apply a move checked by the library, record it and describe it. */
+int play_apply(play_game *g, int p, ch_move m, ch_msg *why);
+/* Rebuild the log of the last moves (after resume or undo). */
+void play_log_rebuild(play_game *g);
+
+/* ---- play_save.c ---- */
+/* Write the game file: setup (with the table under "play"), moves, state. */
+int play_save(play_game *g, const char *path, char *why, size_t n);
+/* Load a game file written by play (or by new/apply: every seat a person). */
+int play_load(play_game *g, const char *path);
+/* Undo back to seat p's last decision. 0, or -1 with the reason key in
+ * *why_key (a catalogue key). */
+int play_undo(play_game *g, int p, const char **why_key);
+/* Replay the first k moves of the history from the start into *st. */
+int play_replay(const play_game *g, int k, ch_state *st);
+void play_free(play_game *g);
+
+#endif

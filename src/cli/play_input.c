@@ -1,0 +1,469 @@
+/* play_input.c: one decision of a person in `chartered play`: the legal
+ * moves listed with numbers and in notation (runs of amounts folded into one
+ * line), and the answer read back: a number, the notation (checked by the
+ * library, whose reason is shown when it is refused), or part of a move,
+ * which narrows the list. Also the commands that work at every prompt: help
+ * (the current decision and its rule), rules (pages through docs/rules.md),
+ * save FILE, undo, moves (the whole list again) and quit. Bad input never
+ * changes the game: a message and the same prompt again.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "play.h"
+
+volatile sig_atomic_t play_interrupted;
+
+int play_readline(play_game *g, char *buf, size_t n)
+{
+    fflush(g->out);
+    if (play_interrupted || !fgets(buf, (int)n, g->in) || play_interrupted) {
+        buf[0] = '\0';
+        return -1;
+    }
+    size_t len = strlen(buf);
+    int whole = len > 0 && buf[len - 1] == '\n';
+    if (!whole && len + 1 == n) {
+        /* a line longer than the buffer: drop the rest of it */
+        int ch;
+        while ((ch = fgetc(g->in)) != EOF && ch != '\n')
+            ;
+    }
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r' ||
+                       buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+        buf[--len] = '\0';
+    size_t s = 0;
+    while (buf[s] == ' ' || buf[s] == '\t')
+        s++;
+    memmove(buf, buf + s, len - s + 1);
+    /* control characters (stray escape sequences) are not input */
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20)
+            *c = ' ';
+    return 0;
+}
+
+int play_wait(play_game *g, const char *key, const char *player)
+{
+    char buf[64], line[PLAY_LINE];
+    fprintf(g->out, "%s ", play_fmt(g, line, sizeof line, key, "player",
+                                    player ? player : "", NULL));
+    return play_readline(g, buf, sizeof buf) < 0 ? PLAY_EOF : 0;
+}
+
+/* ---- the rules document ---------------------------------------------------------- */
+
+static char *find_rules(void)
+{
+    char exe[1024], path[1200];
+    const char *env[] = {"CH_DOCS_DIR", "CH_DATA_DIR"};
+    for (int i = 0; i < 2; i++) {
+        const char *d = getenv(env[i]);
+        if (!d)
+            continue;
+        snprintf(path, sizeof path, i == 0 ? "%s/rules.md" : "%s/../docs/rules.md", d);
+        if (access(path, R_OK) == 0)
+            return strdup(path);
+    }
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        exe[k] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        const char *rel[] = {"/../docs/rules.md", "/../../docs/rules.md",
+                             "/../share/doc/chartered/rules.md", "/docs/rules.md"};
+        for (int i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s%s", exe, rel[i]);
+            if (access(path, R_OK) == 0)
+                return strdup(path);
+        }
+    }
+    const char *fixed[] = {"docs/rules.md", "/usr/share/doc/chartered/rules.md"};
+    for (int i = 0; i < 2; i++)
+        if (access(fixed[i], R_OK) == 0)
+            return strdup(fixed[i]);
+    return NULL;
+}
+
+void play_rules(play_game *g)
+{
+    char *path = find_rules();
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!f) {
+        play_say(g, "rules.missing");
+        free(path);
+        return;
+    }
+    int page = g->height > 6 ? g->height - 2 : 22;
+    char line[1024], buf[64];
+    int n = 0;
+    play_clear(g);
+    while (fgets(line, sizeof line, f)) {
+        fputs(line, g->out);
+        if (++n % page == 0) {
+            fprintf(g->out, "%s ", chx_msg(g->lang, "rules.more"));
+            if (play_readline(g, buf, sizeof buf) < 0 || tolower((unsigned char)buf[0]) == 'q')
+                break;
+            if (!g->plain)
+                play_clear(g);
+        }
+    }
+    fclose(f);
+    free(path);
+    fprintf(g->out, "\n%s ", chx_msg(g->lang, "rules.end"));
+    play_readline(g, buf, sizeof buf);
+}
+
+/* ---- the list of moves ---------------------------------------------------------------- */
+
+typedef struct movelist {
+    ch_move *mv;
+    char (*text)[128];
+    int n;
+} movelist;
+
+static int list_load(const play_game *g, int p, movelist *L)
+{
+    L->mv = NULL;
+    L->text = NULL;
+    L->n = chx_legal_alloc(&g->st, p, &L->mv);
+    if (L->n <= 0)
+        return L->n;
+    L->text = malloc((size_t)L->n * sizeof *L->text);
+    if (!L->text) {
+        free(L->mv);
+        return -1;
+    }
+    for (int i = 0; i < L->n; i++)
+        if (ch_move_str(&g->st, L->mv[i], L->text[i], sizeof L->text[i]) <= 0)
+            snprintf(L->text[i], sizeof L->text[i], "?");
+    return L->n;
+}
+
+static void list_free(movelist *L)
+{
+    free(L->mv);
+    free(L->text);
+}
+
+static int matches(const char *text, const char *filter)
+{
+    if (!filter[0])
+        return 1;
+    size_t fl = strlen(filter);
+    for (const char *s = text; *s; s++)
+        if (strncasecmp(s, filter, fl) == 0)
+            return 1;
+    return 0;
+}
+
+static int trailing_amount(const char *t, long *val, size_t *plen)
+{
+    const char *sp = strrchr(t, ' ');
+    if (!sp || sp[1] != 'f' || !isdigit((unsigned char)sp[2]))
+        return 0;
+    char *end;
+    *val = strtol(sp + 2, &end, 10);
+    if (*end)
+        return 0;
+    *plen = (size_t)(sp - t);
+    return 1;
+}
+
+/* Print the moves matching filter in columns; returns how many match and
+ * the index of the last match in *only. */
+static int list_print(play_game *g, const movelist *L, const char *filter, int *only,
+                      int dry)
+{
+    char (*entry)[200] = malloc((size_t)(L->n ? L->n : 1) * sizeof *entry);
+    if (!entry)
+        return 0;
+    int ne = 0, nmatch = 0;
+    size_t maxw = 0;
+    for (int i = 0; i < L->n;) {
+        if (!matches(L->text[i], filter)) {
+            i++;
+            continue;
+        }
+        long v0, v;
+        size_t pl0, pl;
+        int j = i + 1;
+        if (trailing_amount(L->text[i], &v0, &pl0))
+            while (j < L->n && trailing_amount(L->text[j], &v, &pl) && pl == pl0 &&
+                   !strncmp(L->text[j], L->text[i], pl) && v == v0 + (j - i) &&
+                   matches(L->text[j], filter))
+                j++;
+        if (j - i >= 3) {
+            snprintf(entry[ne], sizeof entry[ne], "%3d-%d  %.*s f%ld..f%ld", i + 1,
+                     j, (int)pl0, L->text[i], v0, v0 + (j - i - 1));
+            nmatch += j - i;
+            *only = i;
+            i = j;
+        } else {
+            snprintf(entry[ne], sizeof entry[ne], "%3d  %s", i + 1, L->text[i]);
+            nmatch++;
+            *only = i;
+            i++;
+        }
+        size_t w = chx_width(entry[ne]);
+        if (w > maxw)
+            maxw = w;
+        ne++;
+    }
+    int colw = (int)maxw + 3;
+    int cols = g->width / (colw > 0 ? colw : 1);
+    if (cols < 1)
+        cols = 1;
+    int rows = (ne + cols - 1) / cols;
+    int maxrows = 14;
+    if (rows > maxrows) {
+        rows = maxrows;
+    }
+    if (dry) {
+        free(entry);
+        return rows + (rows * cols < ne);
+    }
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) {
+            int k = c * rows + r;
+            if (k >= ne)
+                break;
+            int last = c == cols - 1 || (c + 1) * rows + r >= ne;
+            fputs(entry[k], g->out);
+            for (size_t w = chx_width(entry[k]); !last && w < (size_t)colw; w++)
+                fputc(' ', g->out);
+        }
+        fputc('\n', g->out);
+    }
+    if (rows * cols < ne) {
+        char num[16], buf[256];
+        snprintf(num, sizeof num, "%d", ne - rows * cols);
+        fprintf(g->out, "%s\n", play_fmt(g, buf, sizeof buf, "prompt.more_moves",
+                                         "n", num, NULL));
+    }
+    free(entry);
+    return nmatch;
+}
+
+/* ---- help ---------------------------------------------------------------------------------- */
+
+static void show_help(play_game *g)
+{
+    const ch_state *st = &g->st;
+    const char *ph = ch_phase_name(st->phase);
+    char key[64];
+    const char *text = NULL;
+    if (st->edition == CH_ED_GOLDEN_AGE) {
+        snprintf(key, sizeof key, "help.ga.%s", ph ? ph : "?");
+        text = chx_msg(g->lang, key);
+        if (!strcmp(text, key))
+            text = NULL;
+    }
+    if (!text) {
+        snprintf(key, sizeof key, "help.%s", ph ? ph : "?");
+        text = chx_msg(g->lang, key);
+    }
+    if (!g->plain)
+        play_clear(g);
+    fprintf(g->out, "\n%s\n\n%s\n\n", text, chx_msg(g->lang, "help.commands"));
+}
+
+/* ---- the decision ------------------------------------------------------------------------- */
+
+static void decision_head(play_game *g, int p)
+{
+    const char *ph = ch_phase_name(g->st.phase);
+    char key[64], buf[PLAY_LINE];
+    /* The Golden Age's own words where its decision differs */
+    snprintf(key, sizeof key, "phase.ga.%s", ph ? ph : "?");
+    if (g->st.edition != CH_ED_GOLDEN_AGE || !strcmp(chx_msg(g->lang, key), key))
+        snprintf(key, sizeof key, "phase.%s", ph ? ph : "?");
+    fprintf(g->out, "%s%s%s\n", play_sgr(g, "\033[1m"),
+            play_fmt(g, buf, sizeof buf, "prompt.decide", "player", play_name(g, p),
+                     "phase", chx_msg(g->lang, key), NULL),
+            play_sgr(g, "\033[0m"));
+}
+
+void play_decision_print(play_game *g, int p)
+{
+    movelist L;
+    if (list_load(g, p, &L) > 0) {
+        int only = -1;
+        decision_head(g, p);
+        list_print(g, &L, "", &only, 0);
+    }
+    list_free(&L);
+}
+
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+int play_ask(play_game *g, int p, ch_move *m)
+{
+    char filter[PLAY_LINE] = "", line[PLAY_LINE], buf[PLAY_LINE * 2];
+    int redraw = 1;
+    for (;;) {
+        movelist L;
+        if (list_load(g, p, &L) <= 0) {
+            list_free(&L);
+            return PLAY_QUIT;
+        }
+        if (!g->plain)
+            redraw = 1; /* a full screen: the note or the narrowed list on top */
+        if (redraw) {
+            int only = -1;
+            /* head, list, matches, note, prompt */
+            g->reserve = 4 + list_print(g, &L, filter, &only, 1) + (g->note[0] != 0);
+            play_clear(g);
+            play_screen(g, p);
+            g->reserve = 0;
+        }
+        if (redraw || filter[0]) {
+            decision_head(g, p);
+            int only = -1;
+            int nm = list_print(g, &L, filter, &only, 0);
+            if (filter[0]) {
+                char num[16];
+                snprintf(num, sizeof num, "%d", nm);
+                fprintf(g->out, "%s\n",
+                        play_fmt(g, buf, sizeof buf,
+                                 nm == 1 ? "prompt.one_match" : "prompt.matches",
+                                 "n", num, "filter", filter, "move",
+                                 only >= 0 ? L.text[only] : "", NULL));
+            }
+        }
+        redraw = 0;
+        if (g->note[0]) {
+            fprintf(g->out, "%s%s%s\n", play_sgr(g, "\033[1;31m"), g->note,
+                    play_sgr(g, "\033[0m"));
+            g->note[0] = '\0';
+        }
+        fprintf(g->out, "%s ", play_fmt(g, buf, sizeof buf, "prompt.input",
+                                        "player", play_name(g, p), NULL));
+        if (play_readline(g, line, sizeof line) < 0) {
+            list_free(&L);
+            return PLAY_EOF;
+        }
+        /* a unique match of the filter: Enter plays it */
+        if (!line[0]) {
+            int count = 0, idx = -1;
+            for (int i = 0; filter[0] && i < L.n; i++)
+                if (matches(L.text[i], filter)) {
+                    count++;
+                    idx = i;
+                }
+            if (count == 1) {
+                *m = L.mv[idx];
+                list_free(&L);
+                return PLAY_MOVE;
+            }
+            filter[0] = '\0';
+            redraw = 1;
+            list_free(&L);
+            continue;
+        }
+        if (all_digits(line)) {
+            long k = strtol(line, NULL, 10);
+            if (strlen(line) < 7 && k >= 1 && k <= L.n) {
+                *m = L.mv[k - 1];
+                list_free(&L);
+                return PLAY_MOVE;
+            }
+            char num[16];
+            snprintf(num, sizeof num, "%d", L.n);
+            play_fmt(g, g->note, sizeof g->note, "error.number", "answer", line,
+                     "n", num, NULL);
+            list_free(&L);
+            continue;
+        }
+        if (!strcasecmp(line, "help") || !strcmp(line, "?")) {
+            show_help(g);
+            play_wait(g, "prompt.enter", NULL);
+            redraw = 1;
+            list_free(&L);
+            continue;
+        }
+        if (!strcasecmp(line, "rules")) {
+            play_rules(g);
+            redraw = 1;
+            list_free(&L);
+            continue;
+        }
+        if (!strcasecmp(line, "moves") || !strcasecmp(line, "list")) {
+            filter[0] = '\0';
+            redraw = 1;
+            list_free(&L);
+            continue;
+        }
+        if (!strcasecmp(line, "quit") || !strcasecmp(line, "exit")) {
+            list_free(&L);
+            return PLAY_QUIT;
+        }
+        if (!strcasecmp(line, "undo")) {
+            const char *why = NULL;
+            list_free(&L);
+            if (play_undo(g, p, &why) == 0)
+                return PLAY_UNDO_DONE;
+            snprintf(g->note, sizeof g->note, "%s", chx_msg(g->lang, why));
+            continue;
+        }
+        if (!strncasecmp(line, "save", 4) && (line[4] == ' ' || line[4] == '\0')) {
+            const char *file = line + 4;
+            while (*file == ' ')
+                file++;
+            char why[256];
+            if (!*file) {
+                play_fmt(g, g->note, sizeof g->note, "error.save_needs_file", NULL);
+            } else if (play_save(g, file, why, sizeof why) == 0) {
+                play_fmt(g, g->note, sizeof g->note, "note.saved", "file", file, NULL);
+            } else {
+                play_fmt(g, g->note, sizeof g->note, "error.save_failed", "file", file,
+                         "reason", why, NULL);
+            }
+            list_free(&L);
+            continue;
+        }
+        /* notation first: a whole move */
+        ch_msg why = {{0}};
+        ch_move mv;
+        int rc = ch_move_parse(&g->st, p, line, &mv, &why);
+        if (rc == CH_OK) {
+            ch_msg reason = {{0}};
+            rc = ch_check(&g->st, p, mv, &reason);
+            list_free(&L);
+            if (rc == CH_OK) {
+                *m = mv;
+                return PLAY_MOVE;
+            }
+            play_fmt(g, g->note, sizeof g->note, "error.illegal", "move", line,
+                     "reason", reason.text[0] ? reason.text : ch_strerror(rc), NULL);
+            continue;
+        }
+        /* part of a move: narrow the list */
+        int count = 0;
+        for (int i = 0; i < L.n; i++)
+            count += matches(L.text[i], line);
+        list_free(&L);
+        if (count > 0) {
+            snprintf(filter, sizeof filter, "%s", line);
+            if (!g->plain) {
+                redraw = 1;
+            }
+            continue;
+        }
+        play_fmt(g, g->note, sizeof g->note, "error.not_a_move", "answer", line,
+                 "reason", why.text, NULL);
+    }
+}

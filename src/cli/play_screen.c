@@ -1,0 +1,846 @@
+/* play_screen.c: the screen of `chartered play` as one seat may see it: the
+ * board (districts, canals, bridges; each warehouse's company by letter and
+ * colour, its height, HQs, broken roofs, placeholders, free warehouses), the
+ * stock chart with the event lines, every player (cash, stocks where the
+ * viewer may see them, action cards, roofs, flags, hand size), the viewer's
+ * hand, the open market and stock events, the state of a bid, auction or
+ * offer, and the last moves in words. 80 columns suffice; on a wide terminal
+ * the board and the tables stand side by side. The board grid follows the
+ * drawing positions of ch_board (docs/formats.md) like render.c's grid, with
+ * water and bridges drawn between cells. What a seat may see comes from the
+ * library (ch_view_to_json for offers and bids); nothing here is a rule.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "play.h"
+
+/* ---- text helpers ------------------------------------------------------------ */
+
+const char *play_fmt(const play_game *g, char *buf, size_t n, const char *key,
+                     ...)
+{
+    const char *args[41];
+    int na = 0;
+    va_list ap;
+    va_start(ap, key);
+    for (;;) {
+        const char *name = va_arg(ap, const char *);
+        if (!name || na >= 40)
+            break;
+        args[na++] = name;
+        args[na++] = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    args[na] = NULL;
+    chx_subst(chx_msg(g->lang, key), args, buf, n);
+    return buf;
+}
+
+void play_say(play_game *g, const char *key)
+{
+    fprintf(g->out, "%s\n", chx_msg(g->lang, key));
+}
+
+const char *play_sgr(const play_game *g, const char *code)
+{
+    if (!g->color)
+        return "";
+    return code;
+}
+
+#define SGR_RESET "\033[0m"
+#define SGR_BOLD "\033[1m"
+#define SGR_DIM "\033[2m"
+#define SGR_WATER "\033[34m"
+#define SGR_BRIDGE "\033[33m"
+
+static const char *const company_sgr[CH_MAX_COMPANIES] = {
+    "\033[1;31m", "\033[1;32m", "\033[1;33m", "\033[1;34m", "\033[1;35m",
+    "\033[1;36m", "\033[1;91m", "\033[1;92m", "\033[1;94m"};
+
+void play_clear(play_game *g)
+{
+    struct winsize ws;
+    /* the terminal may have been resized since the last screen */
+    if (g->auto_size && ioctl(fileno(g->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) {
+        g->width = ws.ws_col > 400 ? 400 : ws.ws_col;
+        g->height = ws.ws_row;
+    }
+    if (g->plain)
+        fprintf(g->out, "\n%s\n", "----------------------------------------");
+    else
+        fprintf(g->out, "\033[H\033[2J\033[3J");
+}
+
+/* ---- lines ------------------------------------------------------------------------ */
+
+typedef struct lines {
+    char **l;
+    int n, cap;
+} lines;
+
+static void add(lines *L, const char *fmt, ...) CLI_PRINTF(2, 3);
+static void add(lines *L, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (L->n == L->cap) {
+        int nc = L->cap ? L->cap * 2 : 32;
+        char **nl = realloc(L->l, (size_t)nc * sizeof *nl);
+        if (!nl)
+            return;
+        L->l = nl;
+        L->cap = nc;
+    }
+    L->l[L->n] = strdup(buf);
+    if (L->l[L->n])
+        L->n++;
+}
+
+static void lines_free(lines *L)
+{
+    for (int i = 0; i < L->n; i++)
+        free(L->l[i]);
+    free(L->l);
+    L->l = NULL;
+    L->n = L->cap = 0;
+}
+
+static size_t lines_width(const lines *L)
+{
+    size_t w = 0;
+    for (int i = 0; i < L->n; i++) {
+        size_t x = chx_width(L->l[i]);
+        if (x > w)
+            w = x;
+    }
+    return w;
+}
+
+/* Print a line cut to the screen width (at a character boundary). */
+static void put_line(play_game *g, const char *s, size_t pad_to)
+{
+    size_t cut = chx_cut(s, (size_t)g->width);
+    fwrite(s, 1, cut, g->out);
+    if (cut < strlen(s) && g->color)
+        fputs(SGR_RESET, g->out);
+    if (pad_to) {
+        size_t w = chx_width_n(s, cut);
+        for (; w < pad_to; w++)
+            fputc(' ', g->out);
+    }
+}
+
+/* Append words to a line, wrapping at the screen width with an indent. */
+static void add_wrapped(lines *L, int width, const char *head, const char *const *items,
+                        int nitems, const char *indent)
+{
+    char line[2048];
+    snprintf(line, sizeof line, "%s", head);
+    size_t w = chx_width(line);
+    for (int i = 0; i < nitems; i++) {
+        const char *sep = i ? ", " : " ";
+        size_t iw = chx_width(items[i]) + 2;
+        if (w + iw > (size_t)width && i > 0) {
+            strncat(line, ",", sizeof line - strlen(line) - 1);
+            add(L, "%s", line);
+            snprintf(line, sizeof line, "%s%s", indent, items[i]);
+            w = chx_width(line);
+            continue;
+        }
+        strncat(line, sep, sizeof line - strlen(line) - 1);
+        strncat(line, items[i], sizeof line - strlen(line) - 1);
+        w += iw;
+    }
+    add(L, "%s", line);
+}
+
+/* A text as lines of at most width columns, broken at spaces. */
+static void add_text(lines *L, int width, const char *t, const char *first,
+                     const char *rest)
+{
+    int isfirst = 1;
+    while (*t) {
+        const char *ind = isfirst ? first : rest;
+        size_t room = (size_t)width > chx_width(ind) + 10 ? (size_t)width - chx_width(ind) : 10;
+        size_t cut = chx_cut(t, room);
+        if (cut < strlen(t)) {
+            size_t sp = cut;
+            while (sp > 0 && t[sp] != ' ')
+                sp--;
+            if (sp > cut / 2)
+                cut = sp;
+        }
+        if (cut == 0)
+            cut = strlen(t);
+        add(L, "%s%.*s", ind, (int)cut, t);
+        t += cut;
+        while (*t == ' ')
+            t++;
+        isfirst = 0;
+    }
+}
+
+static int has_card(const uint64_t set[2], int c)
+{
+    return (int)((set[c >> 6] >> (c & 63)) & 1u);
+}
+
+/* ---- the board ---------------------------------------------------------------------- */
+
+#define CELL 4
+
+static int plot_at[128][128];
+
+static int adjacent(const ch_board *b, int p, int q, int *bridge)
+{
+    for (int i = 0; i < b->deg[p]; i++)
+        if (b->adj[p][i] == q) {
+            if (bridge)
+                *bridge = (b->bridge[p] >> i) & 1;
+            return 1;
+        }
+    return 0;
+}
+
+static void cell_text(const play_game *g, int plot, char *out, size_t n)
+{
+    const ch_state *st = &g->st;
+    char content[8];
+    size_t k = 0;
+    int h = st->height[plot];
+    uint8_t fl = st->pflags[plot];
+    if (h == 0 && st->owner[plot] == CH_NONE && !fl) {
+        /* an empty plot shows its label after a dot, lower case, so that
+         * it never reads as a company letter and height ("C1") */
+        char lab[4];
+        size_t i = 0;
+        for (; i < 3 && st->board.plot_label[plot][i]; i++)
+            lab[i] = (char)tolower((unsigned char)st->board.plot_label[plot][i]);
+        lab[i] = '\0';
+        snprintf(content, sizeof content, ".%s", lab);
+        snprintf(out, n, "%s%-*s%s", play_sgr(g, SGR_DIM), CELL, content,
+                 play_sgr(g, SGR_RESET));
+        return;
+    }
+    content[k++] = st->owner[plot] != CH_NONE ? (char)('A' + st->owner[plot]) : '*';
+    if (h > 0 && h < 10)
+        content[k++] = (char)('0' + h);
+    if ((fl & CH_PF_HQ) && k < 4)
+        content[k++] = 'h';
+    if ((fl & CH_PF_ROOF) && k < 4)
+        content[k++] = 'r';
+    if ((fl & CH_PF_UPSIDE) && k < 4)
+        content[k++] = 'u';
+    if ((fl & CH_PF_FREE) && k < 4)
+        content[k++] = 'f';
+    content[k] = '\0';
+    const char *sgr = st->owner[plot] != CH_NONE && st->owner[plot] < CH_MAX_COMPANIES
+                          ? company_sgr[st->owner[plot]]
+                          : SGR_BOLD;
+    snprintf(out, n, "%s%-*s%s", play_sgr(g, sgr), CELL, content,
+             play_sgr(g, SGR_RESET));
+}
+
+/* The board grid: every plot of district d (all plots when d < 0) at its
+ * drawing position (shifted to the district's corner for one district),
+ * with water and bridges between the cells. */
+static void grid_lines(const play_game *g, lines *L, int d)
+{
+    const ch_board *b = &g->st.board;
+    int maxx = 0, maxy = 0, minx = 127, miny = 127;
+    for (int x = 0; x < 128; x++)
+        for (int y = 0; y < 128; y++)
+            plot_at[x][y] = -1;
+    for (int p = 0; p < b->nplots; p++)
+        if ((d < 0 || b->plot_district[p] == d) && b->gx[p] >= 0 && b->gy[p] >= 0) {
+            if (b->gx[p] < minx)
+                minx = b->gx[p];
+            if (b->gy[p] < miny)
+                miny = b->gy[p];
+        }
+    if (d < 0)
+        minx = miny = 0;
+    int colfull[128] = {0}, rowfull[128] = {0};
+    for (int p = 0; p < b->nplots; p++) {
+        if (b->gx[p] < 0 || b->gy[p] < 0 || (d >= 0 && b->plot_district[p] != d))
+            continue;
+        int x = b->gx[p] - minx, y = b->gy[p] - miny;
+        plot_at[x][y] = p;
+        colfull[x] = rowfull[y] = 1;
+        if (x > maxx)
+            maxx = x;
+        if (y > maxy)
+            maxy = y;
+    }
+    char line[4096], cell[64];
+    const char *water = "~";
+    /* district names over their top-left cells */
+    for (int y = 0; y <= maxy; y++) {
+        /* district names on the first row of each district */
+        char names[4096];
+        memset(names, ' ', sizeof names);
+        size_t nlen = 0;
+        int any = 0;
+        for (int dd = 0; d < 0 && dd < b->ndistricts; dd++) {
+            int dx = 127, dy = 127;
+            for (int p = 0; p < b->nplots; p++)
+                if (b->plot_district[p] == dd) {
+                    if (b->gx[p] < dx) dx = b->gx[p];
+                    if (b->gy[p] < dy) dy = b->gy[p];
+                }
+            if (dy != y || b->ndistricts < 2)
+                continue;
+            size_t at = (size_t)dx * (CELL + 1) + 1;
+            size_t l = strlen(b->district[dd]);
+            if (at + l + 1 < sizeof names) {
+                memcpy(names + at, b->district[dd], l);
+                if (at + l > nlen)
+                    nlen = at + l;
+                any = 1;
+            }
+        }
+        if (any) {
+            names[nlen] = '\0';
+            add(L, "%s%s%s", play_sgr(g, SGR_BOLD), names, play_sgr(g, SGR_RESET));
+        }
+        if (!rowfull[y]) {
+            /* a canal between grid rows: water, with the bridges across */
+            line[0] = '\0';
+            for (int x = 0; x <= maxx; x++) {
+                int up = y > 0 ? plot_at[x][y - 1] : -1;
+                int dn = y < maxy ? plot_at[x][y + 1] : -1;
+                int br = 0;
+                const char *seg;
+                if (up >= 0 && dn >= 0 && adjacent(b, up, dn, &br))
+                    seg = " || ";
+                else if (up >= 0 || dn >= 0)
+                    seg = "~~~~";
+                else
+                    seg = "    ";
+                snprintf(cell, sizeof cell, "%s%s%s%s", play_sgr(g, SGR_WATER),
+                         up >= 0 || dn >= 0 ? water : " ", seg,
+                         play_sgr(g, SGR_RESET));
+                if (up >= 0 && dn >= 0 && adjacent(b, up, dn, &br))
+                    snprintf(cell, sizeof cell, "%s~%s ||%s~%s",
+                             play_sgr(g, SGR_WATER), play_sgr(g, SGR_BRIDGE),
+                             play_sgr(g, SGR_WATER), play_sgr(g, SGR_RESET));
+                strncat(line, cell, sizeof line - strlen(line) - 1);
+            }
+            add(L, "%s", line);
+            continue;
+        }
+        line[0] = '\0';
+        for (int x = 0; x <= maxx; x++) {
+            int p = plot_at[x][y];
+            int left = x > 0 ? plot_at[x - 1][y] : -1;
+            /* the separator before this cell */
+            const char *sep = " ";
+            int br = 0;
+            if (p >= 0 && left >= 0)
+                sep = adjacent(b, p, left, &br) ? (br ? "=" : " ") : "|";
+            else if (!colfull[x] || (x > 0 && !colfull[x - 1]))
+                sep = " ";
+            if (p < 0 && !colfull[x]) {
+                /* a canal between grid columns */
+                int l2 = x > 0 ? plot_at[x - 1][y] : -1;
+                int r2 = x < maxx ? plot_at[x + 1][y] : -1;
+                if (l2 >= 0 && r2 >= 0 && adjacent(b, l2, r2, &br))
+                    snprintf(cell, sizeof cell, "%s=====%s", play_sgr(g, SGR_BRIDGE),
+                             play_sgr(g, SGR_RESET));
+                else
+                    snprintf(cell, sizeof cell, "%s~~~~~%s", play_sgr(g, SGR_WATER),
+                             play_sgr(g, SGR_RESET));
+                strncat(line, cell, sizeof line - strlen(line) - 1);
+                continue;
+            }
+            if (!strcmp(sep, "|"))
+                snprintf(cell, sizeof cell, "%s|%s", play_sgr(g, SGR_WATER),
+                         play_sgr(g, SGR_RESET));
+            else if (!strcmp(sep, "="))
+                snprintf(cell, sizeof cell, "%s=%s", play_sgr(g, SGR_BRIDGE),
+                         play_sgr(g, SGR_RESET));
+            else
+                snprintf(cell, sizeof cell, "%s", sep);
+            strncat(line, cell, sizeof line - strlen(line) - 1);
+            if (p >= 0)
+                cell_text(g, p, cell, sizeof cell);
+            else
+                snprintf(cell, sizeof cell, "%*s", CELL, "");
+            strncat(line, cell, sizeof line - strlen(line) - 1);
+        }
+        size_t ll = strlen(line);
+        while (ll && line[ll - 1] == ' ')
+            line[--ll] = '\0';
+        add(L, "%s", line);
+        /* water or bridges between this row and the next within a board */
+        if (y < maxy && rowfull[y + 1]) {
+            int any = 0, br = 0;
+            line[0] = '\0';
+            for (int x = 0; x <= maxx; x++) {
+                int p = plot_at[x][y], q = plot_at[x][y + 1];
+                const char *seg = "     ";
+                if (p >= 0 && q >= 0) {
+                    if (!adjacent(b, p, q, &br)) {
+                        seg = "~~~~~";
+                        any = 1;
+                    } else if (br) {
+                        seg = "  || ";
+                        any = 1;
+                    }
+                } else if (!colfull[x]) {
+                    seg = "~~~~~";
+                }
+                snprintf(cell, sizeof cell, "%s%s%s",
+                         play_sgr(g, seg[0] == '~' ? SGR_WATER : SGR_BRIDGE), seg,
+                         play_sgr(g, SGR_RESET));
+                strncat(line, cell, sizeof line - strlen(line) - 1);
+            }
+            if (any)
+                add(L, "%s", line);
+        }
+    }
+}
+
+static void board_lines(const play_game *g, lines *L)
+{
+    const ch_board *b = &g->st.board;
+    int maxx = 0;
+    for (int p = 0; p < b->nplots; p++)
+        if (b->gx[p] > maxx)
+            maxx = b->gx[p];
+    if ((maxx + 1) * (CELL + 1) + 1 <= g->width) {
+        grid_lines(g, L, -1);
+        return;
+    }
+    /* too wide for the screen: one district after another (the seams
+     * between districts are then not drawn) */
+    for (int d = 0; d < b->ndistricts; d++) {
+        add(L, "%s%s%s", play_sgr(g, SGR_BOLD), b->district[d], play_sgr(g, SGR_RESET));
+        grid_lines(g, L, d);
+    }
+}
+
+/* ---- the stock chart ------------------------------------------------------------------ */
+
+static void chart_lines(const play_game *g, lines *L, int width)
+{
+    const ch_state *st = &g->st;
+    char head[256];
+    int ga = st->edition == CH_ED_GOLDEN_AGE;
+    add(L, "%s%s%s%s", play_sgr(g, SGR_BOLD),
+        play_fmt(g, head, sizeof head, "screen.chart", NULL),
+        play_sgr(g, SGR_RESET), ga ? "" : chx_msg(g->lang, "screen.chart_lines"));
+    int bar = width - 36;
+    if (bar > 30)
+        bar = 30;
+    if (bar < 10)
+        bar = 10;
+    for (int c = 0; c < st->ncompanies; c++) {
+        const ch_company *co = &st->co[c];
+        const char *name = chx_company(g->lang, st, c);
+        char nm[64];
+        size_t cut = chx_cut(name, 11);
+        snprintf(nm, sizeof nm, "%.*s", (int)cut, name);
+        size_t w = chx_width(nm);
+        char pad[16];
+        snprintf(pad, sizeof pad, "%*s", (int)(11 - w), "");
+        char val[16], bars[256];
+        if (co->on_chart)
+            snprintf(val, sizeof val, "f%-3d", co->value);
+        else
+            snprintf(val, sizeof val, "%s", " -  ");
+        size_t k = 0;
+        int filled = co->on_chart ? (co->value * bar + 150) / 300 : 0;
+        for (int i = 1; i <= bar && k + 8 < sizeof bars; i++) {
+            int v = i * 300 / bar;
+            int line = 0;
+            if (!ga)
+                for (int e = 100; e <= 300; e += 50)
+                    if (v >= e && (i - 1) * 300 / bar < e)
+                        line = 1;
+            if (line)
+                bars[k++] = '|';
+            else if (i <= filled)
+                bars[k++] = '#';
+            else
+                bars[k++] = '.';
+        }
+        bars[k] = '\0';
+        char extra[128] = "";
+        char num[16];
+        snprintf(num, sizeof num, "%u", co->bank);
+        play_fmt(g, extra, sizeof extra, "screen.bank", "n", num, NULL);
+        if (ga && co->flag && co->flag <= st->nplayers) {
+            char fl[96];
+            play_fmt(g, fl, sizeof fl, "screen.flag_of", "player",
+                     play_name(g, co->flag - 1), NULL);
+            strncat(extra, " ", sizeof extra - strlen(extra) - 1);
+            strncat(extra, fl, sizeof extra - strlen(extra) - 1);
+        }
+        add(L, "%s%c%s %s%s %s %s %s", play_sgr(g, company_sgr[c]), 'A' + c,
+            play_sgr(g, SGR_RESET), nm, pad, val, bars, extra);
+    }
+}
+
+/* ---- players --------------------------------------------------------------------------- */
+
+static void player_lines(const play_game *g, lines *L, int viewer, int width)
+{
+    const ch_state *st = &g->st;
+    int ga = st->edition == CH_ED_GOLDEN_AGE;
+    char buf[512], t[256], num[32], num2[32];
+    char sup[160], n1[16], n2[16];
+    snprintf(n1, sizeof n1, "%u", st->supply);
+    snprintf(n2, sizeof n2, "%u", st->roofs_left);
+    play_fmt(g, sup, sizeof sup, ga ? "screen.supply_ga" : "screen.supply", "n", n1,
+             "roofs", n2, NULL);
+    add(L, "%s%s%s  %s", play_sgr(g, SGR_BOLD), chx_msg(g->lang, "screen.players"),
+        play_sgr(g, SGR_RESET), sup);
+    for (int p = 0; p < st->nplayers; p++) {
+        const ch_player *pl = &st->pl[p];
+        snprintf(buf, sizeof buf, "%s%s%s", p == st->active ? ">" : " ",
+                 play_sgr(g, SGR_BOLD), play_name(g, p));
+        if (p == viewer)
+            strncat(buf, chx_msg(g->lang, "screen.you"), sizeof buf - strlen(buf) - 1);
+        strncat(buf, play_sgr(g, SGR_RESET), sizeof buf - strlen(buf) - 1);
+        snprintf(num, sizeof num, "f%" PRId32, pl->cash);
+        snprintf(t, sizeof t, "  %s", num);
+        strncat(buf, t, sizeof buf - strlen(buf) - 1);
+        /* stocks: public in Building Amsterdam, private in The Golden Age */
+        char stocks[128] = "";
+        if (ga && p != viewer) {
+            snprintf(stocks, sizeof stocks, "%s", chx_msg(g->lang, "screen.stocks_hidden"));
+        } else {
+            for (int c = 0; c < st->ncompanies; c++)
+                if (pl->stock[c]) {
+                    size_t sl0 = strlen(stocks);
+                    snprintf(stocks + sl0, sizeof stocks - sl0, "%c%u ", 'A' + c,
+                             pl->stock[c]);
+                }
+            if (!stocks[0])
+                snprintf(stocks, sizeof stocks, "%s", chx_msg(g->lang, "screen.no_stocks"));
+        }
+        size_t sl = strlen(stocks);
+        while (sl && stocks[sl - 1] == ' ')
+            stocks[--sl] = '\0';
+        snprintf(t, sizeof t, "  %s", play_fmt(g, (char[128]){0}, 128,
+                                               "screen.stocks", "list", stocks, NULL));
+        strncat(buf, t, sizeof buf - strlen(buf) - 1);
+        snprintf(num, sizeof num, "%d", ch_hand_count(st, p));
+        snprintf(t, sizeof t, "  %s",
+                 play_fmt(g, (char[128]){0}, 128, "screen.hand_size", "n", num, NULL));
+        strncat(buf, t, sizeof buf - strlen(buf) - 1);
+        if (ga) {
+            snprintf(num, sizeof num, "%u", pl->flags);
+            snprintf(t, sizeof t, "  %s",
+                     play_fmt(g, (char[128]){0}, 128, "screen.flags", "n", num, NULL));
+        } else {
+            snprintf(num, sizeof num, "%u", pl->actions);
+            snprintf(num2, sizeof num2, "%u", pl->roofs);
+            snprintf(t, sizeof t, "  %s",
+                     play_fmt(g, (char[128]){0}, 128, "screen.actions", "n", num,
+                              "roofs", num2, NULL));
+        }
+        strncat(buf, t, sizeof buf - strlen(buf) - 1);
+        if (pl->extra_pending || pl->extra_armed) {
+            strncat(buf, "  ", sizeof buf - strlen(buf) - 1);
+            strncat(buf, chx_msg(g->lang, "screen.extra_turn"), sizeof buf - strlen(buf) - 1);
+        }
+        if (!g->seat[p].human) {
+            char bot[64];
+            snprintf(bot, sizeof bot, "  [%s%s%s]", g->seat[p].bot,
+                     strcmp(g->seat[p].bot, "ismcts") ? "" : ":",
+                     strcmp(g->seat[p].bot, "ismcts") ? ""
+                     : (char[4]){(char)('0' + g->seat[p].strength), 0, 0, 0});
+            strncat(buf, bot, sizeof buf - strlen(buf) - 1);
+        }
+        (void)width;
+        add(L, "%s", buf);
+    }
+}
+
+/* ---- cards, events, bids, offers ------------------------------------------------------ */
+
+static json_t *view_json(const play_game *g, int viewer)
+{
+    char *v = ch_view_to_json(&g->st, viewer);
+    if (!v)
+        return NULL;
+    json_t *root = json_loads(v, 0, NULL);
+    ch_free(v);
+    return root;
+}
+
+static void offer_side(const play_game *g, json_t *side, char *out, size_t n)
+{
+    char t[128];
+    out[0] = '\0';
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(side, "cards"), i, c) {
+        snprintf(t, sizeof t, "%s%s", out[0] ? ", " : "", json_string_value(c));
+        strncat(out, t, n - strlen(out) - 1);
+    }
+    json_int_t hidden = json_integer_value(json_object_get(side, "hidden_cards"));
+    if (hidden > 0) {
+        char num[32];
+        snprintf(num, sizeof num, "%lld", (long long)hidden);
+        snprintf(t, sizeof t, "%s%s", out[0] ? ", " : "",
+                 play_fmt(g, (char[96]){0}, 96, "screen.hidden_cards", "n", num, NULL));
+        strncat(out, t, n - strlen(out) - 1);
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(side, "stocks"), key, v) {
+        json_int_t k = json_integer_value(v);
+        if (k <= 0)
+            continue;
+        int co = ch_company_find(&g->st, key, NULL);
+        snprintf(t, sizeof t, "%s%lld %s", out[0] ? ", " : "", (long long)k,
+                 co >= 0 ? chx_company(g->lang, &g->st, co) : key);
+        strncat(out, t, n - strlen(out) - 1);
+    }
+    json_int_t money = json_integer_value(json_object_get(side, "money"));
+    if (money > 0) {
+        snprintf(t, sizeof t, "%sf%lld", out[0] ? ", " : "", (long long)money);
+        strncat(out, t, n - strlen(out) - 1);
+    }
+    if (!out[0])
+        snprintf(out, n, "%s", chx_msg(g->lang, "screen.nothing"));
+}
+
+static void card_lines(const play_game *g, lines *L, int viewer, int width)
+{
+    const ch_state *st = &g->st;
+    int ga = st->edition == CH_ED_GOLDEN_AGE;
+    char names[CH_MAX_CARDS][48];
+    const char *items[CH_MAX_CARDS];
+    int k = 0;
+    char head[256], num[32];
+    if (viewer >= 0 && viewer < st->nplayers) {
+        for (int c = 0; c < st->ncards; c++)
+            if (has_card(st->pl[viewer].hand, c)) {
+                chx_card(g->lang, st, c, names[k], sizeof names[k]);
+                items[k] = names[k];
+                k++;
+            }
+        snprintf(num, sizeof num, "%d", k);
+        play_fmt(g, head, sizeof head, "screen.your_hand", "n", num, NULL);
+        add_wrapped(L, width, head, items, k, "  ");
+    }
+    k = 0;
+    for (int i = 0; i < st->market_size && i < CH_MARKET_MAX; i++)
+        if (st->market[i] != CH_NONE) {
+            chx_card(g->lang, st, st->market[i], names[k], sizeof names[k]);
+            items[k] = names[k];
+            k++;
+        }
+    snprintf(num, sizeof num, "%u", st->ndeck);
+    play_fmt(g, head, sizeof head, ga ? "screen.open_cards" : "screen.market",
+             "deck", num, NULL);
+    add_wrapped(L, width, head, items, k, "  ");
+    if (!ga) {
+        k = 0;
+        for (int i = 0; i < st->nevent_open && i < CH_EVENT_OPEN_MAX; i++)
+            if (st->ev_open[i] != CH_NONE) {
+                const char *e = ch_event_name(st->ev_open[i]);
+                snprintf(names[k], sizeof names[k], "%s", e ? e : "?");
+                items[k] = names[k];
+                k++;
+            }
+        snprintf(num, sizeof num, "%u", st->nev_deck);
+        play_fmt(g, head, sizeof head, "screen.events", "deck", num, NULL);
+        add_wrapped(L, width, head, items, k, "  ");
+    } else {
+        k = 0;
+        for (int i = 0; i < st->ndiscard; i++) {
+            int c = st->discard[i];
+            if (st->card_event[c] && k < CH_MAX_CARDS) {
+                chx_card(g->lang, st, c, names[k], sizeof names[k]);
+                items[k] = names[k];
+                k++;
+            }
+        }
+        if (st->events_on) {
+            play_fmt(g, head, sizeof head, "screen.ga_events", NULL);
+            add_wrapped(L, width, head, items, k, "  ");
+        }
+
+    }
+    /* bids, auctions and offers in progress, as the viewer may see them */
+    json_t *view = NULL;
+    if (st->phase == CH_PH_BID || st->phase == CH_PH_AUCTION ||
+        st->phase == CH_PH_OFFER || st->phase == CH_PH_RESPOND)
+        view = view_json(g, viewer);
+    json_t *ev = json_object_get(view, "event");
+    if (st->phase == CH_PH_BID && ev) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", chx_msg(g->lang, "screen.sealed_bids"));
+        json_t *bids = json_object_get(ev, "bids");
+        for (int p = 0; p < st->nplayers; p++) {
+            if (!(st->bid_mask & (1u << p)))
+                continue;
+            char t[160];
+            json_t *b = json_array_get(bids, (size_t)p);
+            int in = (st->bid_in >> p) & 1;
+            if (in && json_is_integer(b))
+                snprintf(num, sizeof num, "f%lld", (long long)json_integer_value(b));
+            play_fmt(g, t, sizeof t,
+                     in ? (json_is_integer(b) ? "screen.bid_in_amount" : "screen.bid_in")
+                        : "screen.bid_waiting",
+                     "player", play_name(g, p), "amount", num, NULL);
+            strncat(buf, " ", sizeof buf - strlen(buf) - 1);
+            strncat(buf, t, sizeof buf - strlen(buf) - 1);
+        }
+        add(L, "%s", buf);
+    }
+    if (st->phase == CH_PH_AUCTION) {
+        char buf[256];
+        if (st->au_high_bidder != CH_NONE) {
+            snprintf(num, sizeof num, "f%" PRId32, st->au_high);
+            add(L, "%s", play_fmt(g, buf, sizeof buf, "screen.auction_high",
+                                  "player", play_name(g, st->au_high_bidder),
+                                  "amount", num, NULL));
+        } else {
+            add(L, "%s", chx_msg(g->lang, "screen.auction_none"));
+        }
+    }
+    if ((st->phase == CH_PH_OFFER || st->phase == CH_PH_RESPOND) && ev) {
+        json_t *off = json_object_get(ev, "offer");
+        char give[256], ask[256], buf[700];
+        offer_side(g, json_object_get(off, "give"), give, sizeof give);
+        offer_side(g, json_object_get(off, "ask"), ask, sizeof ask);
+        add(L, "%s", play_fmt(g, buf, sizeof buf, "screen.offer", "player",
+                              play_name(g, st->active), "other",
+                              play_name(g, st->offer.to), "give", give, "ask",
+                              ask, NULL));
+    }
+    json_decref(view);
+}
+
+static void log_lines(const play_game *g, lines *L, int viewer, int max)
+{
+    if (!g->nlog)
+        return;
+    add(L, "%s%s%s", play_sgr(g, SGR_BOLD), chx_msg(g->lang, "screen.last_moves"),
+        play_sgr(g, SGR_RESET));
+    int shown = 0;
+    int idx[PLAY_LOG];
+    for (int i = g->nlog - 1; i >= 0 && shown < max; i--) {
+        int slot = i % PLAY_LOG;
+        if (i < g->nlog - PLAY_LOG)
+            break;
+        idx[shown++] = slot;
+    }
+    for (int i = shown - 1; i >= 0; i--) {
+        int s = idx[i];
+        const char *t = g->logp[s] == viewer && g->logown[s][0] ? g->logown[s]
+                                                                 : g->log[s];
+        /* long lines wrap under themselves rather than being cut */
+        add_text(L, g->width, t, "  ", "    ");
+    }
+}
+
+/* ---- the whole screen ------------------------------------------------------------------ */
+
+void play_screen(play_game *g, int viewer)
+{
+    const ch_state *st = &g->st;
+    char head[512], num[16], num2[16];
+    lines board = {0}, right = {0}, bottom = {0};
+    snprintf(num, sizeof num, "%u", st->turn_no);
+    snprintf(num2, sizeof num2, "%u", st->nplayers);
+    play_fmt(g, head, sizeof head,
+             st->edition == CH_ED_GOLDEN_AGE ? "screen.title_ga" : "screen.title",
+             "turn", num, "players", num2, "board", st->board.name, NULL);
+    board_lines(g, &board);
+    size_t bw = lines_width(&board);
+    char legend[256];
+    play_fmt(g, legend, sizeof legend,
+             st->edition == CH_ED_GOLDEN_AGE ? "screen.legend_ga" : "screen.legend",
+             NULL);
+    int side = (size_t)g->width >= bw + 4 + 60;
+    int rw = side ? g->width - (int)bw - 4 : g->width;
+    int nlegend = 0;
+    {
+        /* the legend under the board; beside a wide screen it goes under
+         * both columns */
+        lines *dst = side ? &bottom : &board;
+        int before = dst->n;
+        add_text(dst, side ? g->width : g->width, legend, "", "  ");
+        nlegend = dst->n - before;
+    }
+    chart_lines(g, &right, rw);
+    player_lines(g, &right, viewer, rw);
+    lines *cards = side ? &right : &bottom;
+    card_lines(g, cards, viewer, side ? rw : g->width);
+    /* fit the height of the terminal when it is known: fewer last moves,
+     * then no legend, before anything scrolls off the top */
+    int used = 1 + (side ? (board.n > right.n ? board.n : right.n)
+                         : board.n + right.n) + bottom.n;
+    int room = g->height > 0 ? g->height - g->reserve - used : 7;
+    int nlog = room - 1 > 6 ? 6 : room - 1;
+    if (nlog < 1 && !side && board.n >= nlegend && g->height > 0) {
+        for (int i = 0; i < nlegend; i++)
+            free(board.l[--board.n]); /* the legend */
+        nlog += nlegend;
+    }
+    if (nlog >= 1)
+        log_lines(g, &bottom, viewer, nlog);
+
+    fprintf(g->out, "%s%s%s\n", play_sgr(g, SGR_BOLD), head, play_sgr(g, SGR_RESET));
+    if (side) {
+        int n = board.n > right.n ? board.n : right.n;
+        for (int i = 0; i < n; i++) {
+            if (i < board.n)
+                put_line(g, board.l[i], bw + 4);
+            else
+                fprintf(g->out, "%*s", (int)bw + 4, "");
+            if (i < right.n)
+                put_line(g, right.l[i], 0);
+            fputc('\n', g->out);
+        }
+    } else {
+        for (int i = 0; i < board.n; i++) {
+            put_line(g, board.l[i], 0);
+            fputc('\n', g->out);
+        }
+        for (int i = 0; i < right.n; i++) {
+            put_line(g, right.l[i], 0);
+            fputc('\n', g->out);
+        }
+    }
+    for (int i = 0; i < bottom.n; i++) {
+        put_line(g, bottom.l[i], 0);
+        fputc('\n', g->out);
+    }
+    lines_free(&board);
+    lines_free(&right);
+    lines_free(&bottom);
+    unsigned mask;
+    if (ch_decider(st, &mask) == CH_DEC_TERMINAL) {
+        int32_t scores[CH_MAX_PLAYERS] = {0};
+        unsigned winners = 0;
+        if (ch_scores(st, scores, &winners) == CH_OK) {
+            fprintf(g->out, "\n%s\n", chx_msg(g->lang, "screen.final"));
+            for (int p = 0; p < st->nplayers; p++) {
+                char sc[32], line[256];
+                snprintf(sc, sizeof sc, "f%" PRId32, scores[p]);
+                play_fmt(g, line, sizeof line,
+                         winners & (1u << p) ? "screen.score_winner" : "screen.score",
+                         "player", play_name(g, p), "score", sc, NULL);
+                fprintf(g->out, "  %s\n", line);
+            }
+        }
+    }
+    fflush(g->out);
+}

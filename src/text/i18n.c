@@ -1,0 +1,351 @@
+/* i18n.c: the message catalogue shared by the front ends. Every word a
+ * program says to a person comes from data/i18n/<lang>.json (a flat JSON
+ * object key -> text with named placeholders such as "{player}"), the same
+ * files the browser client loads. The files are compiled into libchartered
+ * (cmake/embed_data.cmake, ch_builtin_text), so no data path is needed.
+ * A key missing in a language falls back to English, and an unknown key is
+ * shown as itself, so a gap in a translation is visible but never fatal;
+ * tests/test_i18n.c makes sure there are no gaps.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <threads.h>
+
+#include <jansson.h>
+
+#include "text.h"
+
+static const char *const lang_codes[CHX_NLANGS] = {"en", "nl", "ja"};
+static const char *const lang_files[CHX_NLANGS] = {
+    "i18n/en.json", "i18n/nl.json", "i18n/ja.json"};
+
+/* The catalogues, parsed once (call_once: the server may call from several
+ * threads) and kept for the life of the program. */
+static json_t *catalogue[CHX_NLANGS];
+static char load_error[CHX_NLANGS][200];
+static once_flag load_once = ONCE_FLAG_INIT;
+
+static void load_all(void)
+{
+    for (int l = 0; l < CHX_NLANGS; l++) {
+        const char *text = ch_builtin_text(lang_files[l]);
+        if (!text) {
+            snprintf(load_error[l], sizeof load_error[l],
+                     "%s is not built into the library", lang_files[l]);
+            continue;
+        }
+        json_error_t err;
+        json_t *root = json_loads(text, 0, &err);
+        if (!root || !json_is_object(root)) {
+            snprintf(load_error[l], sizeof load_error[l],
+                     "%s: line %d: %s", lang_files[l], err.line,
+                     root ? "not a JSON object" : err.text);
+            json_decref(root);
+            continue;
+        }
+        catalogue[l] = root;
+    }
+}
+
+static json_t *cat(int lang)
+{
+    call_once(&load_once, load_all);
+    if (lang < 0 || lang >= CHX_NLANGS)
+        lang = CHX_LANG_EN;
+    return catalogue[lang];
+}
+
+const char *chx_lang_code(int lang)
+{
+    return lang >= 0 && lang < CHX_NLANGS ? lang_codes[lang] : "en";
+}
+
+int chx_lang_find(const char *name)
+{
+    if (!name || !*name)
+        return -1;
+    /* "nl", "nl_NL.UTF-8", "ja_JP", "en-GB", also the names in full */
+    static const struct { const char *word; int lang; } words[] = {
+        {"english", CHX_LANG_EN}, {"dutch", CHX_LANG_NL},
+        {"nederlands", CHX_LANG_NL}, {"japanese", CHX_LANG_JA},
+        {"nihongo", CHX_LANG_JA}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcasecmp(name, words[i].word) == 0)
+            return words[i].lang;
+    for (int l = 0; l < CHX_NLANGS; l++) {
+        size_t k = strlen(lang_codes[l]);
+        if (strncasecmp(name, lang_codes[l], k) == 0 &&
+            (name[k] == '\0' || name[k] == '_' || name[k] == '-' ||
+             name[k] == '.' || name[k] == '@'))
+            return l;
+    }
+    return -1;
+}
+
+int chx_lang_from_env(void)
+{
+    /* POSIX precedence: LC_ALL, then LC_MESSAGES, then LANG; "C" and
+     * "POSIX" mean English. LANGUAGE (a GNU list) is read first when set. */
+    const char *vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (!v || !*v)
+            continue;
+        int l = chx_lang_find(v);
+        if (l >= 0)
+            return l;
+        if (i > 0)
+            return CHX_LANG_EN; /* a locale we do not speak: English */
+    }
+    return CHX_LANG_EN;
+}
+
+const char *chx_msg(int lang, const char *key)
+{
+    json_t *v = json_object_get(cat(lang), key);
+    if (!json_is_string(v) && lang != CHX_LANG_EN)
+        v = json_object_get(cat(CHX_LANG_EN), key);
+    return json_is_string(v) ? json_string_value(v) : key;
+}
+
+void chx_subst(const char *tmpl, const char *const *args, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (n == 0)
+        return;
+    for (const char *s = tmpl; *s && k + 1 < n;) {
+        if (*s == '{') {
+            const char *e = strchr(s, '}');
+            if (e) {
+                size_t nl = (size_t)(e - s - 1);
+                const char *val = NULL;
+                for (int i = 0; args && args[i]; i += 2)
+                    if (strlen(args[i]) == nl && !strncmp(args[i], s + 1, nl)) {
+                        val = args[i + 1] ? args[i + 1] : "";
+                        break;
+                    }
+                if (val) {
+                    size_t vl = strlen(val);
+                    if (vl > n - 1 - k)
+                        vl = n - 1 - k;
+                    memcpy(buf + k, val, vl);
+                    k += vl;
+                    s = e + 1;
+                    continue;
+                }
+            }
+        }
+        buf[k++] = *s++;
+    }
+    /* never end inside a UTF-8 sequence: drop a last character cut short */
+    if (k > 0) {
+        size_t j = k - 1;
+        while (j > 0 && ((unsigned char)buf[j] & 0xC0) == 0x80)
+            j--;
+        unsigned char lead = (unsigned char)buf[j];
+        size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        if (k - j < need)
+            k = j;
+    }
+    buf[k] = '\0';
+}
+
+int chx_format(int lang, char *buf, size_t n, const char *key, ...)
+{
+    const char *args[41];
+    int na = 0;
+    va_list ap;
+    va_start(ap, key);
+    for (;;) {
+        const char *name = va_arg(ap, const char *);
+        if (!name || na >= 40)
+            break;
+        args[na++] = name;
+        args[na++] = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    args[na] = NULL;
+    chx_subst(chx_msg(lang, key), args, buf, n);
+    return (int)strlen(buf);
+}
+
+const char *chx_company(int lang, const ch_state *st, int c)
+{
+    if (!st || c < 0 || c >= st->ncompanies)
+        return "?";
+    char key[32];
+    snprintf(key, sizeof key, "company.%s.%d",
+             st->edition == CH_ED_GOLDEN_AGE ? "ga" : "ba", c);
+    return chx_msg(lang, key);
+}
+
+/* Placeholder names of a text, sorted, joined by spaces: "n player". */
+static void placeholders(const char *t, char *out, size_t n)
+{
+    char names[16][32];
+    int k = 0;
+    for (const char *s = t; (s = strchr(s, '{')) != NULL; s++) {
+        const char *e = strchr(s, '}');
+        if (!e)
+            break;
+        size_t l = (size_t)(e - s - 1);
+        if (l == 0 || l >= 32 || k >= 16)
+            continue;
+        char nm[32];
+        memcpy(nm, s + 1, l);
+        nm[l] = '\0';
+        int dup = 0;
+        for (int i = 0; i < k; i++)
+            dup |= !strcmp(names[i], nm);
+        if (!dup)
+            strcpy(names[k++], nm);
+    }
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char tmp[32];
+            strcpy(tmp, names[j]);
+            strcpy(names[j], names[j - 1]);
+            strcpy(names[j - 1], tmp);
+        }
+    out[0] = '\0';
+    for (int i = 0; i < k; i++) {
+        strncat(out, names[i], n - strlen(out) - 1);
+        if (i + 1 < k)
+            strncat(out, " ", n - strlen(out) - 1);
+    }
+}
+
+int chx_i18n_check(char *why, size_t n)
+{
+    for (int l = 0; l < CHX_NLANGS; l++) {
+        if (!cat(l)) {
+            snprintf(why, n, "%s", load_error[l]);
+            return -1;
+        }
+        const char *key;
+        json_t *v;
+        json_object_foreach(cat(l), key, v) {
+            if (!json_is_string(v)) {
+                snprintf(why, n, "%s: \"%s\" is not a string", lang_files[l], key);
+                return -1;
+            }
+        }
+    }
+    const char *key;
+    json_t *v;
+    for (int l = 1; l < CHX_NLANGS; l++)
+        json_object_foreach(cat(l), key, v)
+            if (!json_object_get(cat(CHX_LANG_EN), key)) {
+                snprintf(why, n, "%s has \"%s\", which English lacks",
+                         lang_files[l], key);
+                return -1;
+            }
+    json_object_foreach(cat(CHX_LANG_EN), key, v) {
+        char pe[256], pl[256];
+        placeholders(json_string_value(v), pe, sizeof pe);
+        for (int l = 1; l < CHX_NLANGS; l++) {
+            json_t *t = json_object_get(cat(l), key);
+            if (!t) {
+                snprintf(why, n, "%s lacks \"%s\"", lang_files[l], key);
+                return -1;
+            }
+            placeholders(json_string_value(t), pl, sizeof pl);
+            if (strcmp(pe, pl) != 0) {
+                snprintf(why, n, "%s: \"%s\" has placeholders {%s}, English "
+                         "{%s}", lang_files[l], key, pl, pe);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+int chx_i18n_count(int lang)
+{
+    json_t *c = cat(lang);
+    return c ? (int)json_object_size(c) : 0;
+}
+
+/* Display width of one code point: 2 for the wide East Asian ranges, 0 for
+ * combining marks, else 1. A small table instead of wcwidth() so that the
+ * layout does not depend on the locale the program runs in. */
+static int cp_width(unsigned cp)
+{
+    if (cp == 0)
+        return 0;
+    if ((cp >= 0x300 && cp <= 0x36F) || cp == 0x200B || (cp >= 0xFE00 && cp <= 0xFE0F))
+        return 0;
+    if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
+        (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+        (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+        (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+        (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+        (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD))
+        return 2;
+    return 1;
+}
+
+size_t chx_width_n(const char *s, size_t len)
+{
+    size_t w = 0;
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end && *p) {
+        if (*p == 0x1B) { /* skip ANSI escape sequences (colour) */
+            p++;
+            if (p < end && *p == '[') {
+                p++;
+                while (p < end && *p && !(*p >= 0x40 && *p <= 0x7E))
+                    p++;
+                if (p < end && *p)
+                    p++;
+            }
+            continue;
+        }
+        unsigned cp = *p;
+        int extra = 0;
+        if (cp >= 0xF0) { cp &= 0x07; extra = 3; }
+        else if (cp >= 0xE0) { cp &= 0x0F; extra = 2; }
+        else if (cp >= 0xC0) { cp &= 0x1F; extra = 1; }
+        p++;
+        for (int i = 0; i < extra && p < end && (*p & 0xC0) == 0x80; i++, p++)
+            cp = (cp << 6) | (*p & 0x3F);
+        w += (size_t)cp_width(cp);
+    }
+    return w;
+}
+
+size_t chx_width(const char *s)
+{
+    return s ? chx_width_n(s, strlen(s)) : 0;
+}
+
+size_t chx_cut(const char *s, size_t cols)
+{
+    size_t w = 0, i = 0, len = strlen(s);
+    while (i < len) {
+        size_t j = i + 1;
+        if ((unsigned char)s[i] == 0x1B) {
+            /* an escape sequence takes no room */
+            if (j < len && s[j] == '[') {
+                j++;
+                while (j < len && !(s[j] >= 0x40 && s[j] <= 0x7E))
+                    j++;
+                if (j < len)
+                    j++;
+            }
+            i = j;
+            continue;
+        }
+        while (j < len && ((unsigned char)s[j] & 0xC0) == 0x80)
+            j++;
+        size_t cw = chx_width_n(s + i, j - i);
+        if (w + cw > cols)
+            break;
+        w += cw;
+        i = j;
+    }
+    return i;
+}
