@@ -1,0 +1,607 @@
+/* loadgen.c: load generator for `chartered serve` (docs/protocol.md). Creates
+ * N games of 4 human seats over HTTP, connects 4 WebSocket clients per game
+ * (raw sockets + epoll, one thread, so the generator itself stays cheap),
+ * and has every client answer each state frame in which it decides with a
+ * random legal move. It reports the connections held, the moves per second
+ * that were accepted, committed and broadcast (a move counts when its mover
+ * receives the state frame that follows it), the p50/p99/max latency from
+ * sending a move to receiving that frame, and the server's resident memory
+ * per connected client (from /proc/PID/status, VmRSS).
+ *
+ *   loadgen [--host 127.0.0.1] [--port 8080] [--games 2000] [--seconds 30]
+ *           [--think MS] [--warmup 5] [--server-pid PID] [--edition amsterdam|golden-age]
+ *
+ * --think MS: each client waits a random 0..2*MS before its move (default 0:
+ * at once, which saturates the server); --warmup S: seconds played before
+ * the measurement starts.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+typedef struct conn {
+    int fd;
+    int state;              /* 0 connecting, 1 handshake sent, 2 open, 3 dead */
+    int game, seat;
+    char *in;               /* received bytes not yet consumed */
+    size_t inlen, incap;
+    char out[512];          /* a move frame waiting for the socket */
+    size_t outlen;
+    int sent_decision;      /* decision our last move was made for, -1 none */
+    double sent_at;
+    double due;             /* think time: send the move at this time */
+    char move[96];
+    char last_move[96];
+    int move_decision;
+    int over;
+} conn;
+
+typedef struct game {
+    char id[32];
+    char token[4][40];
+} game;
+
+static const char *host = "127.0.0.1";
+static int port = 8080;
+static int ngames = 2000, seconds = 30, think_ms = 0, server_pid = 0, warmup = 5;
+static const char *edition = "amsterdam";
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static int connect_to(int nonblock)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | (nonblock ? SOCK_NONBLOCK : 0), 0);
+    if (fd < 0)
+        return -1;
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    inet_pton(AF_INET, host, &a.sin_addr);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 && errno != EINPROGRESS) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* POST /api/games with 4 human seats; fills g. */
+static int create_game(game *g, int k)
+{
+    char body[256], req[512];
+    snprintf(body, sizeof body,
+             "{\"edition\":\"%s\",\"players\":4,\"seed\":%d,\"seats\":[{\"kind\":\"human\"},"
+             "{\"kind\":\"human\"},{\"kind\":\"human\"},{\"kind\":\"human\"}]}",
+             edition, 1000 + k);
+    snprintf(req, sizeof req,
+             "POST /api/games HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
+             "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+             host, strlen(body), body);
+    int fd = connect_to(0);
+    if (fd < 0)
+        return -1;
+    if (write(fd, req, strlen(req)) != (ssize_t)strlen(req)) {
+        close(fd);
+        return -1;
+    }
+    char resp[8192];
+    size_t len = 0;
+    ssize_t r;
+    while (len < sizeof resp - 1 && (r = read(fd, resp + len, sizeof resp - 1 - len)) > 0) {
+        len += (size_t)r;
+        resp[len] = 0;
+        char *b = strstr(resp, "\r\n\r\n");
+        if (b && strrchr(b, '}') && strstr(b, "spectate"))
+            break;
+    }
+    close(fd);
+    resp[len] = 0;
+    char *b = strstr(resp, "\r\n\r\n");
+    if (!b || !strstr(resp, " 201 "))
+        return -1;
+    json_t *j = json_loads(b + 4, 0, NULL);
+    if (!j)
+        return -1;
+    snprintf(g->id, sizeof g->id, "%s", json_string_value(json_object_get(j, "id")));
+    json_t *seats = json_object_get(j, "seats");
+    for (int s = 0; s < 4; s++)
+        snprintf(g->token[s], sizeof g->token[s], "%s",
+                 json_string_value(json_object_get(json_array_get(seats, (size_t)s), "token")));
+    json_decref(j);
+    return 0;
+}
+
+static void ws_frame(conn *c, const char *text)
+{
+    size_t n = strlen(text);
+    unsigned char *p = (unsigned char *)c->out + c->outlen;
+    if (c->outlen + n + 14 > sizeof c->out)
+        return;
+    size_t h = 0;
+    p[h++] = 0x81;
+    if (n < 126) {
+        p[h++] = (unsigned char)(0x80 | n);
+    } else {
+        p[h++] = 0x80 | 126;
+        p[h++] = (unsigned char)(n >> 8);
+        p[h++] = (unsigned char)n;
+    }
+    uint32_t key = (uint32_t)rnd();
+    memcpy(p + h, &key, 4);
+    unsigned char *k = p + h;
+    h += 4;
+    for (size_t i = 0; i < n; i++)
+        p[h + i] = (unsigned char)text[i] ^ k[i & 3];
+    c->outlen += h + n;
+}
+
+static void flush_out(conn *c)
+{
+    while (c->outlen) {
+        ssize_t w = send(c->fd, c->out, c->outlen, MSG_NOSIGNAL);
+        if (w <= 0)
+            return;
+        memmove(c->out, c->out + w, c->outlen - (size_t)w);
+        c->outlen -= (size_t)w;
+    }
+}
+
+/* ---- statistics ---- */
+static double *lat;
+static size_t nlat, caplat;
+static long moves_acked, frames_in, errors_in, stale_in, games_over, rate_limited;
+static long bytes_in;
+
+static void add_lat(double v)
+{
+    if (nlat == caplat) {
+        caplat = caplat ? caplat * 2 : 1 << 16;
+        lat = realloc(lat, caplat * sizeof *lat);
+    }
+    lat[nlat++] = v;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Choose a random move from the "legal" array of a state frame. */
+static int pick(const char *frame, size_t len, char *out, size_t n)
+{
+    const char *p = memmem(frame, len > 4096 ? 4096 : len, "\"legal\":[", 9);
+    if (!p)
+        return 0;
+    p += 8;
+    const char *e = p;
+    int q = 0;
+    for (; e < frame + len; e++) {
+        if (q) {
+            if (*e == '\\')
+                e++;
+            else if (*e == '"')
+                q = 0;
+        } else if (*e == '"') {
+            q = 1;
+        } else if (*e == ']') {
+            break;
+        }
+    }
+    json_t *a = json_loadb(p, (size_t)(e - p + 1), 0, NULL);
+    if (!a || json_array_size(a) == 0) {
+        json_decref(a);
+        return 0;
+    }
+    const char *line = json_string_value(json_array_get(a, rnd() % json_array_size(a)));
+    if (strncmp(line, "range ", 6) == 0) {
+        char prefix[64];
+        long lo, hi;
+        const char *sp = strrchr(line, ' ');
+        hi = atol(sp + 2);
+        const char *sp2 = sp - 1;
+        while (sp2 > line && *sp2 != ' ')
+            sp2--;
+        lo = atol(sp2 + 2);
+        snprintf(prefix, sizeof prefix, "%.*s", (int)(sp2 - (line + 6)) & 63, line + 6);
+        snprintf(out, n, "%s f%ld", prefix, lo + (long)(rnd() % (uint64_t)(hi - lo + 1)));
+    } else {
+        snprintf(out, n, "%s", line);
+    }
+    json_decref(a);
+    return 1;
+}
+
+static long field_int(const char *frame, size_t len, const char *key)
+{
+    const char *p = memmem(frame, len > 512 ? 512 : len, key, strlen(key));
+    return p ? atol(p + strlen(key)) : -1;
+}
+
+static void on_frame(conn *c, const char *f, size_t len, double t)
+{
+    frames_in++;
+    if (len > 20 && memmem(f, 40, "\"type\":\"error\"", 14)) {
+        errors_in++;
+        if (memmem(f, len, "\"stale\"", 7))
+            stale_in++;
+        if (memmem(f, len, "\"rate_limited\"", 14) && c->sent_decision >= 0) {
+            /* throttled: send the same move again a little later */
+            rate_limited++;
+            snprintf(c->move, sizeof c->move, "%s", c->last_move);
+            c->move_decision = c->sent_decision;
+            c->sent_decision = -1;
+            c->due = t + 0.1;
+        }
+        return;
+    }
+    if (!memmem(f, len > 64 ? 64 : len, "\"type\":\"state\"", 14))
+        return;
+    long dec = field_int(f, len, "\"decision\":");
+    if (c->sent_decision >= 0 && dec > c->sent_decision) {
+        add_lat(t - c->sent_at);
+        moves_acked++;
+        c->sent_decision = -1;
+    }
+    if (memmem(f, len > 512 ? 512 : len, "\"status\":\"over\"", 15)) {
+        if (!c->over && c->seat == 0)
+            games_over++;
+        c->over = 1;
+        return;
+    }
+    char mv[96];
+    if (c->sent_decision < 0 && pick(f, len, mv, sizeof mv)) {
+        snprintf(c->move, sizeof c->move, "%s", mv);
+        c->move_decision = (int)dec;
+        c->due = t + (think_ms ? (double)(rnd() % (uint64_t)(2 * think_ms)) / 1000.0 : 0);
+    }
+}
+
+static void send_move(conn *c, double t)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "{\"type\":\"move\",\"move\":\"%s\",\"decision\":%d}", c->move,
+             c->move_decision);
+    ws_frame(c, buf);
+    flush_out(c);
+    c->sent_decision = c->move_decision;
+    c->sent_at = t;
+    memcpy(c->last_move, c->move, sizeof c->last_move);
+    c->move[0] = 0;
+}
+
+/* Consume whole frames from c->in. */
+static int parse_in(conn *c, double t)
+{
+    size_t off = 0;
+    if (c->state == 1) {
+        char *e = memmem(c->in, c->inlen, "\r\n\r\n", 4);
+        if (!e)
+            return 0;
+        if (!memmem(c->in, (size_t)(e - c->in), " 101 ", 5))
+            return -1;
+        off = (size_t)(e - c->in) + 4;
+        c->state = 2;
+    }
+    for (;;) {
+        unsigned char *p = (unsigned char *)c->in + off;
+        size_t avail = c->inlen - off;
+        if (avail < 2)
+            break;
+        size_t n = p[1] & 127, h = 2;
+        if (n == 126) {
+            if (avail < 4)
+                break;
+            n = (size_t)p[2] << 8 | p[3];
+            h = 4;
+        } else if (n == 127) {
+            if (avail < 10)
+                break;
+            n = 0;
+            for (int i = 0; i < 8; i++)
+                n = n << 8 | p[2 + i];
+            h = 10;
+        }
+        if (avail < h + n)
+            break;
+        int op = p[0] & 15;
+        if (op == 1)
+            on_frame(c, (char *)p + h, n, t);
+        else if (op == 8)
+            return -1;
+        off += h + n;
+    }
+    if (off) {
+        memmove(c->in, c->in + off, c->inlen - off);
+        c->inlen -= off;
+    }
+    if (c->inlen == 0 && c->incap > 65536) {
+        free(c->in);
+        c->in = NULL;
+        c->incap = 0;
+    }
+    return 0;
+}
+
+/* CPU seconds (user + system) the process has used. */
+static double cpu_s(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    unsigned long ut = 0, st = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static long rss_kib(int pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            v = atol(line + 6);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i += 2) { /* every flag takes a value */
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "usage: loadgen [--host H] [--port P] [--games N] [--seconds S] "
+                            "[--think MS] [--warmup S] [--server-pid PID] [--edition E]\n");
+            return 2;
+        }
+        if (!strcmp(a, "--host"))
+            host = v;
+        else if (!strcmp(a, "--port"))
+            port = atoi(v);
+        else if (!strcmp(a, "--games"))
+            ngames = atoi(v);
+        else if (!strcmp(a, "--seconds"))
+            seconds = atoi(v);
+        else if (!strcmp(a, "--think"))
+            think_ms = atoi(v);
+        else if (!strcmp(a, "--server-pid"))
+            server_pid = atoi(v);
+        else if (!strcmp(a, "--edition"))
+            edition = v;
+        else if (!strcmp(a, "--warmup"))
+            warmup = atoi(v);
+        else {
+            fprintf(stderr, "loadgen: unknown flag %s\n", a);
+            return 2;
+        }
+    }
+    if (ngames < 1 || seconds < 1) {
+        fprintf(stderr, "loadgen: --games and --seconds must be at least 1\n");
+        return 2;
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    long rss0 = server_pid ? rss_kib(server_pid) : -1;
+    game *games = calloc((size_t)ngames, sizeof *games);
+    double t0 = now_s();
+    for (int k = 0; k < ngames; k++)
+        if (create_game(&games[k], k) != 0) {
+            fprintf(stderr, "loadgen: creating game %d failed (is the server on %s:%d?)\n", k,
+                    host, port);
+            return 1;
+        }
+    printf("created %d games in %.1f s\n", ngames, now_s() - t0);
+    fflush(stdout);
+
+    int nconn = ngames * 4;
+    conn *cs = calloc((size_t)nconn, sizeof *cs);
+    int ep = epoll_create1(0);
+    int opened = 0, open_ok = 0, dead = 0;
+    t0 = now_s();
+    /* connect in waves so the listen queue never overflows */
+    while (open_ok + dead < nconn) {
+        while (opened < nconn && opened - open_ok - dead < 256) {
+            conn *c = &cs[opened];
+            c->game = opened / 4;
+            c->seat = opened % 4;
+            c->sent_decision = -1;
+            c->fd = connect_to(1);
+            if (c->fd < 0) {
+                fprintf(stderr, "loadgen: connect failed: %s\n", strerror(errno));
+                c->state = 3;
+                dead++;
+                opened++;
+                continue;
+            }
+            struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT, .data.ptr = c};
+            epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev);
+            opened++;
+        }
+        struct epoll_event evs[512];
+        int n = epoll_wait(ep, evs, 512, 1000);
+        double t = now_s();
+        for (int i = 0; i < n; i++) {
+            conn *c = evs[i].data.ptr;
+            if (c->state == 0 && (evs[i].events & EPOLLOUT)) {
+                char req[512], join[256];
+                snprintf(req, sizeof req,
+                         "GET /ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
+                         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         "Sec-WebSocket-Version: 13\r\n\r\n", host, port);
+                if (send(c->fd, req, strlen(req), MSG_NOSIGNAL) < 0) {
+                    c->state = 3;
+                    dead++;
+                    continue;
+                }
+                c->state = 1;
+                struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+                epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
+                snprintf(join, sizeof join, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}",
+                         games[c->game].id, games[c->game].token[c->seat]);
+                ws_frame(c, join);
+            }
+            if (evs[i].events & EPOLLIN) {
+                if (c->incap - c->inlen < 65536) {
+                    c->incap = c->incap ? c->incap * 2 : 131072;
+                    c->in = realloc(c->in, c->incap);
+                }
+                ssize_t r = recv(c->fd, c->in + c->inlen, c->incap - c->inlen, 0);
+                if (r <= 0) {
+                    if (c->state != 3) {
+                        c->state = 3;
+                        dead++;
+                    }
+                    continue;
+                }
+                c->inlen += (size_t)r;
+                int was = c->state;
+                parse_in(c, t);
+                if (was == 1 && c->state == 2) {
+                    flush_out(c);
+                    open_ok++;
+                }
+            }
+        }
+    }
+    printf("connected %d of %d WebSocket clients in %.1f s (%d failed)\n", open_ok, nconn,
+           now_s() - t0, dead);
+    fflush(stdout);
+
+    /* a warm-up (the join frames of every client are still going out),
+       then the measured run */
+    double start = now_s(), end = start + warmup + seconds;
+    double cpu0 = 0;
+    int measuring = warmup <= 0;
+    if (measuring)
+        cpu0 = server_pid ? cpu_s(server_pid) : 0;
+    long rss_peak = 0;
+    double next_rss = start;
+    while (now_s() < end) {
+        struct epoll_event evs[1024];
+        int n = epoll_wait(ep, evs, 1024, 5);
+        double t = now_s();
+        if (!measuring && t >= start + warmup) {
+            measuring = 1;
+            start = t;
+            moves_acked = 0;
+            nlat = 0;
+            frames_in = errors_in = stale_in = rate_limited = bytes_in = 0;
+            cpu0 = server_pid ? cpu_s(server_pid) : 0;
+        }
+        for (int i = 0; i < n; i++) {
+            conn *c = evs[i].data.ptr;
+            if (c->state == 3)
+                continue;
+            for (;;) {
+                if (c->incap - c->inlen < 65536) {
+                    c->incap = c->incap ? c->incap * 2 : 131072;
+                    c->in = realloc(c->in, c->incap);
+                }
+                ssize_t r = recv(c->fd, c->in + c->inlen, c->incap - c->inlen, MSG_DONTWAIT);
+                if (r <= 0) {
+                    if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+                        c->state = 3;
+                        dead++;
+                    }
+                    break;
+                }
+                bytes_in += r;
+                c->inlen += (size_t)r;
+                if (parse_in(c, t) != 0) {
+                    c->state = 3;
+                    dead++;
+                    break;
+                }
+            }
+            if (c->move[0] && c->due <= t)
+                send_move(c, t);
+        }
+        for (int i = 0; i < nconn; i++) /* moves whose think time is over */
+                if (cs[i].move[0] && cs[i].due <= t && cs[i].state == 2)
+                    send_move(&cs[i], t);
+        if (server_pid && t >= next_rss) {
+            long r = rss_kib(server_pid);
+            if (r > rss_peak)
+                rss_peak = r;
+            next_rss = t + 1.0;
+        }
+    }
+    double el = now_s() - start;
+    long held = 0;
+    for (int i = 0; i < nconn; i++)
+        held += cs[i].state == 2;
+    qsort(lat, nlat, sizeof *lat, cmpd);
+    double p50 = nlat ? lat[nlat / 2] * 1000 : 0, p99 = nlat ? lat[(size_t)(nlat * 0.99)] * 1000 : 0;
+    double mx = nlat ? lat[nlat - 1] * 1000 : 0;
+    printf("connections held: %ld of %d (games %d x 4 clients)\n", held, nconn, ngames);
+    printf("moves accepted, committed and broadcast: %ld in %.1f s = %.0f moves/s\n", moves_acked,
+           el, moves_acked / el);
+    printf("move-to-broadcast latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n",
+           p50, p99, mx, nlat);
+    printf("frames received: %ld (%.1f MB), errors %ld (stale %ld, rate limited %ld), "
+           "games finished %ld\n", frames_in, bytes_in / 1e6, errors_in, stale_in, rate_limited,
+           games_over);
+    if (server_pid) {
+        double cpu = cpu_s(server_pid) - cpu0;
+        printf("server CPU: %.1f s in %.1f s (%.0f%% of one core); %.2f ms CPU per move, "
+               "%.0f moves/s per fully used core\n", cpu, el, 100 * cpu / el,
+               moves_acked ? 1000 * cpu / (double)moves_acked : 0,
+               cpu > 0 ? (double)moves_acked / cpu : 0);
+        long rss = rss_kib(server_pid);
+        printf("server RSS: %ld KiB before, %ld KiB now, %ld KiB peak; per client %.1f KiB "
+               "(total/clients), %.1f KiB (growth/clients)\n",
+               rss0, rss, rss_peak, (double)rss / (double)(held ? held : 1),
+               (double)(rss - rss0) / (double)(held ? held : 1));
+    }
+    for (int i = 0; i < nconn; i++) {
+        if (cs[i].fd > 0)
+            close(cs[i].fd);
+        free(cs[i].in);
+    }
+    free(cs);
+    free(games);
+    free(lat);
+    return 0;
+}

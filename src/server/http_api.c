@@ -1,0 +1,398 @@
+/* http_api.c: the HTTP side of the one port: the static browser client from
+ * the web directory, the message catalogues /i18n/LANG.json, and the JSON
+ * API under /api (options, create, list, summary, join, replay). Answers are
+ * JSON; bad requests get a 4xx status with {"error": reason}. See
+ * docs/protocol.md.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "server.h"
+#include "text.h"
+
+static int respond(struct lws *wsi, unsigned status, json_t *j)
+{
+    char *body = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    if (!body)
+        return -1;
+    size_t bl = strlen(body);
+    size_t cap = LWS_PRE + 1024 + bl;
+    unsigned char *buf = malloc(cap);
+    if (!buf) {
+        free(body);
+        return -1;
+    }
+    unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + cap;
+    int rc = -1;
+    if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
+        lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
+                                     (const unsigned char *)"no-store", 8, &p, end) == 0 &&
+        lws_finalize_write_http_header(wsi, start, &p, end) == 0) {
+        memcpy(start, body, bl);
+        if (lws_write(wsi, start, bl, LWS_WRITE_HTTP_FINAL) == (int)bl)
+            rc = lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    free(buf);
+    free(body);
+    return rc;
+}
+
+static int respond_error(struct lws *wsi, unsigned status, const char *why)
+{
+    return respond(wsi, status, json_pack("{s:s}", "error", why));
+}
+
+static const char *mime_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    static const char *map[][2] = {
+        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
+        {".json", "application/json"}, {".svg", "image/svg+xml"}, {".png", "image/png"},
+        {".ico", "image/x-icon"}, {".woff2", "font/woff2"}, {".txt", "text/plain; charset=utf-8"},
+        {".webmanifest", "application/manifest+json"}, {NULL, NULL}};
+    for (int i = 0; dot && map[i][0]; i++)
+        if (strcmp(dot, map[i][0]) == 0)
+            return map[i][1];
+    return "application/octet-stream";
+}
+
+/* A path below a served directory: letters, digits, . _ - / only, and no
+ * ".." segment, so nothing outside the directory can be named. */
+static int safe_path(const char *rel)
+{
+    if (!*rel || strlen(rel) > 200)
+        return 0;
+    for (const char *p = rel; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("._-/", *p))
+            return 0;
+    return strstr(rel, "..") == NULL;
+}
+
+static int serve_file(struct lws *wsi, const char *dir, const char *rel)
+{
+    char path[1024];
+    struct stat sb;
+    while (*rel == '/')
+        rel++;
+    if (!*rel)
+        rel = "index.html";
+    if (!safe_path(rel))
+        return respond_error(wsi, 404, "not found");
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return respond_error(wsi, 404, "not found");
+    static const char nocache[] = "Cache-Control: no-cache\r\n";
+    int n = lws_serve_http_file(wsi, path, mime_of(path), nocache, (int)sizeof nocache - 1);
+    if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
+        return -1;
+    return 0;
+}
+
+/* The body of the POST being answered (taken out of its pss, which answering
+ * may free). */
+static const char *cur_body;
+static size_t cur_len;
+
+static json_t *parse_body(srv_pss *pss, char *why, size_t n)
+{
+    (void)pss;
+    json_error_t e;
+    json_t *j = json_loadb(cur_body ? cur_body : "", cur_len, JSON_REJECT_DUPLICATES, &e);
+    if (!j)
+        snprintf(why, n, "the body is not JSON: line %d, column %d: %s", e.line, e.column,
+                 e.text);
+    return j;
+}
+
+static int api_list(struct lws *wsi)
+{
+    char buf[64];
+    const char *st = lws_get_urlarg_by_name(wsi, "status=", buf, sizeof buf);
+    int over = st && strcmp(st, "over") == 0;
+    json_t *a = json_array();
+    int count = 0;
+    for (srv_game *g = g_srv->games; g && count < 200; g = g->lnext)
+        if ((g->status == GAME_OVER) == over) {
+            json_array_append_new(a, srv_game_summary(g));
+            count++;
+        }
+    return respond(wsi, 200, json_pack("{s:o}", "games", a));
+}
+
+static int api_create(struct lws *wsi, srv_pss *pss)
+{
+    char why[300];
+    json_t *req = parse_body(pss, why, sizeof why);
+    if (!req)
+        return respond_error(wsi, 400, why);
+    srv_game *g = srv_game_create(req, why, sizeof why);
+    json_decref(req);
+    if (!g)
+        return respond_error(wsi, 400, why);
+    if (srv_store_create_game(g_srv->store, g) != 0) {
+        srv_game_free(g);
+        return respond_error(wsi, 500, "the database refused the new game");
+    }
+    srv_game_add(g);
+    json_t *seats = json_array();
+    for (int i = 0; i < g->nseats; i++) {
+        srv_seat *s = &g->seat[i];
+        json_t *o = json_pack("{s:i,s:s,s:s}", "seat", i, "kind",
+                              s->kind == SEAT_BOT ? "bot" : "human", "name", s->name);
+        if (s->kind == SEAT_BOT) {
+            json_object_set_new(o, "bot", json_string(s->bot));
+            if (strcmp(s->bot, "ismcts") == 0)
+                json_object_set_new(o, "strength", json_integer(s->strength));
+        } else {
+            char link[128];
+            snprintf(link, sizeof link, "/#/play/%s/%s", g->id, s->token);
+            json_object_set_new(o, "token", json_string(s->token));
+            json_object_set_new(o, "link", json_string(link));
+        }
+        json_array_append_new(seats, o);
+    }
+    char spect[64];
+    snprintf(spect, sizeof spect, "/#/watch/%s", g->id);
+    if (g->status == GAME_PLAYING) /* bots only: they start at once */
+        srv_game_kick_bots(g);
+    return respond(wsi, 201, json_pack("{s:s,s:o,s:s}", "id", g->id, "seats", seats,
+                                       "spectate", spect));
+}
+
+static int api_join(struct lws *wsi, srv_pss *pss, srv_game *g)
+{
+    char why[300];
+    json_t *req = cur_len ? parse_body(pss, why, sizeof why) : json_object();
+    if (!req)
+        return respond_error(wsi, 400, why);
+    if (!json_is_object(req)) {
+        json_decref(req);
+        return respond_error(wsi, 400, "the body must be a JSON object");
+    }
+    json_t *sv = json_object_get(req, "seat"), *nv = json_object_get(req, "name");
+    int seat = -1;
+    if (sv && !json_is_null(sv)) {
+        if (!json_is_integer(sv) || json_integer_value(sv) < 0 ||
+            json_integer_value(sv) >= g->nseats) {
+            json_decref(req);
+            return respond_error(wsi, 400, "seat must be a seat number of this game");
+        }
+        seat = (int)json_integer_value(sv);
+        if (g->seat[seat].kind != SEAT_HUMAN || g->seat[seat].claimed) {
+            json_decref(req);
+            return respond_error(wsi, 409, "that seat is not free");
+        }
+    } else {
+        for (int i = 0; i < g->nseats && seat < 0; i++)
+            if (g->seat[i].kind == SEAT_HUMAN && !g->seat[i].claimed)
+                seat = i;
+        if (seat < 0) {
+            json_decref(req);
+            return respond_error(wsi, 409, "the game has no free seat");
+        }
+    }
+    const char *name = json_string_value(nv);
+    if (nv && !json_is_null(nv) && (!name || strlen(name) > 24)) {
+        json_decref(req);
+        return respond_error(wsi, 400, "name must be text of at most 24 bytes");
+    }
+    if (name && *name)
+        snprintf(g->seat[seat].name, sizeof g->seat[seat].name, "%s", name);
+    json_decref(req);
+    srv_seat_claim(g, seat);
+    char link[128];
+    snprintf(link, sizeof link, "/#/play/%s/%s", g->id, g->seat[seat].token);
+    for (srv_client *c = g->clients; c; c = c->gnext)
+        srv_client_want_state(c);
+    return respond(wsi, 200, json_pack("{s:i,s:s,s:s}", "seat", seat, "token",
+                                       g->seat[seat].token, "link", link));
+}
+
+static int api_replay(struct lws *wsi, srv_game *g)
+{
+    if (g->status != GAME_OVER)
+        return respond_error(wsi, 403, "the game is not over yet: replays show finished games");
+    json_t *moves = srv_store_moves(g_srv->store, g->id);
+    if (!moves)
+        return respond_error(wsi, 500, "the database could not read the moves");
+    int steps = (int)json_array_size(moves);
+    char buf[64];
+    const char *sv = lws_get_urlarg_by_name(wsi, "step=", buf, sizeof buf);
+    int step = steps;
+    if (sv) {
+        char *end;
+        long k = strtol(sv, &end, 10);
+        if (*sv == 0 || *end || k < 0 || k > steps) {
+            json_decref(moves);
+            snprintf(buf, sizeof buf, "step must be from 0 to %d", steps);
+            return respond_error(wsi, 400, buf);
+        }
+        step = (int)k;
+    }
+    /* replay the game, describing each move as its mover saw it: once the
+       game is over nothing is hidden any more */
+    srv_game *r = calloc(1, sizeof *r);
+    char why[400];
+    if (!r) {
+        json_decref(moves);
+        return respond_error(wsi, 500, "out of memory");
+    }
+    r->setup = g->setup;
+    memcpy(r->arrangement, g->arrangement, sizeof r->arrangement);
+    int lang = CHX_LANG_EN;
+    if (lws_get_urlarg_by_name(wsi, "lang=", buf, sizeof buf) && chx_lang_find(
+            lws_get_urlarg_by_name(wsi, "lang=", buf, sizeof buf)) >= 0)
+        lang = chx_lang_find(lws_get_urlarg_by_name(wsi, "lang=", buf, sizeof buf));
+    const char *names[CH_MAX_PLAYERS] = {0};
+    for (int i = 0; i < g->nseats; i++)
+        names[i] = g->seat[i].name;
+    char *view = NULL;
+    int bad = srv_game_start_state(r, why, sizeof why) != 0;
+    size_t i;
+    json_t *mv;
+    json_array_foreach(moves, i, mv) {
+        if (bad)
+            break;
+        if ((int)i == step)
+            view = ch_view_to_json(&r->st, -1);
+        int p = (int)json_integer_value(json_object_get(mv, "player"));
+        const char *text = json_string_value(json_object_get(mv, "move"));
+        ch_move m;
+        ch_msg msg = {"the move text is missing"};
+        ch_state before = r->st;
+        if (!text || ch_move_parse(&r->st, p, text, &m, &msg) != CH_OK ||
+            ch_apply(&r->st, p, m, &msg) != CH_OK) {
+            snprintf(why, sizeof why, "stored move %zu does not replay: %s", i, msg.text);
+            bad = 1;
+            break;
+        }
+        char words[512];
+        if (chx_describe_for(lang, p, names, &before, p, m, &r->st, words, sizeof words) < 0 ||
+            !words[0])
+            snprintf(words, sizeof words, "%s", text);
+        json_object_set_new(mv, "n", json_integer((json_int_t)i));
+        json_object_set_new(mv, "text", json_string(words));
+    }
+    if (!bad && step == steps)
+        view = ch_view_to_json(&r->st, -1);
+    srv_game_free(r);
+    if (bad) {
+        ch_free(view);
+        json_decref(moves);
+        return respond_error(wsi, 500, why);
+    }
+    json_t *vj = view ? json_loads(view, 0, NULL) : NULL;
+    ch_free(view);
+    json_t *sc = json_array(), *w = json_array();
+    for (int s = 0; s < g->nseats; s++) {
+        json_array_append_new(sc, json_integer(g->scores[s]));
+        if ((g->winners >> s) & 1u)
+            json_array_append_new(w, json_integer(s));
+    }
+    return respond(wsi, 200, json_pack("{s:s,s:i,s:i,s:o,s:o,s:{s:o,s:o}}", "id", g->id, "steps",
+                                       steps, "step", step, "moves", moves, "view",
+                                       vj ? vj : json_null(), "result", "scores", sc,
+                                       "winners", w));
+}
+
+/* Route one request; `url` is the path without the query. */
+static int route(struct lws *wsi, srv_pss *pss, const char *url)
+{
+    if (strncmp(url, "/api/", 5) != 0) {
+        if (strncmp(url, "/i18n/", 6) == 0) {
+            const char *lang = url + 6;
+            size_t l = strlen(lang);
+            if (l < 7 || l > 12 || strcmp(lang + l - 5, ".json") != 0 || !safe_path(lang) ||
+                strchr(lang, '/'))
+                return respond_error(wsi, 404, "not found");
+            return serve_file(wsi, g_srv->opt.i18n, lang);
+        }
+        if (pss->is_post)
+            return respond_error(wsi, 405, "only GET here");
+        if (strncmp(url, "/web/", 5) == 0)
+            return serve_file(wsi, g_srv->opt.web, url + 5);
+        return serve_file(wsi, g_srv->opt.web, url);
+    }
+    const char *rest = url + 5;
+    if (!strcmp(rest, "options"))
+        return respond(wsi, 200, srv_options_json());
+    if (!strcmp(rest, "games"))
+        return pss->is_post ? api_create(wsi, pss) : api_list(wsi);
+    if (strncmp(rest, "games/", 6) == 0) {
+        char id[SRV_ID_HEX + 2];
+        const char *p = rest + 6, *slash = strchr(p, '/');
+        size_t l = slash ? (size_t)(slash - p) : strlen(p);
+        if (l == 0 || l > SRV_ID_HEX)
+            return respond_error(wsi, 404, "no such game");
+        memcpy(id, p, l);
+        id[l] = 0;
+        srv_game *g = srv_game_find(id);
+        if (!g)
+            return respond_error(wsi, 404, "no such game");
+        if (!slash && !pss->is_post)
+            return respond(wsi, 200, srv_game_summary(g));
+        if (slash && !strcmp(slash, "/join") && pss->is_post)
+            return api_join(wsi, pss, g);
+        if (slash && !strcmp(slash, "/replay") && !pss->is_post)
+            return api_replay(wsi, g);
+    }
+    return respond_error(wsi, 404, "no such API call (see docs/protocol.md)");
+}
+
+int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                      size_t len)
+{
+    srv_pss *pss = user;
+    switch (reason) {
+    case LWS_CALLBACK_HTTP:
+        memset(pss, 0, sizeof *pss);
+        snprintf(pss->url, sizeof pss->url, "%s", (const char *)in);
+        pss->is_post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+        if (pss->is_post)
+            return 0; /* the body follows */
+        return route(wsi, pss, pss->url);
+    case LWS_CALLBACK_HTTP_BODY:
+        if (pss->body_too_big)
+            return 0;
+        if (pss->body_len + len > SRV_FRAME_MAX) {
+            pss->body_too_big = 1;
+            return 0;
+        } else {
+            char *nb = realloc(pss->body, pss->body_len + len + 1);
+            if (!nb)
+                return -1;
+            pss->body = nb;
+            memcpy(nb + pss->body_len, in, len);
+            pss->body_len += len;
+        }
+        return 0;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION: {
+        /* answering may end the transaction, which frees pss: keep the body
+           here and touch pss no more afterwards */
+        char *body = pss->body;
+        cur_body = body;
+        cur_len = pss->body_len;
+        pss->body = NULL;
+        pss->body_len = 0;
+        int rc = pss->body_too_big ? respond_error(wsi, 413, "the body may be at most 16384 bytes")
+                                   : route(wsi, pss, pss->url);
+        free(body);
+        cur_body = NULL;
+        cur_len = 0;
+        return rc;
+    }
+    case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        if (pss) {
+            free(pss->body);
+            pss->body = NULL;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,425 @@
+/* lobby.c: the games the server holds: finding them by id, creating one from
+ * a POST /api/games request (edition, players, arrangement, preset, events,
+ * seats with bots), the summaries the lobby lists, the setup and seats as
+ * stored in the database, and seat claims (a game starts once every human
+ * seat has been claimed).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "server.h"
+
+static unsigned hash_id(const char *id)
+{
+    unsigned h = 2166136261u;
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 16777619u;
+    return h % 4096;
+}
+
+srv_game *srv_game_find(const char *id)
+{
+    if (!id)
+        return NULL;
+    for (srv_game *g = g_srv->hash[hash_id(id)]; g; g = g->hnext)
+        if (strcmp(g->id, id) == 0)
+            return g;
+    return NULL;
+}
+
+void srv_game_add(srv_game *g)
+{
+    unsigned h = hash_id(g->id);
+    g->hnext = g_srv->hash[h];
+    g_srv->hash[h] = g;
+    g->lnext = g_srv->games;
+    g_srv->games = g;
+    g_srv->ngames++;
+}
+
+const char *srv_status_name(int status)
+{
+    return status == GAME_WAITING ? "waiting" : status == GAME_PLAYING ? "playing" : "over";
+}
+
+static const char *edition_id(int ed)
+{
+    return ed == CH_ED_GOLDEN_AGE ? "golden-age" : "amsterdam";
+}
+
+json_t *srv_options_json(void)
+{
+    json_t *eds = json_array();
+    for (int ed = 0; ed < 2; ed++) {
+        json_t *arr = json_array();
+        for (const char *const *n = ch_board_builtin_names(ed); n && *n; n++)
+            json_array_append_new(arr, json_string(*n));
+        json_t *e = json_pack("{s:s,s:[i,i],s:o}", "id", edition_id(ed), "players",
+                              2, ed == CH_ED_GOLDEN_AGE ? 6 : 5, "arrangements", arr);
+        if (ed == CH_ED_GOLDEN_AGE) {
+            json_object_set_new(e, "presets", json_pack("[s,s]", "golden-age", "golden-age-first"));
+            json_object_set_new(e, "events", json_true());
+        }
+        json_array_append_new(eds, e);
+    }
+    return json_pack("{s:o,s:[{s:s},{s:s},{s:s,s:[i,i,i]}],s:{s:i,s:i}}", "editions", eds,
+                     "bots", "id", "random", "id", "greedy", "id", "ismcts", "strengths",
+                     1, 2, 3, "limits", "frame_bytes", SRV_FRAME_MAX, "turn_timer_max", 86400);
+}
+
+static void seat_bot_name(srv_seat *s)
+{
+    if (strcmp(s->bot, "ismcts") == 0)
+        snprintf(s->name, sizeof s->name, "ismcts %d", s->strength);
+    else
+        snprintf(s->name, sizeof s->name, "%s", s->bot);
+}
+
+static json_t *seat_json(const srv_game *g, int i, int with_token)
+{
+    const srv_seat *s = &g->seat[i];
+    json_t *o = json_pack("{s:i,s:s,s:s}", "seat", i, "kind",
+                          s->kind == SEAT_BOT ? "bot" : "human", "name", s->name);
+    if (s->kind == SEAT_BOT) {
+        json_object_set_new(o, "bot", json_string(s->bot));
+        if (strcmp(s->bot, "ismcts") == 0)
+            json_object_set_new(o, "strength", json_integer(s->strength));
+    } else {
+        json_object_set_new(o, "claimed", json_boolean(s->claimed));
+        if (with_token)
+            json_object_set_new(o, "token", json_string(s->token));
+    }
+    return o;
+}
+
+json_t *srv_seats_store_json(const srv_game *g)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->nseats; i++)
+        json_array_append_new(a, seat_json(g, i, 1));
+    return a;
+}
+
+int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
+{
+    if (!json_is_array(seats) || (int)json_array_size(seats) != g->nseats) {
+        snprintf(why, n, "stored seats do not match the player count");
+        return -1;
+    }
+    for (int i = 0; i < g->nseats; i++) {
+        json_t *o = json_array_get(seats, (size_t)i);
+        srv_seat *s = &g->seat[i];
+        const char *kind = json_string_value(json_object_get(o, "kind"));
+        const char *name = json_string_value(json_object_get(o, "name"));
+        s->kind = kind && strcmp(kind, "bot") == 0 ? SEAT_BOT : SEAT_HUMAN;
+        snprintf(s->name, sizeof s->name, "%s", name ? name : "");
+        if (s->kind == SEAT_BOT) {
+            const char *b = json_string_value(json_object_get(o, "bot"));
+            snprintf(s->bot, sizeof s->bot, "%s", b ? b : "random");
+            s->strength = (int)json_integer_value(json_object_get(o, "strength"));
+        } else {
+            const char *t = json_string_value(json_object_get(o, "token"));
+            if (!t || strlen(t) != SRV_TOKEN_HEX) {
+                snprintf(why, n, "seat %d has no stored token", i);
+                return -1;
+            }
+            memcpy(s->token, t, SRV_TOKEN_HEX + 1);
+            s->claimed = json_is_true(json_object_get(o, "claimed"));
+        }
+    }
+    return 0;
+}
+
+json_t *srv_setup_json(const srv_game *g)
+{
+    json_t *o = json_pack("{s:s,s:i,s:s,s:s}", "edition", edition_id(g->setup.edition),
+                          "players", g->setup.nplayers, "seed", "", "arrangement",
+                          g->arrangement);
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->setup.seed);
+    json_object_set_new(o, "seed", json_string(seed));
+    if (g->setup.edition == CH_ED_GOLDEN_AGE) {
+        json_object_set_new(o, "preset", json_string(g->setup.preset == CH_GA_FIRST ?
+                                                     "golden-age-first" : "golden-age"));
+        json_object_set_new(o, "events", json_integer(g->setup.events));
+    } else {
+        json_object_set_new(o, "events", json_integer(1));
+    }
+    return o;
+}
+
+/* Read edition/players/arrangement/preset/events (not seats, seed) from a
+ * request or a stored setup. */
+static int read_setup(srv_game *g, json_t *req, char *why, size_t n)
+{
+    json_t *v;
+    int ed = CH_ED_AMSTERDAM;
+    if ((v = json_object_get(req, "edition")) && !json_is_null(v)) {
+        const char *e = json_string_value(v);
+        if (!e || (strcmp(e, "amsterdam") && strcmp(e, "golden-age"))) {
+            snprintf(why, n, "edition must be \"amsterdam\" or \"golden-age\"");
+            return -1;
+        }
+        ed = strcmp(e, "golden-age") == 0 ? CH_ED_GOLDEN_AGE : CH_ED_AMSTERDAM;
+    }
+    ch_setup_default(&g->setup, ed);
+    int maxp = ed == CH_ED_GOLDEN_AGE ? 6 : 5;
+    json_t *seats = json_object_get(req, "seats");
+    int np = json_is_array(seats) && json_array_size(seats) > 0 ? (int)json_array_size(seats) : 4;
+    if ((v = json_object_get(req, "players")) && !json_is_null(v)) {
+        if (!json_is_integer(v)) {
+            snprintf(why, n, "players must be a whole number");
+            return -1;
+        }
+        np = (int)json_integer_value(v);
+    }
+    if (np < 2 || np > maxp) {
+        snprintf(why, n, "players must be from 2 to %d for %s, not %d", maxp,
+                 edition_id(ed), np);
+        return -1;
+    }
+    g->setup.nplayers = np;
+    g->nseats = np;
+    if ((v = json_object_get(req, "preset")) && !json_is_null(v)) {
+        const char *p = json_string_value(v);
+        if (ed != CH_ED_GOLDEN_AGE) {
+            snprintf(why, n, "preset is for The Golden Age only");
+            return -1;
+        }
+        if (!p || (strcmp(p, "golden-age") && strcmp(p, "golden-age-first"))) {
+            snprintf(why, n, "preset must be \"golden-age\" or \"golden-age-first\"");
+            return -1;
+        }
+        g->setup.preset = strcmp(p, "golden-age-first") == 0 ? CH_GA_FIRST : CH_GA_PRINTED;
+    }
+    if ((v = json_object_get(req, "events")) && !json_is_null(v)) {
+        if (!json_is_boolean(v) && !json_is_integer(v)) {
+            snprintf(why, n, "events must be true or false");
+            return -1;
+        }
+        int on = json_is_boolean(v) ? json_is_true(v) : json_integer_value(v) != 0;
+        if (ed != CH_ED_GOLDEN_AGE) {
+            if (!on) {
+                snprintf(why, n, "events are always part of Building Amsterdam");
+                return -1;
+            }
+        } else {
+            g->setup.events = on;
+        }
+    }
+    const char *arr = ed == CH_ED_GOLDEN_AGE ? ch_ga_side(g->setup.preset, np) : "standard";
+    if ((v = json_object_get(req, "arrangement")) && !json_is_null(v)) {
+        arr = json_string_value(v);
+        int ok = 0;
+        for (const char *const *nm = ch_board_builtin_names(ed); arr && nm && *nm; nm++)
+            ok |= strcmp(*nm, arr) == 0;
+        if (!ok) {
+            snprintf(why, n, "unknown arrangement for %s (see /api/options)", edition_id(ed));
+            return -1;
+        }
+    }
+    snprintf(g->arrangement, sizeof g->arrangement, "%s", arr ? arr : "standard");
+    return 0;
+}
+
+int srv_setup_from_json(srv_game *g, json_t *setup, char *why, size_t n)
+{
+    if (read_setup(g, setup, why, n) != 0)
+        return -1;
+    const char *seed = json_string_value(json_object_get(setup, "seed"));
+    g->setup.seed = seed ? strtoull(seed, NULL, 10) : 0;
+    return 0;
+}
+
+int srv_game_start_state(srv_game *g, char *why, size_t n)
+{
+    ch_board board;
+    ch_msg msg;
+    if (ch_board_builtin(&board, g->setup.edition, g->arrangement, &msg) != CH_OK ||
+        ch_new(&g->st, &g->setup, &board, &msg) != CH_OK) {
+        snprintf(why, n, "%s", msg.text);
+        return -1;
+    }
+    g->nmoves = 0;
+    return 0;
+}
+
+static int all_claimed(const srv_game *g)
+{
+    for (int i = 0; i < g->nseats; i++)
+        if (g->seat[i].kind == SEAT_HUMAN && !g->seat[i].claimed)
+            return 0;
+    return 1;
+}
+
+srv_game *srv_game_create(json_t *req, char *why, size_t n)
+{
+    if (!json_is_object(req)) {
+        snprintf(why, n, "the body must be a JSON object");
+        return NULL;
+    }
+    static const char *known[] = {"edition", "players", "arrangement", "preset", "events",
+                                  "seed", "turn_timer", "seats", NULL};
+    const char *key;
+    json_t *v;
+    json_object_foreach(req, key, v) {
+        int ok = 0;
+        for (int i = 0; known[i]; i++)
+            ok |= strcmp(known[i], key) == 0;
+        if (!ok) {
+            snprintf(why, n, "unknown field \"%.40s\"", key);
+            return NULL;
+        }
+    }
+    srv_game *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(why, n, "out of memory");
+        return NULL;
+    }
+    g->vcache_decision = -1;
+    if (read_setup(g, req, why, n) != 0)
+        goto fail;
+    if ((v = json_object_get(req, "seed")) && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0) {
+            snprintf(why, n, "seed must be a whole number from 0");
+            goto fail;
+        }
+        g->setup.seed = (uint64_t)json_integer_value(v);
+    } else {
+        g->setup.seed = srv_random_u64() >> 11;
+    }
+    if ((v = json_object_get(req, "turn_timer")) && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 86400) {
+            snprintf(why, n, "turn_timer must be seconds from 0 (off) to 86400");
+            goto fail;
+        }
+        g->turn_timer = (int)json_integer_value(v);
+    }
+    json_t *seats = json_object_get(req, "seats");
+    if (seats && !json_is_array(seats)) {
+        snprintf(why, n, "seats must be an array");
+        goto fail;
+    }
+    if (seats && (int)json_array_size(seats) > g->nseats) {
+        snprintf(why, n, "%d seats given for %d players", (int)json_array_size(seats), g->nseats);
+        goto fail;
+    }
+    for (int i = 0; i < g->nseats; i++) {
+        srv_seat *s = &g->seat[i];
+        json_t *o = seats ? json_array_get(seats, (size_t)i) : NULL;
+        const char *kind = o ? json_string_value(json_object_get(o, "kind")) : "human";
+        if (o && !json_is_object(o)) {
+            snprintf(why, n, "seat %d must be an object", i);
+            goto fail;
+        }
+        if (!kind || (strcmp(kind, "human") && strcmp(kind, "bot"))) {
+            snprintf(why, n, "seat %d: kind must be \"human\" or \"bot\"", i);
+            goto fail;
+        }
+        if (strcmp(kind, "bot") == 0) {
+            const char *b = json_string_value(json_object_get(o, "bot"));
+            if (!b || (strcmp(b, "random") && strcmp(b, "greedy") && strcmp(b, "ismcts"))) {
+                snprintf(why, n, "seat %d: bot must be random, greedy or ismcts", i);
+                goto fail;
+            }
+            s->kind = SEAT_BOT;
+            snprintf(s->bot, sizeof s->bot, "%s", b);
+            s->strength = 2;
+            json_t *st = json_object_get(o, "strength");
+            if (st && !json_is_null(st)) {
+                if (!json_is_integer(st) || json_integer_value(st) < 1 || json_integer_value(st) > 3) {
+                    snprintf(why, n, "seat %d: strength must be 1, 2 or 3", i);
+                    goto fail;
+                }
+                s->strength = (int)json_integer_value(st);
+            }
+            seat_bot_name(s);
+        } else {
+            s->kind = SEAT_HUMAN;
+            json_t *nm = o ? json_object_get(o, "name") : NULL;
+            const char *name = json_string_value(nm);
+            if (nm && !json_is_null(nm) && (!name || strlen(name) > 24)) {
+                snprintf(why, n, "seat %d: name must be text of at most 24 bytes", i);
+                goto fail;
+            }
+            if (name && *name)
+                snprintf(s->name, sizeof s->name, "%s", name);
+            else
+                snprintf(s->name, sizeof s->name, "Player %d", i + 1);
+            if (srv_random_hex(s->token, SRV_TOKEN_HEX) != 0) {
+                snprintf(why, n, "no randomness available for the seat token");
+                goto fail;
+            }
+        }
+    }
+    do {
+        if (srv_random_hex(g->id, SRV_ID_HEX) != 0) {
+            snprintf(why, n, "no randomness available for the game id");
+            goto fail;
+        }
+    } while (srv_game_find(g->id));
+    if (srv_game_start_state(g, why, n) != 0)
+        goto fail;
+    g->created = (int64_t)time(NULL);
+    g->status = all_claimed(g) ? GAME_PLAYING : GAME_WAITING;
+    g->decide_since_ms = srv_now_ms();
+    for (int i = 0; i < g->nseats; i++)
+        if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, why, n) != 0)
+            goto fail;
+    return g;
+fail:
+    srv_game_free(g);
+    return NULL;
+}
+
+void srv_game_free(srv_game *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < CH_MAX_PLAYERS; i++)
+        if (g->seat[i].bot_inst)
+            ch_bot_free(g->seat[i].bot_inst);
+    for (int k = 0; k < SRV_LOG_RING; k++)
+        srv_log_free(&g->log[k]);
+    srv_views_clear(g);
+    free(g->pending);
+    free(g);
+}
+
+json_t *srv_game_summary(const srv_game *g)
+{
+    json_t *seats = json_array();
+    for (int i = 0; i < g->nseats; i++) {
+        json_t *o = seat_json(g, i, 0);
+        json_object_set_new(o, "connected", json_boolean(g->seat[i].kind == SEAT_BOT ||
+                                                         g->seat[i].nconn > 0));
+        json_object_set_new(o, "away", json_boolean(g->seat[i].away));
+        json_array_append_new(seats, o);
+    }
+    json_t *o = json_pack("{s:s,s:s,s:n,s:s,s:i,s:s,s:i,s:i,s:I,s:o}", "id", g->id, "edition",
+                          edition_id(g->setup.edition), "preset", "arrangement",
+                          g->arrangement, "players", g->nseats, "status",
+                          srv_status_name(g->status), "turn_timer", g->turn_timer,
+                          "decision", g->ncommitted, "created", (json_int_t)g->created,
+                          "seats", seats);
+    if (g->setup.edition == CH_ED_GOLDEN_AGE) {
+        json_object_set_new(o, "preset", json_string(g->setup.preset == CH_GA_FIRST ?
+                                                     "golden-age-first" : "golden-age"));
+        json_object_set_new(o, "events", json_boolean(g->setup.events));
+    }
+    return o;
+}
+
+void srv_seat_claim(srv_game *g, int s)
+{
+    if (s < 0 || s >= g->nseats || g->seat[s].kind != SEAT_HUMAN || g->seat[s].claimed)
+        return;
+    g->seat[s].claimed = 1;
+    g->meta_dirty = 1;
+    if (g->status == GAME_WAITING && all_claimed(g)) {
+        g->status = GAME_PLAYING;
+        g->decide_since_ms = srv_now_ms();
+    }
+    srv_commit_schedule(g);
+}

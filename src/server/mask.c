@@ -1,0 +1,136 @@
+/* mask.c: what each seat may see of a move in the game log. The views come
+ * from ch_view_to_json, which filters the state; the log needs the same care
+ * for the moves themselves (RULINGS.md, "Hidden information"): another
+ * player's sealed bid amount, the cards of a trade offer for anyone but its
+ * parties, the card picked from the looked-at cards, the card drawn blind,
+ * and in The Golden Age anyone's stock purchases and sales. Such an entry is
+ * kept twice: in full for the seats allowed to see it, and masked (the verb
+ * only) for everyone else, spectators included.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "server.h"
+#include "text.h"
+
+void srv_mask_move(const ch_state *before, int p, ch_move m, srv_log *e)
+{
+    unsigned all = (1u << CH_MAX_PLAYERS) - 1;
+    e->player = p;
+    if (ch_move_str(before, m, e->full, sizeof e->full) <= 0)
+        snprintf(e->full, sizeof e->full, "?");
+    e->party = all;
+    e->masked[0] = 0;
+    unsigned self = 1u << p;
+    int ga = before->edition == CH_ED_GOLDEN_AGE;
+    switch (m.type) {
+    case CH_M_BID:
+        /* sealed (open auction bids are public); the bid that completes a
+           round reveals every bid of it, its own included */
+        if (before->phase == CH_PH_BID &&
+            ((unsigned)before->bid_in | self) != (unsigned)before->bid_mask) {
+            e->party = self;
+            snprintf(e->masked, sizeof e->masked, "bid");
+        }
+        break;
+    case CH_M_GIVE:
+    case CH_M_ASK:
+        if (m.b == 0) { /* a card: the offer's other side learns of asked
+                           cards at once, of given ones from its view once
+                           the offer is sent */
+            e->party = self;
+            if (m.type == CH_M_ASK && before->offer.to < CH_MAX_PLAYERS)
+                e->party |= 1u << before->offer.to;
+            snprintf(e->masked, sizeof e->masked, "%s card",
+                     m.type == CH_M_GIVE ? "give" : "ask");
+        } else if (m.b == 1 && ga) {
+            e->party = self;
+            if (before->offer.to < CH_MAX_PLAYERS)
+                e->party |= 1u << before->offer.to;
+            snprintf(e->masked, sizeof e->masked, "%s stock",
+                     m.type == CH_M_GIVE ? "give" : "ask");
+        }
+        break;
+    case CH_M_PICK:
+        e->party = self;
+        snprintf(e->masked, sizeof e->masked, "pick");
+        break;
+    case CH_M_DRAW:
+        /* the notation names no card; kept private so that a description
+           in words may name the card drawn for the drawer only */
+        e->party = self;
+        snprintf(e->masked, sizeof e->masked, "draw");
+        break;
+    case CH_M_BUY:
+    case CH_M_SELL:
+    case CH_M_LOSE:
+        if (ga) {
+            e->party = self;
+            snprintf(e->masked, sizeof e->masked, "%s",
+                     m.type == CH_M_BUY ? "buy" : m.type == CH_M_SELL ? "sell" : "lose");
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void srv_log_free(srv_log *e)
+{
+    for (int l = 0; l < 3; l++)
+        for (int k = 0; k < 2; k++) {
+            free(e->text[l][k]);
+            e->text[l][k] = NULL;
+        }
+}
+
+void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
+                   const ch_state *after, const char *const *names, unsigned langmask)
+{
+    char buf[512];
+    srv_log_free(e);
+    unsigned all = (1u << CH_MAX_PLAYERS) - 1;
+    for (int l = 0; l < CHX_NLANGS && l < 3; l++) {
+        if (!((langmask >> l) & 1u))
+            continue;
+        if (chx_describe_for(l, p, names, before, p, m, after, buf, sizeof buf) >= 0 && buf[0])
+            e->text[l][1] = strdup(buf);
+        /* what the others read: the words for everyone where the catalogue
+           knows how to leave the secret out (a blind draw, a sealed bid);
+           for the other masked moves only the name and the verb */
+        int public_words = e->party == all || m.type == CH_M_DRAW ||
+                           (m.type == CH_M_BID && e->party != all);
+        if (public_words &&
+            chx_describe_for(l, -1, names, before, p, m, after, buf, sizeof buf) >= 0 && buf[0])
+            e->text[l][0] = strdup(buf);
+        else if (!public_words) {
+            snprintf(buf, sizeof buf, "%s: %s",
+                     names && names[p] && names[p][0] ? names[p] : "?", e->masked);
+            e->text[l][0] = strdup(buf);
+        }
+    }
+}
+
+json_t *srv_log_json(const srv_log *e, int viewer, const char *lang)
+{
+    int full = viewer >= 0 && viewer < CH_MAX_PLAYERS && ((e->party >> viewer) & 1u);
+    if (e->party == (1u << CH_MAX_PLAYERS) - 1)
+        full = 1;
+    const char *move = full ? e->full : e->masked;
+    int l = chx_lang_find(lang);
+    if (l < 0 || l >= 3)
+        l = CHX_LANG_EN;
+    /* the mover's own words (its drawn card, its bid) go to the mover only */
+    int k = viewer == e->player || (full && e->party != (1u << CH_MAX_PLAYERS) - 1) ? 1 : 0;
+    const char *text = e->text[l][k] ? e->text[l][k] : e->text[CHX_LANG_EN][k];
+    if (!text)
+        text = move;
+    json_t *o = json_object();
+    json_object_set_new(o, "n", json_integer(e->n));
+    json_object_set_new(o, "player", json_integer(e->player));
+    json_object_set_new(o, "move", json_string(move));
+    json_object_set_new(o, "text", json_string(text));
+    if (!full && strcmp(e->masked, e->full) != 0)
+        json_object_set_new(o, "hidden", json_true());
+    return o;
+}

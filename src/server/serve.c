@@ -1,0 +1,339 @@
+/* serve.c: `chartered serve`: reads the options, opens the database and
+ * resumes its games, starts the bot workers, and runs the one
+ * libwebsockets event loop that carries HTTP and WebSocket on one port.
+ * Also here: the commit that ends each loop turn with moves to write (one
+ * transaction, then the broadcast), the periodic tick (turn timers), and a
+ * clean stop on SIGINT/SIGTERM.
+ */
+#include <malloc.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "server.h"
+
+#ifndef CH_WEB_DIR
+#define CH_WEB_DIR "web"
+#endif
+#ifndef CH_I18N_DIR
+#define CH_I18N_DIR "data/i18n"
+#endif
+
+srv *g_srv;
+static volatile sig_atomic_t interrupted;
+
+int64_t srv_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void srv_commit_now(lws_sorted_usec_list_t *sul)
+{
+    (void)sul;
+    g_srv->commit_scheduled = 0;
+    srv_game *list = g_srv->commit_list;
+    g_srv->commit_list = NULL;
+    if (!list)
+        return;
+    if (srv_store_commit(g_srv->store, list) != 0) {
+        /* nothing was written: take the pending moves back by rebuilding
+           each game from what the database holds */
+        for (srv_game *g = list; g; g = g->next_commit) {
+            json_t *moves = srv_store_moves(g_srv->store, g->id);
+            char why[300];
+            if (moves && g->npending &&
+                srv_replay_moves(g, moves, -1, why, sizeof why) == 0) {
+                unsigned mask;
+                if (g->status == GAME_OVER && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
+                    g->status = GAME_PLAYING;
+            }
+            json_decref(moves);
+            g->npending = 0;
+            g->queued = 0;
+            for (srv_client *c = g->clients; c; c = c->gnext)
+                if (c->seat >= 0)
+                    srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
+                                                      "storage", "message",
+                                                      "the database refused the write; the "
+                                                      "last moves were not made"));
+            srv_game_changed(g);
+        }
+        return;
+    }
+    int64_t now = srv_now_ms();
+    for (srv_game *g = list, *nx; g; g = nx) {
+        nx = g->next_commit;
+        g->next_commit = NULL;
+        g->queued = 0;
+        if (g->npending)
+            g->decide_since_ms = now;
+        g->npending = 0;
+        g->meta_dirty = 0;
+        g->ncommitted = g->nmoves;
+        srv_game_changed(g);
+    }
+}
+
+static void tick(lws_sorted_usec_list_t *sul)
+{
+    srv_timers_check(srv_now_ms());
+    if (interrupted)
+        lws_cancel_service(g_srv->ctx);
+    lws_sul_schedule(g_srv->ctx, 0, sul, tick, 250 * LWS_US_PER_MS);
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    switch (reason) {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (g_srv && g_srv->bots)
+            srv_bots_drain(g_srv->bots);
+        if (g_srv && g_srv->views)
+            srv_views_drain(g_srv->views);
+        return 0;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
+        char uri[32];
+        if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 || strcmp(uri, "/ws"))
+            return 1; /* WebSocket on /ws only */
+        return 0;
+    }
+    case LWS_CALLBACK_ESTABLISHED:
+    case LWS_CALLBACK_RECEIVE:
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+    case LWS_CALLBACK_CLOSED:
+        return srv_ws_callback(wsi, reason, user, in, len);
+    case LWS_CALLBACK_HTTP:
+    case LWS_CALLBACK_HTTP_BODY:
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+    case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        return srv_http_callback(wsi, reason, user, in, len);
+    case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+        if (lws_http_transaction_completed(wsi))
+            return -1;
+        return 0;
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    }
+}
+
+static const struct lws_protocols protocols[] = {
+    /* a small receive buffer (client frames are short; longer ones arrive
+       in pieces and are joined up to 16 KiB): it is allocated per
+       connection. Sends are not cut to its size: a state frame goes to the
+       kernel in one send() */
+    {"chartered", callback, sizeof(srv_pss), 1024, 0, NULL, 256 * 1024},
+    {NULL, NULL, 0, 0, 0, NULL, 0}};
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: chartered serve [--port N] [--host ADDR] [--db FILE] [--web DIR]\n"
+            "                       [--i18n DIR] [--bot-threads N] [--view-threads N]\n"
+            "                       [--sync full|normal] [--quiet]\n"
+            "\n"
+            "Plays both editions online: the browser client, a JSON API and WebSocket\n"
+            "games on one port (docs/protocol.md). Games are kept in an SQLite file and\n"
+            "resume after a restart.\n"
+            "\n"
+            "  --port N         port to listen on (default 8080; 0 picks a free one)\n"
+            "  --host ADDR      address to listen on (default: all)\n"
+            "  --db FILE        database file (default chartered.db)\n"
+            "  --web DIR        the browser client (default %s)\n"
+            "  --i18n DIR       message catalogues LANG.json (default %s)\n"
+            "  --bot-threads N  worker threads for bots (default 2)\n"
+            "  --view-threads N worker threads building the players' views (default 0:\n"
+            "                   on the event loop; more helps only with idle cores, and\n"
+            "                   holds each decision's views until they are written)\n"
+            "  --sync full|normal  SQLite synchronous mode (default full: a move is on\n"
+            "                   disk before it is acknowledged; normal survives a crash\n"
+            "                   of the server but not of the machine)\n"
+            "  --quiet          no log lines\n",
+            CH_WEB_DIR, CH_I18N_DIR);
+}
+
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+/* Stop the workers first (they wake the event loop of the context), then
+ * close every connection, the database, and free the games. */
+static void teardown(srv *s)
+{
+    srv_bots_stop(s->bots);
+    s->bots = NULL;
+    srv_views_stop(s->views);
+    s->views = NULL;
+    if (s->ctx)
+        lws_context_destroy(s->ctx);
+    s->ctx = NULL;
+    srv_store_close(s->store);
+    for (srv_game *g = s->games, *nx; g; g = nx) {
+        nx = g->lnext;
+        srv_game_free(g);
+    }
+    free(s);
+    g_srv = NULL;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    srv_options o = {8080, NULL, "chartered.db", CH_WEB_DIR, CH_I18N_DIR, 2, 0, 1, 0};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char flag[32];
+        const char *eq = strchr(a, '=');
+        int inline_v = 0;
+        if (strncmp(a, "--", 2) == 0 && eq && (size_t)(eq - a) < sizeof flag) {
+            /* --flag=value */
+            snprintf(flag, sizeof flag, "%.*s", (int)(eq - a), a);
+            a = flag;
+            v = eq + 1;
+            inline_v = 1;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--quiet") && !inline_v) {
+            o.quiet = 1;
+            continue;
+        } else if (!v) {
+            fprintf(stderr, "error: serve: unknown flag '%s' or it needs a value\n", a);
+            usage(stderr);
+            return 2;
+        }
+        char *end;
+        if (!strcmp(a, "--port")) {
+            long p = strtol(v, &end, 10);
+            if (*end || p < 0 || p > 65535) {
+                fprintf(stderr, "error: serve: --port must be 0 to 65535, not '%s'\n", v);
+                return 2;
+            }
+            o.port = (int)p;
+        } else if (!strcmp(a, "--host")) {
+            o.host = v;
+        } else if (!strcmp(a, "--db")) {
+            o.db = v;
+        } else if (!strcmp(a, "--web")) {
+            o.web = v;
+        } else if (!strcmp(a, "--i18n")) {
+            o.i18n = v;
+        } else if (!strcmp(a, "--bot-threads")) {
+            long t = strtol(v, &end, 10);
+            if (*end || t < 1 || t > 16) {
+                fprintf(stderr, "error: serve: --bot-threads must be 1 to 16, not '%s'\n", v);
+                return 2;
+            }
+            o.bot_threads = (int)t;
+        } else if (!strcmp(a, "--view-threads")) {
+            long t = strtol(v, &end, 10);
+            if (*end || t < 0 || t > 16) {
+                fprintf(stderr, "error: serve: --view-threads must be 0 to 16, not '%s'\n", v);
+                return 2;
+            }
+            o.view_threads = (int)t;
+        } else if (!strcmp(a, "--sync")) {
+            if (strcmp(v, "full") && strcmp(v, "normal")) {
+                fprintf(stderr, "error: serve: --sync must be full or normal, not '%s'\n", v);
+                return 2;
+            }
+            o.sync_full = !strcmp(v, "full");
+        } else {
+            fprintf(stderr, "error: serve: unknown flag '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (!inline_v)
+            i++;
+    }
+    lws_set_log_level(o.quiet ? LLL_ERR : LLL_ERR | LLL_WARN, NULL);
+    /* every state frame allocates and frees a few tens of KiB: keep freed
+       memory in the process instead of returning it to the kernel (and
+       faulting it in again) a hundred times a second */
+    mallopt(M_TRIM_THRESHOLD, 16 << 20);
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    raise_nofile();
+    signal(SIGPIPE, SIG_IGN);
+
+    srv *s = calloc(1, sizeof *s);
+    if (!s)
+        return 1;
+    g_srv = s;
+    s->opt = o;
+    char why[300];
+    s->store = srv_store_open(o.db, o.sync_full, why, sizeof why);
+    if (!s->store) {
+        fprintf(stderr, "error: serve: %s\n", why);
+        free(s);
+        return 1;
+    }
+    int loaded = srv_store_load(s->store, why, sizeof why);
+    if (loaded < 0) {
+        fprintf(stderr, "error: serve: %s\n", why);
+        srv_store_close(s->store);
+        free(s);
+        return 1;
+    }
+    s->views = srv_views_start(o.view_threads); /* NULL for 0: on the loop */
+    s->bots = srv_bots_start(o.bot_threads);
+    if (!s->bots) {
+        fprintf(stderr, "error: serve: cannot start the bot threads\n");
+        teardown(s);
+        return 1;
+    }
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = o.port;
+    info.iface = o.host;
+    info.protocols = protocols;
+    info.options = 0; /* lws's own poll() loop */
+    info.count_threads = 1;
+    info.timeout_secs = 30;
+    info.ka_time = 0;
+    s->ctx = lws_create_context(&info);
+    if (!s->ctx) {
+        fprintf(stderr, "error: serve: cannot listen on port %d (in use?)\n", o.port);
+        teardown(s);
+        return 1;
+    }
+    struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
+    int port = vh ? lws_get_vhost_listen_port(vh) : o.port;
+    printf("chartered: serving on http://%s:%d/ (database %s)\n",
+           o.host ? o.host : "localhost", port, o.db);
+    if (loaded > 0)
+        printf("chartered: %d games loaded from the database\n", loaded);
+    fflush(stdout);
+
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    for (srv_game *g = s->games; g; g = g->lnext)
+        srv_game_kick_bots(g);
+    lws_sul_schedule(s->ctx, 0, &s->tick_sul, tick, 250 * LWS_US_PER_MS);
+    while (!interrupted)
+        if (lws_service(s->ctx, 0) < 0)
+            break;
+    /* everything acknowledged is already committed; write what is pending */
+    if (s->commit_list)
+        srv_commit_now(&s->commit_sul);
+    teardown(s);
+    return 0;
+}

@@ -1,0 +1,281 @@
+/* server.h: the types and functions shared by the files of `chartered serve`
+ * (src/server): the server, its games, seats and connected clients. The
+ * server decodes requests, asks libchartered, and encodes answers; no game
+ * rule lives here. The wire protocol is documented in docs/protocol.md.
+ *
+ * Threading: everything here is owned by the one libwebsockets event-loop
+ * thread, except the bot workers (bots.c), which only see copies of states
+ * handed to them through a locked queue.
+ */
+#ifndef CHARTERED_SERVER_H
+#define CHARTERED_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <libwebsockets.h>
+
+#include "chartered.h"
+
+#define SRV_FRAME_MAX 16384   /* largest client frame (WebSocket and HTTP body) */
+#define SRV_LOG_RING 64       /* log entries kept in memory per game */
+#define SRV_LOG_FIRST 50      /* entries sent on a join/watch */
+#define SRV_QUEUE_MAX 64      /* queued answers; more are dropped */
+#define SRV_TOKEN_HEX 32      /* 128-bit seat tokens */
+#define SRV_ID_HEX 16         /* 64-bit game ids */
+
+typedef struct srv_game srv_game;
+typedef struct srv_client srv_client;
+typedef struct srv_store srv_store;
+typedef struct srv_bots srv_bots;
+typedef struct srv_views srv_views;
+
+enum { SEAT_HUMAN = 0, SEAT_BOT = 1 };
+enum { GAME_WAITING = 0, GAME_PLAYING = 1, GAME_OVER = 2 };
+
+typedef struct srv_seat {
+    int kind;                   /* SEAT_* */
+    char name[32];
+    char bot[16];               /* bot seats: random, greedy, ismcts */
+    int strength;               /* ismcts: 1..3 */
+    char token[SRV_TOKEN_HEX + 1]; /* human seats */
+    int claimed;                /* the token has been used or handed out */
+    int nconn;                  /* connections holding this seat now */
+    int away;                   /* a bot plays for this human (turn timer) */
+    ch_bot *bot_inst;           /* the bot (bot seats) or stand-in (away) */
+    int job;                    /* a bot job for this seat is in flight */
+} srv_seat;
+
+/* One move as the log shows it: everyone in `party` sees `full`, everyone
+ * else (spectators too) sees `masked`. */
+typedef struct srv_log {
+    int n;
+    int player;
+    unsigned party;             /* bit s: seat s sees the full entry */
+    char full[96];
+    char masked[48];
+    /* the move in words per language (chx_describe_for): [0] what everyone
+       may read, [1] what the mover reads; NULL when not made */
+    char *text[3][2];
+} srv_log;
+
+/* A move applied in memory but not yet committed to the database. */
+typedef struct srv_pending {
+    int n, player;
+    char move[96];
+} srv_pending;
+
+struct srv_game {
+    char id[SRV_ID_HEX + 1];
+    ch_setup setup;
+    char arrangement[32];
+    ch_state st;
+    int nseats;
+    srv_seat seat[CH_MAX_PLAYERS];
+    int status;                 /* GAME_* */
+    int turn_timer;             /* seconds, 0 = off */
+    int64_t created;            /* unix seconds */
+    int nmoves;                 /* moves applied = the decision number */
+    int ncommitted;             /* moves known to be in the database */
+    srv_log log[SRV_LOG_RING];  /* entry n at log[n % SRV_LOG_RING] */
+    srv_pending *pending;       /* moves waiting for the commit */
+    int npending, cap_pending;
+    int meta_dirty;             /* seats (claims) or status to write */
+    int queued;                 /* on the server's commit list */
+    srv_game *next_commit;
+    int64_t decide_since_ms;    /* when the current decision began */
+    int32_t scores[CH_MAX_PLAYERS];
+    unsigned winners;
+    srv_client *clients;        /* connections attached to this game */
+    char *vcache[CH_MAX_PLAYERS + 1]; /* views built by views.c at
+                                   vcache_decision: [0] spectator, [s+1] seat s */
+    int vcache_decision;        /* -1: none */
+    int views_job, views_again; /* a view job is in flight; ask again after */
+    srv_game *hnext;            /* hash chain */
+    srv_game *lnext;            /* list of every game, newest first */
+};
+
+/* An outgoing frame (LWS_PRE bytes of room before the text). */
+typedef struct srv_out {
+    struct srv_out *next;
+    size_t len;
+    unsigned char buf[];
+} srv_out;
+
+struct srv_client {
+    struct lws *wsi;
+    srv_game *game;
+    int seat;                   /* -1 spectator */
+    char lang[8];
+    int log_next;               /* first log entry not yet sent */
+    int state_dirty;            /* a state frame is due */
+    int sent_decision;          /* decision of the last state frame sent */
+    char *rx;                   /* frame being assembled */
+    size_t rxlen;
+    int rx_too_big;
+    srv_out *qhead, *qtail;
+    int qlen;
+    double bucket;              /* rate limiting (ratelimit.c) */
+    int64_t bucket_ms;
+    srv_client *gnext, *gprev;  /* in game->clients */
+};
+
+typedef struct srv_options {
+    int port;
+    const char *host;
+    const char *db;
+    const char *web;
+    const char *i18n;
+    int bot_threads;
+    int view_threads;
+    int sync_full;
+    int quiet;
+} srv_options;
+
+typedef struct srv {
+    srv_options opt;
+    struct lws_context *ctx;
+    srv_store *store;
+    srv_bots *bots;
+    srv_views *views;           /* NULL: views are built on the loop */
+    srv_game *hash[4096];
+    srv_game *games;            /* every game, newest first */
+    int ngames;
+    srv_game *commit_list;      /* games with something to write */
+    int commit_scheduled;
+    lws_sorted_usec_list_t commit_sul;
+    lws_sorted_usec_list_t tick_sul;
+    uint64_t nclients;
+    uint64_t moves_total;
+    int stopping;
+} srv;
+
+extern srv *g_srv;              /* the one server of this process */
+
+/* ---- time (serve.c) ------------------------------------------------------ */
+int64_t srv_now_ms(void);
+
+/* ---- tokens (tokens.c) ---------------------------------------------------- */
+/* nhex hex digits from the OS random source into out (nhex+1 bytes). 0 or -1. */
+int srv_random_hex(char *out, int nhex);
+uint64_t srv_random_u64(void);
+/* Constant-time comparison of two NUL-terminated tokens. */
+int srv_token_equal(const char *a, const char *b);
+
+/* ---- rate limiting (ratelimit.c) ------------------------------------------ */
+/* 1 when the client may send one more frame now (and takes the token). */
+int srv_rate_take(srv_client *c, int64_t now_ms);
+
+/* ---- lobby (lobby.c) ------------------------------------------------------ */
+srv_game *srv_game_find(const char *id);
+void srv_game_add(srv_game *g);
+/* Create a game from a POST /api/games body. NULL with the reason in why. */
+srv_game *srv_game_create(json_t *req, char *why, size_t n);
+/* The summary of a game as in GET /api/games. */
+json_t *srv_game_summary(const srv_game *g);
+json_t *srv_options_json(void);
+/* Free a game that no client or bot job refers to. */
+void srv_game_free(srv_game *g);
+/* The seats as stored in the database (tokens included). */
+json_t *srv_seats_store_json(const srv_game *g);
+int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n);
+/* Setup as stored (the game-file "setup" object). */
+json_t *srv_setup_json(const srv_game *g);
+int srv_setup_from_json(srv_game *g, json_t *setup, char *why, size_t n);
+/* Start the state from the setup (ch_new). */
+int srv_game_start_state(srv_game *g, char *why, size_t n);
+/* Claim seat s (POST join or first WS join): may start the game. */
+void srv_seat_claim(srv_game *g, int s);
+const char *srv_status_name(int status);
+
+/* ---- play (play.c) -------------------------------------------------------- */
+enum { MOVE_OK = 0, MOVE_NOT_STARTED, MOVE_NOT_YOUR_TURN, MOVE_ILLEGAL,
+       MOVE_STALE, MOVE_NOMEM };
+/* Check and apply a move of seat s made for decision `decision` (-1: any).
+ * The move becomes pending (committed by the next commit). */
+int srv_play(srv_game *g, int s, const char *text, int decision, char *why,
+             size_t n);
+int srv_play_move(srv_game *g, int s, ch_move m, char *why, size_t n);
+/* 1 when seat s must decide now. */
+int srv_seat_decides(const srv_game *g, int s);
+/* The state frame for client c (malloc'd, with LWS_PRE room), or NULL. */
+srv_out *srv_state_frame(srv_game *g, srv_client *c);
+/* After a commit or a change: every client gets a fresh state, bots move. */
+void srv_game_changed(srv_game *g);
+/* Bots (and stand-ins for away humans) that must decide get a job. */
+void srv_game_kick_bots(srv_game *g);
+/* The game has ended: fill scores. */
+void srv_game_finish(srv_game *g);
+/* Game is at decision n with everything committed. */
+void srv_commit_schedule(srv_game *g);
+/* The commit at the end of a loop turn (serve.c). */
+void srv_commit_now(lws_sorted_usec_list_t *sul);
+/* Periodic: turn timers. */
+void srv_timers_check(int64_t now);
+/* Rebuild the state from a setup and a move list (resume, replay). */
+int srv_replay_moves(srv_game *g, json_t *moves, int upto, char *why, size_t n);
+
+/* ---- hidden information in the log (mask.c) -------------------------------- */
+/* Fill a log entry for move m of player p made in state `before`. */
+void srv_mask_move(const ch_state *before, int p, ch_move m, srv_log *e);
+/* Its words in the languages of langmask (bit = CHX_LANG_*). */
+void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
+                   const ch_state *after, const char *const *names, unsigned langmask);
+void srv_log_free(srv_log *e);
+/* The entry as seat `viewer` (-1 spectator) may see it. */
+json_t *srv_log_json(const srv_log *e, int viewer, const char *lang);
+
+/* ---- persistence (store.c) ------------------------------------------------- */
+srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
+void srv_store_close(srv_store *s);
+int srv_store_create_game(srv_store *s, srv_game *g);
+int srv_store_update_meta(srv_store *s, srv_game *g);
+/* One transaction: every pending move and meta change of the listed games. */
+int srv_store_commit(srv_store *s, srv_game *list);
+/* Load every game (replaying moves). Returns the count or -1. */
+int srv_store_load(srv_store *s, char *why, size_t n);
+/* The move list of a game as [{"player","move"}...]. */
+json_t *srv_store_moves(srv_store *s, const char *id);
+
+/* ---- bots (bots.c) --------------------------------------------------------- */
+srv_bots *srv_bots_start(int nthreads);
+void srv_bots_stop(srv_bots *b);
+/* Ask for a move of seat s (its bot_inst) in the current state. */
+int srv_bots_submit(srv_bots *b, srv_game *g, int s);
+/* Apply the finished jobs (event-loop thread). */
+void srv_bots_drain(srv_bots *b);
+/* Create the bot instance of a seat ("greedy" stand-in for away humans). */
+int srv_seat_make_bot(srv_game *g, int s, char *why, size_t n);
+
+/* ---- views on worker threads (views.c) ------------------------------------- */
+srv_views *srv_views_start(int nthreads);
+void srv_views_stop(srv_views *v);
+/* Build the views of the game's current decision for its clients' seats. */
+int srv_views_request(srv_views *v, srv_game *g);
+/* Take finished views (event-loop thread). */
+void srv_views_drain(srv_views *v);
+void srv_views_clear(srv_game *g);
+void srv_views_release(srv_game *g);
+
+/* ---- websocket sessions (ws_session.c) ------------------------------------- */
+int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
+                    void *user, void *in, size_t len);
+void srv_client_send_json(srv_client *c, json_t *j);
+void srv_client_want_state(srv_client *c);
+
+/* ---- http (http_api.c) ------------------------------------------------------ */
+int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason,
+                      void *user, void *in, size_t len);
+
+/* The per-connection data of the one protocol (HTTP and WebSocket). */
+typedef struct srv_pss {
+    srv_client *client;         /* WebSocket connections */
+    char *body;                 /* HTTP: POST body being read */
+    size_t body_len;
+    int body_too_big;
+    char url[160];
+    int is_post;
+} srv_pss;
+
+#endif

@@ -1,0 +1,313 @@
+/* ws_session.c: the WebSocket sessions on /ws. Assembles a client's frame
+ * (at most 16 KiB; larger ones are dropped with "too_big"), throttles,
+ * decodes the JSON (join, watch, move, ping), answers errors at once, and
+ * writes each client's queue and its pending state frame when the socket is
+ * writable. A state frame is built at write time from the committed game, so
+ * a slow client gets only the newest state, not a backlog.
+ */
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <string.h>
+
+#include "server.h"
+
+static void queue_push(srv_client *c, srv_out *o)
+{
+    if (c->qlen >= SRV_QUEUE_MAX) {
+        /* a client that sends much faster than it reads: its answers
+           (errors, pongs) are dropped, so its queue stays small */
+        free(o);
+        return;
+    }
+    o->next = NULL;
+    if (c->qtail)
+        c->qtail->next = o;
+    else
+        c->qhead = o;
+    c->qtail = o;
+    c->qlen++;
+    lws_callback_on_writable(c->wsi);
+}
+
+void srv_client_send_json(srv_client *c, json_t *j)
+{
+    char *s = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    if (!s)
+        return;
+    size_t len = strlen(s);
+    srv_out *o = malloc(sizeof *o + LWS_PRE + len);
+    if (o) {
+        memcpy(o->buf + LWS_PRE, s, len);
+        o->len = len;
+        queue_push(c, o);
+    }
+    free(s);
+}
+
+static void send_error(srv_client *c, const char *code, const char *msg)
+{
+    srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code", code,
+                                      "message", msg));
+}
+
+void srv_client_want_state(srv_client *c)
+{
+    c->state_dirty = 1;
+    lws_callback_on_writable(c->wsi);
+}
+
+static void detach(srv_client *c)
+{
+    srv_game *g = c->game;
+    if (!g)
+        return;
+    if (c->gprev)
+        c->gprev->gnext = c->gnext;
+    else
+        g->clients = c->gnext;
+    if (c->gnext)
+        c->gnext->gprev = c->gprev;
+    c->gnext = c->gprev = NULL;
+    if (c->seat >= 0 && g->seat[c->seat].nconn > 0) {
+        g->seat[c->seat].nconn--;
+        if (g->seat[c->seat].nconn == 0) /* others see "connected": false */
+            for (srv_client *o = g->clients; o; o = o->gnext)
+                srv_client_want_state(o);
+    }
+    c->game = NULL;
+    c->seat = -1;
+    srv_views_release(g);
+}
+
+static void attach(srv_client *c, srv_game *g, int seat)
+{
+    detach(c);
+    c->game = g;
+    c->seat = seat;
+    c->gnext = g->clients;
+    c->gprev = NULL;
+    if (g->clients)
+        g->clients->gprev = c;
+    g->clients = c;
+    c->log_next = 0;
+    c->sent_decision = -1;
+    if (seat >= 0) {
+        srv_seat *s = &g->seat[seat];
+        int was_off = s->nconn == 0 || s->away;
+        s->nconn++;
+        s->away = 0; /* the player takes the seat back from a stand-in bot */
+        if (!s->claimed)
+            srv_seat_claim(g, seat);
+        if (was_off)
+            for (srv_client *o = g->clients; o; o = o->gnext)
+                srv_client_want_state(o);
+    }
+    srv_client_want_state(c);
+}
+
+static void set_lang(srv_client *c, json_t *msg)
+{
+    const char *lang = json_string_value(json_object_get(msg, "lang"));
+    snprintf(c->lang, sizeof c->lang, "%s",
+             lang && (!strcmp(lang, "en") || !strcmp(lang, "nl") || !strcmp(lang, "ja")) ?
+             lang : "en");
+}
+
+static void handle(srv_client *c, const char *text, size_t len)
+{
+    json_error_t jerr;
+    json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!msg || !json_is_object(msg)) {
+        char why[300];
+        if (msg)
+            snprintf(why, sizeof why, "a frame must be a JSON object");
+        else
+            snprintf(why, sizeof why, "line %d, column %d: %s", jerr.line, jerr.column,
+                     jerr.text);
+        json_decref(msg);
+        send_error(c, "bad_json", why);
+        return;
+    }
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    char why[300];
+    if (!type) {
+        send_error(c, "unknown_type", "the frame has no \"type\" (join, watch, move or ping)");
+    } else if (!strcmp(type, "ping")) {
+        srv_client_send_json(c, json_pack("{s:s}", "type", "pong"));
+    } else if (!strcmp(type, "join") || !strcmp(type, "watch")) {
+        const char *id = json_string_value(json_object_get(msg, "game"));
+        srv_game *g = srv_game_find(id);
+        if (!id) {
+            send_error(c, "bad_request", "\"game\" must be the game's id (text)");
+        } else if (!g) {
+            send_error(c, "no_game", "there is no game with that id");
+        } else if (!strcmp(type, "watch")) {
+            set_lang(c, msg);
+            attach(c, g, -1);
+        } else {
+            const char *tok = json_string_value(json_object_get(msg, "token"));
+            int seat = -1;
+            for (int i = 0; tok && i < g->nseats; i++)
+                if (g->seat[i].kind == SEAT_HUMAN && srv_token_equal(g->seat[i].token, tok))
+                    seat = i;
+            if (seat < 0) {
+                send_error(c, "bad_token", tok ? "that token is not a seat of this game"
+                                               : "\"token\" is missing");
+            } else {
+                set_lang(c, msg);
+                attach(c, g, seat);
+            }
+        }
+    } else if (!strcmp(type, "move")) {
+        json_t *mv = json_object_get(msg, "move"), *dn = json_object_get(msg, "decision");
+        if (!c->game) {
+            send_error(c, "no_game", "join a game before moving");
+        } else if (!json_is_string(mv) || !json_is_integer(dn)) {
+            send_error(c, "bad_request",
+                       "a move needs \"move\" (text) and \"decision\" (a whole number)");
+        } else if (c->seat < 0) {
+            send_error(c, "not_your_turn", "a spectator cannot move");
+        } else {
+            srv_game *g = c->game;
+            json_int_t d = json_integer_value(dn);
+            int decision = d < 0 || d > 1000000000 ? -2 : (int)d;
+            if (decision == -2)
+                decision = 1000000001;
+            if (g->seat[c->seat].away) { /* back from a stand-in bot */
+                g->seat[c->seat].away = 0;
+                for (srv_client *o = g->clients; o; o = o->gnext)
+                    srv_client_want_state(o);
+            }
+            int rc = srv_play(g, c->seat, json_string_value(mv), decision, why, sizeof why);
+            static const char *codes[] = {"", "not_started", "not_your_turn", "illegal_move",
+                                          "stale", "storage"};
+            if (rc != MOVE_OK)
+                send_error(c, codes[rc], why);
+        }
+    } else {
+        snprintf(why, sizeof why, "unknown type \"%.40s\" (join, watch, move or ping)", type);
+        send_error(c, "unknown_type", why);
+    }
+    json_decref(msg);
+}
+
+static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
+{
+    if (lws_is_first_fragment(wsi)) {
+        c->rxlen = 0;
+        c->rx_too_big = 0;
+    }
+    if (!c->rx_too_big) {
+        if (c->rxlen + len > SRV_FRAME_MAX) {
+            c->rx_too_big = 1;
+            free(c->rx);
+            c->rx = NULL;
+            c->rxlen = 0;
+        } else if (len) {
+            char *nb = realloc(c->rx, c->rxlen + len);
+            if (!nb)
+                return -1;
+            c->rx = nb;
+            memcpy(c->rx + c->rxlen, in, len);
+            c->rxlen += len;
+        }
+    }
+    if (!lws_is_final_fragment(wsi))
+        return 0;
+    int binary = lws_frame_is_binary(wsi);
+    if (c->rx_too_big) {
+        send_error(c, "too_big", "a frame may be at most 16384 bytes");
+    } else if (!srv_rate_take(c, srv_now_ms())) {
+        send_error(c, "rate_limited", "too many frames: at most 20 a second (bursts of 40)");
+    } else if (binary) {
+        send_error(c, "bad_json", "binary frames are not accepted: send JSON text");
+    } else {
+        handle(c, c->rx ? c->rx : "", c->rxlen);
+    }
+    free(c->rx);
+    c->rx = NULL;
+    c->rxlen = 0;
+    c->rx_too_big = 0;
+    return 0;
+}
+
+static int writable(srv_client *c, struct lws *wsi)
+{
+    srv_out *o = c->qhead;
+    int own = 0;
+    if (o) {
+        c->qhead = o->next;
+        if (!c->qhead)
+            c->qtail = NULL;
+        c->qlen--;
+    } else if (c->state_dirty && c->game && c->game->npending == 0) {
+        c->state_dirty = 0;
+        o = srv_state_frame(c->game, c);
+        own = 1;
+        if (!o)
+            return 0;
+    } else {
+        return 0;
+    }
+    int n = lws_write(wsi, o->buf + LWS_PRE, o->len, LWS_WRITE_TEXT);
+    free(o);
+    if (own && c->game)
+        srv_views_release(c->game);
+    if (n < 0)
+        return -1;
+    if (c->qhead || (c->state_dirty && c->game && c->game->npending == 0))
+        lws_callback_on_writable(wsi);
+    return 0;
+}
+
+int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+                    void *in, size_t len)
+{
+    srv_pss *pss = user;
+    srv_client *c = pss ? pss->client : NULL;
+    switch (reason) {
+    case LWS_CALLBACK_ESTABLISHED:
+        c = calloc(1, sizeof *c);
+        if (!c)
+            return -1;
+        c->wsi = wsi;
+        c->seat = -1;
+        {
+            /* state frames are written whole: do not let Nagle hold their
+               last segment back for the peer's delayed ACK */
+            int one = 1;
+            setsockopt(lws_get_socket_fd(wsi), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        }
+        snprintf(c->lang, sizeof c->lang, "en");
+        memset(pss, 0, sizeof *pss);
+        pss->client = c;
+        g_srv->nclients++;
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        if (!c)
+            return -1;
+        return receive(c, wsi, in, len);
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        if (!c)
+            return 0;
+        return writable(c, wsi);
+    case LWS_CALLBACK_CLOSED:
+        if (c) {
+            detach(c);
+            for (srv_out *o = c->qhead, *nx; o; o = nx) {
+                nx = o->next;
+                free(o);
+            }
+            free(c->rx);
+            free(c);
+            pss->client = NULL;
+            g_srv->nclients--;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,236 @@
+"""wsclient.py: a small RFC 6455 WebSocket client and HTTP helpers (Python 3
+standard library only) for the server tests: the opening handshake, masked
+client frames, reading server frames (fragments, ping/pong, close), plus
+JSON-over-HTTP calls and starting/stopping `chartered serve` on a free port.
+"""
+import base64
+import hashlib
+import http.client as httpc
+import json
+import os
+import random
+import socket
+import struct
+import subprocess
+import time
+
+GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+
+class WSClosed(Exception):
+    pass
+
+
+class WS:
+    """One WebSocket connection. recv() returns a decoded JSON frame."""
+
+    def __init__(self, host, port, path="/ws", timeout=20.0):
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        key = base64.b64encode(os.urandom(16)).decode()
+        req = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+               f"Sec-WebSocket-Version: 13\r\n\r\n")
+        self.sock.sendall(req.encode())
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise WSClosed("closed during the handshake")
+            self.buf += chunk
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        if " 101 " not in lines[0] + " ":
+            raise WSClosed("handshake refused: " + lines[0])
+        want = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
+        hdrs = {l.split(":", 1)[0].strip().lower(): l.split(":", 1)[1].strip()
+                for l in lines[1:] if ":" in l}
+        if hdrs.get("sec-websocket-accept") != want:
+            raise WSClosed("bad Sec-WebSocket-Accept")
+        self.frames = []  # every decoded frame received, in order
+
+    def send_frame(self, payload, opcode=1, fin=True, mask=True):
+        if isinstance(payload, str):
+            payload = payload.encode()
+        b0 = (0x80 if fin else 0) | opcode
+        n = len(payload)
+        mbit = 0x80 if mask else 0
+        if n < 126:
+            hdr = struct.pack("!BB", b0, mbit | n)
+        elif n < 65536:
+            hdr = struct.pack("!BBH", b0, mbit | 126, n)
+        else:
+            hdr = struct.pack("!BBQ", b0, mbit | 127, n)
+        if mask:
+            key = os.urandom(4)
+            body = bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+            self.sock.sendall(hdr + key + body)
+        else:
+            self.sock.sendall(hdr + payload)
+
+    def send(self, obj):
+        self.send_frame(json.dumps(obj))
+
+    def _read(self, n):
+        while len(self.buf) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise WSClosed("connection closed")
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def recv_raw(self):
+        """One whole message (text), answering pings on the way."""
+        parts = []
+        while True:
+            b0, b1 = self._read(2)
+            op, fin = b0 & 15, b0 & 0x80
+            n = b1 & 127
+            if n == 126:
+                n = struct.unpack("!H", self._read(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", self._read(8))[0]
+            if b1 & 0x80:
+                raise WSClosed("server frames must not be masked")
+            data = self._read(n)
+            if op == 9:
+                self.send_frame(data, opcode=10)
+                continue
+            if op == 10:
+                continue
+            if op == 8:
+                raise WSClosed("close frame")
+            parts.append(data)
+            if fin:
+                return b"".join(parts).decode()
+
+    def recv(self, timeout=None):
+        if timeout is not None:
+            self.sock.settimeout(timeout)
+        msg = json.loads(self.recv_raw())
+        self.frames.append(msg)
+        return msg
+
+    def recv_until(self, pred, timeout=30.0):
+        end = time.time() + timeout
+        while True:
+            left = end - time.time()
+            if left <= 0:
+                raise TimeoutError("no matching frame")
+            m = self.recv(timeout=left)
+            if pred(m):
+                return m
+
+    def close(self):
+        try:
+            self.send_frame(b"\x03\xe8", opcode=8)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+def http_json(port, method, path, body=None, raw=None):
+    """(status, decoded JSON or text) of one HTTP request."""
+    c = httpc.HTTPConnection("127.0.0.1", port, timeout=20)
+    data = raw if raw is not None else (json.dumps(body) if body is not None else None)
+    c.request(method, path, body=data,
+              headers={"Content-Type": "application/json"} if data is not None else {})
+    r = c.getresponse()
+    text = r.read().decode("utf-8", "replace")
+    c.close()
+    try:
+        return r.status, json.loads(text)
+    except ValueError:
+        return r.status, text
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+class Server:
+    """`chartered serve` on a free port with its own database."""
+
+    def __init__(self, binary, db, web=None, extra=()):
+        self.binary, self.db, self.web, self.extra = binary, db, web, list(extra)
+        self.port = free_port()
+        self.proc = None
+
+    def start(self):
+        args = [self.binary, "serve", "--port", str(self.port), "--host", "127.0.0.1",
+                "--db", self.db, "--quiet"] + self.extra
+        if self.web:
+            args += ["--web", self.web]
+        # the server's standard error goes to DB.log (sanitizer reports too)
+        self.log = self.db + ".log"
+        with open(self.log, "ab") as err:
+            self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=err)
+        line = self.proc.stdout.readline().decode()
+        if "serving on" not in line:
+            self.proc.wait(timeout=30)
+            raise RuntimeError("server did not start: " + line + self.log_text())
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server does not accept connections")
+
+    def stop(self, kill=False):
+        if not self.proc:
+            return
+        if kill:
+            self.proc.kill()
+        else:
+            self.proc.terminate()
+        self.proc.wait(timeout=30)
+        code = self.proc.returncode
+        self.proc = None
+        return code
+
+    def log_text(self):
+        try:
+            with open(self.log, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def ws(self):
+        return WS("127.0.0.1", self.port)
+
+
+def expand_legal(lines):
+    """Every move a "legal" list stands for (ranges expanded lazily: a range
+    is returned as (prefix, lo, hi))."""
+    out = []
+    for l in lines:
+        if l.startswith("range "):
+            body = l[len("range "):]
+            prefix, lo, hi = body.rsplit(" ", 2)
+            out.append((prefix, int(lo[1:]), int(hi[1:])))
+        else:
+            out.append(l)
+    return out
+
+
+def pick_move(lines, rng):
+    """A random legal move from a "legal" list (a range gives a random amount)."""
+    choices = expand_legal(lines)
+    c = rng.choice(choices)
+    if isinstance(c, tuple):
+        prefix, lo, hi = c
+        return f"{prefix} f{rng.randint(lo, hi)}"
+    return c
+
+
+__all__ = ["WS", "WSClosed", "http_json", "free_port", "Server", "expand_legal", "pick_move",
+           "random"]
