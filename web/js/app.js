@@ -1,0 +1,62 @@
+// app.js: the browser client's entry point. It loads the messages of the
+// chosen language, draws the header with the language picker, and routes the
+// address's hash to a page:
+//   #/                      the lobby
+//   #/play/GAMEID/TOKEN     a seat of a game (the token is the seat's secret)
+//   #/watch/GAMEID          a game as a spectator
+//   #/replay/GAMEID         a finished game, move by move
+// Keeping the token in the hash means a reload rejoins the same seat, and the
+// token is never sent to the server in a request line or a Referer.
+import { h, clear } from './dom.js';
+import { t, setLang, lang, LANGS, LANG_NAMES, preferredLang } from './i18n.js';
+import { LobbyPage } from './lobby.js';
+import { GamePage } from './game.js';
+import { ReplayPage } from './replay.js';
+
+let page = null;
+let routeKey = null;
+
+function header() {
+  const picker = h('select', { id: 'lang', 'aria-label': 'Language / Taal / 言語' },
+    LANGS.map((l) => h('option', { value: l, selected: l === lang() }, LANG_NAMES[l])));
+  picker.addEventListener('change', async () => {
+    await setLang(picker.value);
+    renderHeader();
+    if (page && page.relang) page.relang();
+  });
+  return h('header', { class: 'top' },
+    h('a', { href: '#/', class: 'brand' }, t('app.title')),
+    h('nav', {}, h('a', { href: '#/', id: 'nav-lobby' }, t('nav.lobby'))),
+    h('span', { class: 'spacer' }),
+    picker);
+}
+
+function renderHeader() {
+  const old = document.querySelector('header.top');
+  const hd = header();
+  if (old) old.replaceWith(hd); else document.body.prepend(hd);
+  document.title = t('app.title');
+}
+
+function route() {
+  const hash = location.hash.replace(/^#\/?/, '');
+  const parts = hash.split('/').filter(Boolean).map(decodeURIComponent);
+  const key = parts.join('/');
+  if (key === routeKey && page) return;
+  routeKey = key;
+  if (page && page.destroy) page.destroy();
+  const root = clear(document.getElementById('app'));
+  if (parts[0] === 'play' && parts[1] && parts[2]) page = new GamePage(root, { game: parts[1], token: parts[2] });
+  else if (parts[0] === 'watch' && parts[1]) page = new GamePage(root, { game: parts[1], watch: true });
+  else if (parts[0] === 'replay' && parts[1]) page = new ReplayPage(root, { game: parts[1] });
+  else page = new LobbyPage(root);
+}
+
+async function main() {
+  await setLang(preferredLang());
+  renderHeader();
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+main();

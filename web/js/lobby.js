@@ -1,0 +1,191 @@
+// lobby.js: the lobby page. Create a game (edition, arrangement, preset,
+// events, player count, each seat human or bot with a strength, names, turn
+// timer) with POST /api/games, show the seat links to hand out, list open
+// games (GET /api/games) to join a free seat, and finished games to replay.
+// What can be chosen comes from GET /api/options, not from this file.
+import { h, clear, toast } from './dom.js';
+import { t } from './i18n.js';
+import { api } from './api.js';
+
+export class LobbyPage {
+  constructor(root) {
+    this.root = root;
+    this.options = null;
+    this.created = null;
+    this.form = { edition: 'amsterdam', players: 4, arrangement: '', preset: 'golden-age', events: false, seed: '', turn_timer: 0, seats: [] };
+    this.load();
+  }
+
+  destroy() { clearInterval(this.poll); }
+
+  async load() {
+    try {
+      this.options = await api('GET', '/api/options');
+    } catch (e) {
+      clear(this.root).appendChild(h('p', { class: 'error-banner', role: 'alert' }, t('lobby.no_server', { why: e.message })));
+      return;
+    }
+    this.fixSeats();
+    this.render();
+    this.refreshGames();
+    this.poll = setInterval(() => this.refreshGames(), 5000);
+  }
+
+  relang() { if (this.options) { this.render(); this.renderGames(); } }
+
+  edition() { return this.options.editions.find((e) => e.id === this.form.edition) || this.options.editions[0]; }
+
+  fixSeats() {
+    const ed = this.edition();
+    const [lo, hi] = ed.players;
+    this.form.players = Math.min(hi, Math.max(lo, this.form.players));
+    const seats = this.form.seats;
+    while (seats.length < this.form.players) {
+      seats.push(seats.length === 0 ? { kind: 'human', name: '' } : { kind: 'bot', bot: 'greedy', strength: 2, name: '' });
+    }
+    seats.length = this.form.players;
+    if (!ed.arrangements || !ed.arrangements.includes(this.form.arrangement)) this.form.arrangement = '';
+  }
+
+  render() {
+    const R = clear(this.root);
+    const F = this.form, ed = this.edition();
+    const sel = (id, value, choices, onchange, label) => h('label', { class: 'field' }, h('span', {}, label),
+      h('select', { id, onchange: (e) => onchange(e.target.value) },
+        choices.map(([v, text]) => h('option', { value: v, selected: String(v) === String(value) }, text))));
+    const form = h('form', { class: 'panel create', id: 'create-form', onsubmit: (e) => { e.preventDefault(); this.create(); } },
+      h('h2', {}, t('lobby.create')),
+      h('div', { class: 'fields' },
+        sel('edition', F.edition, this.options.editions.map((e) => [e.id, t(`edition.${e.id}`, { _default: e.id })]),
+          (v) => { F.edition = v; this.fixSeats(); this.render(); }, t('lobby.edition')),
+        sel('players', F.players, range(ed.players[0], ed.players[1]).map((n) => [n, String(n)]),
+          (v) => { F.players = +v; this.fixSeats(); this.render(); }, t('lobby.players')),
+        ed.arrangements ? sel('arrangement', F.arrangement, [['', t('lobby.default')], ...ed.arrangements.map((a) => [a, t(`arrangement.${a}`, { _default: a })])],
+          (v) => { F.arrangement = v; }, t('lobby.arrangement')) : null,
+        ed.presets ? sel('preset', F.preset, ed.presets.map((p) => [p, t(`preset.${p}`, { _default: p })]),
+          (v) => { F.preset = v; }, t('lobby.preset')) : null,
+        ed.events ? h('label', { class: 'field check' }, h('input', { type: 'checkbox', id: 'events', checked: F.events, onchange: (e) => { F.events = e.target.checked; } }), h('span', {}, t('lobby.events'))) : null,
+        h('label', { class: 'field' }, h('span', {}, t('lobby.turn_timer')),
+          h('input', { type: 'number', id: 'turn-timer', min: 0, max: (this.options.limits && this.options.limits.turn_timer_max) || 86400, value: F.turn_timer, oninput: (e) => { F.turn_timer = e.target.value; } })),
+        h('label', { class: 'field' }, h('span', {}, t('lobby.seed')),
+          h('input', { type: 'text', id: 'seed', inputmode: 'numeric', placeholder: t('lobby.seed_random'), value: F.seed, oninput: (e) => { F.seed = e.target.value.trim(); } }))),
+      h('h3', {}, t('lobby.seats')),
+      h('div', { class: 'seats' }, F.seats.map((s, i) => this.seatRow(s, i))),
+      h('button', { type: 'submit', class: 'primary', id: 'create' }, t('lobby.create_button')));
+    R.appendChild(h('div', { class: 'lobby' },
+      form,
+      this.created ? this.createdBox() : null,
+      h('section', { class: 'panel games', id: 'open-games' }, h('h2', {}, t('lobby.open_games')),
+        h('label', { class: 'field' }, h('span', {}, t('lobby.your_name')),
+          h('input', { type: 'text', id: 'join-name', maxlength: 24, value: this.joinName || '', oninput: (e) => { this.joinName = e.target.value; } })),
+        h('div', { id: 'games-list' }, t('ui.loading'))),
+      h('section', { class: 'panel games', id: 'old-games' }, h('h2', {}, t('lobby.finished_games')), h('div', { id: 'old-list' }, t('ui.loading')))));
+    this.renderGames();
+  }
+
+  seatRow(s, i) {
+    const bots = this.options.bots;
+    const bot = bots.find((b) => b.id === s.bot) || bots[0];
+    return h('div', { class: 'seat-row', dataset: { seat: i } },
+      h('span', { class: 'seat-no' }, t('ui.player_n', { n: i + 1 })),
+      h('select', { class: 'seat-kind', 'aria-label': t('lobby.seat_kind'), onchange: (e) => { s.kind = e.target.value; if (s.kind === 'bot' && !s.bot) s.bot = bots[0].id; this.render(); } },
+        h('option', { value: 'human', selected: s.kind === 'human' }, t('lobby.human')),
+        h('option', { value: 'bot', selected: s.kind === 'bot' }, t('lobby.bot'))),
+      s.kind === 'human'
+        ? h('input', { type: 'text', class: 'seat-name', maxlength: 24, placeholder: t('lobby.name'), 'aria-label': t('lobby.name'), value: s.name || '', oninput: (e) => { s.name = e.target.value; } })
+        : h('span', { class: 'bot-fields' },
+          h('select', { class: 'seat-bot', 'aria-label': t('lobby.bot'), onchange: (e) => { s.bot = e.target.value; this.render(); } },
+            bots.map((b) => h('option', { value: b.id, selected: b.id === s.bot }, t(`bot.${b.id}`, { _default: b.id })))),
+          bot && bot.strengths ? h('select', { class: 'seat-strength', 'aria-label': t('lobby.strength'), onchange: (e) => { s.strength = +e.target.value; } },
+            bot.strengths.map((n) => h('option', { value: n, selected: n === (s.strength || 2) }, t('lobby.strength_n', { n })))) : null));
+  }
+
+  async create() {
+    const F = this.form;
+    const body = { edition: F.edition, players: F.players, turn_timer: Number(F.turn_timer) || 0 };
+    if (F.arrangement) body.arrangement = F.arrangement;
+    if (F.edition === 'golden-age') { body.preset = F.preset; body.events = !!F.events; }
+    if (F.seed !== '') {
+      if (!/^\d+$/.test(F.seed)) { toast(t('lobby.bad_seed'), 'error'); return; }
+      body.seed = Number(F.seed);
+    }
+    body.seats = F.seats.map((s) => s.kind === 'human' ? { kind: 'human', name: s.name || undefined }
+      : Object.assign({ kind: 'bot', bot: s.bot }, this.options.bots.find((b) => b.id === s.bot && b.strengths) ? { strength: s.strength || 2 } : {}));
+    try {
+      this.created = await api('POST', '/api/games', body);
+      this.render();
+      this.refreshGames();
+    } catch (e) {
+      toast(t('lobby.create_failed', { why: e.message }), 'error');
+    }
+  }
+
+  createdBox() {
+    const c = this.created;
+    const abs = (link) => new URL(link, location.href).href;
+    return h('section', { class: 'panel created', id: 'created' },
+      h('h2', {}, t('lobby.created', { id: c.id })),
+      h('p', {}, t('lobby.share_links')),
+      h('ul', { class: 'links' }, c.seats.map((s) => h('li', { dataset: { seat: s.seat } },
+        h('b', {}, t('ui.player_n', { n: s.seat + 1 }), s.name ? ` (${s.name})` : '', ': '),
+        s.kind === 'human'
+          ? [h('input', { type: 'text', readonly: true, class: 'link', value: abs(s.link), onclick: (e) => e.target.select() }),
+            h('button', { type: 'button', class: 'small copy', onclick: () => copy(abs(s.link)) }, t('lobby.copy')),
+            h('a', { class: 'button small open-seat', href: s.link, target: '_blank', rel: 'noopener' }, t('lobby.open'))]
+          : t('ui.bot_tag', { bot: s.bot + (s.strength ? ` ${s.strength}` : '') })))),
+      c.spectate ? h('p', {}, t('lobby.spectate'), ' ', h('a', { href: c.spectate, class: 'spectate' }, abs(c.spectate))) : null);
+  }
+
+  async refreshGames() {
+    try {
+      const [open, over] = await Promise.all([api('GET', '/api/games'), api('GET', '/api/games?status=over')]);
+      this.games = open.games || [];
+      this.oldGames = over.games || [];
+    } catch (e) {
+      this.gamesError = e.message;
+    }
+    this.renderGames();
+  }
+
+  renderGames() {
+    const L = document.getElementById('games-list'), O = document.getElementById('old-list');
+    if (!L || !O) return;
+    clear(L); clear(O);
+    if (this.gamesError && !this.games) { L.textContent = this.gamesError; return; }
+    if (!this.games) return;
+    if (!this.games.length) L.appendChild(h('p', { class: 'muted' }, t('lobby.no_games')));
+    for (const g of this.games) {
+      const free = g.seats.filter((s) => s.kind === 'human' && !s.claimed);
+      L.appendChild(h('div', { class: 'game-row', dataset: { game: g.id } },
+        h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', g.arrangement || '', ' · ',
+          t('lobby.n_players', { n: g.players }), ' · ', t(`status.${g.status}`, { _default: g.status })),
+        h('div', { class: 'muted small' }, g.seats.map((s) => s.kind === 'bot' ? (s.name || s.bot) : (s.name || '?') + (s.claimed ? '' : ` (${t('lobby.free')})`)).join(', ')),
+        h('div', { class: 'row-buttons' },
+          free.map((s) => h('button', { class: 'small join', dataset: { seat: s.seat }, onclick: () => this.join(g.id, s.seat) }, t('lobby.join_seat', { n: s.seat + 1 }))),
+          h('a', { class: 'button small secondary', href: `#/watch/${g.id}` }, t('lobby.watch')))));
+    }
+    if (!(this.oldGames || []).length) O.appendChild(h('p', { class: 'muted' }, t('lobby.no_games')));
+    for (const g of (this.oldGames || []).slice(0, 30)) {
+      O.appendChild(h('div', { class: 'game-row', dataset: { game: g.id } },
+        h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', g.seats.map((s) => s.name || s.bot || '?').join(', ')),
+        h('a', { class: 'button small', href: `#/replay/${g.id}` }, t('lobby.replay'))));
+    }
+  }
+
+  async join(id, seat) {
+    const name = (this.joinName || '').trim();
+    try {
+      const r = await api('POST', `/api/games/${id}/join`, name ? { seat, name } : { seat });
+      location.hash = r.link.replace(/^\/?#/, '#');
+    } catch (e) {
+      toast(t('lobby.join_failed', { why: e.message }), 'error');
+      this.refreshGames();
+    }
+  }
+}
+
+function range(a, b) { const r = []; for (let i = a; i <= b; i++) r.push(i); return r; }
+
+async function copy(text) {
+  try { await navigator.clipboard.writeText(text); toast(t('lobby.copied')); } catch (e) { toast(text); }
+}
