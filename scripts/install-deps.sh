@@ -3,7 +3,13 @@
 # on a fresh Debian 12 machine as root. Installs only what is missing.
 set -euo pipefail
 
-PKGS=(build-essential cmake pkg-config clang libjansson-dev libcmocka-dev tmux python3)
+PKGS=(build-essential cmake pkg-config clang libjansson-dev libcmocka-dev tmux python3
+      librsvg2-bin
+      libwebsockets-dev libsqlite3-dev)
+# The browser tests (tests/web): Debian's chromium, a Japanese font for its
+# screenshots, and node + npm unless node is already there (it may come from elsewhere).
+PKGS+=(chromium fonts-ipafont-gothic)
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then PKGS+=(nodejs npm); fi
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,6 +7,11 @@
 #include "arena.h"
 #include "cli.h"
 
+/* src/server: the game server (docs/protocol.md) */
+int cmd_serve(int argc, char **argv);
+/* src/cli/play*.c: the terminal game (docs/play.md) */
+int cmd_play(int argc, char **argv);
+
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -24,6 +29,8 @@ static const command commands[] = {
     {"bench", cmd_bench, "measure random playout speed and allocations"},
     {"arena", cmd_arena, "play games between bots; win rates and ratings"},
     {"analyze", cmd_analyze, "statistics of many games, with SVG plots"},
+    {"play", cmd_play, "play a game at the terminal against bots or friends"},
+    {"serve", cmd_serve, "play online: web server, lobby, games (src/server)"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *f)
