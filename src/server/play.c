@@ -246,7 +246,14 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     json_object_set_new(o, "legal", legal);
     json_object_set_new(o, "seats", seats_json(g));
     json_t *timer = json_pack("{s:i}", "seconds", g->turn_timer);
-    if (g->turn_timer > 0 && g->status == GAME_PLAYING)
+    /* the deadline runs only while a person (not a bot, not a stand-in) decides */
+    unsigned human_deciding = 0, dmask = 0;
+    if (g->turn_timer > 0 && g->status == GAME_PLAYING &&
+        ch_decider(&g->st, &dmask) != CH_DEC_TERMINAL)
+        for (int s = 0; s < g->nseats; s++)
+            if ((dmask >> s & 1u) && g->seat[s].kind == SEAT_HUMAN && !g->seat[s].away)
+                human_deciding = 1;
+    if (human_deciding)
         json_object_set_new(timer, "deadline",
                             json_integer(g->decide_since_ms + (int64_t)g->turn_timer * 1000));
     else

@@ -221,7 +221,7 @@ export class GamePage {
     else if (f.status === 'over' || v.turn.over) E.appendChild(h('span', { class: 'state-over' }, t('ui.game_over')));
     else if (this.myTurn) E.appendChild(h('span', { class: 'your-turn' }, t('ui.your_decision')));
     else if (deciders.length && !this.replay) E.appendChild(h('span', { class: 'waiting-for' }, t('ui.waiting_for', { names: deciders.join(', ') })));
-    E.appendChild(h('span', { class: 'phase' }, phaseName(v.turn.phase)));
+    E.appendChild(h('span', { class: 'phase' }, phaseName(v.turn.phase, v.edition)));
     // the turn timer: seconds left before a bot stands in for the deciders
     clearInterval(this.timerTick);
     const tm = f.timer;
@@ -329,7 +329,7 @@ export class GamePage {
   prompt(phase) {
     const ga = this.view.edition === 'golden-age' ? `prompt.ga.${phase}` : null;
     if (ga && has(ga)) return t(ga);
-    return t(`prompt.${phase}`, { _default: phaseName(phase) });
+    return t(`prompt.${phase}`, { _default: phaseName(phase, this.view.edition) });
   }
 
   // Buttons, grouped by their first word (sell / buy / action / pass ...).
@@ -718,7 +718,10 @@ export function logWords(e, seatName, offerTo) {
 
 function gcd(a, b) { while (b) [a, b] = [b, a % b]; return Math.abs(a); }
 
-export function phaseName(phase) {
+// The Golden Age's own words where its decision differs (phase.ga.*, shared
+// with the terminal client).
+export function phaseName(phase, edition) {
+  if (edition === 'golden-age' && has(`phase.ga.${phase}`)) return t(`phase.ga.${phase}`);
   return t(`phase.${phase}`, { _default: phase });
 }
 
