@@ -451,8 +451,14 @@ int proto_start(proto_bot **out, const char *cmd, const proto_opts *o,
     if (rc != PROTO_OK) {
         char how[160];
         describe_end(b, how, sizeof how, 300);
-        snprintf(err, n, "did not read the handshake 'chartered %d' (%s)",
-                 PROTO_VERSION, rc == PROTO_ETIMEOUT ? "timeout" : how);
+        if (rc != PROTO_ETIMEOUT && b->gone)
+            /* it died before reading a byte (a missing program, say): the
+             * same words as when it dies while the engine reads its answer,
+             * which of the two happens first is a race */
+            snprintf(err, n, "%s while the engine waited for its handshake 'bot NAME VERSION'", how);
+        else
+            snprintf(err, n, "did not read the handshake 'chartered %d' (%s)",
+                     PROTO_VERSION, rc == PROTO_ETIMEOUT ? "timeout" : how);
         proto_stop(b, 0);
         return rc == PROTO_ETIMEOUT ? PROTO_ETIMEOUT : PROTO_EHANDSHAKE;
     }
