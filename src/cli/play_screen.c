@@ -24,20 +24,10 @@
 const char *play_fmt(const play_game *g, char *buf, size_t n, const char *key,
                      ...)
 {
-    const char *args[41];
-    int na = 0;
     va_list ap;
     va_start(ap, key);
-    for (;;) {
-        const char *name = va_arg(ap, const char *);
-        if (!name || na >= 40)
-            break;
-        args[na++] = name;
-        args[na++] = va_arg(ap, const char *);
-    }
+    chx_vformat(g->lang, buf, n, key, ap);
     va_end(ap);
-    args[na] = NULL;
-    chx_subst(chx_msg(g->lang, key), args, buf, n);
     return buf;
 }
 

@@ -153,12 +153,10 @@ void chx_subst(const char *tmpl, const char *const *args, char *buf, size_t n)
     buf[k] = '\0';
 }
 
-int chx_format(int lang, char *buf, size_t n, const char *key, ...)
+int chx_vformat(int lang, char *buf, size_t n, const char *key, va_list ap)
 {
     const char *args[41];
     int na = 0;
-    va_list ap;
-    va_start(ap, key);
     for (;;) {
         const char *name = va_arg(ap, const char *);
         if (!name || na >= 40)
@@ -166,10 +164,18 @@ int chx_format(int lang, char *buf, size_t n, const char *key, ...)
         args[na++] = name;
         args[na++] = va_arg(ap, const char *);
     }
-    va_end(ap);
     args[na] = NULL;
     chx_subst(chx_msg(lang, key), args, buf, n);
     return (int)strlen(buf);
+}
+
+int chx_format(int lang, char *buf, size_t n, const char *key, ...)
+{
+    va_list ap;
+    va_start(ap, key);
+    int r = chx_vformat(lang, buf, n, key, ap);
+    va_end(ap);
+    return r;
 }
 
 const char *chx_company(int lang, const ch_state *st, int c)

@@ -7,6 +7,7 @@
 #ifndef CHARTERED_TEXT_H
 #define CHARTERED_TEXT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "chartered.h"
@@ -50,6 +51,8 @@ void chx_subst(const char *tmpl, const char *const *args, char *buf, size_t n);
 /* chx_msg then chx_subst; the variable arguments are name, value (strings)
  * pairs ending with NULL. Returns the length written. */
 int chx_format(int lang, char *buf, size_t n, const char *key, ...);
+/* chx_format with the pairs in a va_list. */
+int chx_vformat(int lang, char *buf, size_t n, const char *key, va_list ap);
 /* A company's name in lang ("Thee"); "?" when out of range. */
 const char *chx_company(int lang, const ch_state *st, int c);
 /* 0 when every language has every key of every other and each text has the
