@@ -114,9 +114,11 @@ int srv_seat_make_bot(srv_game *g, int s, char *why, size_t n)
     const char *name = seat->kind == SEAT_BOT ? seat->bot : "greedy";
     char opts[64] = "";
     if (strcmp(name, "ismcts") == 0) {
-        static const int iters[4] = {0, 200, 1000, 3000};
+        /* playouts cut at 60 decisions and scored: faster, and the stronger
+         * setting against greedy (docs/bots.md) */
+        static const int iters[4] = {0, 100, 300, 1000};
         int k = seat->strength >= 1 && seat->strength <= 3 ? seat->strength : 2;
-        snprintf(opts, sizeof opts, "iterations=%d,memory=16", iters[k]);
+        snprintf(opts, sizeof opts, "iterations=%d,depth=60,memory=16", iters[k]);
     }
     ch_msg msg;
     uint64_t seed = g->setup.seed * 1000003u + (uint64_t)s * 7919u + 17u;
