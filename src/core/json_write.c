@@ -1,0 +1,1108 @@
+/* json_write.c: writes the JSON documents of a game: the full state
+ * (ch_state_to_json, read back exactly by ch_state_from_json in json.c) and
+ * each player's view of it (ch_view_to_json), which leaves out what that
+ * player may not see. The layout is documented in docs/formats.md, "JSON
+ * state and views".
+ *
+ * The game server writes a view for every seat after every move, so the text
+ * goes straight into one growing buffer, with no document tree in between.
+ * Layout: an array or object stays on one line when it fits in LINE_WIDTH
+ * columns from where it starts; otherwise it gets a line per member, except
+ * that lists of scalars (and objects whose values are all scalars of one
+ * type, like stock holdings) are filled with as many per line as fit.
+ *
+ * Every container is written on one line until it is known not to fit: a
+ * container that is no list of scalars gets a line per member as soon as its
+ * members so far run past its line (what is written of it is spread over
+ * lines in place, moving its text down), and from then on each member starts
+ * on a line of its own. A container that does not fit means its parent does
+ * not fit either (the parent holds it and more), so all the containers around
+ * it get a line per member at the same time, while little of them is
+ * written; that is also why every member's column and indentation are known
+ * when it starts. A list of scalars is only filled line by line when it
+ * closes (a later member could still be a container).
+ */
+#include "chartered.h"
+#include "json_names.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_WIDTH 100
+
+/* The document is at most 5 containers deep (root, event, offer, give,
+ * stocks). */
+#define MAX_DEPTH 16
+/* Members of all open containers at once; the most: root (24), players (6),
+ * a player (13), its hand (128 cards). */
+#define MAX_MARKS 1024
+
+/* Member types, to tell lists of scalars (see the layout above). */
+enum { T_NULL, T_TRUE, T_FALSE, T_INT, T_STR, T_CONT };
+
+/* A container's flags. */
+enum {
+    F_OBJ = 1,    /* an object, not an array                                */
+    F_BROKEN = 2, /* has a line per member                                  */
+    F_MIXED = 4   /* not only scalars (of one type, in an object)           */
+};
+
+typedef struct frame {
+    size_t start;       /* offset of the '{' or '['                           */
+    size_t flat;        /* length on one line (so far)                        */
+    unsigned mark;      /* its members' starts: marks[mark..mark+n)           */
+    unsigned n;         /* members so far                                     */
+    size_t room;        /* columns left on its line (its parents broken)      */
+    unsigned flags;     /* F_*: one word, stored and tested whole (byte fields
+                           stored apart and loaded together stall the CPU)   */
+    unsigned first_type; /* type of the first member                          */
+} frame;
+
+/* A company's name to write as a JSON string: its text with quotes (and, for
+ * a key, the ": " after it), padded with spaces to NAME_SLOT bytes so it is
+ * copied with one fixed-size copy; names too long for that, or needing
+ * escapes, are written from s instead. (Plot and card names are copied from
+ * the name tables, see put_jname.) */
+#define NAME_SLOT 48
+typedef struct wname {
+    char q[NAME_SLOT];
+    size_t qlen;  /* 0: write s with escapes */
+    const char *s;
+} wname;
+
+typedef struct wr {
+    char *p;
+    size_t len, cap;
+    int bad; /* out of memory (or a layout limit): the document is dropped */
+    frame fr[MAX_DEPTH];
+    int depth;
+    size_t marks[MAX_MARKS]; /* start of each member (of its key in an object) */
+    unsigned nmarks;
+    uint8_t brk[MAX_MARKS];  /* a scalar list being filled: a line break before */
+
+    const ch_state *st;
+    int view;   /* 0: full state; 1: a player's view                         */
+    int viewer; /* view: the seat, or -1 for a spectator                     */
+    int ncards, nplots, ncos, nplayers; /* the state's counts, within the arrays */
+    plot_names pn;
+    card_names cn;
+    int names_plain; /* no plot or card name needs an escape */
+    wname co[CH_MAX_COMPANIES];
+    wname co_key[CH_MAX_COMPANIES]; /* '"Name": ' */
+} wr;
+
+/* ---- the buffer --------------------------------------------------------- */
+
+/* Every member starts with room for this much: separator and indentation,
+ * the fixed-size copy of a key or name, and a number. */
+#define SLACK 160
+
+static __attribute__((noinline)) int grow(wr *w, size_t n)
+{
+    if (w->bad)
+        return 0;
+    size_t cap = w->cap ? w->cap : 65536;
+    while (w->len + n + 1 > cap)
+        cap *= 2;
+    char *q = realloc(w->p, cap);
+    if (!q) {
+        w->bad = 1;
+        return 0;
+    }
+    w->p = q;
+    w->cap = cap;
+    return 1;
+}
+
+/* Room for n more bytes (and the final NUL); 0 once out of memory. */
+static inline int need(wr *w, size_t n)
+{
+    if (w->len + n + 1 <= w->cap && !w->bad)
+        return 1;
+    return grow(w, n);
+}
+
+static void raw(wr *w, const char *s, size_t n)
+{
+    if (!need(w, n))
+        return;
+    memcpy(w->p + w->len, s, n);
+    w->len += n;
+}
+
+static int is_plain(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char u = (unsigned char)s[i];
+        if (u < 0x20 || u == '"' || u == '\\')
+            return 0;
+    }
+    return 1;
+}
+
+/* A JSON string: '"' and '\\' escaped, control characters as \b \f \n \r \t
+ * or \u00xx; everything else (UTF-8 included) as it is. */
+static void str_n(wr *w, const char *s, size_t n)
+{
+    if (!need(w, 6 * n + 2))
+        return;
+    char *o = w->p + w->len;
+    *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char u = (unsigned char)s[i];
+        if (u >= 0x20 && u != '"' && u != '\\') {
+            *o++ = (char)u;
+            continue;
+        }
+        *o++ = '\\';
+        switch (u) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '\n': *o++ = 'n'; break;
+        case '\t': *o++ = 't'; break;
+        case '\r': *o++ = 'r'; break;
+        case '\b': *o++ = 'b'; break;
+        case '\f': *o++ = 'f'; break;
+        default:
+            *o++ = 'u';
+            *o++ = '0';
+            *o++ = '0';
+            *o++ = "0123456789abcdef"[u >> 4];
+            *o++ = "0123456789abcdef"[u & 15];
+        }
+    }
+    *o++ = '"';
+    w->len = (size_t)(o - w->p);
+}
+
+static inline void name_text(wr *w, const wname *nm)
+{
+    if (!nm->qlen) {
+        str_n(w, nm->s, strlen(nm->s));
+        return;
+    }
+    if (!need(w, NAME_SLOT))
+        return;
+    memcpy(w->p + w->len, nm->q, NAME_SLOT);
+    w->len += nm->qlen;
+}
+
+static inline void int_text(wr *w, long long x)
+{
+    if (!need(w, 24))
+        return;
+    char *o = w->p + w->len;
+    if (x >= 0 && x < 100) {
+        /* most numbers of a game: counts, ids, heights, small seats */
+        if (x >= 10)
+            *o++ = (char)('0' + x / 10);
+        *o++ = (char)('0' + x % 10);
+        w->len = (size_t)(o - w->p);
+        return;
+    }
+    char tmp[24];
+    int n = 0;
+    unsigned long long u = x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (x < 0)
+        *o++ = '-';
+    while (n)
+        *o++ = tmp[--n];
+    w->len = (size_t)(o - w->p);
+}
+
+/* ---- members and containers -------------------------------------------- */
+
+/* A key as a literal: KEY("cash") gives the text '"cash": ', padded with
+ * KEY_PAD spaces so that it is copied with one fixed-size copy, and its
+ * length (which must not be more than the padding: a longer key does not
+ * compile). */
+#define KEY_PAD "                                "
+#define KEY_FITS(t) (0 * sizeof(char[sizeof(t) <= sizeof KEY_PAD ? 1 : -1]))
+#define KEY(k) "\"" k "\": " KEY_PAD, sizeof("\"" k "\": ") - 1 + KEY_FITS("\"" k "\": ")
+/* No key: an array element. */
+#define ELEM KEY_PAD, 0
+
+/* Indentation is at most 2 * MAX_DEPTH columns. */
+static const char SPACES[2 * MAX_DEPTH + 1] = "                                ";
+
+/* Starts a member of the open container: the separator (", ", or ",\n" and
+ * the indentation once the container is broken into lines), then the key if
+ * any. */
+static inline void begin(wr *w, const char *key, size_t klen)
+{
+    frame *f = &w->fr[w->depth - 1];
+    if (!need(w, SLACK))
+        return;
+    if (w->nmarks >= MAX_MARKS) {
+        w->bad = 1;
+        return;
+    }
+    char *o = w->p + w->len;
+    if (f->n) {
+        *o++ = ',';
+        if (f->flags & F_BROKEN) {
+            /* writes all the spaces there is room for, keeps 2 per level */
+            *o++ = '\n';
+            memcpy(o, SPACES, 2 * MAX_DEPTH);
+            o += 2 * w->depth;
+        } else {
+            *o++ = ' ';
+        }
+    }
+    w->marks[w->nmarks++] = (size_t)(o - w->p);
+    memcpy(o, key, sizeof KEY_PAD - 1);
+    w->len = (size_t)(o - w->p) + klen;
+}
+
+/* Starts a member whose key is a name (a company's stocks). */
+static void begin_named(wr *w, const wname *key)
+{
+    begin(w, ELEM);
+    name_text(w, key);
+    if (!key->qlen)
+        raw(w, ": ", 2);
+}
+
+/* Container fr[a], still open, gets a line per member: ", " between its
+ * members so far becomes ",\n" and the indentation. Its last member may be
+ * an open container (fr[a + 1]); what follows is moved down, so the marks
+ * and starts of the open containers inside move with it. */
+static void spread(wr *w, int a)
+{
+    frame *f = &w->fr[a];
+    unsigned first = f->mark;
+    unsigned last = a + 1 < w->depth ? w->fr[a + 1].mark : w->nmarks;
+    size_t ind = 2u * (size_t)a + 2; /* its members' indentation */
+    size_t grow = (1 + ind) + (last - first - 1) * ind;
+    if (!need(w, grow))
+        return;
+    char *p = w->p;
+    size_t dst = w->len + grow, end_ = w->len;
+    for (unsigned i = last; i-- > first;) {
+        size_t s = w->marks[i];
+        dst -= end_ - s;
+        memmove(p + dst, p + s, end_ - s);
+        dst -= ind;
+        memcpy(p + dst, SPACES, ind);
+        p[--dst] = '\n';
+        if (i > first) {
+            p[--dst] = ',';
+            end_ = s - 2;
+        }
+    }
+    /* dst is now just after the opening bracket, which stays */
+    w->len += grow;
+    for (int j = a + 1; j < w->depth; j++)
+        w->fr[j].start += grow;
+    if (a + 1 < w->depth)
+        for (unsigned i = w->fr[a + 1].mark - 1; i < w->nmarks; i++)
+            w->marks[i] += grow;
+    f->flags |= F_BROKEN;
+}
+
+/* Ends a member of the open container: its length on one line (the key
+ * included) and its type. A container that cannot fit on its line and is no
+ * list of scalars gets a line per member from now on, and so do all the
+ * containers around it (they hold it and more). */
+static inline void end(wr *w, size_t flat, int type)
+{
+    if (w->bad)
+        return;
+    frame *f = &w->fr[w->depth - 1];
+    f->flat += (f->n ? 2 : 0) + flat;
+    if (f->n == 0)
+        f->first_type = (unsigned)type;
+    unsigned fl = f->flags;
+    if (type == T_CONT || ((fl & F_OBJ) && (unsigned)type != f->first_type))
+        fl |= F_MIXED;
+    f->flags = fl;
+    f->n++;
+    if ((fl & (F_BROKEN | F_MIXED)) == F_MIXED && f->flat > f->room)
+        for (int a = 0; a < w->depth && !w->bad; a++)
+            if (!(w->fr[a].flags & F_BROKEN))
+                spread(w, a);
+}
+
+/* Ends a scalar member: its text since the member began. */
+static inline void end_scalar(wr *w, int type)
+{
+    if (!w->bad)
+        end(w, w->len - w->marks[w->nmarks - 1], type);
+}
+
+static void open_(wr *w, const char *key, size_t klen, int obj)
+{
+    if (w->bad)
+        return;
+    if (w->depth >= MAX_DEPTH) {
+        w->bad = 1;
+        return;
+    }
+    size_t col = 0;
+    if (w->depth > 0) {
+        begin(w, key, klen);
+        if (w->bad)
+            return;
+        /* its line is indented 2 per level, then comes the key */
+        col = 2u * (size_t)w->depth + (w->len - w->marks[w->nmarks - 1]);
+    }
+    raw(w, obj ? "{" : "[", 1);
+    if (w->bad)
+        return;
+    frame *f = &w->fr[w->depth++];
+    f->start = w->len - 1;
+    f->flat = 2;
+    f->mark = w->nmarks;
+    f->n = 0;
+    f->room = col < LINE_WIDTH ? LINE_WIDTH - col : 0;
+    f->flags = obj ? F_OBJ : 0;
+    f->first_type = T_NULL;
+}
+
+static void obj_open(wr *w, const char *key, size_t klen) { open_(w, key, klen, 1); }
+static void arr_open(wr *w, const char *key, size_t klen) { open_(w, key, klen, 0); }
+
+/* Fills the list of scalars f (just closed, at the end of the buffer, too
+ * long for its line) with as many members per line as fit: ", " becomes
+ * ",\n" and the indentation where the next member would run past the line. */
+static void fill_lines(wr *w, frame *f)
+{
+    unsigned n = f->n;
+    size_t *mk = &w->marks[f->mark];
+    size_t ind = 2u * (size_t)(w->depth - 1); /* f's own indentation */
+    size_t end_text = w->len - 1;               /* the closing bracket */
+    uint8_t *brk = &w->brk[f->mark];
+    /* which separators break the line, and how much longer the text gets */
+    size_t grow = (1 + ind + 2) + (1 + ind); /* after the opening, before the closing */
+    size_t at = ind + 2;
+    for (unsigned i = 0; i < n; i++) {
+        size_t elen = (i + 1 < n ? mk[i + 1] - 2 : end_text) - mk[i];
+        if (i > 0) {
+            brk[i] = at + 2 + elen > LINE_WIDTH;
+            if (brk[i]) {
+                grow += ind + 2; /* ", " -> ",\n" and ind + 2 spaces */
+                at = ind + 2;
+            } else {
+                at += 2;
+            }
+        }
+        at += elen;
+    }
+    if (!need(w, grow))
+        return;
+    char *p = w->p;
+    size_t dst = w->len + grow;
+    /* from the end: the closing bracket, newline and indentation */
+    p[--dst] = p[end_text];
+    dst -= ind;
+    memcpy(p + dst, SPACES, ind);
+    p[--dst] = '\n';
+    for (unsigned i = n; i-- > 0;) {
+        size_t elen = (i + 1 < n ? mk[i + 1] - 2 : end_text) - mk[i];
+        dst -= elen;
+        memmove(p + dst, p + mk[i], elen);
+        if (i > 0 && brk[i]) {
+            dst -= ind + 2;
+            memcpy(p + dst, SPACES, ind + 2);
+            p[--dst] = '\n';
+            p[--dst] = ',';
+        } else if (i > 0) {
+            dst -= 2;
+            p[dst] = ',';
+            p[dst + 1] = ' ';
+        }
+    }
+    dst -= ind + 2;
+    memcpy(p + dst, SPACES, ind + 2);
+    p[--dst] = '\n';
+    /* dst is now just after the opening bracket, which stays */
+    w->len += grow;
+}
+
+static void close_(wr *w)
+{
+    if (w->bad)
+        return;
+    frame *f = &w->fr[w->depth - 1];
+    if (f->flags & F_BROKEN) {
+        size_t ind = 2u * (size_t)(w->depth - 1);
+        if (!need(w, ind + 2))
+            return;
+        w->p[w->len++] = '\n';
+        memcpy(w->p + w->len, SPACES, ind);
+        w->len += ind;
+    }
+    raw(w, f->flags & F_OBJ ? "}" : "]", 1);
+    /* not broken yet and too long: a list of scalars (anything else was
+     * broken as soon as it ran past its line) */
+    if (!(f->flags & F_BROKEN) && f->n && f->flat > f->room)
+        fill_lines(w, f);
+    if (w->bad)
+        return;
+    size_t flat = f->flat;
+    w->nmarks = f->mark;
+    w->depth--;
+    if (w->depth > 0)
+        end(w, f->start - w->marks[w->nmarks - 1] + flat, T_CONT);
+}
+
+/* ---- values --------------------------------------------------------------- */
+
+static void put_int(wr *w, const char *key, size_t klen, long long v)
+{
+    begin(w, key, klen);
+    int_text(w, v);
+    end_scalar(w, T_INT);
+}
+
+static void put_bool(wr *w, const char *key, size_t klen, int v)
+{
+    begin(w, key, klen);
+    raw(w, v ? "true" : "false", v ? 4 : 5);
+    end_scalar(w, v ? T_TRUE : T_FALSE);
+}
+
+static void put_null(wr *w, const char *key, size_t klen)
+{
+    begin(w, key, klen);
+    raw(w, "null", 4);
+    end_scalar(w, T_NULL);
+}
+
+static void put_str(wr *w, const char *key, size_t klen, const char *s)
+{
+    begin(w, key, klen);
+    str_n(w, s, strlen(s));
+    end_scalar(w, T_STR);
+}
+
+static void put_name(wr *w, const char *key, size_t klen, const wname *nm)
+{
+    begin(w, key, klen);
+    name_text(w, nm);
+    end_scalar(w, T_STR);
+}
+
+static void put_hex(wr *w, const char *key, size_t klen, uint64_t v)
+{
+    char t[16];
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        t[i] = "0123456789abcdef"[v & 15];
+    begin(w, key, klen);
+    str_n(w, t, 16);
+    end_scalar(w, T_STR);
+}
+
+/* A plot's or card's name from the name tables: JNAME_LEN bytes (the
+ * name, its NUL and zeros) copied at once when no name needs escapes. */
+static inline void put_jname(wr *w, const char *key, size_t klen, const char *name, size_t len)
+{
+    begin(w, key, klen);
+    if (w->bad)
+        return;
+    if (w->names_plain) {
+        /* begin left SLACK bytes: room for the key's copy and JNAME_LEN + 2 */
+        char *o = w->p + w->len;
+        o[0] = '"';
+        memcpy(o + 1, name, JNAME_LEN);
+        o[len + 1] = '"';
+        w->len += len + 2;
+    } else {
+        str_n(w, name, len);
+    }
+    end_scalar(w, T_STR);
+}
+
+static void put_plot(wr *w, const char *key, size_t klen, int plot)
+{
+    if (plot == CH_NONE || plot >= w->nplots)
+        put_null(w, key, klen);
+    else
+        put_jname(w, key, klen, w->pn.n[plot], w->pn.len[plot]);
+}
+
+static void put_card(wr *w, const char *key, size_t klen, int card)
+{
+    if (card == CH_NONE || card >= w->ncards)
+        put_null(w, key, klen);
+    else
+        put_jname(w, key, klen, w->cn.n[card], w->cn.len[card]);
+}
+
+static void put_company(wr *w, const char *key, size_t klen, int co)
+{
+    if (co == CH_NONE || co >= w->st->ncompanies)
+        put_null(w, key, klen);
+    else if (co < CH_MAX_COMPANIES)
+        put_name(w, key, klen, &w->co[co]);
+    else
+        put_str(w, key, klen, ch_company_name(w->st, co));
+}
+
+static void put_seat(wr *w, const char *key, size_t klen, int seat)
+{
+    if (seat == CH_NONE || seat >= w->st->nplayers)
+        put_null(w, key, klen);
+    else
+        put_int(w, key, klen, seat);
+}
+
+/* An event kind by name: Building Amsterdam's stock events, or The Golden
+ * Age's event cards ("sell 2", "all -f30", ...). */
+static void put_event(wr *w, const char *key, size_t klen, int kind)
+{
+    int ga = w->st->edition == CH_ED_GOLDEN_AGE;
+    if (kind == CH_NONE || kind >= (ga ? CH_GE_KINDS : CH_EV_KINDS))
+        put_null(w, key, klen);
+    else
+        put_str(w, key, klen, ga ? ch_ga_event_name(kind) : ch_event_name(kind));
+}
+
+/* A card set (bitset) as a list of names, by id. */
+static void put_cardset(wr *w, const char *key, size_t klen, const uint64_t set[2])
+{
+    arr_open(w, key, klen);
+    for (int c = 0; c < w->ncards; c++)
+        if (set[c >> 6] >> (c & 63) & 1)
+            put_card(w, ELEM, c);
+    close_(w);
+}
+
+static void put_cardlist(wr *w, const char *key, size_t klen, const uint8_t *cards, int n)
+{
+    arr_open(w, key, klen);
+    for (int i = 0; i < n; i++)
+        put_card(w, ELEM, cards[i]);
+    close_(w);
+}
+
+static void put_seats(wr *w, const char *key, size_t klen, unsigned mask)
+{
+    arr_open(w, key, klen);
+    for (int p = 0; p < w->nplayers; p++)
+        if (mask >> p & 1)
+            put_int(w, ELEM, p);
+    close_(w);
+}
+
+static void put_stocks(wr *w, const char *key, size_t klen, const uint8_t *stock)
+{
+    obj_open(w, key, klen);
+    for (int c = 0; c < w->ncos; c++) {
+        begin_named(w, &w->co_key[c]);
+        int_text(w, stock[c]);
+        end_scalar(w, T_INT);
+    }
+    close_(w);
+}
+
+/* ---- the sections ----------------------------------------------------------- */
+
+static void w_game(wr *w)
+{
+    const ch_state *st = w->st;
+    obj_open(w, KEY("game"));
+    put_int(w, KEY("player_count"), st->nplayers);
+    put_int(w, KEY("company_count"), st->ncompanies);
+    put_int(w, KEY("card_count"), st->ncards);
+    put_int(w, KEY("market_size"), st->market_size);
+    put_int(w, KEY("open_events"), st->nevent_open);
+    put_int(w, KEY("hand_limit"), st->max_hand);
+    put_int(w, KEY("first_player"), st->first_player);
+    put_int(w, KEY("total_money"), st->total_money);
+    put_int(w, KEY("warehouses_total"), st->warehouses_total);
+    put_int(w, KEY("roofs_total"), st->roofs_total);
+    put_int(w, KEY("preset"), st->preset);
+    put_bool(w, KEY("events_on"), st->events_on);
+    close_(w);
+}
+
+static void w_board(wr *w)
+{
+    const ch_board *b = &w->st->board;
+    obj_open(w, KEY("board"));
+    put_str(w, KEY("name"), b->name);
+    arr_open(w, KEY("districts"));
+    for (int i = 0; i < b->ndistricts && i < CH_MAX_DISTRICTS; i++)
+        put_str(w, ELEM, b->district[i]);
+    close_(w);
+    arr_open(w, KEY("plots"));
+    for (int p = 0; p < w->nplots; p++) {
+        obj_open(w, ELEM);
+        put_jname(w, KEY("name"), w->pn.n[p], w->pn.len[p]);
+        put_str(w, KEY("label"), b->plot_label[p]);
+        if (b->plot_district[p] < b->ndistricts && b->plot_district[p] < CH_MAX_DISTRICTS)
+            put_str(w, KEY("district"), b->district[b->plot_district[p]]);
+        else
+            put_null(w, KEY("district"));
+        put_int(w, KEY("x"), b->gx[p]);
+        put_int(w, KEY("y"), b->gy[p]);
+        arr_open(w, KEY("adjacent"));
+        for (int i = 0; i < b->deg[p] && i < CH_MAX_NEIGH; i++)
+            put_plot(w, ELEM, b->adj[p][i]);
+        close_(w);
+        arr_open(w, KEY("bridges"));
+        for (int i = 0; i < b->deg[p] && i < CH_MAX_NEIGH; i++)
+            if (b->bridge[p] >> i & 1)
+                put_plot(w, ELEM, b->adj[p][i]);
+        close_(w);
+        close_(w);
+    }
+    close_(w);
+    close_(w);
+}
+
+static void w_cards(wr *w)
+{
+    const ch_state *st = w->st;
+    arr_open(w, KEY("cards"));
+    for (int c = 0; c < w->ncards; c++) {
+        /* Which Golden Age event cards are still in the deck is hidden: with
+         * fewer than 12 in the game, the table would tell which were left out.
+         * A view names an event card only once it has been discarded. */
+        int hide = w->view && st->card_event[c] && st->loc[c] != CH_LOC_DISCARD;
+        obj_open(w, ELEM);
+        put_int(w, KEY("id"), c);
+        if (hide)
+            put_str(w, KEY("name"), "event");
+        else
+            put_card(w, KEY("name"), c);
+        put_plot(w, KEY("plot"), st->card_plot[c]);
+        put_int(w, KEY("level"), st->card_level[c]);
+        if (hide)
+            put_null(w, KEY("event"));
+        else
+            put_int(w, KEY("event"), st->card_event[c]);
+        close_(w);
+    }
+    close_(w);
+}
+
+static void w_companies(wr *w)
+{
+    const ch_state *st = w->st;
+    arr_open(w, KEY("companies"));
+    for (int c = 0; c < w->ncos; c++) {
+        const ch_company *co = &st->co[c];
+        obj_open(w, ELEM);
+        put_name(w, KEY("name"), &w->co[c]);
+        put_int(w, KEY("value"), co->value);
+        put_bool(w, KEY("on_chart"), co->on_chart);
+        put_plot(w, KEY("hq"), co->hq);
+        put_int(w, KEY("bank"), co->bank);
+        put_seat(w, KEY("flag"), co->flag ? co->flag - 1 : CH_NONE);
+        close_(w);
+    }
+    close_(w);
+}
+
+static int popcount2(const uint64_t s[2])
+{
+    return __builtin_popcountll(s[0]) + __builtin_popcountll(s[1]);
+}
+
+static void w_players(wr *w)
+{
+    const ch_state *st = w->st;
+    arr_open(w, KEY("players"));
+    for (int p = 0; p < w->nplayers; p++) {
+        const ch_player *pl = &st->pl[p];
+        obj_open(w, ELEM);
+        put_int(w, KEY("seat"), p);
+        put_int(w, KEY("cash"), pl->cash);
+        /* stock holdings are public in Building Amsterdam, private in The
+         * Golden Age (RULINGS.md "Hidden information") */
+        if (!w->view || w->viewer == p || st->edition != CH_ED_GOLDEN_AGE)
+            put_stocks(w, KEY("stocks"), pl->stock);
+        put_int(w, KEY("action_cards"), pl->actions);
+        put_int(w, KEY("roofs"), pl->roofs);
+        put_bool(w, KEY("extra_turn_pending"), pl->extra_pending);
+        put_bool(w, KEY("extra_turn_armed"), pl->extra_armed);
+        put_int(w, KEY("hidden_levels"), pl->hidden_levels);
+        put_int(w, KEY("flags"), pl->flags);
+        if (!w->view || w->viewer == p) /* private: which levels came from the reserve */
+            put_int(w, KEY("reserve_took"), pl->reserve_took);
+        if (w->view)
+            put_int(w, KEY("hand_count"), popcount2(pl->hand));
+        if (!w->view || w->viewer == p)
+            put_cardset(w, KEY("hand"), pl->hand);
+        put_cardset(w, KEY("known"), pl->known);
+        close_(w);
+    }
+    close_(w);
+}
+
+static void w_plots(wr *w)
+{
+    const ch_state *st = w->st;
+    arr_open(w, KEY("plots"));
+    for (int p = 0; p < w->nplots; p++) {
+        obj_open(w, ELEM);
+        put_jname(w, KEY("plot"), w->pn.n[p], w->pn.len[p]);
+        put_int(w, KEY("height"), st->height[p]);
+        put_company(w, KEY("owner"), st->owner[p]);
+        arr_open(w, KEY("flags"));
+        for (int i = 0; i < 8; i++)
+            if (st->pflags[p] >> i & 1)
+                put_str(w, ELEM, json_pflag_words[i]);
+        close_(w);
+        close_(w);
+    }
+    close_(w);
+}
+
+static void w_table(wr *w)
+{
+    const ch_state *st = w->st;
+    obj_open(w, KEY("table"));
+    put_int(w, KEY("supply"), st->supply);
+    put_int(w, KEY("roofs_left"), st->roofs_left);
+    put_int(w, KEY("bank_net"), st->bank_net);
+    close_(w);
+}
+
+/* Are the look cards hidden from this view? (Veilinge option 3: only the
+ * picker sees the ten cards, and only while picking.) */
+static int look_hidden(const wr *w)
+{
+    const ch_state *st = w->st;
+    if (!w->view || st->nlook == 0 || st->au_option != 3)
+        return 0;
+    return !(st->phase == CH_PH_PICK && w->viewer >= 0 && w->viewer == st->actor);
+}
+
+static void w_piles(wr *w)
+{
+    const ch_state *st = w->st;
+    obj_open(w, KEY("piles"));
+    if (w->view)
+        put_int(w, KEY("deck_count"), st->ndeck);
+    else
+        put_cardlist(w, KEY("deck"), st->deck, st->ndeck);
+    arr_open(w, KEY("market"));
+    for (int i = 0; i < st->market_size && i < CH_MARKET_MAX; i++)
+        put_card(w, ELEM, st->market[i]);
+    close_(w);
+    if (w->view)
+        put_int(w, KEY("reserve_count"), st->nreserve);
+    else
+        put_cardlist(w, KEY("reserve"), st->reserve, st->nreserve);
+    put_cardlist(w, KEY("discard"), st->discard, st->ndiscard);
+    if (look_hidden(w))
+        put_int(w, KEY("look_count"), st->nlook);
+    else
+        put_cardlist(w, KEY("look"), st->look, st->nlook);
+    if (w->view) {
+        put_int(w, KEY("event_deck_count"), st->nev_deck);
+    } else {
+        arr_open(w, KEY("event_deck"));
+        for (int i = 0; i < st->nev_deck && i < CH_EVENT_CARDS; i++)
+            put_event(w, ELEM, st->ev_deck[i]);
+        close_(w);
+    }
+    arr_open(w, KEY("event_open"));
+    for (int i = 0; i < st->nevent_open && i < CH_EVENT_OPEN_MAX; i++)
+        put_event(w, ELEM, st->ev_open[i]);
+    close_(w);
+    arr_open(w, KEY("event_discard"));
+    for (int i = 0; i < st->nev_discard && i < CH_EVENT_CARDS; i++)
+        put_event(w, ELEM, st->ev_discard[i]);
+    close_(w);
+    close_(w);
+}
+
+static void w_turn(wr *w)
+{
+    const ch_state *st = w->st;
+    obj_open(w, KEY("turn"));
+    put_int(w, KEY("number"), st->turn_no);
+    put_int(w, KEY("decisions"), st->ndecisions);
+    put_str(w, KEY("phase"), ch_phase_name(st->phase));
+    put_int(w, KEY("active"), st->active);
+    put_seat(w, KEY("actor"), st->actor);
+    put_bool(w, KEY("over"), st->over);
+    put_bool(w, KEY("end_triggered"), st->end_triggered);
+    put_int(w, KEY("passes"), st->passes);
+    put_bool(w, KEY("event_due"), st->event_due);
+    put_company(w, KEY("founded"), st->founded);
+    put_int(w, KEY("discount_left"), st->discount_left);
+    put_int(w, KEY("trades"), st->trades);
+    put_int(w, KEY("taken"), st->taken);
+    put_bool(w, KEY("built"), st->built);
+    put_bool(w, KEY("extra_turn"), st->extra_turn);
+    put_bool(w, KEY("passed"), st->passed);
+    put_company(w, KEY("built_company"), st->ga_built);
+    put_int(w, KEY("deliver_to"), st->ga_dest);
+    put_seat(w, KEY("first_seller"), st->ga_seller);
+    close_(w);
+}
+
+static void w_build(wr *w)
+{
+    const ch_state *st = w->st;
+    obj_open(w, KEY("build"));
+    put_card(w, KEY("card"), st->b_card);
+    put_card(w, KEY("card2"), st->b_card2);
+    put_plot(w, KEY("plot"), st->b_plot);
+    put_plot(w, KEY("plot2"), st->b_plot2);
+    put_bool(w, KEY("roof"), st->b_roof);
+    put_plot(w, KEY("hq"), st->b_hq);
+    close_(w);
+}
+
+static void w_merger(wr *w)
+{
+    const ch_state *st = w->st;
+    obj_open(w, KEY("merger"));
+    arr_open(w, KEY("pending"));
+    for (int c = 0; c < st->ncompanies && c < 16; c++)
+        if (st->m_set >> c & 1)
+            put_company(w, ELEM, c);
+    close_(w);
+    put_company(w, KEY("absorbed"), st->m_absorbed);
+    put_company(w, KEY("absorber"), st->m_absorber);
+    put_seat(w, KEY("seller"), st->m_seller);
+    put_int(w, KEY("sellers_left"), st->m_sold_left);
+    close_(w);
+}
+
+/* One side of a Coopmanscappen offer; owner holds its cards. In a view, the
+ * active player (who builds the offer), the owner, and the player offered to
+ * once the offer is sent see every card; anyone else sees only the cards
+ * every player knows of, and a count of the others. */
+static void w_offer_side(wr *w, const char *key, size_t klen, const uint8_t *stock,
+                         int32_t money, const uint64_t cards[2], int owner)
+{
+    const ch_state *st = w->st;
+    uint64_t shown[2] = {cards[0], cards[1]};
+    int hidden = 0;
+    if (w->view) {
+        int party = w->viewer >= 0 &&
+                    (w->viewer == owner || w->viewer == st->active ||
+                     (w->viewer == st->offer.to && st->phase == CH_PH_RESPOND));
+        if (!party && owner >= 0 && owner < w->nplayers) {
+            for (int i = 0; i < 2; i++)
+                shown[i] = cards[i] & st->pl[owner].known[i];
+            hidden = popcount2(cards) - popcount2(shown);
+        } else if (!party) {
+            shown[0] = shown[1] = 0;
+            hidden = popcount2(cards);
+        }
+    }
+    obj_open(w, key, klen);
+    put_cardset(w, KEY("cards"), shown);
+    if (w->view)
+        put_int(w, KEY("hidden_cards"), hidden);
+    put_stocks(w, KEY("stocks"), stock);
+    put_int(w, KEY("money"), money);
+    close_(w);
+}
+
+static void w_event(wr *w)
+{
+    const ch_state *st = w->st;
+    obj_open(w, KEY("event"));
+    put_event(w, KEY("kind"), st->ev_kind);
+    if (st->ev_slot == CH_NONE)
+        put_null(w, KEY("open_slot"));
+    else
+        put_int(w, KEY("open_slot"), st->ev_slot);
+    put_bool(w, KEY("from_action"), st->ev_from_action);
+    put_seats(w, KEY("bidders"), st->bid_mask);
+    put_seats(w, KEY("bids_in"), st->bid_in);
+    put_int(w, KEY("bid_round"), st->bid_round);
+    put_bool(w, KEY("bids_revealed"), st->bid_revealed);
+    arr_open(w, KEY("bids"));
+    for (int p = 0; p < w->nplayers; p++) {
+        /* bid_revealed: bid[] holds the last round's bids, all shown at the
+         * table; otherwise only the viewer's own sealed bid is visible */
+        if (!w->view || st->bid_revealed || w->viewer == p)
+            put_int(w, ELEM, st->bid[p]);
+        else
+            put_null(w, ELEM);
+    }
+    close_(w);
+    put_int(w, KEY("lose_left"), st->lose_left);
+    put_int(w, KEY("offers"), st->offers);
+    obj_open(w, KEY("offer"));
+    put_seat(w, KEY("to"), st->offer.to);
+    w_offer_side(w, KEY("give"), st->offer.give_stock, st->offer.give_money,
+                 st->offer.give_cards, st->active);
+    w_offer_side(w, KEY("ask"), st->offer.ask_stock, st->offer.ask_money, st->offer.ask_cards,
+                 st->offer.to == CH_NONE ? -1 : st->offer.to);
+    close_(w);
+    obj_open(w, KEY("auction"));
+    put_int(w, KEY("option"), st->au_option);
+    if ((st->au_option == 1 || st->au_option == 2) && st->au_item < st->ncompanies)
+        put_company(w, KEY("item"), st->au_item);
+    else if (st->au_item == CH_NONE)
+        put_null(w, KEY("item"));
+    else
+        put_int(w, KEY("item"), st->au_item);
+    put_seat(w, KEY("high_bidder"), st->au_high_bidder);
+    put_seat(w, KEY("turn"), st->au_turn);
+    put_seats(w, KEY("out"), st->au_out);
+    put_int(w, KEY("high"), st->au_high);
+    close_(w);
+    close_(w);
+}
+
+/* The bytes of arr[count..size) up to the last non-zero one: what the engine
+ * left behind past the end of a pile (cards drawn or moved away). */
+static void put_leftover(wr *w, const char *key, size_t klen, const uint8_t *arr, int count,
+                         int size)
+{
+    arr_open(w, key, klen);
+    int end_ = size;
+    while (end_ > count && arr[end_ - 1] == 0)
+        end_--;
+    for (int i = count; i < end_; i++)
+        put_int(w, ELEM, arr[i]);
+    close_(w);
+}
+
+static void w_leftovers(wr *w)
+{
+    const ch_state *st = w->st;
+    obj_open(w, KEY("leftovers"));
+    put_leftover(w, KEY("deck"), st->deck, st->ndeck, CH_MAX_CARDS);
+    put_leftover(w, KEY("reserve"), st->reserve, st->nreserve, CH_RESERVE_MAX);
+    put_leftover(w, KEY("discard"), st->discard, st->ndiscard, CH_MAX_CARDS);
+    put_leftover(w, KEY("look"), st->look, st->nlook, (int)sizeof st->look);
+    put_leftover(w, KEY("event_deck"), st->ev_deck, st->nev_deck, CH_EVENT_CARDS);
+    put_leftover(w, KEY("event_discard"), st->ev_discard, st->nev_discard, CH_EVENT_CARDS);
+    close_(w);
+}
+
+/* ---- the document ------------------------------------------------------------ */
+
+/* A name's slot: '"name"' (n characters) and the tail (": " for a key, t
+ * characters), padded. */
+static void set_name(wname *nm, const char *s, size_t n, const char *tail, size_t t)
+{
+    nm->s = s;
+    nm->qlen = 0;
+    if (n + t + 2 > NAME_SLOT || !is_plain(s, n))
+        return;
+    memset(nm->q, ' ', NAME_SLOT);
+    nm->q[0] = '"';
+    memcpy(nm->q + 1, s, n);
+    nm->q[n + 1] = '"';
+    memcpy(nm->q + n + 2, tail, t);
+    nm->qlen = n + 2 + t;
+}
+
+static char *write_doc(const ch_state *st, int view, int viewer)
+{
+    wr *w = malloc(sizeof *w);
+    if (!w)
+        return NULL;
+    w->p = NULL;
+    w->len = w->cap = 0;
+    w->bad = 0;
+    w->depth = 0;
+    w->nmarks = 0;
+    w->st = st;
+    w->view = view;
+    w->viewer = viewer;
+    /* the counts the loops go by, kept within the state's arrays */
+    w->nplots = st->board.nplots < CH_MAX_PLOTS ? st->board.nplots : CH_MAX_PLOTS;
+    w->ncards = st->ncards < CH_MAX_CARDS ? st->ncards : CH_MAX_CARDS;
+    w->ncos = st->ncompanies < CH_MAX_COMPANIES ? st->ncompanies : CH_MAX_COMPANIES;
+    w->nplayers = st->nplayers < CH_MAX_PLAYERS ? st->nplayers : CH_MAX_PLAYERS;
+    /* zeros after each name: put_jname copies whole entries */
+    memset(&w->pn, 0, sizeof w->pn);
+    memset(&w->cn, 0, sizeof w->cn);
+    json_plot_names(&st->board, &w->pn);
+    json_card_names(st, &w->pn, &w->cn);
+    /* plot names are district and label (or "plot#N"); card names are plot
+     * names, "L2", "card", "event " and an event's name, maybe with "#id":
+     * they need escapes only when a district or label does */
+    const ch_board *b = &st->board;
+    w->names_plain = 1;
+    for (int d = 0; d < CH_MAX_DISTRICTS; d++)
+        w->names_plain &= is_plain(b->district[d], strnlen(b->district[d], CH_NAME_LEN));
+    for (int p = 0; p < w->nplots; p++)
+        w->names_plain &= is_plain(b->plot_label[p], strnlen(b->plot_label[p], CH_LABEL_LEN));
+    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
+        const char *name = ch_company_name(st, c);
+        set_name(&w->co[c], name, strlen(name), "", 0);
+        set_name(&w->co_key[c], name, strlen(name), ": ", 2);
+    }
+
+    obj_open(w, ELEM);
+    put_str(w, KEY("format"), view ? VIEW_FORMAT : STATE_FORMAT);
+    put_int(w, KEY("version"), FORMAT_VERSION);
+    if (view)
+        put_int(w, KEY("viewer"), viewer);
+    if (st->edition < N_EDITIONS)
+        put_str(w, KEY("edition"), json_edition_words[st->edition]);
+    else
+        put_int(w, KEY("edition"), st->edition);
+    if (!view) {
+        put_hex(w, KEY("seed"), st->seed);
+        arr_open(w, KEY("rng"));
+        for (int i = 0; i < 4; i++)
+            put_hex(w, ELEM, st->rng[i]);
+        close_(w);
+    }
+    w_game(w);
+    w_board(w);
+    w_cards(w);
+    w_companies(w);
+    w_players(w);
+    w_plots(w);
+    w_table(w);
+    w_piles(w);
+    w_turn(w);
+    w_build(w);
+    w_merger(w);
+    w_event(w);
+    if (!view)
+        w_leftovers(w);
+    if (view) {
+        /* who decides now (a state without a valid actor names nobody) */
+        unsigned mask = 0;
+        int safe = st->over || st->phase == CH_PH_OVER || st->phase == CH_PH_BID ||
+                   st->actor < st->nplayers;
+        if (safe && ch_decider(st, &mask) == CH_DEC_TERMINAL)
+            mask = 0;
+        put_seats(w, KEY("deciders"), mask);
+    }
+    close_(w);
+    raw(w, "\n", 1);
+
+    char *text = NULL;
+    if (!w->bad) {
+        w->p[w->len] = '\0';
+        /* give back what the growing buffer holds beyond the text */
+        text = realloc(w->p, w->len + 1);
+        if (!text)
+            text = w->p;
+    } else {
+        free(w->p);
+    }
+    free(w);
+    return text;
+}
+
+char *ch_state_to_json(const ch_state *st)
+{
+    if (!st)
+        return NULL;
+    return write_doc(st, 0, -1);
+}
+
+char *ch_view_to_json(const ch_state *st, int p)
+{
+    if (!st)
+        return NULL;
+    if (p < -1 || p >= st->nplayers)
+        p = -1;
+    return write_doc(st, 1, p);
+}
