@@ -10,17 +10,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, http_json  # noqa: E402
+from wsclient import Server, http_json, check, finish, test_args  # noqa: E402
 
-BIN, SRC, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(WORK, exist_ok=True)
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
+BIN, SRC, WORK = test_args()
 
 
 srv = Server(BIN, os.path.join(WORK, "away.db")).start()
@@ -70,7 +62,4 @@ finally:
     code = srv.stop()
     check(code == 0, f"the server exits cleanly on SIGTERM (status {code}): {srv.log_text()[-2000:]}")
 
-if failures:
-    print(f"{len(failures)} failures")
-    sys.exit(1)
-print("server_away: the turn timer hands a seat to a bot; the token takes it back")
+finish("server_away: the turn timer hands a seat to a bot; the token takes it back")

@@ -16,17 +16,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, http_json  # noqa: E402
+from wsclient import Server, http_json, check, finish, test_args  # noqa: E402
 
-BIN, SRC, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(WORK, exist_ok=True)
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
+BIN, SRC, WORK = test_args()
 
 
 def expect_error(c, code, what):
@@ -234,7 +226,4 @@ finally:
     code = srv.stop()
     check(code == 0, f"the server stops cleanly on SIGTERM (status {code})")
 
-if failures:
-    print(f"{len(failures)} failures")
-    sys.exit(1)
-print("server_errors: every bad input refused with its reason; nothing changed")
+finish("server_errors: every bad input refused with its reason; nothing changed")

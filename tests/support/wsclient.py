@@ -1,7 +1,8 @@
 """wsclient.py: a small RFC 6455 WebSocket client and HTTP helpers (Python 3
 standard library only) for the server tests: the opening handshake, masked
 client frames, reading server frames (fragments, ping/pong, close), plus
-JSON-over-HTTP calls and starting/stopping `chartered serve` on a free port.
+JSON-over-HTTP calls and starting/stopping `chartered serve` on a free port,
+and the bookkeeping every server test shares (arguments, checks, the verdict).
 """
 import base64
 import hashlib
@@ -12,7 +13,33 @@ import random
 import socket
 import struct
 import subprocess
+import sys
 import time
+
+failures = []
+
+
+def test_args():
+    """BINARY SRCDIR WORKDIR from the command line; WORKDIR is created."""
+    binary, src, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(work, exist_ok=True)
+    return binary, src, work
+
+
+def check(cond, what):
+    """Record a failure (and say it at once) when cond is false."""
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def finish(summary):
+    """Exit 1 when any check failed, else print the test's summary line."""
+    if failures:
+        print(f"{len(failures)} failures")
+        sys.exit(1)
+    print(summary)
+
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
