@@ -57,10 +57,32 @@ enum {
 };
 const char *ch_strerror(int code);
 
-/* A message that says what was wrong and why ("Harbour C1 is not in your hand"). */
-typedef struct ch_msg {
+/* A message that says what was wrong and why ("Harbour C1 is not in your hand").
+ * text is the message in English, fully formatted. The other members record
+ * the same message for front ends that translate it (chx_reason in
+ * src/text): fmt is the English printf format text was written from (a
+ * string literal of the library, the key of its translations; NULL when text
+ * was not written from one), args its nargs arguments already turned into
+ * text, in order ("%.*s" is one argument; cut at CH_MSG_ARGLEN - 1 bytes on
+ * a UTF-8 boundary), and seal ties them to this text: a text written or
+ * changed by other code no longer matches, and is then shown as it is
+ * (ch_msg_recorded). It is a union whose first member is text, so that the
+ * initializers written for the text alone ({{0}}, {"..."}) stay complete. */
+#define CH_MSG_NARGS 6     /* arguments recorded for translation             */
+#define CH_MSG_ARGLEN 64   /* bytes per recorded argument, NUL included      */
+typedef union ch_msg {
     char text[256];
+    struct {
+        char text_space_[256]; /* text: the record follows it */
+        const char *fmt;
+        int nargs;
+        char args[CH_MSG_NARGS][CH_MSG_ARGLEN];
+        uint32_t seal;
+    };
 } ch_msg;
+/* 1 when m's fmt and args were recorded by the library for its text (and
+ * may be used to translate it), else 0. */
+int ch_msg_recorded(const ch_msg *m);
 
 /* ---- editions ----------------------------------------------------------- */
 enum { CH_ED_AMSTERDAM = 0, CH_ED_GOLDEN_AGE = 1 };
@@ -405,6 +427,18 @@ int ch_hand_count(const ch_state *st, int p);
 /* ---- JSON (these allocate; free the text with ch_free) ------------------------ */
 char *ch_state_to_json(const ch_state *st);
 char *ch_view_to_json(const ch_state *st, int p);  /* p = -1: spectator */
+/* A view with options (ch_view_to_json is flags 0):
+ *   CH_JSON_COMPACT  no whitespace at all (for the wire; the default layout
+ *                    is for people reading it);
+ *   CH_JSON_DYNAMIC  without "board" and "cards", the members that stay the
+ *                    same from move to move (a server sends them once);
+ *   CH_JSON_STATIC   only those two: {"board": ..., "cards": ...}.
+ * NULL for an unknown flag or DYNAMIC with STATIC. */
+enum { CH_JSON_COMPACT = 1, CH_JSON_DYNAMIC = 2, CH_JSON_STATIC = 4 };
+char *ch_view_json(const ch_state *st, int p, unsigned flags);
+/* Changes whenever p's CH_JSON_STATIC part does (in The Golden Age, an event
+ * card is named in the card table once discarded); never 0. */
+uint32_t ch_view_static_stamp(const ch_state *st, int p);
 int ch_state_from_json(ch_state *st, const char *json, ch_msg *why);
 void ch_free(void *p);
 

@@ -100,10 +100,35 @@ LANG=nl_NL.UTF-8 run '' "$BIN" play --seats human,greedy --seed 3 --autosave a5.
 has "プレイヤー1"
 ok "languages"
 
+# the engine's reasons in the player's language (chx_reason)
+run 'bid f10\nbid 120\n' "$BIN" play --seats human,greedy --seed 3 --autosave a3ja.json --lang ja
+has "指せません: 'bid f10' は今は指せません: "
+has "金額 '120' にはフローリン記号が必要です"
+grep -q "is not legal now\|needs the florin sign" "$TMP/out" && fail "English reasons in Japanese"
+run 'bid f10\n' "$BIN" play --seats human,greedy --seed 3 --autosave a3nl.json --lang nl
+has "Niet toegestaan: 'bid f10' mag nu niet: "
+ok "reasons in Japanese and Dutch"
+
 # ---- the rules pager ---------------------------------------------------------------
 run 'rules\n\nq\n\n' "$BIN" play --seats human,greedy --seed 3 --autosave a6.json --lang en
 has "Chartered: the rules as implemented"
 ok "rules"
+# built into the binary: a copy far from the repository, no docs/ anywhere
+# near it or the working directory, no CH_DOCS_DIR, still pages the rules
+mkdir -p "$TMP/far/bin" "$TMP/far/work"
+cp "$BIN" "$TMP/far/bin/chartered"
+(cd "$TMP/far/work" && run 'rules\n\nq\n\n' env -u CH_DOCS_DIR -u CH_DATA_DIR \
+    "$TMP/far/bin/chartered" play --seats human,greedy --seed 3 --autosave a6b.json --lang en)
+has "Chartered: the rules as implemented"
+has "-- Enter: more, q: back to the game --"
+grep -q "rules document (docs/rules.md) was not found" "$TMP/out" && fail "rules missing in a lone binary"
+# CH_DOCS_DIR still overrides the built-in copy
+mkdir -p "$TMP/far/docs"
+printf '# Local rules\nHouse rule: tea at four.\n' >"$TMP/far/docs/rules.md"
+(cd "$TMP/far/work" && CH_DOCS_DIR="$TMP/far/docs" run 'rules\n\n' "$TMP/far/bin/chartered" play \
+    --seats human,greedy --seed 3 --autosave a6c.json --lang en)
+has "House rule: tea at four."
+ok "rules built in"
 
 # ---- interactive setup -------------------------------------------------------------
 run 'chess\n1\n7\n2\nwizard\nhuman\nAnke\ngreedy\ncrossroads\nx\n42\n' "$BIN" play --autosave setup.json --lang en

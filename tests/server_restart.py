@@ -70,9 +70,35 @@ def play(conns, max_moves, first_states=None):
     sent = 0
     firsts = {}
     last = {}
+
+    def handle(c):
+        """Every frame c holds: its read buffer can hold several (small
+        frames arrive together), and select sees only the socket."""
+        nonlocal sent
+        while True:
+            m = c.recv(timeout=30)
+            if m["type"] == "state":
+                firsts.setdefault(id(c), m)
+                note(c, m)
+                if m["legal"] and m["status"] == "playing" and sent < max_moves:
+                    last[id(c)] = {"type": "move", "move": pick_move(m["legal"], rng),
+                                   "decision": m["decision"]}
+                    c.send(last[id(c)])
+                    sent += 1
+            elif m["type"] == "error":
+                check(m["code"] in ("stale", "rate_limited"), f"unexpected error {m}")
+                if m["code"] == "rate_limited":
+                    time.sleep(0.1)
+                    c.send(last[id(c)])
+            if not c.buf:
+                break
+
     for c in conns:  # act on the state each client already holds
+        if c.buf:
+            handle(c)
+            continue
         st = [m for m in c.frames if m["type"] == "state"]
-        if st and st[-1]["legal"] and st[-1]["status"] == "playing" and not c.buf:
+        if st and st[-1]["legal"] and st[-1]["status"] == "playing":
             last[id(c)] = {"type": "move", "move": pick_move(st[-1]["legal"], rng),
                            "decision": st[-1]["decision"]}
             c.send(last[id(c)])
@@ -83,24 +109,7 @@ def play(conns, max_moves, first_states=None):
             check(False, "no frame for 30 s")
             break
         for key, _ in ready:
-            c = key.data
-            while True:
-                m = c.recv(timeout=30)
-                if m["type"] == "state":
-                    firsts.setdefault(id(c), m)
-                    note(c, m)
-                    if m["legal"] and m["status"] == "playing" and sent < max_moves:
-                        last[id(c)] = {"type": "move", "move": pick_move(m["legal"], rng),
-                                       "decision": m["decision"]}
-                        c.send(last[id(c)])
-                        sent += 1
-                elif m["type"] == "error":
-                    check(m["code"] in ("stale", "rate_limited"), f"unexpected error {m}")
-                    if m["code"] == "rate_limited":
-                        time.sleep(0.1)
-                        c.send(last[id(c)])
-                if not c.buf:
-                    break
+            handle(key.data)
     sel.close()
     return firsts
 

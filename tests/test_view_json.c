@@ -10,7 +10,9 @@
  * by line), with jansson's own text for every string and number. The two
  * texts must be the same bytes. Names with quotes, backslashes, control
  * characters and UTF-8 go through the same check, and their strings must
- * parse back to the bytes they were.
+ * parse back to the bytes they were. The wire forms (compact; without and
+ * with only the static members) are checked against jansson too, and the
+ * static part's stamp against its text all along every game.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -216,6 +218,48 @@ static void check_text(const char *text, const char *what)
     json_decref(doc);
 }
 
+/* The wire forms of a view (ch_view_json): COMPACT is jansson's compact
+ * text of the same document; DYNAMIC and STATIC are its two parts, which
+ * together make the whole view again. */
+static void check_wire(const ch_state *st, int p, const char *pretty_text, const char *what)
+{
+    json_t *full = json_loads(pretty_text, 0, NULL);
+    assert_non_null(full);
+    char *mine = ch_view_json(st, p, CH_JSON_COMPACT);
+    char *ref = json_dumps(full, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    assert_non_null(mine);
+    /* the same document, and no byte of whitespace more than jansson writes
+       (its escapes are as long as ours; only hex digits' case may differ) */
+    json_t *back = json_loads(mine, 0, NULL);
+    if (!back || !json_equal(back, full) || strlen(mine) != strlen(ref)) {
+        size_t k = 0;
+        while (mine[k] && mine[k] == ref[k])
+            k++;
+        size_t from = k > 60 ? k - 60 : 0;
+        fail_msg("%s: compact view differs at byte %zu\nwriter:    %.160s\nreference: %.160s",
+                 what, k, mine + from, ref + from);
+    }
+    json_decref(back);
+    free(ref);
+    ch_free(mine);
+    char *dyn = ch_view_json(st, p, CH_JSON_DYNAMIC | CH_JSON_COMPACT);
+    char *sta = ch_view_json(st, p, CH_JSON_STATIC);
+    json_t *d = json_loads(dyn, 0, NULL), *s = json_loads(sta, 0, NULL);
+    assert_non_null(d);
+    assert_non_null(s);
+    assert_null(json_object_get(d, "board"));
+    assert_null(json_object_get(d, "cards"));
+    assert_int_equal(json_object_size(s), 2);
+    json_object_update(d, s);
+    if (!json_equal(d, full))
+        fail_msg("%s: dynamic and static parts do not make the view", what);
+    json_decref(d);
+    json_decref(s);
+    json_decref(full);
+    ch_free(dyn);
+    ch_free(sta);
+}
+
 static void check_state(const ch_state *st, const char *what)
 {
     char label[160];
@@ -223,12 +267,34 @@ static void check_state(const ch_state *st, const char *what)
     snprintf(label, sizeof label, "%s, full state", what);
     check_text(t, label);
     ch_free(t);
+    static unsigned rot;
+    int wire_viewer = (int)(rot++ % (unsigned)(st->nplayers + 1)) - 1;
     for (int p = -1; p < st->nplayers; p++) {
         t = ch_view_to_json(st, p);
         snprintf(label, sizeof label, "%s, view of %d", what, p);
         check_text(t, label);
+        if (p == wire_viewer) /* one viewer a position, in turn: enough, and cheap */
+            check_wire(st, p, t, label);
         ch_free(t);
     }
+}
+
+/* The static part's stamp changes exactly when its text does. */
+static void check_stamp(const ch_state *st, char **last, uint32_t *stamp, const char *what)
+{
+    char *now = ch_view_json(st, 0, CH_JSON_STATIC | CH_JSON_COMPACT);
+    uint32_t s = ch_view_static_stamp(st, 0);
+    assert_non_null(now);
+    assert_int_not_equal(s, 0);
+    if (*last) {
+        int same_text = strcmp(*last, now) == 0;
+        if (same_text != (s == *stamp))
+            fail_msg("%s: static part %s but its stamp %s", what,
+                     same_text ? "unchanged" : "changed", s == *stamp ? "did not" : "did");
+    }
+    ch_free(*last);
+    *last = now;
+    *stamp = s;
 }
 
 /* ---- positions ------------------------------------------------------------ */
@@ -241,7 +307,10 @@ static void check_game(ch_state *st, uint64_t seed, int every, const char *what)
     uint64_t rng = seed;
     char label[120];
     unsigned long seen = 0;
+    char *stat = NULL;
+    uint32_t stamp = 0;
     for (int d = 0; d < 5000; d++) {
+        check_stamp(st, &stat, &stamp, what);
         if (d % every == 0 || !(seen >> st->phase & 1)) {
             snprintf(label, sizeof label, "%s seed %llu decision %d (%s)", what,
                      (unsigned long long)seed, d, ch_phase_name(st->phase));
@@ -251,6 +320,7 @@ static void check_game(ch_state *st, uint64_t seed, int every, const char *what)
         if (!t_random_step(st, &rng))
             break;
     }
+    ch_free(stat);
     snprintf(label, sizeof label, "%s seed %llu end", what, (unsigned long long)seed);
     check_state(st, label);
 }

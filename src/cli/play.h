@@ -45,7 +45,11 @@ typedef struct play_game {
     int lang;
     /* the screen */
     int color, plain, width, height;
-    int reserve;            /* rows the prompt needs below the screen      */
+    int reserve;            /* rows the prompt needs below the screen,
+                               besides the list of moves                   */
+    int list_need;          /* rows the list of moves would take           */
+    int list_max;           /* rows the list may take (0: its usual 14);
+                               set by play_screen, smaller when compact    */
     int auto_size;          /* follow the terminal's size (no --width)     */
     int last_human;         /* the person who saw the screen last (hot seat) */
     char log[PLAY_LOG][PLAY_LINE];   /* what everyone may know            */
@@ -69,7 +73,11 @@ int play_seat_parse(const char *text, play_seat *s, char *why, size_t n);
 /* ---- play_screen.c ---- */
 /* Clear the screen (colour mode) or print a rule (plain mode). */
 void play_clear(play_game *g);
-/* The whole screen as the seat viewer (0-based) may see it. */
+/* The whole screen as the seat viewer (0-based) may see it. When the
+ * terminal's height is known and the screen with g->reserve + g->list_need
+ * rows below it would not fit, the compact layout: the board and the prompt
+ * always, then as much of the rest as fits, and g->list_max rows for the
+ * list of moves (docs/play.md, "Short terminals"). */
 void play_screen(play_game *g, int viewer);
 /* Text of the catalogue with placeholders, into buf. */
 const char *play_fmt(const play_game *g, char *buf, size_t n, const char *key,

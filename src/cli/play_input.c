@@ -3,9 +3,10 @@
  * line), and the answer read back: a number, the notation (checked by the
  * library, whose reason is shown when it is refused), or part of a move,
  * which narrows the list. Also the commands that work at every prompt: help
- * (the current decision and its rule), rules (pages through docs/rules.md),
- * save FILE, undo, moves (the whole list again) and quit. Bad input never
- * changes the game: a message and the same prompt again.
+ * (the current decision and its rule), rules (pages through docs/rules.md,
+ * built into the program), save FILE, undo, moves (the whole list again) and
+ * quit. Bad input never changes the game: a message and the same prompt
+ * again.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -57,55 +58,44 @@ int play_wait(play_game *g, const char *key, const char *player)
 
 /* ---- the rules document ---------------------------------------------------------- */
 
-static char *find_rules(void)
+/* docs/rules.md: a copy named by CH_DOCS_DIR (or CH_DATA_DIR's sibling
+ * docs/) when there is one, so that a changed document can be read without a
+ * rebuild; else the copy built into the library (cmake/embed_data.cmake), so
+ * that an installed binary always has it. malloc'd, or NULL. */
+static char *rules_text(void)
 {
-    char exe[1024], path[1200];
+    char path[1200];
     const char *env[] = {"CH_DOCS_DIR", "CH_DATA_DIR"};
     for (int i = 0; i < 2; i++) {
         const char *d = getenv(env[i]);
-        if (!d)
+        if (!d || !*d)
             continue;
         snprintf(path, sizeof path, i == 0 ? "%s/rules.md" : "%s/../docs/rules.md", d);
-        if (access(path, R_OK) == 0)
-            return strdup(path);
+        char *text = access(path, R_OK) == 0 ? cli_read_file(path) : NULL;
+        if (text)
+            return text;
     }
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        exe[k] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
-        const char *rel[] = {"/../docs/rules.md", "/../../docs/rules.md",
-                             "/../share/doc/chartered/rules.md", "/docs/rules.md"};
-        for (int i = 0; i < 4; i++) {
-            snprintf(path, sizeof path, "%s%s", exe, rel[i]);
-            if (access(path, R_OK) == 0)
-                return strdup(path);
-        }
-    }
-    const char *fixed[] = {"docs/rules.md", "/usr/share/doc/chartered/rules.md"};
-    for (int i = 0; i < 2; i++)
-        if (access(fixed[i], R_OK) == 0)
-            return strdup(fixed[i]);
-    return NULL;
+    const char *builtin = ch_builtin_text("docs/rules.md");
+    return builtin ? strdup(builtin) : NULL;
 }
 
 void play_rules(play_game *g)
 {
-    char *path = find_rules();
-    FILE *f = path ? fopen(path, "r") : NULL;
-    if (!f) {
+    char *text = rules_text();
+    if (!text) {
         play_say(g, "rules.missing");
-        free(path);
         return;
     }
     int page = g->height > 6 ? g->height - 2 : 22;
-    char line[1024], buf[64];
+    char buf[64];
     int n = 0;
     play_clear(g);
-    while (fgets(line, sizeof line, f)) {
-        fputs(line, g->out);
-        if (++n % page == 0) {
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        fwrite(line, 1, len, g->out);
+        line += len;
+        if (++n % page == 0 && *line) {
             fprintf(g->out, "%s ", chx_msg(g->lang, "rules.more"));
             if (play_readline(g, buf, sizeof buf) < 0 || tolower((unsigned char)buf[0]) == 'q')
                 break;
@@ -113,8 +103,7 @@ void play_rules(play_game *g)
                 play_clear(g);
         }
     }
-    fclose(f);
-    free(path);
+    free(text);
     fprintf(g->out, "\n%s ", chx_msg(g->lang, "rules.end"));
     play_readline(g, buf, sizeof buf);
 }
@@ -220,7 +209,8 @@ static int list_print(play_game *g, const movelist *L, const char *filter, int *
     if (cols < 1)
         cols = 1;
     int rows = (ne + cols - 1) / cols;
-    int maxrows = 14;
+    /* 14 rows, or what the compact layout of a short terminal leaves */
+    int maxrows = g->list_max > 0 ? g->list_max : 14;
     if (rows > maxrows) {
         rows = maxrows;
     }
@@ -275,18 +265,30 @@ static void show_help(play_game *g)
 
 /* ---- the decision ------------------------------------------------------------------------- */
 
-static void decision_head(play_game *g, int p)
+static const char *head_text(play_game *g, int p, char *buf, size_t n)
 {
     const char *ph = ch_phase_name(g->st.phase);
-    char key[64], buf[PLAY_LINE];
+    char key[64];
     /* The Golden Age's own words where its decision differs */
     snprintf(key, sizeof key, "phase.ga.%s", ph ? ph : "?");
     if (g->st.edition != CH_ED_GOLDEN_AGE || !strcmp(chx_msg(g->lang, key), key))
         snprintf(key, sizeof key, "phase.%s", ph ? ph : "?");
-    fprintf(g->out, "%s%s%s\n", play_sgr(g, "\033[1m"),
-            play_fmt(g, buf, sizeof buf, "prompt.decide", "player", play_name(g, p),
-                     "phase", chx_msg(g->lang, key), NULL),
+    return play_fmt(g, buf, n, "prompt.decide", "player", play_name(g, p), "phase",
+                    chx_msg(g->lang, key), NULL);
+}
+
+static void decision_head(play_game *g, int p)
+{
+    char buf[PLAY_LINE];
+    fprintf(g->out, "%s%s%s\n", play_sgr(g, "\033[1m"), head_text(g, p, buf, sizeof buf),
             play_sgr(g, "\033[0m"));
+}
+
+/* Rows a text takes on the terminal (a long one wraps). */
+static int rows_of(const play_game *g, const char *t)
+{
+    size_t w = chx_width(t);
+    return w == 0 ? 1 : (int)((w + (size_t)g->width - 1) / (size_t)g->width);
 }
 
 void play_decision_print(play_game *g, int p)
@@ -324,11 +326,18 @@ int play_ask(play_game *g, int p, ch_move *m)
             redraw = 1; /* a full screen: the note or the narrowed list on top */
         if (redraw) {
             int only = -1;
-            /* head, list, matches, note, prompt */
-            g->reserve = 4 + list_print(g, &L, filter, &only, 1) + (g->note[0] != 0);
+            /* below the screen: head, list, matches, note and prompt (a
+             * long one wraps on the terminal) */
+            char head[PLAY_LINE], prompt[PLAY_LINE];
+            g->list_max = 0;
+            g->list_need = list_print(g, &L, filter, &only, 1);
+            g->reserve = rows_of(g, head_text(g, p, head, sizeof head)) +
+                         (filter[0] ? 1 : 0) + (g->note[0] ? rows_of(g, g->note) : 0) +
+                         rows_of(g, play_fmt(g, prompt, sizeof prompt, "prompt.input",
+                                             "player", play_name(g, p), NULL));
             play_clear(g);
             play_screen(g, p);
-            g->reserve = 0;
+            g->reserve = g->list_need = 0;
         }
         if (redraw || filter[0]) {
             decision_head(g, p);
@@ -447,8 +456,11 @@ int play_ask(play_game *g, int p, ch_move *m)
                 *m = mv;
                 return PLAY_MOVE;
             }
+            /* the engine's reason in the player's language */
+            char words[PLAY_LINE];
+            chx_reason(g->lang, &reason, words, sizeof words);
             play_fmt(g, g->note, sizeof g->note, "error.illegal", "move", line,
-                     "reason", reason.text[0] ? reason.text : ch_strerror(rc), NULL);
+                     "reason", words[0] ? words : ch_strerror(rc), NULL);
             continue;
         }
         /* part of a move: narrow the list */
@@ -463,7 +475,9 @@ int play_ask(play_game *g, int p, ch_move *m)
             }
             continue;
         }
+        char words[PLAY_LINE];
+        chx_reason(g->lang, &why, words, sizeof words);
         play_fmt(g, g->note, sizeof g->note, "error.not_a_move", "answer", line,
-                 "reason", why.text, NULL);
+                 "reason", words, NULL);
     }
 }

@@ -106,7 +106,9 @@ static int game_over(play_game *g)
 {
     play_clear(g);
     int viewer = g->last_human;
+    g->reserve = 2; /* the final scores come with the screen; then a prompt */
     play_screen(g, viewer);
+    g->reserve = 0;
     for (;;) {
         char line[PLAY_LINE], why[256];
         fprintf(g->out, "\n%s ", chx_msg(g->lang, "prompt.game_over"));
@@ -192,9 +194,12 @@ int play_run(play_game *g)
                 acted = 1;
                 continue;
             }
-            if (play_apply(g, p, m, &why) != CH_OK)
+            if (play_apply(g, p, m, &why) != CH_OK) {
+                char reason[PLAY_LINE];
+                chx_reason(g->lang, &why, reason, sizeof reason);
                 play_fmt(g, g->note, sizeof g->note, "error.illegal", "move", "",
-                         "reason", why.text, NULL);
+                         "reason", reason, NULL);
+            }
             acted = 1;
         }
         if (!acted) {

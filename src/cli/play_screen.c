@@ -5,7 +5,9 @@
  * viewer may see them, action cards, roofs, flags, hand size), the viewer's
  * hand, the open market and stock events, the state of a bid, auction or
  * offer, and the last moves in words. 80 columns suffice; on a wide terminal
- * the board and the tables stand side by side. The board grid follows the
+ * the board and the tables stand side by side; on a short one (80x24) the
+ * compact layout keeps the board and the prompt on the screen and shows as
+ * much of the rest as fits, in short forms. The board grid follows the
  * drawing positions of ch_board (docs/formats.md) like render.c's grid, with
  * water and bridges drawn between cells. What a seat may see comes from the
  * library (ch_view_to_json for offers and bids); nothing here is a rule.
@@ -400,7 +402,40 @@ static void grid_lines(const play_game *g, lines *L, int d)
     }
 }
 
-static void board_lines(const play_game *g, lines *L)
+/* Append src's lines side by side to dst: column k padded to w[k] columns,
+ * two spaces between columns. */
+static void add_columns(lines *dst, lines *cols, const size_t *w, int ncols)
+{
+    int rows = 0;
+    for (int k = 0; k < ncols; k++)
+        if (cols[k].n > rows)
+            rows = cols[k].n;
+    for (int r = 0; r < rows; r++) {
+        char line[4096] = "";
+        size_t len = 0;
+        for (int k = 0; k < ncols; k++) {
+            const char *t = r < cols[k].n ? cols[k].l[r] : "";
+            size_t tw = chx_width(t), tl = strlen(t);
+            int last = k == ncols - 1;
+            size_t pad = last ? 0 : w[k] + 2 - (tw < w[k] + 2 ? tw : w[k] + 2);
+            if (len + tl + pad + 1 >= sizeof line)
+                break;
+            memcpy(line + len, t, tl);
+            len += tl;
+            memset(line + len, ' ', pad);
+            len += pad;
+            line[len] = '\0';
+        }
+        while (len && line[len - 1] == ' ')
+            line[--len] = '\0';
+        add(dst, "%s", line);
+    }
+}
+
+/* The board. pack (the compact layout): when the districts must be drawn
+ * one by one, put as many side by side as the width allows, so that the
+ * board takes fewer rows. */
+static void board_lines(const play_game *g, lines *L, int pack)
 {
     const ch_board *b = &g->st.board;
     int maxx = 0;
@@ -413,10 +448,32 @@ static void board_lines(const play_game *g, lines *L)
     }
     /* too wide for the screen: one district after another (the seams
      * between districts are then not drawn) */
-    for (int d = 0; d < b->ndistricts; d++) {
-        add(L, "%s%s%s", play_sgr(g, SGR_BOLD), b->district[d], play_sgr(g, SGR_RESET));
-        grid_lines(g, L, d);
+    if (!pack) {
+        for (int d = 0; d < b->ndistricts; d++) {
+            add(L, "%s%s%s", play_sgr(g, SGR_BOLD), b->district[d],
+                play_sgr(g, SGR_RESET));
+            grid_lines(g, L, d);
+        }
+        return;
     }
+    lines dl[CH_MAX_DISTRICTS] = {{0}};
+    size_t w[CH_MAX_DISTRICTS];
+    int nd = b->ndistricts < CH_MAX_DISTRICTS ? b->ndistricts : CH_MAX_DISTRICTS;
+    for (int d = 0; d < nd; d++) {
+        add(&dl[d], "%s%s%s", play_sgr(g, SGR_BOLD), b->district[d], play_sgr(g, SGR_RESET));
+        grid_lines(g, &dl[d], d);
+        w[d] = lines_width(&dl[d]);
+    }
+    for (int d = 0; d < nd;) {
+        int k = 1;
+        size_t used = w[d];
+        while (d + k < nd && used + 2 + w[d + k] <= (size_t)g->width)
+            used += 2 + w[d + k++];
+        add_columns(L, &dl[d], &w[d], k);
+        d += k;
+    }
+    for (int d = 0; d < nd; d++)
+        lines_free(&dl[d]);
 }
 
 /* ---- the stock chart ------------------------------------------------------------------ */
@@ -608,15 +665,20 @@ static void offer_side(const play_game *g, json_t *side, char *out, size_t n)
         snprintf(out, n, "%s", chx_msg(g->lang, "screen.nothing"));
 }
 
-static void card_lines(const play_game *g, lines *L, int viewer, int width)
+enum { CARDS_HAND = 1, CARDS_OPEN = 2, CARDS_STATE = 4, CARDS_ALL = 7 };
+static void open_lines(const play_game *g, lines *L, int width);
+static void state_lines(const play_game *g, lines *L, int viewer);
+
+/* The cards: the viewer's hand (CARDS_HAND), the open market and events
+ * (CARDS_OPEN), a bid, auction or offer in progress (CARDS_STATE). */
+static void card_lines(const play_game *g, lines *L, int viewer, int width, int parts)
 {
     const ch_state *st = &g->st;
-    int ga = st->edition == CH_ED_GOLDEN_AGE;
     char names[CH_MAX_CARDS][48];
     const char *items[CH_MAX_CARDS];
     int k = 0;
     char head[256], num[32];
-    if (viewer >= 0 && viewer < st->nplayers) {
+    if ((parts & CARDS_HAND) && viewer >= 0 && viewer < st->nplayers) {
         for (int c = 0; c < st->ncards; c++)
             if (has_card(st->pl[viewer].hand, c)) {
                 chx_card(g->lang, st, c, names[k], sizeof names[k]);
@@ -627,7 +689,20 @@ static void card_lines(const play_game *g, lines *L, int viewer, int width)
         play_fmt(g, head, sizeof head, "screen.your_hand", "n", num, NULL);
         add_wrapped(L, width, head, items, k, "  ");
     }
-    k = 0;
+    if (parts & CARDS_OPEN)
+        open_lines(g, L, width);
+    if (parts & CARDS_STATE)
+        state_lines(g, L, viewer);
+}
+
+static void open_lines(const play_game *g, lines *L, int width)
+{
+    const ch_state *st = &g->st;
+    int ga = st->edition == CH_ED_GOLDEN_AGE;
+    char names[CH_MAX_CARDS][48];
+    const char *items[CH_MAX_CARDS];
+    int k = 0;
+    char head[256], num[32];
     for (int i = 0; i < st->market_size && i < CH_MARKET_MAX; i++)
         if (st->market[i] != CH_NONE) {
             chx_card(g->lang, st, st->market[i], names[k], sizeof names[k]);
@@ -666,7 +741,13 @@ static void card_lines(const play_game *g, lines *L, int viewer, int width)
         }
 
     }
-    /* bids, auctions and offers in progress, as the viewer may see them */
+}
+
+/* Bids, auctions and offers in progress, as the viewer may see them. */
+static void state_lines(const play_game *g, lines *L, int viewer)
+{
+    const ch_state *st = &g->st;
+    char num[32];
     json_t *view = NULL;
     if (st->phase == CH_PH_BID || st->phase == CH_PH_AUCTION ||
         st->phase == CH_PH_OFFER || st->phase == CH_PH_RESPOND)
@@ -740,7 +821,153 @@ static void log_lines(const play_game *g, lines *L, int viewer, int max)
     }
 }
 
+/* ---- the compact layout ------------------------------------------------------------------ */
+
+/* Items joined by sep after head, wrapped at width with indent. */
+static void add_joined(lines *L, int width, const char *head, const char *const *items,
+                       int n, const char *sep, const char *indent)
+{
+    char line[2048];
+    snprintf(line, sizeof line, "%s", head);
+    for (int i = 0; i < n; i++) {
+        const char *s = line[0] && i ? sep : line[0] ? " " : "";
+        if (i > 0 && chx_width(line) + chx_width(s) + chx_width(items[i]) > (size_t)width) {
+            add(L, "%s", line);
+            snprintf(line, sizeof line, "%s%s", indent, items[i]);
+            continue;
+        }
+        strncat(line, s, sizeof line - strlen(line) - 1);
+        strncat(line, items[i], sizeof line - strlen(line) - 1);
+    }
+    add(L, "%s", line);
+}
+
+/* The stock chart in a line or two: each company's letter, value and bank
+ * stocks ("C f120/7"; "-" off the chart), and in The Golden Age the flag's
+ * player ("P2"). */
+static void chart_compact(const play_game *g, lines *L)
+{
+    const ch_state *st = &g->st;
+    char it[CH_MAX_COMPANIES][64];
+    const char *items[CH_MAX_COMPANIES];
+    int n = 0;
+    for (int c = 0; c < st->ncompanies && c < CH_MAX_COMPANIES; c++) {
+        const ch_company *co = &st->co[c];
+        char val[32] = "-", flag[16] = "";
+        if (co->on_chart)
+            snprintf(val, sizeof val, "f%d/%u", co->value, co->bank);
+        if (st->edition == CH_ED_GOLDEN_AGE && co->flag && co->flag <= st->nplayers)
+            snprintf(flag, sizeof flag, " P%d", co->flag);
+        snprintf(it[n], sizeof it[n], "%s%c%s %s%s", play_sgr(g, company_sgr[c]), 'A' + c,
+                 play_sgr(g, SGR_RESET), val, flag);
+        items[n] = it[n];
+        n++;
+    }
+    char head[128];
+    snprintf(head, sizeof head, "%s%s%s", play_sgr(g, SGR_BOLD),
+             chx_msg(g->lang, "screen.chart_compact"), play_sgr(g, SGR_RESET));
+    add_joined(L, g->width, head, items, n, "  ", "  ");
+}
+
+/* Every player in a line or two: who moves, name, cash, stocks (where the
+ * viewer may see them), hand size. */
+static void players_compact(const play_game *g, lines *L, int viewer)
+{
+    const ch_state *st = &g->st;
+    int ga = st->edition == CH_ED_GOLDEN_AGE;
+    char it[CH_MAX_PLAYERS][256];
+    const char *items[CH_MAX_PLAYERS];
+    for (int p = 0; p < st->nplayers; p++) {
+        const ch_player *pl = &st->pl[p];
+        char stocks[128] = "", num[16], hand[64];
+        if (ga && p != viewer) {
+            char hidden[96];
+            snprintf(stocks, sizeof stocks, " %s",
+                     play_fmt(g, hidden, sizeof hidden, "screen.stocks", "list",
+                              chx_msg(g->lang, "screen.stocks_hidden"), NULL));
+        } else {
+            for (int c = 0; c < st->ncompanies; c++)
+                if (pl->stock[c]) {
+                    size_t l = strlen(stocks);
+                    snprintf(stocks + l, sizeof stocks - l, " %c%u", 'A' + c, pl->stock[c]);
+                }
+        }
+        snprintf(num, sizeof num, "%d", ch_hand_count(st, p));
+        play_fmt(g, hand, sizeof hand, "screen.hand_size", "n", num, NULL);
+        snprintf(it[p], sizeof it[p], "%s%s%s%s%s f%" PRId32 "%s %s%s",
+                 p == st->active ? ">" : "", play_sgr(g, SGR_BOLD), play_name(g, p),
+                 p == viewer ? chx_msg(g->lang, "screen.you") : "", play_sgr(g, SGR_RESET),
+                 pl->cash, stocks, hand,
+                 pl->extra_pending || pl->extra_armed ? " +1" : "");
+        items[p] = it[p];
+    }
+    add_joined(L, g->width, "", items, st->nplayers, " | ", "");
+}
+
+/* Move the lines of src to the end of dst. */
+static void lines_move(lines *dst, lines *src)
+{
+    for (int i = 0; i < src->n; i++)
+        add(dst, "%s", src->l[i]);
+    lines_free(src);
+}
+
+/* The compact layout, for a terminal too short for the usual one: the
+ * title, the board (districts side by side when they are drawn one by one),
+ * then in this order what fits above the rows the prompt needs: a bid,
+ * auction or offer in progress, the viewer's hand, the players, the stock
+ * chart, the market and events, the last move. The list of moves gets at
+ * least a few rows (g->list_max; the rest is "... N more"). Appends the
+ * lines under the title to out. */
+static void compact_lines(play_game *g, lines *out, int viewer)
+{
+    lines board = {0};
+    board_lines(g, &board, 1);
+    unsigned dmask;
+    int below = g->reserve + (ch_decider(&g->st, &dmask) == CH_DEC_TERMINAL
+                                  ? 2 + g->st.nplayers /* the final scores */
+                                  : 0);
+    int room = g->height - 1 - board.n - below; /* for the list and the rest */
+    int list_min = g->list_need < 4 ? g->list_need : 4;
+    int avail = room - list_min;
+    lines info = {0};
+    for (int part = 0; part < 6; part++) {
+        lines t = {0};
+        switch (part) {
+        case 0: card_lines(g, &t, viewer, g->width, CARDS_STATE); break;
+        case 1: card_lines(g, &t, viewer, g->width, CARDS_HAND); break;
+        case 2: players_compact(g, &t, viewer); break;
+        case 3: chart_compact(g, &t); break;
+        case 4: card_lines(g, &t, viewer, g->width, CARDS_OPEN); break;
+        default:
+            /* the last moves: as many as the rows the list does not
+             * need allow (a long move wraps to more rows) */
+            for (int k = avail - (g->list_need - list_min) - 1; k >= 1; k--) {
+                log_lines(g, &t, viewer, k);
+                if (t.n <= avail - (g->list_need - list_min))
+                    break;
+                lines_free(&t);
+            }
+            break;
+        }
+        if (t.n <= avail) {
+            avail -= t.n;
+            lines_move(&info, &t);
+        } else {
+            lines_free(&t);
+        }
+    }
+    /* the list: all of it when it fits, else the rows left with a last
+     * row saying how many more there are */
+    int list_room = room - info.n;
+    g->list_max = g->list_need <= list_room ? 0 : (list_room > 2 ? list_room - 1 : 1);
+    lines_move(out, &board);
+    lines_move(out, &info);
+}
+
 /* ---- the whole screen ------------------------------------------------------------------ */
+
+static void final_scores(play_game *g);
 
 void play_screen(play_game *g, int viewer)
 {
@@ -752,7 +979,8 @@ void play_screen(play_game *g, int viewer)
     play_fmt(g, head, sizeof head,
              st->edition == CH_ED_GOLDEN_AGE ? "screen.title_ga" : "screen.title",
              "turn", num, "players", num2, "board", st->board.name, NULL);
-    board_lines(g, &board);
+    g->list_max = 0;
+    board_lines(g, &board, 0);
     size_t bw = lines_width(&board);
     char legend[256];
     play_fmt(g, legend, sizeof legend,
@@ -772,12 +1000,31 @@ void play_screen(play_game *g, int viewer)
     chart_lines(g, &right, rw);
     player_lines(g, &right, viewer, rw);
     lines *cards = side ? &right : &bottom;
-    card_lines(g, cards, viewer, side ? rw : g->width);
+    card_lines(g, cards, viewer, side ? rw : g->width, CARDS_ALL);
     /* fit the height of the terminal when it is known: fewer last moves,
-     * then no legend, before anything scrolls off the top */
+     * then no legend, before anything scrolls off the top; when even that
+     * is too tall, the compact layout */
     int used = 1 + (side ? (board.n > right.n ? board.n : right.n)
                          : board.n + right.n) + bottom.n;
-    int room = g->height > 0 ? g->height - g->reserve - used : 7;
+    unsigned dmask;
+    int below = g->reserve + g->list_need +
+                (ch_decider(st, &dmask) == CH_DEC_TERMINAL ? 2 + st->nplayers : 0);
+    if (g->height > 0 && used - nlegend + below > g->height) {
+        lines all = {0};
+        compact_lines(g, &all, viewer);
+        fprintf(g->out, "%s%s%s\n", play_sgr(g, SGR_BOLD), head, play_sgr(g, SGR_RESET));
+        for (int i = 0; i < all.n; i++) {
+            put_line(g, all.l[i], 0);
+            fputc('\n', g->out);
+        }
+        lines_free(&all);
+        lines_free(&board);
+        lines_free(&right);
+        lines_free(&bottom);
+        final_scores(g);
+        return;
+    }
+    int room = g->height > 0 ? g->height - below - used : 7;
     int nlog = room - 1 > 6 ? 6 : room - 1;
     if (nlog < 1 && !side && board.n >= nlegend && g->height > 0) {
         for (int i = 0; i < nlegend; i++)
@@ -816,6 +1063,13 @@ void play_screen(play_game *g, int viewer)
     lines_free(&board);
     lines_free(&right);
     lines_free(&bottom);
+    final_scores(g);
+}
+
+/* At the end of the game: the final scores under the screen. */
+static void final_scores(play_game *g)
+{
+    const ch_state *st = &g->st;
     unsigned mask;
     if (ch_decider(st, &mask) == CH_DEC_TERMINAL) {
         int32_t scores[CH_MAX_PLAYERS] = {0};

@@ -1088,8 +1088,21 @@ int ch_plot_name(const ch_board *b, int plot, char *buf, size_t n)
             buf[0] = '\0';
         return -1;
     }
-    /* The names are NUL-terminated by construction; the precisions guard
-     * against a corrupted struct all the same. */
-    return snprintf(buf, n, "%.*s %.*s", CH_NAME_LEN - 1, b->district[b->plot_district[plot]],
-                    CH_LABEL_LEN - 1, b->plot_label[plot]);
+    /* snprintf's "%.*s %.*s" by hand: legal-move lists name plots by the
+     * hundred (a server writes one after every move). The names are
+     * NUL-terminated by construction; the bounds guard against a corrupted
+     * struct all the same. */
+    const char *d = b->district[b->plot_district[plot]], *l = b->plot_label[plot];
+    size_t dl = strnlen(d, CH_NAME_LEN - 1), ll = strnlen(l, CH_LABEL_LEN - 1);
+    size_t total = dl + 1 + ll;
+    if (buf && n) {
+        char tmp[CH_NAME_LEN + CH_LABEL_LEN + 1];
+        memcpy(tmp, d, dl);
+        tmp[dl] = ' ';
+        memcpy(tmp + dl + 1, l, ll);
+        size_t c = total < n - 1 ? total : n - 1;
+        memcpy(buf, tmp, c);
+        buf[c] = '\0';
+    }
+    return (int)total;
 }

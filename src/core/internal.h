@@ -70,6 +70,12 @@ void rng_shuffle(uint64_t *s, uint8_t *a, int n);
 
 /* ---- messages -------------------------------------------------------------- */
 int fail(ch_msg *why, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* fail with a va_list (notation.c's nt_fail); both write why->text and
+ * record fmt and its arguments for translation (status.c). */
+int ch_msg_vfail(ch_msg *why, int code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+/* Empty why's text and what was recorded with it. */
+void ch_msg_clear(ch_msg *why);
 
 /* ---- money: every movement against the bank goes through these ------------------ */
 static inline void pay_bank(ch_state *st, int p, int32_t amount)

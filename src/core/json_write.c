@@ -25,6 +25,7 @@
 #include "chartered.h"
 #include "json_names.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,10 +84,11 @@ typedef struct wr {
 
     const ch_state *st;
     int view;   /* 0: full state; 1: a player's view                         */
+    int compact; /* CH_JSON_COMPACT: no whitespace, no line layout           */
     int viewer; /* view: the seat, or -1 for a spectator                     */
     int ncards, nplots, ncos, nplayers; /* the state's counts, within the arrays */
-    plot_names pn;
-    card_names cn;
+    const plot_names *pn; /* from the names cache (names_for) */
+    const card_names *cn;
     int names_plain; /* no plot or card name needs an escape */
     wname co[CH_MAX_COMPANIES];
     wname co_key[CH_MAX_COMPANIES]; /* '"Name": ' */
@@ -102,7 +104,8 @@ static __attribute__((noinline)) int grow(wr *w, size_t n)
 {
     if (w->bad)
         return 0;
-    size_t cap = w->cap ? w->cap : 65536;
+    /* a compact view without the static part is some 8 KB */
+    size_t cap = w->cap ? w->cap : w->compact ? 16384 : 65536;
     while (w->len + n + 1 > cap)
         cap *= 2;
     char *q = realloc(w->p, cap);
@@ -245,7 +248,9 @@ static inline void begin(wr *w, const char *key, size_t klen)
     char *o = w->p + w->len;
     if (f->n) {
         *o++ = ',';
-        if (f->flags & F_BROKEN) {
+        if (w->compact) {
+            /* nothing after the comma */
+        } else if (f->flags & F_BROKEN) {
             /* writes all the spaces there is room for, keeps 2 per level */
             *o++ = '\n';
             memcpy(o, SPACES, 2 * MAX_DEPTH);
@@ -256,7 +261,8 @@ static inline void begin(wr *w, const char *key, size_t klen)
     }
     w->marks[w->nmarks++] = (size_t)(o - w->p);
     memcpy(o, key, sizeof KEY_PAD - 1);
-    w->len = (size_t)(o - w->p) + klen;
+    /* a key's text ends in ": "; compact drops the space */
+    w->len = (size_t)(o - w->p) + klen - (w->compact && klen);
 }
 
 /* Starts a member whose key is a name (a company's stocks). */
@@ -265,7 +271,7 @@ static void begin_named(wr *w, const wname *key)
     begin(w, ELEM);
     name_text(w, key);
     if (!key->qlen)
-        raw(w, ": ", 2);
+        raw(w, ": ", w->compact ? 1 : 2);
 }
 
 /* Container fr[a], still open, gets a line per member: ", " between its
@@ -314,6 +320,10 @@ static inline void end(wr *w, size_t flat, int type)
     if (w->bad)
         return;
     frame *f = &w->fr[w->depth - 1];
+    if (w->compact) { /* one line whatever its length */
+        f->n++;
+        return;
+    }
     f->flat += (f->n ? 2 : 0) + flat;
     if (f->n == 0)
         f->first_type = (unsigned)type;
@@ -438,6 +448,12 @@ static void close_(wr *w)
         w->len += ind;
     }
     raw(w, f->flags & F_OBJ ? "}" : "]", 1);
+    if (w->compact) {
+        w->nmarks = f->mark;
+        if (--w->depth > 0)
+            w->fr[w->depth - 1].n++;
+        return;
+    }
     /* not broken yet and too long: a list of scalars (anything else was
      * broken as soon as it ran past its line) */
     if (!(f->flags & F_BROKEN) && f->n && f->flat > f->room)
@@ -523,7 +539,7 @@ static void put_plot(wr *w, const char *key, size_t klen, int plot)
     if (plot == CH_NONE || plot >= w->nplots)
         put_null(w, key, klen);
     else
-        put_jname(w, key, klen, w->pn.n[plot], w->pn.len[plot]);
+        put_jname(w, key, klen, w->pn->n[plot], w->pn->len[plot]);
 }
 
 static void put_card(wr *w, const char *key, size_t klen, int card)
@@ -531,7 +547,7 @@ static void put_card(wr *w, const char *key, size_t klen, int card)
     if (card == CH_NONE || card >= w->ncards)
         put_null(w, key, klen);
     else
-        put_jname(w, key, klen, w->cn.n[card], w->cn.len[card]);
+        put_jname(w, key, klen, w->cn->n[card], w->cn->len[card]);
 }
 
 static void put_company(wr *w, const char *key, size_t klen, int co)
@@ -634,7 +650,7 @@ static void w_board(wr *w)
     arr_open(w, KEY("plots"));
     for (int p = 0; p < w->nplots; p++) {
         obj_open(w, ELEM);
-        put_jname(w, KEY("name"), w->pn.n[p], w->pn.len[p]);
+        put_jname(w, KEY("name"), w->pn->n[p], w->pn->len[p]);
         put_str(w, KEY("label"), b->plot_label[p]);
         if (b->plot_district[p] < b->ndistricts && b->plot_district[p] < CH_MAX_DISTRICTS)
             put_str(w, KEY("district"), b->district[b->plot_district[p]]);
@@ -657,15 +673,20 @@ static void w_board(wr *w)
     close_(w);
 }
 
+/* Which Golden Age event cards are still in the deck is hidden: with
+ * fewer than 12 in the game, the table would tell which were left out.
+ * A view names an event card only once it has been discarded. */
+static int card_hidden(const ch_state *st, int view, int c)
+{
+    return view && st->card_event[c] && st->loc[c] != CH_LOC_DISCARD;
+}
+
 static void w_cards(wr *w)
 {
     const ch_state *st = w->st;
     arr_open(w, KEY("cards"));
     for (int c = 0; c < w->ncards; c++) {
-        /* Which Golden Age event cards are still in the deck is hidden: with
-         * fewer than 12 in the game, the table would tell which were left out.
-         * A view names an event card only once it has been discarded. */
-        int hide = w->view && st->card_event[c] && st->loc[c] != CH_LOC_DISCARD;
+        int hide = card_hidden(st, w->view, c);
         obj_open(w, ELEM);
         put_int(w, KEY("id"), c);
         if (hide)
@@ -743,7 +764,7 @@ static void w_plots(wr *w)
     arr_open(w, KEY("plots"));
     for (int p = 0; p < w->nplots; p++) {
         obj_open(w, ELEM);
-        put_jname(w, KEY("plot"), w->pn.n[p], w->pn.len[p]);
+        put_jname(w, KEY("plot"), w->pn->n[p], w->pn->len[p]);
         put_int(w, KEY("height"), st->height[p]);
         put_company(w, KEY("owner"), st->owner[p]);
         arr_open(w, KEY("flags"));
@@ -997,7 +1018,58 @@ static void set_name(wname *nm, const char *s, size_t n, const char *tail, size_
     nm->qlen = n + 2 + t;
 }
 
-static char *write_doc(const ch_state *st, int view, int viewer)
+/* The plot and card names of a game never change while it is played, and a
+ * server writes several views of each position: each thread keeps the names
+ * of the last game it wrote, with what they were made from (the board's
+ * names and the card table), and makes them again only when that differs. */
+typedef struct names_cache {
+    int valid;
+    uint8_t board_key[offsetof(ch_board, gx) - offsetof(ch_board, nplots)];
+    uint8_t ncards;
+    uint8_t card_plot[CH_MAX_CARDS], card_level[CH_MAX_CARDS], card_event[CH_MAX_CARDS];
+    plot_names pn;
+    card_names cn;
+    int plain;
+} names_cache;
+
+static _Thread_local names_cache tl_names;
+
+static const names_cache *names_for(const ch_state *st)
+{
+    names_cache *nc = &tl_names;
+    const uint8_t *bk = (const uint8_t *)&st->board + offsetof(ch_board, nplots);
+    size_t nc_cards = st->ncards < CH_MAX_CARDS ? st->ncards : CH_MAX_CARDS;
+    if (nc->valid && nc->ncards == st->ncards && memcmp(nc->board_key, bk, sizeof nc->board_key) == 0 &&
+        memcmp(nc->card_plot, st->card_plot, nc_cards) == 0 &&
+        memcmp(nc->card_level, st->card_level, nc_cards) == 0 &&
+        memcmp(nc->card_event, st->card_event, nc_cards) == 0)
+        return nc;
+    nc->valid = 0;
+    memcpy(nc->board_key, bk, sizeof nc->board_key);
+    nc->ncards = st->ncards;
+    memcpy(nc->card_plot, st->card_plot, nc_cards);
+    memcpy(nc->card_level, st->card_level, nc_cards);
+    memcpy(nc->card_event, st->card_event, nc_cards);
+    /* zeros after each name: put_jname copies whole entries */
+    memset(&nc->pn, 0, sizeof nc->pn);
+    memset(&nc->cn, 0, sizeof nc->cn);
+    json_plot_names(&st->board, &nc->pn);
+    json_card_names(st, &nc->pn, &nc->cn);
+    /* plot names are district and label (or "plot#N"); card names are plot
+     * names, "L2", "card", "event " and an event's name, maybe with "#id":
+     * they need escapes only when a district or label does */
+    const ch_board *b = &st->board;
+    int nplots = b->nplots < CH_MAX_PLOTS ? b->nplots : CH_MAX_PLOTS;
+    nc->plain = 1;
+    for (int d = 0; d < CH_MAX_DISTRICTS; d++)
+        nc->plain &= is_plain(b->district[d], strnlen(b->district[d], CH_NAME_LEN));
+    for (int p = 0; p < nplots; p++)
+        nc->plain &= is_plain(b->plot_label[p], strnlen(b->plot_label[p], CH_LABEL_LEN));
+    nc->valid = 1;
+    return nc;
+}
+
+static char *write_doc(const ch_state *st, int view, int viewer, unsigned flags)
 {
     wr *w = malloc(sizeof *w);
     if (!w)
@@ -1010,32 +1082,28 @@ static char *write_doc(const ch_state *st, int view, int viewer)
     w->st = st;
     w->view = view;
     w->viewer = viewer;
+    w->compact = (flags & CH_JSON_COMPACT) != 0;
     /* the counts the loops go by, kept within the state's arrays */
     w->nplots = st->board.nplots < CH_MAX_PLOTS ? st->board.nplots : CH_MAX_PLOTS;
     w->ncards = st->ncards < CH_MAX_CARDS ? st->ncards : CH_MAX_CARDS;
     w->ncos = st->ncompanies < CH_MAX_COMPANIES ? st->ncompanies : CH_MAX_COMPANIES;
     w->nplayers = st->nplayers < CH_MAX_PLAYERS ? st->nplayers : CH_MAX_PLAYERS;
-    /* zeros after each name: put_jname copies whole entries */
-    memset(&w->pn, 0, sizeof w->pn);
-    memset(&w->cn, 0, sizeof w->cn);
-    json_plot_names(&st->board, &w->pn);
-    json_card_names(st, &w->pn, &w->cn);
-    /* plot names are district and label (or "plot#N"); card names are plot
-     * names, "L2", "card", "event " and an event's name, maybe with "#id":
-     * they need escapes only when a district or label does */
-    const ch_board *b = &st->board;
-    w->names_plain = 1;
-    for (int d = 0; d < CH_MAX_DISTRICTS; d++)
-        w->names_plain &= is_plain(b->district[d], strnlen(b->district[d], CH_NAME_LEN));
-    for (int p = 0; p < w->nplots; p++)
-        w->names_plain &= is_plain(b->plot_label[p], strnlen(b->plot_label[p], CH_LABEL_LEN));
+    const names_cache *nc = names_for(st);
+    w->pn = &nc->pn;
+    w->cn = &nc->cn;
+    w->names_plain = nc->plain;
     for (int c = 0; c < CH_MAX_COMPANIES; c++) {
         const char *name = ch_company_name(st, c);
         set_name(&w->co[c], name, strlen(name), "", 0);
-        set_name(&w->co_key[c], name, strlen(name), ": ", 2);
+        set_name(&w->co_key[c], name, strlen(name), ": ", w->compact ? 1 : 2);
     }
 
     obj_open(w, ELEM);
+    if (flags & CH_JSON_STATIC) {
+        w_board(w);
+        w_cards(w);
+        goto done;
+    }
     put_str(w, KEY("format"), view ? VIEW_FORMAT : STATE_FORMAT);
     put_int(w, KEY("version"), FORMAT_VERSION);
     if (view)
@@ -1052,8 +1120,10 @@ static char *write_doc(const ch_state *st, int view, int viewer)
         close_(w);
     }
     w_game(w);
-    w_board(w);
-    w_cards(w);
+    if (!(flags & CH_JSON_DYNAMIC)) {
+        w_board(w);
+        w_cards(w);
+    }
     w_companies(w);
     w_players(w);
     w_plots(w);
@@ -1074,8 +1144,10 @@ static char *write_doc(const ch_state *st, int view, int viewer)
             mask = 0;
         put_seats(w, KEY("deciders"), mask);
     }
+done:
     close_(w);
-    raw(w, "\n", 1);
+    if (!w->compact)
+        raw(w, "\n", 1);
 
     char *text = NULL;
     if (!w->bad) {
@@ -1095,14 +1167,37 @@ char *ch_state_to_json(const ch_state *st)
 {
     if (!st)
         return NULL;
-    return write_doc(st, 0, -1);
+    return write_doc(st, 0, -1, 0);
 }
 
 char *ch_view_to_json(const ch_state *st, int p)
 {
-    if (!st)
+    return ch_view_json(st, p, 0);
+}
+
+char *ch_view_json(const ch_state *st, int p, unsigned flags)
+{
+    if (!st || (flags & ~(unsigned)(CH_JSON_COMPACT | CH_JSON_DYNAMIC | CH_JSON_STATIC)) ||
+        (flags & CH_JSON_DYNAMIC && flags & CH_JSON_STATIC))
         return NULL;
     if (p < -1 || p >= st->nplayers)
         p = -1;
-    return write_doc(st, 1, p);
+    return write_doc(st, 1, p, flags);
+}
+
+/* FNV-1a over which cards the view names (see card_hidden): the board and
+ * the card table change in nothing else during a game. */
+uint32_t ch_view_static_stamp(const ch_state *st, int p)
+{
+    (void)p; /* every viewer sees the same table today; the seat is in the
+                signature so that a per-viewer table would not change it */
+    uint32_t h = 2166136261u;
+    int n = st->ncards < CH_MAX_CARDS ? st->ncards : CH_MAX_CARDS;
+    for (int c = 0; c < n; c++) {
+        h ^= (uint32_t)card_hidden(st, 1, c);
+        h *= 16777619u;
+    }
+    h ^= (uint32_t)n;
+    h *= 16777619u;
+    return h | 1u; /* never 0: a client's "nothing sent yet" */
 }

@@ -8,7 +8,7 @@
  * not a move is refused with CH_ESYNTAX and a message naming the problem and
  * what was expected. Nothing here allocates.
  */
-#include "chartered.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -25,6 +25,10 @@
     "draw, take, refresh, done, pass, play, sell, keep, buy, hq, lone, "      \
     "found, credit, merge, action, event, bid, lose, offer, give, ask, "      \
     "propose, withdraw, accept, decline, auction, pick, free, flag"
+#define EVENT_KINDS                                                            \
+    "Verlappen, Aenleggen, Dreighinghe, Coopmanscappen, Veilinge or deck"
+#define AUCTION_NEED                                                           \
+    "'auction' needs 'stock <company>', 'own <company>', 'deck' or 'discard'"
 
 /* ---- messages --------------------------------------------------------------- */
 
@@ -33,12 +37,12 @@ __attribute__((format(printf, 3, 4)))
 #endif
 static int nt_fail(ch_msg *why, int code, const char *fmt, ...)
 {
-    if (why) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why->text, sizeof why->text, fmt, ap);
-        va_end(ap);
-    }
+    /* status.c's helper: the English text, and fmt with its arguments
+     * recorded for translation (so every message here is a literal format) */
+    va_list ap;
+    va_start(ap, fmt);
+    ch_msg_vfail(why, code, fmt, ap);
+    va_end(ap);
     return code;
 }
 
@@ -72,6 +76,29 @@ static void putf(out *o, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
+    put(o, tmp);
+}
+
+/* prefix, the number in decimal, suffix: putf's common cases without
+ * vsnprintf (every amount in a legal-move list goes through here). */
+static void put_num(out *o, const char *prefix, long v, const char *suffix)
+{
+    char tmp[48];
+    size_t k = strlen(prefix);
+    memcpy(tmp, prefix, k);
+    char digits[24];
+    int nd = 0;
+    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+    do {
+        digits[nd++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[k++] = '-';
+    while (nd)
+        tmp[k++] = digits[--nd];
+    size_t sl = strlen(suffix);
+    memcpy(tmp + k, suffix, sl + 1);
     put(o, tmp);
 }
 
@@ -109,7 +136,7 @@ static void put_item(out *o, const ch_state *st, ch_move m)
     switch (m.b) {
     case 0: put_card(o, st, m.a); break;
     case 1: put(o, ch_company_name(st, m.a)); break;
-    case 2: putf(o, "f%ld", (long)m.n); break;
+    case 2: put_num(o, "f", (long)m.n, ""); break;
     default: put(o, "?"); break;
     }
 }
@@ -145,7 +172,7 @@ int ch_move_str(const ch_state *st, ch_move m, char *buf, size_t n)
         } else if (m.n == 1) {
             put(&o, "sell ");
         } else {
-            putf(&o, "sell %ld ", (long)m.n);
+            put_num(&o, "sell ", (long)m.n, " ");
         }
         put(&o, ch_company_name(st, m.a));
         break;
@@ -167,11 +194,11 @@ int ch_move_str(const ch_state *st, ch_move m, char *buf, size_t n)
         put(&o, "event ");
         put(&o, m.a == CH_NONE ? "deck" : ch_event_name(m.a));
         break;
-    case CH_M_BID: putf(&o, "bid f%ld", (long)m.n); break;
+    case CH_M_BID: put_num(&o, "bid f", (long)m.n, ""); break;
     case CH_M_LOSE: put(&o, "lose "); put(&o, ch_company_name(st, m.a)); break;
     case CH_M_OFFER:
         if (m.a < CH_MAX_PLAYERS)
-            putf(&o, "offer P%d", m.a + 1);
+            put_num(&o, "offer P", (long)m.a + 1, "");
         else
             put(&o, "offer ?");
         break;
@@ -356,12 +383,14 @@ static int starts_with_district(const ch_board *b, const char *text)
     return 0;
 }
 
-/* Words i..e-1 must be exactly a plot name ("Harbour C1"). */
+/* Words i..e-1 must be exactly a plot name ("Harbour C1"). The callers say
+ * themselves what is missing when there are no words (each in a message of
+ * its own, so that every message is one literal format to translate). */
 static int read_plot(const ch_state *st, const line *L, int i, int e,
-                     const char *need, int *plot, ch_msg *why)
+                     int *plot, ch_msg *why)
 {
     if (i >= e)
-        return nt_fail(why, CH_ESYNTAX, "%s", need);
+        return nt_fail(why, CH_ESYNTAX, "a plot is missing, like 'Harbour C1'");
     char text[sizeof L->s];
     copy_span(L, i, e, text, sizeof text);
     int consumed = 0;
@@ -492,10 +521,8 @@ static int plot_card(const ch_state *st, int plot, int *card, ch_msg *why)
 static int read_card(const ch_state *st, int p, const line *L, int i, int e,
                      const char *verb, int where, int *card, ch_msg *why)
 {
-    char need[96];
-    snprintf(need, sizeof need, "'%s' needs a card like 'Harbour C1' or 'L2'", verb);
     if (i >= e)
-        return nt_fail(why, CH_ESYNTAX, "%s", need);
+        return nt_fail(why, CH_ESYNTAX, "'%s' needs a card like 'Harbour C1' or 'L2'", verb);
     int lv = level_word(L, i);
     if (lv < 0)
         return bad_level(L, i, why);
@@ -506,7 +533,7 @@ static int read_card(const ch_state *st, int p, const line *L, int i, int e,
         return resolve_level(st, p, lv, where, card, why);
     }
     int plot = 0;
-    int rc = read_plot(st, L, i, e, need, &plot, why);
+    int rc = read_plot(st, L, i, e, &plot, why);
     if (rc)
         return rc;
     return plot_card(st, plot, card, why);
@@ -624,8 +651,6 @@ static int no_more(const line *L, int verb_tok, ch_msg *why)
 static int read_play(const ch_state *st, int p, const line *L, ch_move *m,
                      ch_msg *why)
 {
-    const char *need = "'play' needs a plot, like 'play Harbour C1', "
-                       "'play L3 Harbour C1' or 'play Harbour C1 + Harbour D1'";
     int e = L->ntok;
     m->n = 0;
     m->c = CH_NONE;
@@ -645,7 +670,8 @@ static int read_play(const ch_state *st, int p, const line *L, ch_move *m,
     }
     int first_end = plus >= 0 ? plus : e;
     if (first_end <= 1)
-        return nt_fail(why, CH_ESYNTAX, "%s", need);
+        return nt_fail(why, CH_ESYNTAX, "'play' needs a plot, like 'play Harbour C1', "
+                       "'play L3 Harbour C1' or 'play Harbour C1 + Harbour D1'");
     int i = 1;
     int card = CH_NONE;
     int lv = level_word(L, i);
@@ -663,7 +689,7 @@ static int read_play(const ch_state *st, int p, const line *L, ch_move *m,
                         lv, lv);
     }
     int plot = 0;
-    int rc = read_plot(st, L, i, first_end, need, &plot, why);
+    int rc = read_plot(st, L, i, first_end, &plot, why);
     if (rc)
         return rc;
     if (card == CH_NONE) {
@@ -679,10 +705,10 @@ static int read_play(const ch_state *st, int p, const line *L, ch_move *m,
                         "the second card of a two-card play must be a plot card, "
                         "like 'play Harbour C1 + Harbour D1'");
         int plot2 = 0, card2 = 0;
-        rc = read_plot(st, L, plus + 1, e,
-                       "'+' must be followed by a second plot, like "
-                       "'play Harbour C1 + Harbour D1'",
-                       &plot2, why);
+        if (plus + 1 >= e)
+            return nt_fail(why, CH_ESYNTAX, "'+' must be followed by a second plot, like "
+                           "'play Harbour C1 + Harbour D1'");
+        rc = read_plot(st, L, plus + 1, e, &plot2, why);
         if (rc)
             return rc;
         rc = plot_card(st, plot2, &card2, why);
@@ -757,10 +783,8 @@ static int read_player(const ch_state *st, const line *L, ch_move *m, ch_msg *wh
 
 static int read_event(const line *L, ch_move *m, ch_msg *why)
 {
-    const char *kinds = "Verlappen, Aenleggen, Dreighinghe, Coopmanscappen, "
-                        "Veilinge or deck";
     if (L->ntok < 2)
-        return nt_fail(why, CH_ESYNTAX, "'event' needs a stock event: %s", kinds);
+        return nt_fail(why, CH_ESYNTAX, "'event' needs a stock event: " EVENT_KINDS);
     int k = -1;
     if (tok_is(L, 1, "deck"))
         k = CH_NONE;
@@ -768,18 +792,16 @@ static int read_event(const line *L, ch_move *m, ch_msg *why)
         if (tok_is(L, 1, ch_event_name(i)))
             k = i;
     if (k < 0)
-        return nt_fail(why, CH_ESYNTAX, "'%.*s' is not a stock event: expected %s",
-                    L->len[1] < QUOTE ? L->len[1] : QUOTE, tok(L, 1), kinds);
+        return nt_fail(why, CH_ESYNTAX, "'%.*s' is not a stock event: expected " EVENT_KINDS,
+                    L->len[1] < QUOTE ? L->len[1] : QUOTE, tok(L, 1));
     m->a = (uint8_t)k;
     return leftover(L, 2, L->ntok, tok(L, 1), L->len[1], why);
 }
 
 static int read_auction(const ch_state *st, const line *L, ch_move *m, ch_msg *why)
 {
-    const char *need = "'auction' needs 'stock <company>', 'own <company>', "
-                       "'deck' or 'discard'";
     if (L->ntok < 2)
-        return nt_fail(why, CH_ESYNTAX, "%s", need);
+        return nt_fail(why, CH_ESYNTAX, AUCTION_NEED);
     if (tok_is(L, 1, "deck") || tok_is(L, 1, "discard")) {
         m->b = tok_is(L, 1, "deck") ? 3 : 4;
         m->a = CH_NONE;
@@ -795,7 +817,7 @@ static int read_auction(const ch_state *st, const line *L, ch_move *m, ch_msg *w
         m->a = (uint8_t)c;
         return CH_OK;
     }
-    return nt_fail(why, CH_ESYNTAX, "%s, not '%.*s'", need,
+    return nt_fail(why, CH_ESYNTAX, AUCTION_NEED ", not '%.*s'",
                 L->len[1] < QUOTE ? L->len[1] : QUOTE, tok(L, 1));
 }
 
@@ -839,10 +861,14 @@ static int read_free(const ch_state *st, const line *L, ch_move *m, ch_msg *why)
     if (plus < 0)
         return nt_fail(why, CH_ESYNTAX, "'free' needs two plots joined by '+', like 'free Harbour 13 + Harbour 14'");
     int a = 0, b = 0;
-    int rc = read_plot(st, L, 1, plus, "'free' needs a plot before '+'", &a, why);
+    if (plus <= 1)
+        return nt_fail(why, CH_ESYNTAX, "'free' needs a plot before '+'");
+    int rc = read_plot(st, L, 1, plus, &a, why);
     if (rc)
         return rc;
-    rc = read_plot(st, L, plus + 1, L->ntok, "'free' needs a plot after '+'", &b, why);
+    if (plus + 1 >= L->ntok)
+        return nt_fail(why, CH_ESYNTAX, "'free' needs a plot after '+'");
+    rc = read_plot(st, L, plus + 1, L->ntok, &b, why);
     if (rc)
         return rc;
     if (a == b)
@@ -911,8 +937,9 @@ static int parse_line(const ch_state *st, int p, const line *L, ch_move *m,
         m->a = (uint8_t)c;
         return rc;
     case CH_M_HQ: {
-        rc = read_plot(st, L, 1, L->ntok, "'hq' needs a plot, like 'hq Harbour C2'",
-                       &c, why);
+        if (L->ntok < 2)
+            return nt_fail(why, CH_ESYNTAX, "'hq' needs a plot, like 'hq Harbour C2'");
+        rc = read_plot(st, L, 1, L->ntok, &c, why);
         m->a = (uint8_t)c;
         return rc;
     }
@@ -959,8 +986,7 @@ int ch_move_parse(const ch_state *st, int p, const char *text, ch_move *m, ch_ms
     if (rc)
         return rc;
     *m = mv;
-    if (why)
-        why->text[0] = '\0';
+    ch_msg_clear(why);
     return CH_OK;
 }
 

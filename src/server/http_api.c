@@ -1,6 +1,6 @@
 /* http_api.c: the HTTP side of the one port: the static browser client from
  * the web directory, the message catalogues /i18n/LANG.json, and the JSON
- * API under /api (options, create, list, summary, join, replay). Answers are
+ * API under /api (options, health, create, list, summary, join, replay). Answers are
  * JSON; bad requests get a 4xx status with {"error": reason}. See
  * docs/protocol.md.
  */
@@ -113,6 +113,12 @@ static int api_list(struct lws *wsi)
     char buf[64];
     const char *st = lws_get_urlarg_by_name(wsi, "status=", buf, sizeof buf);
     int over = st && strcmp(st, "over") == 0;
+    if (over) { /* finished games: from the database, most are not in memory */
+        json_t *a = srv_store_list_over(g_srv->store, 200);
+        if (!a)
+            return respond_error(wsi, 500, "the database could not list the games");
+        return respond(wsi, 200, json_pack("{s:o}", "games", a));
+    }
     json_t *a = json_array();
     int count = 0;
     for (srv_game *g = g_srv->games; g && count < 200; g = g->lnext)
@@ -320,6 +326,14 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     const char *rest = url + 5;
     if (!strcmp(rest, "options"))
         return respond(wsi, 200, srv_options_json());
+    if (!strcmp(rest, "health") && !pss->is_post)
+        return respond(wsi, 200, json_pack("{s:b,s:i,s:I,s:I,s:I,s:I}", "ok", 1,
+                                           "games_in_memory", g_srv->ngames, "clients",
+                                           (json_int_t)g_srv->nclients, "moves",
+                                           (json_int_t)g_srv->moves_total, "games_evicted",
+                                           (json_int_t)g_srv->games_evicted,
+                                           "games_reloaded",
+                                           (json_int_t)g_srv->games_reloaded));
     if (!strcmp(rest, "games"))
         return pss->is_post ? api_create(wsi, pss) : api_list(wsi);
     if (strncmp(rest, "games/", 6) == 0) {

@@ -3,8 +3,15 @@
  * seats with bots), the summaries the lobby lists, the setup and seats as
  * stored in the database, and seat claims (a game starts once every human
  * seat has been claimed).
+ *
+ * Memory holds the games in play and the finished games looked at lately: a
+ * finished game that no client has watched for the eviction delay is
+ * dropped (srv_games_evict, from the periodic tick), and read back from the
+ * database when someone asks for it again (srv_game_find). Without that,
+ * every game ever played would stay in memory until the server stops.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,7 +25,7 @@ static unsigned hash_id(const char *id)
     return h % 4096;
 }
 
-srv_game *srv_game_find(const char *id)
+srv_game *srv_game_held(const char *id)
 {
     if (!id)
         return NULL;
@@ -26,6 +33,86 @@ srv_game *srv_game_find(const char *id)
         if (strcmp(g->id, id) == 0)
             return g;
     return NULL;
+}
+
+srv_game *srv_game_find(const char *id)
+{
+    srv_game *g = srv_game_held(id);
+    if (g || !id || strlen(id) != SRV_ID_HEX || !g_srv->store)
+        return g;
+    /* games in play are always held: only a finished game can be in the
+       database alone */
+    g = srv_store_load_over(g_srv->store, id);
+    if (g) {
+        srv_game_add(g);
+        g_srv->games_reloaded++;
+    }
+    return g;
+}
+
+/* Default delay before a finished, unwatched game leaves memory. */
+#define SRV_EVICT_DEFAULT_S 600
+
+/* The delay in ms: CHARTERED_EVICT_SECONDS (seconds, may have a fraction;
+ * tests set it short) or the default. */
+static int64_t evict_after_ms(void)
+{
+    static int64_t ms = -1;
+    if (ms >= 0)
+        return ms;
+    ms = (int64_t)SRV_EVICT_DEFAULT_S * 1000;
+    const char *v = getenv("CHARTERED_EVICT_SECONDS");
+    if (v && *v) {
+        char *end;
+        double d = strtod(v, &end);
+        if (*end || !(d >= 0 && d <= 1e7))
+            fprintf(stderr, "chartered: CHARTERED_EVICT_SECONDS must be seconds from 0, not "
+                    "'%.40s': using %d\n", v, SRV_EVICT_DEFAULT_S);
+        else
+            ms = (int64_t)(d * 1000);
+    }
+    return ms;
+}
+
+/* Nothing refers to the game but the server's list and hash: no client,
+ * nothing to write, no bot or view job in flight. */
+static int unattended_over(const srv_game *g)
+{
+    if (g->status != GAME_OVER || g->clients || g->npending || g->queued || g->meta_dirty ||
+        g->views_job)
+        return 0;
+    for (int i = 0; i < g->nseats; i++)
+        if (g->seat[i].job)
+            return 0;
+    return 1;
+}
+
+void srv_games_evict(int64_t now)
+{
+    int64_t after = evict_after_ms();
+    for (srv_game **pp = &g_srv->games; *pp;) {
+        srv_game *g = *pp;
+        if (!unattended_over(g)) {
+            g->idle_since_ms = 0;
+            pp = &g->lnext;
+            continue;
+        }
+        if (!g->idle_since_ms)
+            g->idle_since_ms = now;
+        if (now - g->idle_since_ms < after) {
+            pp = &g->lnext;
+            continue;
+        }
+        *pp = g->lnext; /* out of the list, then out of its hash chain */
+        for (srv_game **hp = &g_srv->hash[hash_id(g->id)]; *hp; hp = &(*hp)->hnext)
+            if (*hp == g) {
+                *hp = g->hnext;
+                break;
+            }
+        g_srv->ngames--;
+        g_srv->games_evicted++;
+        srv_game_free(g);
+    }
 }
 
 void srv_game_add(srv_game *g)
@@ -89,6 +176,10 @@ static json_t *seat_json(const srv_game *g, int i, int with_token)
         json_object_set_new(o, "claimed", json_boolean(s->claimed));
         if (with_token)
             json_object_set_new(o, "token", json_string(s->token));
+        /* stored only while a stand-in bot plays the seat, so that it goes on
+           playing after a restart (older databases simply lack it) */
+        if (with_token && s->away)
+            json_object_set_new(o, "away", json_true());
     }
     return o;
 }
@@ -126,6 +217,9 @@ int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
             }
             memcpy(s->token, t, SRV_TOKEN_HEX + 1);
             s->claimed = json_is_true(json_object_get(o, "claimed"));
+            s->away = json_is_true(json_object_get(o, "away"));
+            if (s->away)
+                g->away_stored |= 1u << i;
         }
     }
     return 0;
@@ -383,6 +477,8 @@ void srv_game_free(srv_game *g)
     for (int k = 0; k < SRV_LOG_RING; k++)
         srv_log_free(&g->log[k]);
     srv_views_clear(g);
+    ch_free(g->static_json);
+    free(g->common);
     free(g->pending);
     free(g);
 }

@@ -111,7 +111,7 @@ void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
     }
 }
 
-json_t *srv_log_json(const srv_log *e, int viewer, const char *lang)
+void srv_log_write(chx_buf *b, const srv_log *e, int viewer, const char *lang)
 {
     int full = viewer >= 0 && viewer < CH_MAX_PLAYERS && ((e->party >> viewer) & 1u);
     if (e->party == (1u << CH_MAX_PLAYERS) - 1)
@@ -125,12 +125,15 @@ json_t *srv_log_json(const srv_log *e, int viewer, const char *lang)
     const char *text = e->text[l][k] ? e->text[l][k] : e->text[CHX_LANG_EN][k];
     if (!text)
         text = move;
-    json_t *o = json_object();
-    json_object_set_new(o, "n", json_integer(e->n));
-    json_object_set_new(o, "player", json_integer(e->player));
-    json_object_set_new(o, "move", json_string(move));
-    json_object_set_new(o, "text", json_string(text));
+    chx_buf_add(b, "{\"n\":", 5);
+    chx_buf_int(b, e->n);
+    chx_buf_add(b, ",\"player\":", 10);
+    chx_buf_int(b, e->player);
+    chx_buf_add(b, ",\"move\":", 8);
+    chx_buf_json_str(b, move);
+    chx_buf_add(b, ",\"text\":", 8);
+    chx_buf_json_str(b, text);
     if (!full && strcmp(e->masked, e->full) != 0)
-        json_object_set_new(o, "hidden", json_true());
-    return o;
+        chx_buf_puts(b, ",\"hidden\":true");
+    chx_buf_add(b, "}", 1);
 }

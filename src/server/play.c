@@ -67,16 +67,17 @@ void srv_game_finish(srv_game *g)
     g->meta_dirty = 1;
 }
 
-int srv_play_move(srv_game *g, int s, ch_move m, char *why, size_t n)
+/* srv_play_move with the reason of a refusal in lang (chx_reason) */
+static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size_t n)
 {
     ch_msg msg;
     if (ch_check(&g->st, s, m, &msg) != CH_OK) {
-        snprintf(why, n, "%s", msg.text);
+        chx_reason(lang, &msg, why, n);
         return MOVE_ILLEGAL;
     }
     ch_state before = g->st;
     if (ch_apply(&g->st, s, m, &msg) != CH_OK) {
-        snprintf(why, n, "%s", msg.text);
+        chx_reason(lang, &msg, why, n);
         return MOVE_ILLEGAL;
     }
     log_add(g, &before, s, m, 1);
@@ -94,8 +95,15 @@ int srv_play_move(srv_game *g, int s, ch_move m, char *why, size_t n)
     return MOVE_OK;
 }
 
-int srv_play(srv_game *g, int s, const char *text, int decision, char *why, size_t n)
+int srv_play_move(srv_game *g, int s, ch_move m, char *why, size_t n)
 {
+    return play_move_in(g, s, m, CHX_LANG_EN, why, n);
+}
+
+int srv_play(srv_game *g, int s, const char *text, int decision, const char *lang_code,
+             char *why, size_t n)
+{
+    int lang = chx_lang_find(lang_code) >= 0 ? chx_lang_find(lang_code) : CHX_LANG_EN;
     if (g->status == GAME_WAITING) {
         snprintf(why, n, "the game waits for every seat to be taken");
         return MOVE_NOT_STARTED;
@@ -120,10 +128,10 @@ int srv_play(srv_game *g, int s, const char *text, int decision, char *why, size
     ch_move m;
     ch_msg msg;
     if (ch_move_parse(&g->st, s, text, &m, &msg) != CH_OK) {
-        snprintf(why, n, "%s", msg.text);
+        chx_reason(lang, &msg, why, n);
         return MOVE_ILLEGAL;
     }
-    return srv_play_move(g, s, m, why, n);
+    return play_move_in(g, s, m, lang, why, n);
 }
 
 void srv_commit_schedule(srv_game *g)
@@ -135,7 +143,8 @@ void srv_commit_schedule(srv_game *g)
     }
     if (!g_srv->commit_scheduled && g_srv->ctx) {
         g_srv->commit_scheduled = 1;
-        lws_sul_schedule(g_srv->ctx, 0, &g_srv->commit_sul, srv_commit_now, 1);
+        lws_sul_schedule(g_srv->ctx, 0, &g_srv->commit_sul, srv_commit_now,
+                         SRV_COMMIT_WINDOW_US);
     }
 }
 
@@ -196,113 +205,210 @@ void srv_timers_check(int64_t now)
     }
 }
 
-static json_t *seats_json(const srv_game *g)
+/* What every client's state frame of this moment shares (status, decision,
+ * deciders, seats, timer, result), as JSON members without braces. It is
+ * written once and kept while its key stays: the decision and all that the
+ * seats and timer show. */
+static uint64_t common_key(const srv_game *g)
 {
-    json_t *a = json_array();
+    uint64_t h = 1469598103934665603ull;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ull)
+    MIX(g->nmoves);
+    MIX(g->status);
+    MIX(g->turn_timer);
+    MIX(g->decide_since_ms);
     for (int i = 0; i < g->nseats; i++) {
         const srv_seat *s = &g->seat[i];
-        json_t *o = json_pack("{s:i,s:s,s:s}", "seat", i, "kind",
-                              s->kind == SEAT_BOT ? "bot" : "human", "name", s->name);
-        if (s->kind == SEAT_BOT) {
-            json_object_set_new(o, "bot", json_string(s->bot));
-            if (strcmp(s->bot, "ismcts") == 0)
-                json_object_set_new(o, "strength", json_integer(s->strength));
-        }
-        json_object_set_new(o, "connected", json_boolean(s->kind == SEAT_BOT || s->nconn > 0));
-        json_object_set_new(o, "away", json_boolean(s->away));
-        json_array_append_new(a, o);
+        MIX(s->kind);
+        MIX(s->nconn > 0);
+        MIX(s->away);
+        MIX(s->strength);
+        for (const char *q = s->name; *q; q++)
+            MIX((unsigned char)*q);
+        for (const char *q = s->bot; *q; q++)
+            MIX((unsigned char)*q);
     }
-    return a;
+#undef MIX
+    return h;
+}
+
+static void put_seats(chx_buf *b, const srv_game *g)
+{
+    chx_buf_add(b, "[", 1);
+    for (int i = 0; i < g->nseats; i++) {
+        const srv_seat *s = &g->seat[i];
+        chx_buf_puts(b, i ? ",{\"seat\":" : "{\"seat\":");
+        chx_buf_int(b, i);
+        chx_buf_puts(b, s->kind == SEAT_BOT ? ",\"kind\":\"bot\",\"name\":"
+                                            : ",\"kind\":\"human\",\"name\":");
+        chx_buf_json_str(b, s->name);
+        if (s->kind == SEAT_BOT) {
+            chx_buf_puts(b, ",\"bot\":");
+            chx_buf_json_str(b, s->bot);
+            if (strcmp(s->bot, "ismcts") == 0) {
+                chx_buf_puts(b, ",\"strength\":");
+                chx_buf_int(b, s->strength);
+            }
+        }
+        chx_buf_puts(b, s->kind == SEAT_BOT || s->nconn > 0 ? ",\"connected\":true"
+                                                             : ",\"connected\":false");
+        chx_buf_puts(b, s->away ? ",\"away\":true}" : ",\"away\":false}");
+    }
+    chx_buf_add(b, "]", 1);
+}
+
+static const char *common_part(srv_game *g)
+{
+    uint64_t key = common_key(g);
+    if (g->common && g->common_key == key)
+        return g->common;
+    chx_buf b = {0};
+    chx_buf_puts(&b, "\"status\":");
+    chx_buf_json_str(&b, srv_status_name(g->status));
+    chx_buf_puts(&b, ",\"decision\":");
+    chx_buf_int(&b, g->nmoves);
+    chx_buf_puts(&b, ",\"deciders\":[");
+    unsigned mask = 0;
+    int human_deciding = 0;
+    if (g->status == GAME_PLAYING && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
+        for (int s = 0, k = 0; s < g->nseats; s++)
+            if ((mask >> s) & 1u) {
+                if (k++)
+                    chx_buf_add(&b, ",", 1);
+                chx_buf_int(&b, s);
+                /* the deadline runs only while a person (not a bot, not a
+                   stand-in) decides */
+                if (g->seat[s].kind == SEAT_HUMAN && !g->seat[s].away)
+                    human_deciding = 1;
+            }
+    chx_buf_puts(&b, "],\"seats\":");
+    put_seats(&b, g);
+    chx_buf_puts(&b, ",\"timer\":{\"seconds\":");
+    chx_buf_int(&b, g->turn_timer);
+    chx_buf_puts(&b, ",\"deadline\":");
+    if (g->turn_timer > 0 && human_deciding)
+        chx_buf_int(&b, g->decide_since_ms + (int64_t)g->turn_timer * 1000);
+    else
+        chx_buf_puts(&b, "null");
+    chx_buf_add(&b, "}", 1);
+    if (g->status == GAME_OVER) {
+        chx_buf_puts(&b, ",\"result\":{\"scores\":[");
+        for (int s = 0; s < g->nseats; s++) {
+            if (s)
+                chx_buf_add(&b, ",", 1);
+            chx_buf_int(&b, g->scores[s]);
+        }
+        chx_buf_puts(&b, "],\"winners\":[");
+        for (int s = 0, k = 0; s < g->nseats; s++)
+            if ((g->winners >> s) & 1u) {
+                if (k++)
+                    chx_buf_add(&b, ",", 1);
+                chx_buf_int(&b, s);
+            }
+        chx_buf_puts(&b, "]}");
+    }
+    free(g->common);
+    g->common = b.oom ? NULL : b.s;
+    if (b.oom)
+        free(b.s);
+    g->common_key = key;
+    return g->common;
 }
 
 srv_out *srv_state_frame(srv_game *g, srv_client *c)
 {
     int seat = c->seat;
-    json_t *o = json_object();
-    json_object_set_new(o, "type", json_string("state"));
-    json_object_set_new(o, "game", json_string(g->id));
-    json_object_set_new(o, "seat", json_integer(seat));
-    json_object_set_new(o, "status", json_string(srv_status_name(g->status)));
-    json_object_set_new(o, "decision", json_integer(g->nmoves));
-    json_t *dec = json_array();
-    unsigned mask = 0;
-    if (g->status == GAME_PLAYING && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
-        for (int s = 0; s < g->nseats; s++)
-            if ((mask >> s) & 1u)
-                json_array_append_new(dec, json_integer(s));
-    json_object_set_new(o, "deciders", dec);
-    json_t *legal = json_array();
+    const char *common = common_part(g);
+    /* the members of every frame, then this client's own: its legal moves
+       and the log as it may see it; the view and the closing brace follow */
+    chx_buf hb = {0};
+    chx_buf_puts(&hb, "{\"type\":\"state\",\"game\":");
+    chx_buf_json_str(&hb, g->id);
+    chx_buf_puts(&hb, ",\"seat\":");
+    chx_buf_int(&hb, seat);
+    chx_buf_add(&hb, ",", 1);
+    if (common)
+        chx_buf_puts(&hb, common);
+    chx_buf_puts(&hb, ",\"legal\":[");
     if (seat >= 0 && srv_seat_decides(g, seat)) {
         int nl = 0;
         char *lines = chx_legal_lines(&g->st, seat, &nl);
-        for (char *p = lines; p && *p;) {
+        int k = 0;
+        for (char *p = lines; p && *p; k++) {
             char *e = strchr(p, '\n');
-            size_t len = e ? (size_t)(e - p) : strlen(p);
-            json_array_append_new(legal, json_stringn(p, len));
-            p += len + (e ? 1 : 0);
+            if (e)
+                *e = '\0';
+            if (k)
+                chx_buf_add(&hb, ",", 1);
+            chx_buf_json_str(&hb, p);
+            p = e ? e + 1 : p + strlen(p);
         }
         free(lines);
     }
-    json_object_set_new(o, "legal", legal);
-    json_object_set_new(o, "seats", seats_json(g));
-    json_t *timer = json_pack("{s:i}", "seconds", g->turn_timer);
-    /* the deadline runs only while a person (not a bot, not a stand-in) decides */
-    unsigned human_deciding = 0, dmask = 0;
-    if (g->turn_timer > 0 && g->status == GAME_PLAYING &&
-        ch_decider(&g->st, &dmask) != CH_DEC_TERMINAL)
-        for (int s = 0; s < g->nseats; s++)
-            if ((dmask >> s & 1u) && g->seat[s].kind == SEAT_HUMAN && !g->seat[s].away)
-                human_deciding = 1;
-    if (human_deciding)
-        json_object_set_new(timer, "deadline",
-                            json_integer(g->decide_since_ms + (int64_t)g->turn_timer * 1000));
-    else
-        json_object_set_new(timer, "deadline", json_null());
-    json_object_set_new(o, "timer", timer);
+    chx_buf_puts(&hb, "],\"log\":[");
     int first = g->nmoves - SRV_LOG_FIRST;
     if (c->log_next > first)
         first = c->log_next;
     if (first < 0)
         first = 0;
-    json_t *log = json_array();
-    for (int k = first; k < g->nmoves; k++)
-        json_array_append_new(log, srv_log_json(&g->log[k % SRV_LOG_RING], seat, c->lang));
-    json_object_set_new(o, "log", log);
-    json_object_set_new(o, "last", g->nmoves > 0 ?
-                        srv_log_json(&g->log[(g->nmoves - 1) % SRV_LOG_RING], seat, c->lang) :
-                        json_null());
-    if (g->status == GAME_OVER) {
-        json_t *sc = json_array(), *w = json_array();
-        for (int s = 0; s < g->nseats; s++) {
-            json_array_append_new(sc, json_integer(g->scores[s]));
-            if ((g->winners >> s) & 1u)
-                json_array_append_new(w, json_integer(s));
-        }
-        json_object_set_new(o, "result", json_pack("{s:o,s:o}", "scores", sc, "winners", w));
+    size_t last_at = 0, last_end = 0;
+    for (int k = first; k < g->nmoves; k++) {
+        if (k > first)
+            chx_buf_add(&hb, ",", 1);
+        last_at = hb.len;
+        srv_log_write(&hb, &g->log[k % SRV_LOG_RING], seat, c->lang);
+        last_end = hb.len;
     }
-    char *head = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
+    chx_buf_puts(&hb, "],\"last\":");
+    char *again = last_end > last_at && !hb.oom ? malloc(last_end - last_at) : NULL;
+    if (again) {
+        /* the log's last entry again, copied (adding may move the buffer) */
+        memcpy(again, hb.s + last_at, last_end - last_at);
+        chx_buf_add(&hb, again, last_end - last_at);
+        free(again);
+    } else if (g->nmoves > 0) {
+        srv_log_write(&hb, &g->log[(g->nmoves - 1) % SRV_LOG_RING], seat, c->lang);
+    } else {
+        chx_buf_puts(&hb, "null");
+    }
+    chx_buf_add(&hb, "}", 1);
+    char *head = !common || hb.oom ? NULL : hb.s;
+    if (!head)
+        free(hb.s);
     /* the view built by a worker for this decision, else built here */
     char *cached = g->vcache_decision == g->nmoves ? g->vcache[seat + 1] : NULL;
-    char *view = cached ? cached : ch_view_to_json(&g->st, seat);
-    if (!head || !view) {
+    char *view = cached ? cached : ch_view_json(&g->st, seat, SRV_VIEW_FLAGS);
+    /* the board and card table, when this client lacks them or they changed */
+    uint32_t stamp = ch_view_static_stamp(&g->st, seat);
+    if (!g->static_json || g->static_stamp != stamp) {
+        ch_free(g->static_json);
+        g->static_json = ch_view_json(&g->st, seat, CH_JSON_STATIC | CH_JSON_COMPACT);
+        g->static_stamp = g->static_json ? stamp : 0;
+    }
+    const char *stat = c->static_stamp != stamp ? g->static_json : NULL;
+    if (!head || !view || (c->static_stamp != stamp && !stat)) {
         free(head);
         if (!cached)
             ch_free(view);
         return NULL;
     }
-    size_t hl = strlen(head), vl = strlen(view);
-    srv_out *out = malloc(sizeof *out + LWS_PRE + hl + vl + 16);
+    size_t hl = strlen(head), vl = strlen(view), sl = stat ? strlen(stat) : 0;
+    srv_out *out = malloc(sizeof *out + LWS_PRE + hl + vl + sl + 32);
     if (out) {
         unsigned char *p = out->buf + LWS_PRE;
         memcpy(p, head, hl - 1); /* without the closing brace */
         size_t len = hl - 1;
         memcpy(p + len, ",\"view\":", 8);
         len += 8;
-        /* the view goes out as the library wrote it: taking its indentation
-           out costs more CPU than the bytes cost on the wire */
         memcpy(p + len, view, vl);
         len += vl;
+        if (stat) {
+            memcpy(p + len, ",\"static\":", 10);
+            len += 10;
+            memcpy(p + len, stat, sl);
+            len += sl;
+            c->static_stamp = stamp;
+        }
         p[len++] = '}';
         out->len = len;
         out->next = NULL;

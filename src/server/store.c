@@ -4,6 +4,11 @@
  * how every game resumes after a restart or a kill -9. All the moves made
  * during one turn of the event loop are written in one transaction, and no
  * client hears of a move before that transaction has committed.
+ *
+ * Finished games are not loaded at start: they are read back one at a time
+ * when someone asks for one (srv_store_load_over), and listed from here
+ * (srv_store_list_over), so memory holds only the games in play and the
+ * finished ones looked at lately (lobby.c drops them again).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,10 +17,20 @@
 
 #include "server.h"
 
+/* How long a write waits for another process's lock on the database
+ * (sqlite3_busy_timeout) before it fails with SQLITE_BUSY. The commit runs
+ * on the event loop, so every connection waits this long too: the only
+ * writer is this server, a lock held by another process (an administrator's
+ * sqlite3 shell, a backup) is the exception, and then the moves of that loop
+ * turn are refused with a "storage" error rather than stall everyone. */
+#define SRV_STORE_BUSY_MS 250
+
 struct srv_store {
     sqlite3 *db;
-    sqlite3_stmt *ins_move, *upd_meta, *ins_game, *sel_moves;
+    sqlite3_stmt *ins_move, *upd_meta, *ins_game, *sel_moves, *sel_over, *list_over;
 };
+
+#define GAME_COLUMNS "id, setup, seats, status, turn_timer, created"
 
 static const char *schema =
     "CREATE TABLE IF NOT EXISTS games ("
@@ -23,7 +38,9 @@ static const char *schema =
     " status TEXT NOT NULL, turn_timer INTEGER NOT NULL, created INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS moves ("
     " game TEXT NOT NULL, n INTEGER NOT NULL, player INTEGER NOT NULL, move TEXT NOT NULL,"
-    " PRIMARY KEY (game, n)) WITHOUT ROWID;";
+    " PRIMARY KEY (game, n)) WITHOUT ROWID;"
+    /* finished games are listed newest first from the database */
+    "CREATE INDEX IF NOT EXISTS games_status ON games(status, created);";
 
 srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
 {
@@ -46,7 +63,7 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         sqlite3_free(err);
         goto fail;
     }
-    sqlite3_busy_timeout(s->db, 2000);
+    sqlite3_busy_timeout(s->db, SRV_STORE_BUSY_MS);
     if (sqlite3_prepare_v2(s->db, "INSERT INTO moves(game,n,player,move) VALUES(?,?,?,?)", -1,
                            &s->ins_move, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "UPDATE games SET seats=?, status=? WHERE id=?", -1,
@@ -54,7 +71,13 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         sqlite3_prepare_v2(s->db, "INSERT INTO games(id,setup,seats,status,turn_timer,created) "
                            "VALUES(?,?,?,?,?,?)", -1, &s->ins_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "SELECT player, move FROM moves WHERE game=? ORDER BY n", -1,
-                           &s->sel_moves, NULL) != SQLITE_OK) {
+                           &s->sel_moves, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE id=? AND "
+                           "status='over'", -1, &s->sel_over, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
+                           "WHERE game=games.id) FROM games WHERE status='over' "
+                           "ORDER BY created DESC, id DESC LIMIT ?", -1, &s->list_over,
+                           NULL) != SQLITE_OK) {
         snprintf(why, n, "database %s: %s", path, sqlite3_errmsg(s->db));
         goto fail;
     }
@@ -72,6 +95,8 @@ void srv_store_close(srv_store *s)
     sqlite3_finalize(s->upd_meta);
     sqlite3_finalize(s->ins_game);
     sqlite3_finalize(s->sel_moves);
+    sqlite3_finalize(s->sel_over);
+    sqlite3_finalize(s->list_over);
     sqlite3_close(s->db);
     free(s);
 }
@@ -84,6 +109,17 @@ static char *dump_free(json_t *j)
     return s;
 }
 
+/* Run a write statement once and reset it at once: a statement left
+ * unreset after an error (SQLITE_BUSY while another process holds the lock)
+ * counts as still running, and then every later COMMIT of this connection
+ * fails with "SQL statements in progress", long after the lock is gone. */
+static int step_done(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static int bind_meta(srv_store *s, srv_game *g)
 {
     char *seats = dump_free(srv_seats_store_json(g));
@@ -94,11 +130,12 @@ static int bind_meta(srv_store *s, srv_game *g)
     sqlite3_bind_text(s->upd_meta, 2, srv_status_name(g->status), -1, SQLITE_STATIC);
     sqlite3_bind_text(s->upd_meta, 3, g->id, -1, SQLITE_TRANSIENT);
     free(seats);
-    return sqlite3_step(s->upd_meta) == SQLITE_DONE ? 0 : -1;
+    return step_done(s->upd_meta);
 }
 
 int srv_store_create_game(srv_store *s, srv_game *g)
 {
+    g->away_stored = 0;
     char *setup = dump_free(srv_setup_json(g));
     char *seats = dump_free(srv_seats_store_json(g));
     int rc = -1;
@@ -110,7 +147,7 @@ int srv_store_create_game(srv_store *s, srv_game *g)
         sqlite3_bind_text(s->ins_game, 4, srv_status_name(g->status), -1, SQLITE_STATIC);
         sqlite3_bind_int(s->ins_game, 5, g->turn_timer);
         sqlite3_bind_int64(s->ins_game, 6, g->created);
-        rc = sqlite3_step(s->ins_game) == SQLITE_DONE ? 0 : -1;
+        rc = step_done(s->ins_game);
         if (rc)
             lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
     }
@@ -122,6 +159,15 @@ int srv_store_create_game(srv_store *s, srv_game *g)
 int srv_store_update_meta(srv_store *s, srv_game *g)
 {
     return bind_meta(s, g);
+}
+
+static unsigned away_mask(const srv_game *g)
+{
+    unsigned m = 0;
+    for (int i = 0; i < g->nseats; i++)
+        if (g->seat[i].kind == SEAT_HUMAN && g->seat[i].away)
+            m |= 1u << i;
+    return m;
 }
 
 int srv_store_commit(srv_store *s, srv_game *list)
@@ -138,14 +184,19 @@ int srv_store_commit(srv_store *s, srv_game *list)
             sqlite3_bind_int(s->ins_move, 2, p->n);
             sqlite3_bind_int(s->ins_move, 3, p->player);
             sqlite3_bind_text(s->ins_move, 4, p->move, -1, SQLITE_STATIC);
-            if (sqlite3_step(s->ins_move) != SQLITE_DONE)
+            if (step_done(s->ins_move) != 0)
                 goto fail;
         }
-        if (g->meta_dirty && bind_meta(s, g) != 0)
+        /* a seat handed to a stand-in bot (turn timer) or taken back: the
+           seats are written again with the moves, so a restart keeps the
+           stand-in playing */
+        if ((g->meta_dirty || away_mask(g) != g->away_stored) && bind_meta(s, g) != 0)
             goto fail;
     }
     if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
+    for (srv_game *g = list; g; g = g->next_commit)
+        g->away_stored = away_mask(g);
     return 0;
 fail:
     lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
@@ -171,66 +222,144 @@ json_t *srv_store_moves(srv_store *s, const char *id)
     return a;
 }
 
+/* A game from a row of GAME_COLUMNS (setup and seats only: no moves), or
+ * NULL with the reason in why. */
+static srv_game *game_from_row(sqlite3_stmt *st, char *why, size_t n)
+{
+    srv_game *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(why, n, "out of memory");
+        return NULL;
+    }
+    g->vcache_decision = -1;
+    const char *id = (const char *)sqlite3_column_text(st, 0);
+    const char *st_setup = (const char *)sqlite3_column_text(st, 1);
+    const char *st_seats = (const char *)sqlite3_column_text(st, 2);
+    json_t *setup = st_setup ? json_loads(st_setup, 0, NULL) : NULL;
+    json_t *seats = st_seats ? json_loads(st_seats, 0, NULL) : NULL;
+    int ok = 0;
+    if (!id || !setup || !seats)
+        snprintf(why, n, "unreadable setup or seats");
+    else if (srv_setup_from_json(g, setup, why, n) == 0 &&
+             srv_seats_from_store(g, seats, why, n) == 0)
+        ok = 1;
+    json_decref(setup);
+    json_decref(seats);
+    if (!ok) {
+        srv_game_free(g);
+        return NULL;
+    }
+    snprintf(g->id, sizeof g->id, "%s", id);
+    g->turn_timer = sqlite3_column_int(st, 4);
+    g->created = sqlite3_column_int64(st, 5);
+    return g;
+}
+
+/* The game of the current row with its moves replayed, or NULL (logged). */
+static srv_game *load_row(srv_store *s, sqlite3_stmt *st)
+{
+    const char *id = (const char *)sqlite3_column_text(st, 0);
+    char err[300];
+    json_t *moves = NULL;
+    srv_game *g = game_from_row(st, err, sizeof err);
+    if (!g)
+        goto bad;
+    moves = srv_store_moves(s, g->id);
+    if (!moves || srv_replay_moves(g, moves, -1, err, sizeof err) != 0) {
+        if (!moves)
+            snprintf(err, sizeof err, "the moves cannot be read: %s", sqlite3_errmsg(s->db));
+        goto bad;
+    }
+    json_decref(moves);
+    moves = NULL;
+    const char *status = (const char *)sqlite3_column_text(st, 3);
+    unsigned mask;
+    int claimed_all = 1;
+    for (int i = 0; i < g->nseats; i++)
+        if (g->seat[i].kind == SEAT_HUMAN && !g->seat[i].claimed)
+            claimed_all = 0;
+    g->status = claimed_all || !status || strcmp(status, "waiting") != 0 ? GAME_PLAYING
+                                                                         : GAME_WAITING;
+    if (ch_decider(&g->st, &mask) == CH_DEC_TERMINAL) {
+        ch_scores(&g->st, g->scores, &g->winners);
+        g->status = GAME_OVER;
+    }
+    /* a finished game needs no bots (they are made when needed anyway) */
+    for (int i = 0; i < g->nseats && g->status != GAME_OVER; i++)
+        if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, err, sizeof err) != 0)
+            goto bad;
+    g->decide_since_ms = srv_now_ms();
+    return g;
+bad:
+    lwsl_err("game %s not resumed: %s\n", id ? id : "?", err);
+    fprintf(stderr, "chartered: game %s not resumed: %s\n", id ? id : "?", err);
+    json_decref(moves);
+    srv_game_free(g);
+    return NULL;
+}
+
 int srv_store_load(srv_store *s, char *why, size_t n)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT id, setup, seats, status, turn_timer, created "
-                           "FROM games ORDER BY created, id", -1, &st, NULL) != SQLITE_OK) {
+    /* finished games stay in the database until asked for */
+    if (sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE status != 'over' "
+                           "ORDER BY created, id", -1, &st, NULL) != SQLITE_OK) {
         snprintf(why, n, "database: %s", sqlite3_errmsg(s->db));
         return -1;
     }
     int count = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *id = (const char *)sqlite3_column_text(st, 0);
-        srv_game *g = calloc(1, sizeof *g);
-        if (g)
-            g->vcache_decision = -1;
-        json_t *setup = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
-        json_t *seats = json_loads((const char *)sqlite3_column_text(st, 2), 0, NULL);
-        json_t *moves = NULL;
-        char err[300];
-        if (!g || !setup || !seats) {
-            snprintf(err, sizeof err, "unreadable setup or seats");
-            goto bad;
+        srv_game *g = load_row(s, st);
+        if (g) {
+            srv_game_add(g);
+            count++;
         }
-        snprintf(g->id, sizeof g->id, "%s", id);
-        if (srv_setup_from_json(g, setup, err, sizeof err) != 0 ||
-            srv_seats_from_store(g, seats, err, sizeof err) != 0)
-            goto bad;
-        g->turn_timer = sqlite3_column_int(st, 4);
-        g->created = sqlite3_column_int64(st, 5);
-        moves = srv_store_moves(s, g->id);
-        if (!moves || srv_replay_moves(g, moves, -1, err, sizeof err) != 0)
-            goto bad;
-        const char *status = (const char *)sqlite3_column_text(st, 3);
-        unsigned mask;
-        int claimed_all = 1;
-        for (int i = 0; i < g->nseats; i++)
-            if (g->seat[i].kind == SEAT_HUMAN && !g->seat[i].claimed)
-                claimed_all = 0;
-        g->status = claimed_all || strcmp(status, "waiting") != 0 ? GAME_PLAYING : GAME_WAITING;
-        if (ch_decider(&g->st, &mask) == CH_DEC_TERMINAL) {
-            ch_scores(&g->st, g->scores, &g->winners);
-            g->status = GAME_OVER;
-        }
-        for (int i = 0; i < g->nseats; i++)
-            if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, err, sizeof err) != 0)
-                goto bad;
-        g->decide_since_ms = srv_now_ms();
-        json_decref(setup);
-        json_decref(seats);
-        json_decref(moves);
-        srv_game_add(g);
-        count++;
-        continue;
-    bad:
-        lwsl_err("game %s not resumed: %s\n", id, err);
-        fprintf(stderr, "chartered: game %s not resumed: %s\n", id, err);
-        json_decref(setup);
-        json_decref(seats);
-        json_decref(moves);
-        srv_game_free(g);
     }
     sqlite3_finalize(st);
     return count;
+}
+
+srv_game *srv_store_load_over(srv_store *s, const char *id)
+{
+    srv_game *g = NULL;
+    sqlite3_reset(s->sel_over);
+    sqlite3_bind_text(s->sel_over, 1, id, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(s->sel_over) == SQLITE_ROW)
+        g = load_row(s, s->sel_over);
+    sqlite3_reset(s->sel_over);
+    sqlite3_clear_bindings(s->sel_over);
+    return g;
+}
+
+json_t *srv_store_list_over(srv_store *s, int limit)
+{
+    json_t *a = json_array();
+    sqlite3_reset(s->list_over);
+    sqlite3_bind_int(s->list_over, 1, limit);
+    int rc;
+    while ((rc = sqlite3_step(s->list_over)) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(s->list_over, 0);
+        srv_game *held = id ? srv_game_held(id) : NULL;
+        if (held) { /* in memory: its summary shows who is connected */
+            json_array_append_new(a, srv_game_summary(held));
+            continue;
+        }
+        /* the summary needs the setup, the seats and the move count only:
+           no replay */
+        char why[300];
+        srv_game *g = game_from_row(s->list_over, why, sizeof why);
+        if (!g)
+            continue;
+        g->status = GAME_OVER;
+        g->nmoves = g->ncommitted = sqlite3_column_int(s->list_over, 6);
+        json_array_append_new(a, srv_game_summary(g));
+        srv_game_free(g);
+    }
+    sqlite3_reset(s->list_over);
+    if (rc != SQLITE_DONE) {
+        lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
+        json_decref(a);
+        return NULL;
+    }
+    return a;
 }

@@ -48,7 +48,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&v->mu);
         for (int k = 0; k <= CH_MAX_PLAYERS; k++)
             if ((j->mask >> k) & 1u)
-                j->view[k] = ch_view_to_json(&j->st, k - 1);
+                j->view[k] = ch_view_json(&j->st, k - 1, SRV_VIEW_FLAGS);
         pthread_mutex_lock(&v->mu);
         j->next = v->done;
         v->done = j;

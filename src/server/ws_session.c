@@ -94,6 +94,7 @@ static void attach(srv_client *c, srv_game *g, int seat)
     g->clients = c;
     c->log_next = 0;
     c->sent_decision = -1;
+    c->static_stamp = 0;
     if (seat >= 0) {
         srv_seat *s = &g->seat[seat];
         int was_off = s->nconn == 0 || s->away;
@@ -181,7 +182,8 @@ static void handle(srv_client *c, const char *text, size_t len)
                 for (srv_client *o = g->clients; o; o = o->gnext)
                     srv_client_want_state(o);
             }
-            int rc = srv_play(g, c->seat, json_string_value(mv), decision, why, sizeof why);
+            int rc = srv_play(g, c->seat, json_string_value(mv), decision, c->lang,
+                              why, sizeof why);
             static const char *codes[] = {"", "not_started", "not_your_turn", "illegal_move",
                                           "stale", "storage"};
             if (rc != MOVE_OK)

@@ -1,7 +1,11 @@
 /* buf.c: a growing text buffer for building messages (protocol lines, JSON
  * frames, screens). Out of memory is sticky: the buffer sets oom, drops
- * further text, and the caller checks once at the end.
+ * further text, and the caller checks once at the end. Also the two JSON
+ * scalars the server's state frames are written with (a frame goes to every
+ * client after every move, and building it as a jansson tree cost as much as
+ * the view in it): strings with RFC 8259 escapes, and integers.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,4 +35,43 @@ void chx_buf_add(chx_buf *b, const char *t, size_t len)
 void chx_buf_puts(chx_buf *b, const char *t)
 {
     chx_buf_add(b, t, strlen(t));
+}
+
+void chx_buf_json_str(chx_buf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    chx_buf_add(b, "\"", 1);
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char u = (unsigned char)*s;
+        if (u >= 0x20 && u != '"' && u != '\\')
+            continue;
+        chx_buf_add(b, run, (size_t)(s - run));
+        char esc[7] = {'\\', (char)u, 0};
+        size_t n = 2;
+        switch (u) {
+        case '"': case '\\': break;
+        case '\n': esc[1] = 'n'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        default:
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[u >> 4];
+            esc[5] = hex[u & 15];
+            n = 6;
+        }
+        chx_buf_add(b, esc, n);
+        run = s + 1;
+    }
+    chx_buf_add(b, run, (size_t)(s - run));
+    chx_buf_add(b, "\"", 1);
+}
+
+void chx_buf_int(chx_buf *b, long long v)
+{
+    char t[24];
+    int n = snprintf(t, sizeof t, "%lld", v);
+    chx_buf_add(b, t, (size_t)n);
 }

@@ -21,6 +21,10 @@ typedef struct chx_buf {
 } chx_buf;
 void chx_buf_add(chx_buf *b, const char *t, size_t len);
 void chx_buf_puts(chx_buf *b, const char *t);
+/* A JSON string (quotes and RFC 8259 escapes; UTF-8 passes as it is), and a
+ * JSON integer. */
+void chx_buf_json_str(chx_buf *b, const char *s);
+void chx_buf_int(chx_buf *b, long long v);
 
 /* Every legal move of player p into a malloc'd *out (NULL when none).
  * Returns the count, or -1 when out of memory. */
@@ -65,6 +69,19 @@ int chx_i18n_count(int lang);
 size_t chx_width(const char *s);
 size_t chx_width_n(const char *s, size_t len);
 size_t chx_cut(const char *s, size_t cols);
+
+/* ---- the library's reasons in words (reason.c) ------------------------------
+ * A reason of the library (a refused move from ch_check/ch_apply, a move text
+ * ch_move_parse did not understand; ch_msg in chartered.h) in lang, into
+ * buf: the catalogue entry "why.<English format>" (its placeholders {1},
+ * {2}, ... are the format's arguments in order, so a translation may reorder
+ * them) filled with the recorded arguments; an argument that is a phrase of
+ * the library ("why.arg.<phrase>") or a company name is translated too, the
+ * player's own text and names typed in notation are not. English, a message
+ * not recorded by the library, or one without a translation: why->text as
+ * it is. Never longer than n - 1 bytes, cut on a UTF-8 boundary. Returns the
+ * length written. */
+int chx_reason(int lang, const ch_msg *why, char *buf, size_t n);
 
 /* ---- moves in words (describe.c) -------------------------------------------
  * "Anke merged Tea into Porcelain: Porcelain f190, Anke paid f190": what

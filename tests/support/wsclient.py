@@ -136,6 +136,14 @@ class WS:
         if timeout is not None:
             self.sock.settimeout(timeout)
         msg = json.loads(self.recv_raw())
+        # a state frame's view comes without the board and the card table,
+        # which come once in "static" (docs/protocol.md): complete it as the
+        # browser client does
+        if isinstance(msg, dict) and msg.get("type") == "state":
+            if "static" in msg:
+                self.static = msg["static"]
+            if isinstance(msg.get("view"), dict) and getattr(self, "static", None):
+                msg["view"] = {**msg["view"], **self.static}
         self.frames.append(msg)
         return msg
 

@@ -168,6 +168,10 @@ export class GamePage {
     // the new ones; entries are numbered, so a repeat replaces its earlier copy
     if (!this.logMap) this.logMap = new Map();
     for (const e of frame.log || []) this.logMap.set(e.n, e);
+    // the board and the card table come once (and again only when they
+    // change): every later view is completed with the copy kept here
+    if (frame.static) this.staticPart = frame.static;
+    frame.view = Object.assign({}, frame.view, this.staticPart);
     const newDecision = frame.decision !== this.lastDecision;
     this.frame = frame;
     this.lastDecision = frame.decision;

@@ -1,0 +1,243 @@
+"""server_dbfail.py: `chartered serve` when its database refuses a write. In
+the middle of a game this test opens the server's SQLite file itself and
+holds the write lock (BEGIN IMMEDIATE), so the server's commit really fails
+(SQLITE_BUSY after its bounded busy timeout). Then:
+- the move gets an error with code "storage", sent to every seated client;
+- the game is exactly where it was: same decision, same view, the move in
+  no log and not in the database;
+- the server keeps serving: HTTP answers, another game can be watched, and a
+  new game is refused with 500 (its row cannot be written) and not kept;
+- once the lock is released the same move (same decision number) is
+  accepted, and the game plays on;
+- a kill -9 and restart resume the game at exactly the acknowledged
+  decision, and the game is then played to the end: its replay holds exactly
+  the moves the clients were told about.
+
+usage: python3 server_dbfail.py BINARY SRCDIR WORKDIR
+"""
+import os
+import random
+import sqlite3
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+from wsclient import Server, http_json, pick_move, check, finish, test_args  # noqa: E402
+
+BIN, SRC, WORK = test_args()
+
+db = os.path.join(WORK, "dbfail.db")
+for f in (db, db + "-wal", db + "-shm"):
+    if os.path.exists(f):
+        os.remove(f)
+srv = Server(BIN, db).start()
+rng = random.Random(11)
+seen = {}    # move number -> notation, as the clients were told (acknowledged)
+acked = 0    # highest decision any client was shown
+
+
+class Seat:
+    """One seated connection and the newest state it holds."""
+
+    def __init__(self, gid, seat, tok):
+        self.gid, self.seat, self.tok = gid, seat, tok
+        self.connect()
+
+    def connect(self):
+        self.ws = srv.ws()
+        self.ws.send({"type": "join", "game": self.gid, "token": self.tok})
+        self.state = None
+        self.errors = []
+        self.take(self.ws.recv_until(lambda m: m["type"] == "state", timeout=30))
+
+    def take(self, m):
+        global acked
+        if m["type"] == "state":
+            self.state = m
+            for e in m["log"]:
+                if e["player"] == self.seat or not e.get("hidden"):
+                    prev = seen.get(e["n"])
+                    check(prev is None or prev == e["move"], f"log entry {e['n']} changed")
+                    seen[e["n"]] = e["move"]
+            acked = max(acked, m["decision"])
+        elif m["type"] == "error":
+            self.errors.append(m)
+
+    def drain(self, secs=0.05):
+        end = time.time() + secs
+        try:
+            while True:
+                self.take(self.ws.recv(timeout=max(0.01, end - time.time())))
+                if time.time() >= end and not self.ws.buf:
+                    break
+        except (TimeoutError, OSError):
+            pass
+
+    def until(self, pred, timeout=30):
+        m = self.ws.recv_until(lambda m: m["type"] in ("state", "error"), timeout=timeout)
+        while True:
+            self.take(m)
+            if pred(m):
+                return m
+            m = self.ws.recv_until(lambda m: m["type"] in ("state", "error"), timeout=timeout)
+
+
+def mover_of(seats):
+    """A seat that decides now in the newest decision (with its move)."""
+    top = max(s.state["decision"] for s in seats)
+    for s in seats:
+        st = s.state
+        if st["decision"] == top and st["status"] == "playing" and st["legal"]:
+            return s
+    return None
+
+
+def play(seats, count):
+    """Make `count` moves (fewer if the game ends), each acknowledged."""
+    for _ in range(count):
+        for s in seats:
+            s.drain(0.02)
+        s = mover_of(seats)
+        if s is None:
+            if all(x.state["status"] == "over" for x in seats):
+                return
+            for x in seats:  # a frame in flight
+                x.drain(0.3)
+            s = mover_of(seats)
+            check(s is not None, "someone decides")
+            if s is None:
+                return
+        d = s.state["decision"]
+        s.ws.send({"type": "move", "move": pick_move(s.state["legal"], rng), "decision": d})
+        m = s.until(lambda m: m["type"] == "error" or m["decision"] > d)
+        check(m["type"] == "state", f"move accepted: {m}")
+        for x in seats:
+            if x is not s:
+                x.until(lambda m: m["type"] == "state" and m["decision"] >= m_dec(s))
+
+
+def m_dec(s):
+    return s.state["decision"]
+
+
+def db_moves(gid):
+    c = sqlite3.connect(db, timeout=10)
+    try:
+        return [r[0] for r in c.execute("SELECT move FROM moves WHERE game=? ORDER BY n", (gid,))]
+    finally:
+        c.close()
+
+
+def create(seed):
+    st, g = http_json(srv.port, "POST", "/api/games", {
+        "edition": "amsterdam", "players": 2, "seed": seed,
+        "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]})
+    check(st == 201, f"create: {st} {g}")
+    return g["id"], [s["token"] for s in g["seats"]]
+
+
+try:
+    gid, toks = create(31)
+    other_gid, _ = create(32)
+    seats = [Seat(gid, i, t) for i, t in enumerate(toks)]
+    for s in seats:
+        s.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+    play(seats, 12)
+    for s in seats:
+        s.drain(0.2)
+    s = mover_of(seats)
+    check(s is not None, "a seat decides")
+    dec = s.state["decision"]
+    view_before = {x.seat: x.state["view"] for x in seats}
+    check(db_moves(gid) == [seen[n] for n in range(dec)], "the database holds the acked moves")
+    move = pick_move(s.state["legal"], rng)
+
+    # ---- hold the database's write lock as another process would ----
+    lock = sqlite3.connect(db, timeout=10, isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")
+    lock.execute("UPDATE games SET turn_timer = turn_timer WHERE id = ?", (gid,))
+    t0 = time.time()
+    s.ws.send({"type": "move", "move": move, "decision": dec})
+    err = s.until(lambda m: m["type"] == "error" or m["decision"] != dec, timeout=30)
+    waited = time.time() - t0
+    check(err["type"] == "error" and err["code"] == "storage",
+          f"a refused write answers a storage error: {err}")
+    check(isinstance(err.get("message"), str) and len(err["message"]) > 10, "it says why")
+    check(waited < 10, f"the refusal comes within the busy timeout ({waited:.2f} s)")
+    print(f"storage error after {waited * 1000:.0f} ms", flush=True)
+    for x in seats:
+        if x is not s:
+            m = x.until(lambda m: m["type"] == "error" or m["decision"] != dec, timeout=10)
+            check(m["type"] == "error" and m["code"] == "storage",
+                  f"the other seated client hears of it too: {m}")
+    # the state frames that follow show the same decision and view
+    for x in seats:
+        x.drain(0.3)
+        check(x.state["decision"] == dec, f"seat {x.seat}: the decision stays {dec}")
+        check(x.state["view"] == view_before[x.seat], f"seat {x.seat}: the view is unchanged")
+    check(dec not in seen, "the refused move is in no log")
+    st, summ = http_json(srv.port, "GET", f"/api/games/{gid}")
+    check(st == 200 and summ["decision"] == dec and summ["status"] == "playing",
+          f"HTTP summary unchanged while locked: {st} {summ}")
+    # the server serves the rest: another game's spectator, the lobby
+    w = srv.ws()
+    w.send({"type": "watch", "game": other_gid})
+    m = w.recv_until(lambda m: m["type"] == "state", timeout=10)
+    check(m["game"] == other_gid and m["seat"] == -1, "another game can be watched")
+    w.close()
+    st, lst = http_json(srv.port, "GET", "/api/games")
+    check(st == 200 and {g["id"] for g in lst["games"]} >= {gid, other_gid}, "the lobby lists")
+    st, r = http_json(srv.port, "POST", "/api/games", {"players": 2})
+    check(st == 500 and "database" in r.get("error", ""),
+          f"a game that cannot be stored is refused: {st} {r}")
+    st, lst = http_json(srv.port, "GET", "/api/games")
+    check(st == 200 and len(lst["games"]) == 2, "the refused game is not kept")
+    # a second try while still locked is refused the same way
+    s.ws.send({"type": "move", "move": move, "decision": dec})
+    err = s.until(lambda m: m["type"] == "error" or m["decision"] != dec, timeout=30)
+    check(err["type"] == "error" and err["code"] == "storage", f"refused again: {err}")
+    check(srv.alive(), "the server runs on")
+    lock.execute("ROLLBACK")
+    lock.close()
+    check(db_moves(gid) == [seen[n] for n in range(dec)], "nothing of the refused move stored")
+
+    # ---- released: the same move for the same decision is accepted ----
+    for x in seats:
+        x.drain(0.3)
+    s.ws.send({"type": "move", "move": move, "decision": dec})
+    m = s.until(lambda m: m["type"] == "error" or m["decision"] > dec)
+    check(m["type"] == "state" and m["decision"] == dec + 1, f"the move is accepted now: {m}")
+    check(seen.get(dec) == move or (dec in seen), "the move is in the log")
+    for x in seats:
+        if x is not s:
+            x.until(lambda m: m["type"] == "state" and m["decision"] > dec)
+    play(seats, 10)
+    for x in seats:
+        x.drain(0.3)
+    # ---- kill -9 and restart: exactly the acknowledged moves ----
+    at = acked
+    srv.stop(kill=True)
+    for x in seats:
+        x.ws.close()
+    check(db_moves(gid) == [seen[n] for n in range(at)],
+          f"after kill -9 the database holds exactly the {at} acknowledged moves")
+    srv.start()
+    seats = [Seat(gid, i, t) for i, t in enumerate(toks)]
+    for x in seats:
+        check(x.state["decision"] == at, f"resumed at {x.state['decision']}, acked {at}")
+    play(seats, 100000)
+    for x in seats:
+        x.drain(0.3)
+    check(all(x.state["status"] == "over" for x in seats), "the game was played to the end")
+    st, rep = http_json(srv.port, "GET", f"/api/games/{gid}/replay")
+    check(st == 200, f"replay: {st}")
+    if st == 200:
+        check([mv["move"] for mv in rep["moves"]] == [seen[n] for n in range(rep["steps"])]
+              and rep["steps"] == acked,
+              f"the replay holds exactly the {acked} acknowledged moves ({rep['steps']})")
+        print(f"game {gid}: {rep['steps']} moves, storage refusal at decision {dec}", flush=True)
+finally:
+    code = srv.stop()
+    check(code == 0, f"the server exits cleanly on SIGTERM (status {code}): {srv.log_text()[-2000:]}")
+
+finish("server_dbfail: a refused write changed nothing and lost nothing")
