@@ -29,17 +29,24 @@ rng = random.Random(5)
 
 
 def play_seat1(b, until, timeout=40):
-    """Seat 1 moves whenever it decides, until until(state) holds."""
+    """Seat 1 moves whenever it decides (once per decision: a state frame
+    can come again for the same decision when the seats change), until
+    until(state) holds."""
     end = time.time() + timeout
+    last = None
     while time.time() < end:
         m = b.recv_until(lambda m: m["type"] in ("state", "error"), timeout=end - time.time())
         if m["type"] == "error":
-            check(m["code"] == "stale", f"seat 1: unexpected error {m}")
+            check(m["code"] in ("stale", "rate_limited"), f"seat 1: unexpected error {m}")
+            if m["code"] == "rate_limited" and last:
+                time.sleep(0.1)  # throttled: send the move again later
+                b.send(last)
             continue
         if until(m):
             return m
-        if m["legal"] and m["status"] == "playing":
-            b.send({"type": "move", "move": pick_move(m["legal"], rng), "decision": m["decision"]})
+        if m["legal"] and m["status"] == "playing" and (not last or last["decision"] != m["decision"]):
+            last = {"type": "move", "move": pick_move(m["legal"], rng), "decision": m["decision"]}
+            b.send(last)
     check(False, "seat 1: the awaited state did not come")
     return None
 

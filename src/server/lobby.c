@@ -78,8 +78,8 @@ static int64_t evict_after_ms(void)
  * nothing to write, no bot or view job in flight. */
 static int unattended_over(const srv_game *g)
 {
-    if (g->status != GAME_OVER || g->clients || g->npending || g->queued || g->meta_dirty ||
-        g->views_job)
+    if (g->status != GAME_OVER || g->clients || g->npending || g->queued || g->commit_busy ||
+        g->meta_dirty || g->views_job)
         return 0;
     for (int i = 0; i < g->nseats; i++)
         if (g->seat[i].job)

@@ -40,51 +40,92 @@ int64_t srv_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Nothing of g's commit was written: take its pending moves back by
+ * rebuilding it from what the database holds (moves made after the failed
+ * ones go too: none of them was acknowledged). */
+static void commit_failed(srv_game *g)
+{
+    json_t *moves = srv_store_moves(g_srv->store, g->id);
+    char why[300];
+    if (moves && g->npending && srv_replay_moves(g, moves, -1, why, sizeof why) == 0) {
+        unsigned mask;
+        if (g->status == GAME_OVER && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
+            g->status = GAME_PLAYING;
+    }
+    json_decref(moves);
+    g->npending = 0;
+    for (srv_client *c = g->clients; c; c = c->gnext)
+        if (c->seat >= 0)
+            srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code", "storage",
+                                              "message",
+                                              "the database refused the write; the "
+                                              "last moves were not made"));
+    srv_game_changed(g);
+}
+
+void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
+{
+    if (!ok) {
+        commit_failed(g);
+        return;
+    }
+    if (k > g->npending)
+        k = g->npending;
+    if (k > 0 && g->npending > k)
+        memmove(g->pending, g->pending + k, (size_t)(g->npending - k) * sizeof *g->pending);
+    g->npending -= k;
+    g->ncommitted += k;
+    g->away_stored = away;
+    if (k)
+        g->decide_since_ms = srv_now_ms();
+    /* moves made while this commit was out wait for the next one, and the
+       clients for them (srv_game_changed waits while moves are pending) */
+    if (g->npending || g->meta_dirty)
+        srv_commit_schedule(g);
+    srv_game_changed(g);
+}
+
+/* The commit on the event loop itself (no writer thread, or at the stop). */
+static void commit_here(srv_game *list)
+{
+    int ok = srv_store_commit(g_srv->store, list) == 0;
+    for (srv_game *g = list, *nx; g; g = nx) {
+        nx = g->next_commit;
+        g->next_commit = NULL;
+        if (ok)
+            g->meta_dirty = 0;
+        srv_commit_done(g, g->npending, g->away_stored, ok);
+    }
+}
+
 void srv_commit_now(lws_sorted_usec_list_t *sul)
 {
     (void)sul;
     g_srv->commit_scheduled = 0;
     srv_game *list = g_srv->commit_list;
     g_srv->commit_list = NULL;
-    if (!list)
-        return;
-    if (srv_store_commit(g_srv->store, list) != 0) {
-        /* nothing was written: take the pending moves back by rebuilding
-           each game from what the database holds */
-        for (srv_game *g = list; g; g = g->next_commit) {
-            json_t *moves = srv_store_moves(g_srv->store, g->id);
-            char why[300];
-            if (moves && g->npending &&
-                srv_replay_moves(g, moves, -1, why, sizeof why) == 0) {
-                unsigned mask;
-                if (g->status == GAME_OVER && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
-                    g->status = GAME_PLAYING;
-            }
-            json_decref(moves);
-            g->npending = 0;
-            g->queued = 0;
-            for (srv_client *c = g->clients; c; c = c->gnext)
-                if (c->seat >= 0)
-                    srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
-                                                      "storage", "message",
-                                                      "the database refused the write; the "
-                                                      "last moves were not made"));
-            srv_game_changed(g);
-        }
-        return;
-    }
-    int64_t now = srv_now_ms();
+    /* off the list; a game whose commit is still out is asked again when
+       it is back (srv_commit_done) */
+    srv_game *ready = NULL, **tail = &ready;
     for (srv_game *g = list, *nx; g; g = nx) {
         nx = g->next_commit;
         g->next_commit = NULL;
         g->queued = 0;
-        if (g->npending)
-            g->decide_since_ms = now;
-        g->npending = 0;
-        g->meta_dirty = 0;
-        g->ncommitted = g->nmoves;
-        srv_game_changed(g);
+        if (g->commit_busy)
+            continue;
+        *tail = g;
+        tail = &g->next_commit;
     }
+    if (!ready)
+        return;
+    if (g_srv->committer && srv_committer_submit(g_srv->committer, ready) == 0) {
+        for (srv_game *g = ready, *nx; g; g = nx) {
+            nx = g->next_commit;
+            g->next_commit = NULL;
+        }
+        return;
+    }
+    commit_here(ready);
 }
 
 static void tick(lws_sorted_usec_list_t *sul)
@@ -101,6 +142,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 {
     switch (reason) {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (g_srv && g_srv->committer)
+            srv_committer_drain(g_srv->committer);
         if (g_srv && g_srv->bots)
             srv_bots_drain(g_srv->bots);
         if (g_srv && g_srv->views)
@@ -196,6 +239,8 @@ static void raise_nofile(void)
  * close every connection, the database, and free the games. */
 static void teardown(srv *s)
 {
+    srv_committer_stop(s->committer);
+    s->committer = NULL;
     srv_bots_stop(s->bots);
     s->bots = NULL;
     srv_views_stop(s->views);
@@ -321,6 +366,9 @@ int cmd_serve(int argc, char **argv)
         return 1;
     }
     s->views = srv_views_start(o.view_threads); /* NULL for 0: on the loop */
+    s->committer = srv_committer_start(o.db, o.sync_full, why, sizeof why);
+    if (!s->committer) /* the loop commits itself: slower, as safe */
+        fprintf(stderr, "chartered: serve: %s; committing on the event loop\n", why);
     s->bots = srv_bots_start(o.bot_threads);
     if (!s->bots) {
         fprintf(stderr, "error: serve: cannot start the bot threads\n");
@@ -383,7 +431,10 @@ int cmd_serve(int argc, char **argv)
             if (lws_service(s->ctx, 0) < 0)
                 break;
     }
-    /* everything acknowledged is already committed; write what is pending */
+    /* everything acknowledged is already committed; write what is pending:
+       the writer's batches first, then the rest here */
+    srv_committer_stop(s->committer);
+    s->committer = NULL;
     if (s->commit_list)
         srv_commit_now(&s->commit_sul);
     teardown(s);

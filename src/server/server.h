@@ -35,6 +35,7 @@ typedef struct srv_client srv_client;
 typedef struct srv_store srv_store;
 typedef struct srv_bots srv_bots;
 typedef struct srv_views srv_views;
+typedef struct srv_committer srv_committer;
 
 enum { SEAT_HUMAN = 0, SEAT_BOT = 1 };
 enum { GAME_WAITING = 0, GAME_PLAYING = 1, GAME_OVER = 2 };
@@ -104,6 +105,8 @@ struct srv_game {
                                    moment shares (play.c), and their key */
     uint64_t common_key;
     int64_t idle_since_ms;      /* over with no client since (lobby.c evicts); 0: not */
+    int commit_busy;            /* a commit of this game is with the writer
+                                   thread (committer.c): not another one */
     unsigned away_stored;       /* seats stored as away (bit s): store.c writes the
                                    seats again when the away flags differ */
     srv_game *hnext;            /* hash chain */
@@ -160,6 +163,7 @@ typedef struct srv {
     srv_store *store;
     srv_bots *bots;
     srv_views *views;           /* NULL: views are built on the loop */
+    srv_committer *committer;   /* NULL: commits run on the loop */
     srv_game *hash[4096];
     srv_game *games;            /* every game, newest first */
     int ngames;
@@ -266,6 +270,36 @@ int srv_store_create_game(srv_store *s, srv_game *g);
 int srv_store_update_meta(srv_store *s, srv_game *g);
 /* One transaction: every pending move and meta change of the listed games. */
 int srv_store_commit(srv_store *s, srv_game *list);
+/* One game's share of a commit, copied from the game on the event loop so
+ * that the writer thread (committer.c) writes it without touching the game:
+ * its pending moves, and its seats and status when they changed. */
+typedef struct srv_batch_item {
+    char id[SRV_ID_HEX + 1];
+    srv_pending *moves;
+    int nmoves;
+    char *seats;                /* seats JSON to store, NULL: unchanged */
+    char status[12];
+    unsigned away;              /* the away seats stored with it */
+} srv_batch_item;
+int srv_batch_fill(srv_batch_item *it, srv_game *g);
+void srv_batch_free(srv_batch_item *it);
+/* Write the items in one transaction; -1 (rolled back) on failure. */
+int srv_store_write(srv_store *s, const srv_batch_item *items, int n);
+
+/* The writer thread (committer.c): the commits run beside the event loop, on
+ * a database connection of their own; a game's moves are acknowledged (its
+ * clients get their frames) when its commit is back. */
+srv_committer *srv_committer_start(const char *db, int sync_full, char *why, size_t n);
+/* Hand the games of list (each with something to write, none in flight) to
+ * the writer; -1 when out of memory (nothing handed). */
+int srv_committer_submit(srv_committer *c, srv_game *list);
+/* On the event loop: finish the commits that are back. */
+void srv_committer_drain(srv_committer *c);
+/* Write what was handed, finish it, and stop the thread. */
+void srv_committer_stop(srv_committer *c);
+/* After a commit: the game's first k pending moves are in the database
+ * (ok), or nothing of it is (the game is rebuilt from the database). */
+void srv_commit_done(srv_game *g, int k, unsigned away, int ok);
 /* Load every game (replaying moves). Returns the count or -1. */
 int srv_store_load(srv_store *s, char *why, size_t n);
 /* A finished game read from the database (moves replayed), or NULL. */

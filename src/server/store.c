@@ -2,8 +2,10 @@
  * its seats (tokens included) and its move list; the state is never stored
  * but rebuilt by replaying the moves (the engine is deterministic), which is
  * how every game resumes after a restart or a kill -9. All the moves made
- * during one turn of the event loop are written in one transaction, and no
- * client hears of a move before that transaction has committed.
+ * during one turn of the event loop are written in one transaction (by the
+ * writer thread, committer.c, from copies: srv_batch_fill and
+ * srv_store_write), and no client hears of a move before that transaction
+ * has committed.
  *
  * Finished games are not loaded at start: they are read back one at a time
  * when someone asks for one (srv_store_load_over), and listed from here
@@ -18,8 +20,9 @@
 #include "server.h"
 
 /* How long a write waits for another process's lock on the database
- * (sqlite3_busy_timeout) before it fails with SQLITE_BUSY. The commit runs
- * on the event loop, so every connection waits this long too: the only
+ * (sqlite3_busy_timeout) before it fails with SQLITE_BUSY. Commits run on
+ * the writer thread, but a game's creation and the loop's reads wait this
+ * long on the event loop, and every connection with them: the only
  * writer is this server, a lock held by another process (an administrator's
  * sqlite3 shell, a backup) is the exception, and then the moves of that loop
  * turn are refused with a "storage" error rather than stall everyone. */
@@ -170,38 +173,99 @@ static unsigned away_mask(const srv_game *g)
     return m;
 }
 
-int srv_store_commit(srv_store *s, srv_game *list)
+int srv_batch_fill(srv_batch_item *it, srv_game *g)
+{
+    memset(it, 0, sizeof *it);
+    memcpy(it->id, g->id, sizeof it->id);
+    it->away = away_mask(g);
+    if (g->npending) {
+        it->moves = malloc((size_t)g->npending * sizeof *it->moves);
+        if (!it->moves)
+            return -1;
+        memcpy(it->moves, g->pending, (size_t)g->npending * sizeof *it->moves);
+        it->nmoves = g->npending;
+    }
+    /* a seat handed to a stand-in bot (turn timer) or taken back: the seats
+       are written again with the moves, so a restart keeps the stand-in
+       playing */
+    if (g->meta_dirty || it->away != g->away_stored) {
+        it->seats = dump_free(srv_seats_store_json(g));
+        if (!it->seats) {
+            free(it->moves);
+            it->moves = NULL;
+            return -1;
+        }
+        snprintf(it->status, sizeof it->status, "%s", srv_status_name(g->status));
+    }
+    return 0;
+}
+
+void srv_batch_free(srv_batch_item *it)
+{
+    free(it->moves);
+    free(it->seats);
+    it->moves = NULL;
+    it->seats = NULL;
+}
+
+int srv_store_write(srv_store *s, const srv_batch_item *items, int n)
 {
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
         lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
         return -1;
     }
-    for (srv_game *g = list; g; g = g->next_commit) {
-        for (int i = 0; i < g->npending; i++) {
-            srv_pending *p = &g->pending[i];
+    for (int k = 0; k < n; k++) {
+        const srv_batch_item *it = &items[k];
+        for (int i = 0; i < it->nmoves; i++) {
+            const srv_pending *p = &it->moves[i];
             sqlite3_reset(s->ins_move);
-            sqlite3_bind_text(s->ins_move, 1, g->id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->ins_move, 1, it->id, -1, SQLITE_STATIC);
             sqlite3_bind_int(s->ins_move, 2, p->n);
             sqlite3_bind_int(s->ins_move, 3, p->player);
             sqlite3_bind_text(s->ins_move, 4, p->move, -1, SQLITE_STATIC);
             if (step_done(s->ins_move) != 0)
                 goto fail;
         }
-        /* a seat handed to a stand-in bot (turn timer) or taken back: the
-           seats are written again with the moves, so a restart keeps the
-           stand-in playing */
-        if ((g->meta_dirty || away_mask(g) != g->away_stored) && bind_meta(s, g) != 0)
-            goto fail;
+        if (it->seats) {
+            sqlite3_reset(s->upd_meta);
+            sqlite3_bind_text(s->upd_meta, 1, it->seats, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->upd_meta, 2, it->status, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->upd_meta, 3, it->id, -1, SQLITE_STATIC);
+            if (step_done(s->upd_meta) != 0)
+                goto fail;
+        }
     }
     if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
-    for (srv_game *g = list; g; g = g->next_commit)
-        g->away_stored = away_mask(g);
     return 0;
 fail:
     lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return -1;
+}
+
+int srv_store_commit(srv_store *s, srv_game *list)
+{
+    int n = 0;
+    for (srv_game *g = list; g; g = g->next_commit)
+        n++;
+    srv_batch_item *items = calloc((size_t)(n ? n : 1), sizeof *items);
+    if (!items)
+        return -1;
+    int k = 0, rc = 0;
+    for (srv_game *g = list; g && rc == 0; g = g->next_commit)
+        rc = srv_batch_fill(&items[k++], g);
+    if (rc == 0)
+        rc = srv_store_write(s, items, n);
+    if (rc == 0) {
+        k = 0;
+        for (srv_game *g = list; g; g = g->next_commit)
+            g->away_stored = items[k++].away;
+    }
+    for (int i = 0; i < n; i++)
+        srv_batch_free(&items[i]);
+    free(items);
+    return rc;
 }
 
 json_t *srv_store_moves(srv_store *s, const char *id)
