@@ -147,13 +147,8 @@ static int api_create(struct lws *wsi, srv_pss *pss)
     json_t *seats = json_array();
     for (int i = 0; i < g->nseats; i++) {
         srv_seat *s = &g->seat[i];
-        json_t *o = json_pack("{s:i,s:s,s:s}", "seat", i, "kind",
-                              s->kind == SEAT_BOT ? "bot" : "human", "name", s->name);
-        if (s->kind == SEAT_BOT) {
-            json_object_set_new(o, "bot", json_string(s->bot));
-            if (strcmp(s->bot, "ismcts") == 0)
-                json_object_set_new(o, "strength", json_integer(s->strength));
-        } else {
+        json_t *o = srv_seat_identity_json(g, i);
+        if (s->kind != SEAT_BOT) {
             char link[128];
             snprintf(link, sizeof link, "/#/play/%s/%s", g->id, s->token);
             json_object_set_new(o, "token", json_string(s->token));

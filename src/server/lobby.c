@@ -163,7 +163,7 @@ static void seat_bot_name(srv_seat *s)
         snprintf(s->name, sizeof s->name, "%s", s->bot);
 }
 
-static json_t *seat_json(const srv_game *g, int i, int with_token)
+json_t *srv_seat_identity_json(const srv_game *g, int i)
 {
     const srv_seat *s = &g->seat[i];
     json_t *o = json_pack("{s:i,s:s,s:s}", "seat", i, "kind",
@@ -172,7 +172,15 @@ static json_t *seat_json(const srv_game *g, int i, int with_token)
         json_object_set_new(o, "bot", json_string(s->bot));
         if (strcmp(s->bot, "ismcts") == 0)
             json_object_set_new(o, "strength", json_integer(s->strength));
-    } else {
+    }
+    return o;
+}
+
+static json_t *seat_json(const srv_game *g, int i, int with_token)
+{
+    const srv_seat *s = &g->seat[i];
+    json_t *o = srv_seat_identity_json(g, i);
+    if (s->kind != SEAT_BOT) {
         json_object_set_new(o, "claimed", json_boolean(s->claimed));
         if (with_token)
             json_object_set_new(o, "token", json_string(s->token));

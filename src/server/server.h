@@ -213,6 +213,9 @@ json_t *srv_options_json(void);
 void srv_game_free(srv_game *g);
 /* The seats as stored in the database (tokens included). */
 json_t *srv_seats_store_json(const srv_game *g);
+/* Who sits in seat i, as every listing shows it: {seat, kind, name[, bot,
+ * strength]}; callers add what their answer needs (token, link, claimed). */
+json_t *srv_seat_identity_json(const srv_game *g, int i);
 int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n);
 /* Setup as stored (the game-file "setup" object). */
 json_t *srv_setup_json(const srv_game *g);
