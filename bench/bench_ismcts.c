@@ -124,7 +124,7 @@ int main(int argc, char **argv)
             }
             double rate[2] = {0, 0}, dps[2] = {0, 0}, steps = 0;
             for (int t = 0; t < 2; t++) {
-                ai_search_opts o = {0, seconds, t + 1, playout, (size_t)256 << 20, 0.7, 12, 0, 1.0, 1.0};
+                ai_search_opts o = {0, seconds, t + 1, playout, (size_t)256 << 20, 0.7, 12, 0, 1.0, 1.0, 0};
                 ai_search *s = NULL;
                 if (ai_search_new(&s, &o) != CH_OK) {
                     fprintf(stderr, "bench_ismcts: cannot allocate the search\n");

@@ -318,7 +318,7 @@ static void ismcts_full_arena(void **state)
     ch_state st;
     t_new(&st, 3, "standard", 17);
     int p = t_decider(&st);
-    ai_search_opts o = {3000, 0, 2, AI_PLAYOUT_RANDOM, 16 << 10, 0.7, 8, 0, 3.0, 1.0};
+    ai_search_opts o = {3000, 0, 2, AI_PLAYOUT_RANDOM, 16 << 10, 0.7, 8, 0, 3.0, 1.0, 0};
     ai_search *s = NULL;
     assert_int_equal(ai_search_new(&s, &o), CH_OK);
     ch_state view = st;
@@ -332,6 +332,59 @@ static void ismcts_full_arena(void **state)
     ch_msg m;
     assert_int_equal(ch_check(&st, p, mv, &m), CH_OK);
     ai_search_free(s);
+}
+
+/* White box: early stopping (early=on) ends a search once the rest of the
+ * budget cannot change the answer. A single tree then plays exactly the move
+ * of the whole budget, with trust (greedy's move leads) and without (the most
+ * visited leads), and over a game it saves iterations somewhere. */
+static void ismcts_early_stop(void **state)
+{
+    (void)state;
+    for (int ed = 0; ed < 2; ed++) {
+        ch_bot *g0 = make_bot("greedy", 3);
+        ch_state st;
+        new_game(&st, ed, 3, CH_GA_PRINTED, 0, 33);
+        long full = 0, early = 0;
+        int asked = 0, stopped = 0;
+        for (int step = 0; step < 400 && asked < 24; step++) {
+            int p = t_decider(&st);
+            if (p < 0)
+                break;
+            ch_move mv, buf[2];
+            ch_msg m = {{0}};
+            if (ch_legal(&st, p, buf, 2) > 1) {
+                asked++;
+                for (int trust = 0; trust < 2; trust++) {
+                    ch_move got[2];
+                    long its[2];
+                    for (int e = 0; e < 2; e++) {
+                        ai_search_opts o = {400, 0, 1, AI_PLAYOUT_RANDOM, 4 << 20, 0.7, 8, 0, 3.0, trust, e};
+                        ai_search *s = NULL;
+                        assert_int_equal(ai_search_new(&s, &o), CH_OK);
+                        ch_state view = st;
+                        ch_determinize(&view, p, 7 + (uint64_t)step);
+                        got[e] = ai_search_run(s, &view, p, 11 + (uint64_t)step);
+                        ai_search_stats stats;
+                        ai_search_last(s, &stats);
+                        its[e] = stats.iterations;
+                        ai_search_free(s);
+                    }
+                    assert_memory_equal(&got[0], &got[1], sizeof got[0]);
+                    assert_true(its[1] <= its[0]);
+                    full += its[0];
+                    early += its[1];
+                    stopped += its[1] < its[0];
+                }
+            }
+            assert_int_equal(ch_bot_choose(g0, &st, p, &mv, &m), CH_OK);
+            assert_int_equal(ch_apply(&st, p, mv, &m), CH_OK);
+        }
+        assert_true(asked >= 20);
+        assert_true(stopped > 0);
+        assert_true(early < full);
+        ch_bot_free(g0);
+    }
 }
 
 /* A time budget plays legal moves too (not deterministic, so only legality). */
@@ -410,6 +463,7 @@ int main(void)
         cmocka_unit_test(ismcts_full_arena),
         cmocka_unit_test(ismcts_time_budget),
         cmocka_unit_test(ismcts_trust),
+        cmocka_unit_test(ismcts_early_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

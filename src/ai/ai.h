@@ -138,6 +138,7 @@ typedef struct ai_search_opts {
     double prior;          /* weight of greedy's opinion in the selection        */
     double trust;          /* z: leave greedy's move only for a move whose mean
                               result beats it by z standard errors; 0: never keep */
+    int early;             /* stop once more iterations cannot change the move */
 } ai_search_opts;
 
 typedef struct ai_search ai_search;

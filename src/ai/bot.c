@@ -55,6 +55,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
     o->depth = 0;
     o->prior = 3.0;
     o->trust = 1.0;
+    o->early = 1;
     int have_iter = 0, have_time = 0;
     if (!options)
         options = "";
@@ -131,6 +132,13 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             if (errno || end == val || *end || v < 0 || v > 10)
                 return opt_error(err, "bot %s: trust must be from 0 to 10 (standard errors), not '%s'", name, val);
             o->trust = v;
+        } else if (!strcmp(key, "early")) {
+            if (!strcmp(val, "on"))
+                o->early = 1;
+            else if (!strcmp(val, "off"))
+                o->early = 0;
+            else
+                return opt_error(err, "bot %s: early is on or off (stop once the move cannot change), not '%s'", name, val);
         } else if (!strcmp(key, "width")) {
             long v = strtol(val, &end, 10);
             if (errno || end == val || *end || v < 0 || v > AI_CAND)
@@ -138,7 +146,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             o->width = (int)v;
         } else {
             return opt_error(err, "bot %s: unknown option '%s' (options: iterations, time, threads, "
-                                  "playout, memory, c, width, depth, prior, trust)", name, key);
+                                  "playout, memory, c, width, depth, prior, trust, early)", name, key);
         }
     }
     if (have_iter && have_time)

@@ -84,6 +84,7 @@ struct ai_search {
     ch_move rc[AI_CAND];
     double rscore[AI_CAND];
     int nrc;
+    int gi;                          /* greedy's own move among rc            */
     ai_search_stats last;
 };
 
@@ -330,6 +331,33 @@ static void iterate(ai_tree *t)
     t->iters++;
 }
 
+/* Whether the rest of the budget (`left` more iterations) can no longer
+ * change this tree's answer: the move that will be played leads every other
+ * root child by more visits than are left. With `trust` that move is
+ * greedy's, the default the search keeps unless another move overtakes it
+ * (then the trust test is moot); without, the most visited. Stopping early
+ * then gives a single tree exactly the choice of the whole budget, and with
+ * an iteration budget it depends on the counts only, so it stays
+ * reproducible; the time saved is the search's time management, as in
+ * chess engines that move at once when the best move cannot change. */
+static int settled(const ai_tree *t, double left)
+{
+    const struct ai_search *s = t->s;
+    uint32_t lead = 0, other = 0;
+    int k = 0, want = s->o.trust > 0 ? s->gi : -1;
+    for (uint32_t ch = t->nodes[0].child; ch && k < s->nrc; ch = t->nodes[ch].sibling, k++) {
+        uint32_t v = t->nodes[ch].visits;
+        if (want < 0 ? v > lead : k == want) {
+            if (want < 0 && lead > other)
+                other = lead;
+            lead = v;
+        } else if (v > other) {
+            other = v;
+        }
+    }
+    return (double)lead - (double)other > left;
+}
+
 static void run_tree(ai_tree *t)
 {
     struct ai_search *s = t->s;
@@ -347,12 +375,20 @@ static void run_tree(ai_tree *t)
             t->nodes[n].prior = prior_of(s->rscore[i], s->rscore[0]);
     }
     if (s->o.iterations > 0) {
-        for (long i = 0; i < t->budget; i++)
+        for (long i = 0; i < t->budget; i++) {
             iterate(t);
+            if (s->o.early && (i & 31) == 31 && settled(t, (double)(t->budget - i - 1)))
+                break;
+        }
     } else {
-        do
+        double start = now_s(), now;
+        do {
             iterate(t);
-        while (now_s() < s->deadline);
+            now = now_s();
+            if (s->o.early && (t->iters & 31) == 0 && now > start &&
+                settled(t, (double)t->iters * (s->deadline - now) / (now - start)))
+                break;
+        } while (now < s->deadline);
     }
 }
 
@@ -495,6 +531,17 @@ ch_move ai_search_run(ai_search *s, const ch_state *st, int p, uint64_t seed)
     s->rootp = p;
     s->seed = seed;
     s->deadline = t0 + s->o.seconds;
+    /* greedy's own move (ai_greedy_move, as the greedy bot plays it), else
+     * the candidate greedy's ranking put first: the default of `trust` */
+    {
+        ch_move g = ai_greedy_move(s->tr[0].ws, st, p);
+        s->gi = 0;
+        for (int k = 0; k < s->nrc; k++)
+            if (ai_same_move(s->rc[k], g)) {
+                s->gi = k;
+                break;
+            }
+    }
     for (int i = 0; i < s->nt; i++) {
         long b = s->o.iterations / s->nt + (i < s->o.iterations % s->nt ? 1 : 0);
         s->tr[i].budget = b;
@@ -536,15 +583,7 @@ ch_move ai_search_run(ai_search *s, const ch_state *st, int p, uint64_t seed)
      * move whose mean result is better by `trust` standard errors (results
      * lie in 0..1: the variance of a mean is at most m(1-m)/n). */
     if (s->o.trust > 0) {
-        /* greedy's own move (ai_greedy_move, as the greedy bot plays it),
-         * else the candidate greedy's ranking put first */
-        ch_move g = ai_greedy_move(s->tr[0].ws, st, p);
-        int gi = 0;
-        for (int k = 0; k < s->nrc; k++)
-            if (ai_same_move(s->rc[k], g)) {
-                gi = k;
-                break;
-            }
+        int gi = s->gi;
         if (best != gi) {
             double mg = visits[gi] > 0 ? reward[gi] / visits[gi] : 0;
             double mb = reward[best] / visits[best];
