@@ -280,12 +280,14 @@ static void names_and_options(void **state)
     ch_bot_free(b);
     assert_int_equal(ch_bot_new(&b, "ismcts", "time=0.01,memory=4", 1, &m), CH_OK);
     ch_bot_free(b);
+    assert_int_equal(ch_bot_new(&b, "ismcts", "iterations=10,early=off,memory=1", 1, &m), CH_OK);
+    ch_bot_free(b);
     assert_int_equal(ch_bot_new(&b, "greedy", NULL, 1, &m), CH_OK);
     assert_string_equal(ch_bot_describe(b), "greedy");
     ch_bot_free(b);
     static const char *const bad[] = {"iterations=0", "iterations=x", "threads=0", "playout=smart",
                                       "memory=0", "frobnicate=1", "iterations", "time=-1",
-                                      "iterations=10,time=1"};
+                                      "iterations=10,time=1", "early=maybe", "trust=11"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         b = (ch_bot *)1;
         m.text[0] = 0;
