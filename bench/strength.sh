@@ -8,6 +8,9 @@
 # nothing. The full setting (200 games a figure, ismcts at 1 s a move) takes
 # many hours on a small machine; GAMES and ISMCTS choose a smaller run, e.g.
 #   GAMES=40 ISMCTS='ismcts:iterations=100' bash bench/strength.sh build/chartered
+# A figure can be gathered over several runs with disjoint seeds (game i of a
+# run has seed SEED+i); bench/strength-total.py adds them up. The runs the
+# docs report are kept under bench/results/ (docs/bots.md, "Strength").
 # Environment: GAMES (default 200), ISMCTS (default 'ismcts:time=1'), JOBS
 # (default: all cores), OUT (default strength-results), SEED (default 1),
 # EDITIONS (default 'amsterdam golden-age'), FIGURES (default '1 2 3').

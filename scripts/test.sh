@@ -5,8 +5,8 @@
 #      (CH_DEBUG_CHECKS), with the 20,000-game randomized selfplay;
 #   2. gcc with AddressSanitizer + UndefinedBehaviorSanitizer (fewer selfplay
 #      games: the sanitizers slow every decision down);
-# The first runs 20,000 Building Amsterdam and 10,000 Golden Age selfplay games.
 #   3. clang, warnings as errors, the suite once more.
+# The first runs 20,000 Building Amsterdam and 10,000 Golden Age selfplay games.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

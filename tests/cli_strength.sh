@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# cli_strength.sh: the strength benchmark's scripts on a tiny run.
+# bench/strength.sh runs a figure through `chartered arena` and prints the
+# first bot's win rate; bench/strength-total.py adds up runs with disjoint
+# seeds (how the issue's 200-game figures are gathered over several runs),
+# and refuses runs whose seeds overlap, since a deal must not count twice.
+# Usage: bash tests/cli_strength.sh PATH/TO/chartered REPO-ROOT
+set -euo pipefail
+
+BIN=${1:?usage: cli_strength.sh PATH/TO/chartered REPO-ROOT}
+ROOT=${2:?usage: cli_strength.sh PATH/TO/chartered REPO-ROOT}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+command -v python3 >/dev/null || fail "python3 is needed (scripts/install-deps.sh installs it)"
+
+# two runs of figure 1 (greedy against 3 random), 8 games each, seeds 1..8 and 9..16
+for seed in 1 9; do
+    OUT="$TMP/runs/seed-$seed" SEED=$seed GAMES=8 JOBS=2 FIGURES=1 EDITIONS=amsterdam \
+        bash "$ROOT/bench/strength.sh" "$BIN" >"$TMP/out-$seed" 2>&1 ||
+        { cat "$TMP/out-$seed" >&2; fail "strength.sh with seed $seed"; }
+    grep -Eq '^amsterdam +figure 1 +greedy +[0-9]+/8 +[0-9.]+% \(95% CI [0-9.]+%-[0-9.]+%\)' "$TMP/out-$seed" ||
+        { cat "$TMP/out-$seed" >&2; fail "strength.sh printed no figure-1 line for seed $seed"; }
+    ok "strength.sh figure 1, seed $seed"
+done
+
+# the total is the sum of the two runs' wins out of 16 seats
+wins() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bots"][0]["wins"])' "$1"; }
+w=$(( $(wins "$TMP/runs/seed-1/amsterdam-1/summary.json") + $(wins "$TMP/runs/seed-9/amsterdam-1/summary.json") ))
+python3 "$ROOT/bench/strength-total.py" "$TMP/runs" >"$TMP/total" 2>&1 || { cat "$TMP/total" >&2; fail "strength-total.py"; }
+grep -Eq "^amsterdam +1 4 +greedy +$w/16 " "$TMP/total" ||
+    { cat "$TMP/total" >&2; fail "strength-total.py does not give $w/16"; }
+grep -Eq ' 70% +2 ' "$TMP/total" || { cat "$TMP/total" >&2; fail "target or run count missing"; }
+ok "strength-total.py adds two runs: $w/16"
+
+# an overlapping run (seeds 5..12) is refused with the reason
+OUT="$TMP/runs/seed-5" SEED=5 GAMES=8 JOBS=2 FIGURES=1 EDITIONS=amsterdam \
+    bash "$ROOT/bench/strength.sh" "$BIN" >/dev/null 2>&1 || fail "strength.sh with seed 5"
+if python3 "$ROOT/bench/strength-total.py" "$TMP/runs" >"$TMP/total" 2>&1; then
+    fail "overlapping seeds were added up"
+fi
+grep -q 'overlaps .* a deal would count twice' "$TMP/total" || { cat "$TMP/total" >&2; fail "no reason given"; }
+ok "overlapping seeds refused"
+
+# a directory that is not there, and a broken summary
+python3 "$ROOT/bench/strength-total.py" "$TMP/none" >"$TMP/total" 2>&1 && fail "missing directory accepted"
+grep -q "is not a directory" "$TMP/total" || fail "missing directory: no reason"
+mkdir -p "$TMP/bad/x-2" && echo '{"run":' >"$TMP/bad/x-2/summary.json"
+python3 "$ROOT/bench/strength-total.py" "$TMP/bad" >"$TMP/total" 2>&1 && fail "broken summary accepted"
+grep -q "not an arena summary" "$TMP/total" || fail "broken summary: no reason"
+ok "bad input refused"
