@@ -23,7 +23,6 @@ OUT=${OUT:-strength-results}
 SEED=${SEED:-1}
 EDITIONS=${EDITIONS:-amsterdam golden-age}
 FIGURES=${FIGURES:-1 2 3}
-mkdir -p "$OUT"
 
 figure() { # figure N EDITION PLAYERS BOT...
     local n=$1 ed=$2 players=$3; shift 3
@@ -44,7 +43,18 @@ print(f"{sys.argv[2]:<11} figure {sys.argv[3]}  {b['bot']:<32} {b['wins']:>4}/{b
 PY
 }
 
-echo "chartered strength: $GAMES games a figure, $ISMCTS, $JOBS jobs, seed $SEED"
+# Check FIGURES before anything runs: an unknown figure would otherwise be
+# skipped silently after hours of the others.
+uses_ismcts=
+for f in $FIGURES; do
+    case $f in
+    1) ;;
+    2|3) uses_ismcts=1 ;;
+    *) echo "strength.sh: unknown figure '$f' in FIGURES (expected 1, 2 or 3)" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$OUT"
+echo "chartered strength: $GAMES games a figure${uses_ismcts:+, $ISMCTS}, $JOBS jobs, seed $SEED"
 for ed in $EDITIONS; do
     for f in $FIGURES; do
         case $f in

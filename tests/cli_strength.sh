@@ -25,6 +25,16 @@ for seed in 1 9; do
         { cat "$TMP/out-$seed" >&2; fail "strength.sh printed no figure-1 line for seed $seed"; }
     ok "strength.sh figure 1, seed $seed"
 done
+# figure 1 uses no ISMCTS, so the header does not name its budget
+grep -q 'ismcts' "$TMP/out-1" && { cat "$TMP/out-1" >&2; fail "figure-1 header names an ISMCTS budget"; }
+
+# an unknown figure is refused before anything runs or is written
+if OUT="$TMP/unknown" FIGURES="1 4" bash "$ROOT/bench/strength.sh" "$BIN" >"$TMP/out-u" 2>&1; then
+    fail "FIGURES='1 4' accepted"
+fi
+grep -q "unknown figure '4'" "$TMP/out-u" || { cat "$TMP/out-u" >&2; fail "unknown figure: no reason"; }
+[ ! -e "$TMP/unknown" ] || fail "unknown figure: the output directory was created"
+ok "unknown figure refused"
 
 # the total is the sum of the two runs' wins out of 16 seats
 wins() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bots"][0]["wins"])' "$1"; }
