@@ -6,7 +6,11 @@ set -euo pipefail
 PKGS=(build-essential cmake pkg-config clang libjansson-dev libcmocka-dev tmux python3
       librsvg2-bin
       libwebsockets-dev libsqlite3-dev
-      libev-dev libwebsockets-evlib-ev)
+      libev-dev libwebsockets-evlib-ev
+      libsodium-dev
+      python3-websockets
+      libclang-rt-14-dev
+      python3-cffi python3-numpy)
 # The browser tests (tests/web): Debian's chromium, a Japanese font for its
 # screenshots, and node + npm unless node is already there (it may come from elsewhere).
 PKGS+=(chromium fonts-ipafont-gothic)

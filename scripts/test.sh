@@ -6,6 +6,8 @@
 #   2. gcc with AddressSanitizer + UndefinedBehaviorSanitizer (fewer selfplay
 #      games: the sanitizers slow every decision down);
 #   3. clang, warnings as errors, the suite once more.
+# The server, browser and cluster end-to-end tests run in the first one only
+# (CH_E2E_TESTS): they test the same code, and CI has a time budget.
 # The first runs 20,000 Building Amsterdam and 10,000 Golden Age selfplay games.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +24,7 @@ run() { # run NAME CMAKE-ARGS...
 
 run gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCH_DEBUG_CHECKS=ON
 CH_SELFPLAY_GAMES=${CH_SELFPLAY_GAMES_ASAN:-2000} CH_SELFPLAY_GA_GAMES=${CH_SELFPLAY_GA_GAMES_ASAN:-1000} \
-    run asan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug -DCH_SANITIZE=ON
+    run asan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug -DCH_SANITIZE=ON -DCH_E2E_TESTS=OFF
 CH_SELFPLAY_GAMES=${CH_SELFPLAY_GAMES_CLANG:-2000} CH_SELFPLAY_GA_GAMES=${CH_SELFPLAY_GA_GAMES_CLANG:-1000} \
-    run clang -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    run clang -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCH_E2E_TESTS=OFF
 echo "=== all configurations passed"
