@@ -149,10 +149,15 @@ static int api_create(struct lws *wsi, srv_pss *pss)
         srv_seat *s = &g->seat[i];
         json_t *o = srv_seat_identity_json(g, i);
         if (s->kind != SEAT_BOT) {
-            char link[128];
-            snprintf(link, sizeof link, "/#/play/%s/%s", g->id, s->token);
-            json_object_set_new(o, "token", json_string(s->token));
-            json_object_set_new(o, "link", json_string(link));
+            json_object_set_new(o, "access", json_string(s->open ? "open" : "reserved"));
+            /* an open seat's token is made when someone takes the seat
+               (api_join): the creator never holds it, so no two people do */
+            if (!s->open) {
+                char link[128];
+                snprintf(link, sizeof link, "/#/play/%s/%s", g->id, s->token);
+                json_object_set_new(o, "token", json_string(s->token));
+                json_object_set_new(o, "link", json_string(link));
+            }
         }
         json_array_append_new(seats, o);
     }
@@ -187,13 +192,21 @@ static int api_join(struct lws *wsi, srv_pss *pss, srv_game *g)
             json_decref(req);
             return respond_error(wsi, 409, "that seat is not free");
         }
+        /* a reserved seat's token is already in the creator's hands (the
+           invite link): handing it out here would let a stranger share the
+           seat (issue 19, defect 2) */
+        if (!g->seat[seat].open) {
+            json_decref(req);
+            return respond_error(wsi, 409, "that seat is reserved: it is taken through its "
+                                 "invite link only");
+        }
     } else {
         for (int i = 0; i < g->nseats && seat < 0; i++)
-            if (g->seat[i].kind == SEAT_HUMAN && !g->seat[i].claimed)
+            if (g->seat[i].kind == SEAT_HUMAN && g->seat[i].open && !g->seat[i].claimed)
                 seat = i;
         if (seat < 0) {
             json_decref(req);
-            return respond_error(wsi, 409, "the game has no free seat");
+            return respond_error(wsi, 409, "the game has no free open seat");
         }
     }
     const char *name = json_string_value(nv);
@@ -204,6 +217,9 @@ static int api_join(struct lws *wsi, srv_pss *pss, srv_game *g)
     if (name && *name)
         snprintf(g->seat[seat].name, sizeof g->seat[seat].name, "%s", name);
     json_decref(req);
+    /* a fresh token, known to the joiner alone */
+    if (srv_random_hex(g->seat[seat].token, SRV_TOKEN_HEX) != 0)
+        return respond_error(wsi, 500, "no randomness available for the seat token");
     srv_seat_claim(g, seat);
     char link[128];
     snprintf(link, sizeof link, "/#/play/%s/%s", g->id, g->seat[seat].token);

@@ -182,6 +182,7 @@ static json_t *seat_json(const srv_game *g, int i, int with_token)
     json_t *o = srv_seat_identity_json(g, i);
     if (s->kind != SEAT_BOT) {
         json_object_set_new(o, "claimed", json_boolean(s->claimed));
+        json_object_set_new(o, "access", json_string(s->open ? "open" : "reserved"));
         if (with_token)
             json_object_set_new(o, "token", json_string(s->token));
         /* stored only while a stand-in bot plays the seat, so that it goes on
@@ -225,6 +226,9 @@ int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
             }
             memcpy(s->token, t, SRV_TOKEN_HEX + 1);
             s->claimed = json_is_true(json_object_get(o, "claimed"));
+            /* databases from before open seats have reserved seats only */
+            const char *acc = json_string_value(json_object_get(o, "access"));
+            s->open = acc && strcmp(acc, "open") == 0;
             s->away = json_is_true(json_object_get(o, "away"));
             if (s->away)
                 g->away_stored |= 1u << i;
@@ -449,6 +453,15 @@ srv_game *srv_game_create(json_t *req, char *why, size_t n)
                 snprintf(s->name, sizeof s->name, "%s", name);
             else
                 snprintf(s->name, sizeof s->name, "Player %d", i + 1);
+            json_t *acc = o ? json_object_get(o, "access") : NULL;
+            if (acc && !json_is_null(acc)) {
+                const char *a = json_string_value(acc);
+                if (!a || (strcmp(a, "open") && strcmp(a, "reserved"))) {
+                    snprintf(why, n, "seat %d: access must be \"open\" or \"reserved\"", i);
+                    goto fail;
+                }
+                s->open = strcmp(a, "open") == 0;
+            }
             if (srv_random_hex(s->token, SRV_TOKEN_HEX) != 0) {
                 snprintf(why, n, "no randomness available for the seat token");
                 goto fail;

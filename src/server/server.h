@@ -47,6 +47,9 @@ typedef struct srv_seat {
     int strength;               /* ismcts: 1..3 */
     char token[SRV_TOKEN_HEX + 1]; /* human seats */
     int claimed;                /* the token has been used or handed out */
+    int open;                   /* an open seat: anyone may take it through
+                                   POST /api/games/ID/join; else reserved: only
+                                   through its invite link (token) */
     int nconn;                  /* connections holding this seat now */
     int away;                   /* a bot plays for this human (turn timer) */
     ch_bot *bot_inst;           /* the bot (bot seats) or stand-in (away) */

@@ -92,7 +92,12 @@ export class LobbyPage {
         h('option', { value: 'human', selected: s.kind === 'human' }, t('lobby.human')),
         h('option', { value: 'bot', selected: s.kind === 'bot' }, t('lobby.bot'))),
       s.kind === 'human'
-        ? h('input', { type: 'text', class: 'seat-name', maxlength: 24, placeholder: t('lobby.name'), 'aria-label': t('lobby.name'), value: s.name || '', oninput: (e) => { s.name = e.target.value; } })
+        ? [h('input', { type: 'text', class: 'seat-name', maxlength: 24, placeholder: t('lobby.name'), 'aria-label': t('lobby.name'), value: s.name || '', oninput: (e) => { s.name = e.target.value; } }),
+          // seat 0 is the creator's; another human seat is open (anyone may
+          // take it from the lobby) or reserved (only through its invite link)
+          i > 0 ? h('select', { class: 'seat-access', 'aria-label': t('lobby.access'), onchange: (e) => { s.access = e.target.value; } },
+            h('option', { value: 'open', selected: (s.access || 'open') === 'open' }, t('lobby.access_open')),
+            h('option', { value: 'reserved', selected: s.access === 'reserved' }, t('lobby.access_reserved'))) : null]
         : h('span', { class: 'bot-fields' },
           h('select', { class: 'seat-bot', 'aria-label': t('lobby.bot'), onchange: (e) => { s.bot = e.target.value; this.render(); } },
             bots.map((b) => h('option', { value: b.id, selected: b.id === s.bot }, t(`bot.${b.id}`, { _default: b.id })))),
@@ -109,7 +114,7 @@ export class LobbyPage {
       if (!/^\d+$/.test(F.seed)) { toast(t('lobby.bad_seed'), 'error'); return; }
       body.seed = Number(F.seed);
     }
-    body.seats = F.seats.map((s) => s.kind === 'human' ? { kind: 'human', name: s.name || undefined }
+    body.seats = F.seats.map((s, i) => s.kind === 'human' ? { kind: 'human', name: s.name || undefined, access: i === 0 ? 'reserved' : (s.access || 'open') }
       : Object.assign({ kind: 'bot', bot: s.bot }, this.options.bots.find((b) => b.id === s.bot && b.strengths) ? { strength: s.strength || 2 } : {}));
     try {
       this.created = await api('POST', '/api/games', body);
@@ -128,7 +133,8 @@ export class LobbyPage {
       h('p', {}, t('lobby.share_links')),
       h('ul', { class: 'links' }, c.seats.map((s) => h('li', { dataset: { seat: s.seat } },
         h('b', {}, t('ui.player_n', { n: s.seat + 1 }), s.name ? ` (${s.name})` : '', ': '),
-        s.kind === 'human'
+        s.kind === 'human' && !s.link ? h('span', { class: 'muted open-seat-note' }, t('lobby.open_seat_note'))
+          : s.kind === 'human'
           ? [h('input', { type: 'text', readonly: true, class: 'link', value: abs(s.link), onclick: (e) => e.target.select() }),
             h('button', { type: 'button', class: 'small copy', onclick: () => copy(abs(s.link)) }, t('lobby.copy')),
             h('a', { class: 'button small open-seat', href: s.link, target: '_blank', rel: 'noopener' }, t('lobby.open'))]
@@ -155,7 +161,9 @@ export class LobbyPage {
     if (!this.games) return;
     if (!this.games.length) L.appendChild(h('p', { class: 'muted' }, t('lobby.no_games')));
     for (const g of this.games) {
-      const free = g.seats.filter((s) => s.kind === 'human' && !s.claimed);
+      // only open seats can be taken from the lobby: a reserved seat is
+      // taken through its invite link
+      const free = g.seats.filter((s) => s.kind === 'human' && !s.claimed && s.access === 'open');
       L.appendChild(h('div', { class: 'game-row', dataset: { game: g.id } },
         h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', g.arrangement || '', ' · ',
           t('lobby.n_players', { n: g.players }), ' · ', t(`status.${g.status}`, { _default: g.status })),
