@@ -12,6 +12,8 @@
  * `--loop poll` keeps lws's own loop.
  */
 #include <ev.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
@@ -209,7 +211,9 @@ static void usage(FILE *f)
             "resume after a restart.\n"
             "\n"
             "  --port N         port to listen on (default 8080; 0 picks a free one)\n"
-            "  --host ADDR      address to listen on (default: all)\n"
+            "  --host ADDR      listen on exactly this address: an IPv4 or IPv6 literal,\n"
+            "                   a name (its first address) or an interface (its address);\n"
+            "                   default: every interface\n"
             "  --db FILE        database file (default chartered.db)\n"
             "  --web DIR        the browser client (default %s)\n"
             "  --i18n DIR       message catalogues LANG.json (default %s)\n"
@@ -376,11 +380,23 @@ int cmd_serve(int argc, char **argv)
         return 1;
     }
 
+    srv_listen lis;
+    if (srv_listen_resolve(&lis, o.host, why, sizeof why) != 0) {
+        fprintf(stderr, "error: serve: %s\n", why);
+        teardown(s);
+        return 1;
+    }
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = o.port;
-    info.iface = o.host;
+    info.iface = lis.any ? NULL : lis.iface;
     info.protocols = protocols;
+    /* exactly the address given (listen.c): an IPv4 address on an IPv4
+       socket, an IPv6 one on an IPv6-only socket */
+    if (lis.family == AF_INET)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    else if (lis.family == AF_INET6)
+        info.options |= LWS_SERVER_OPTION_IPV6_V6ONLY_MODIFY | LWS_SERVER_OPTION_IPV6_V6ONLY_VALUE;
     struct ev_loop *loop = NULL;
     void *foreign[1] = {NULL};
     if (o.libev) {
@@ -391,7 +407,7 @@ int cmd_serve(int argc, char **argv)
             return 1;
         }
         foreign[0] = loop;
-        info.options = LWS_SERVER_OPTION_LIBEV;
+        info.options |= LWS_SERVER_OPTION_LIBEV;
         info.foreign_loops = foreign;
     }
     info.count_threads = 1;
@@ -406,8 +422,15 @@ int cmd_serve(int argc, char **argv)
     }
     struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : o.port;
-    printf("chartered: serving on http://%s:%d/ (database %s)\n",
-           o.host ? o.host : "localhost", port, o.db);
+    char bound[64];
+    if (srv_listen_verify(&lis, port, bound, sizeof bound, why, sizeof why) != 0) {
+        fprintf(stderr, "error: serve: %s\n", why);
+        teardown(s);
+        return 1;
+    }
+    printf("chartered: serving on http://%s%s%s:%d/ (database %s)\n",
+           strchr(bound, ':') ? "[" : "", lis.any ? "localhost" : bound,
+           strchr(bound, ':') ? "]" : "", port, o.db);
     if (loaded > 0)
         printf("chartered: %d games loaded from the database\n", loaded);
     fflush(stdout);

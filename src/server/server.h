@@ -193,6 +193,21 @@ uint64_t srv_random_u64(void);
 /* Constant-time comparison of two NUL-terminated tokens. */
 int srv_token_equal(const char *a, const char *b);
 
+/* ---- the listening address (listen.c) ------------------------------------- */
+typedef struct srv_listen {
+    int any;                    /* no --host: every interface */
+    int family;                 /* AF_INET, AF_INET6; AF_UNSPEC for an interface */
+    int is_iface;               /* --host names an interface (lo, eth0) */
+    char iface[64];             /* what lws binds: a literal or the interface */
+} srv_listen;
+/* Resolve --host (NULL: every interface) into what lws must be given. */
+int srv_listen_resolve(srv_listen *l, const char *host, char *why, size_t n);
+/* After lws has bound: every listening socket of this process on `port` is
+ * exactly the address asked for (the first one is written to bound), else -1
+ * with the reason. */
+int srv_listen_verify(const srv_listen *l, int port, char *bound, size_t bn, char *why,
+                      size_t n);
+
 /* ---- rate limiting (ratelimit.c) ------------------------------------------ */
 /* 1 when the client may send one more frame now (and takes the token). */
 int srv_rate_take(srv_client *c, int64_t now_ms);
