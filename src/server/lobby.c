@@ -245,6 +245,8 @@ json_t *srv_setup_json(const srv_game *g)
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->setup.seed);
     json_object_set_new(o, "seed", json_string(seed));
+    if (g->practice)
+        json_object_set_new(o, "practice", json_true());
     if (g->setup.edition == CH_ED_GOLDEN_AGE) {
         json_object_set_new(o, "preset", json_string(g->setup.preset == CH_GA_FIRST ?
                                                      "golden-age-first" : "golden-age"));
@@ -335,6 +337,7 @@ int srv_setup_from_json(srv_game *g, json_t *setup, char *why, size_t n)
         return -1;
     const char *seed = json_string_value(json_object_get(setup, "seed"));
     g->setup.seed = seed ? strtoull(seed, NULL, 10) : 0;
+    g->practice = json_is_true(json_object_get(setup, "practice"));
     return 0;
 }
 
@@ -366,7 +369,7 @@ srv_game *srv_game_create(json_t *req, char *why, size_t n)
         return NULL;
     }
     static const char *known[] = {"edition", "players", "arrangement", "preset", "events",
-                                  "seed", "turn_timer", "seats", NULL};
+                                  "seed", "practice", "turn_timer", "seats", NULL};
     const char *key;
     json_t *v;
     json_object_foreach(req, key, v) {
@@ -386,11 +389,29 @@ srv_game *srv_game_create(json_t *req, char *why, size_t n)
     g->vcache_decision = -1;
     if (read_setup(g, req, why, n) != 0)
         goto fail;
+    /* The seed decides every deal and draw of the game: one the creator
+       chose would let the creator replay the game locally and read every
+       hand (issue 19). So the server draws it from the OS generator, and a
+       chosen seed makes the game an unrated practice game whose seed every
+       seat is shown (summaries and state frames): nobody knows more than
+       anyone else. "practice": true asks for that without a chosen seed. */
+    json_t *pv = json_object_get(req, "practice");
+    if (pv && !json_is_null(pv) && !json_is_boolean(pv)) {
+        snprintf(why, n, "practice must be true or false");
+        goto fail;
+    }
+    g->practice = json_is_true(pv);
     if ((v = json_object_get(req, "seed")) && !json_is_null(v)) {
         if (!json_is_integer(v) || json_integer_value(v) < 0) {
             snprintf(why, n, "seed must be a whole number from 0");
             goto fail;
         }
+        if (json_is_false(pv)) {
+            snprintf(why, n, "a chosen seed is only for practice games (unrated, the seed "
+                     "shown to every seat): leave seed out, or practice true");
+            goto fail;
+        }
+        g->practice = 1;
         g->setup.seed = (uint64_t)json_integer_value(v);
     } else {
         g->setup.seed = srv_random_u64() >> 11;
@@ -525,6 +546,9 @@ json_t *srv_game_summary(const srv_game *g)
                                                      "golden-age-first" : "golden-age"));
         json_object_set_new(o, "events", json_boolean(g->setup.events));
     }
+    json_object_set_new(o, "practice", json_boolean(g->practice));
+    if (g->practice) /* the chosen seed, for everyone to see */
+        json_object_set_new(o, "seed", json_integer((json_int_t)g->setup.seed));
     return o;
 }
 

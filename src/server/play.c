@@ -291,6 +291,11 @@ static const char *common_part(srv_game *g)
     else
         chx_buf_puts(&b, "null");
     chx_buf_add(&b, "}", 1);
+    if (g->practice) { /* a creator-chosen seed: every seat sees it */
+        chx_buf_puts(&b, ",\"practice\":{\"seed\":");
+        chx_buf_int(&b, (int64_t)g->setup.seed);
+        chx_buf_add(&b, "}", 1);
+    }
     if (g->status == GAME_OVER) {
         chx_buf_puts(&b, ",\"result\":{\"scores\":[");
         for (int s = 0; s < g->nseats; s++) {

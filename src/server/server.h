@@ -84,6 +84,8 @@ struct srv_game {
     srv_seat seat[CH_MAX_PLAYERS];
     int status;                 /* GAME_* */
     int turn_timer;             /* seconds, 0 = off */
+    int practice;               /* an unrated practice game: its creator chose the
+                                   seed, which every seat is shown (lobby.c) */
     int64_t created;            /* unix seconds */
     int nmoves;                 /* moves applied = the decision number */
     int ncommitted;             /* moves known to be in the database */

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# cli_server_seed.sh: runs tests/server_seed.py (who knows a game's seed) against
+# `chartered serve` over real sockets (registered with CTest by the tests/cli_*.sh
+# glob).
+# usage: bash cli_server_seed.sh BINARY SRCDIR
+set -euo pipefail
+BIN=$1
+SRC=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+python3 "$SRC/tests/server_seed.py" "$BIN" "$SRC" "$WORK"
