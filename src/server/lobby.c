@@ -40,8 +40,8 @@ srv_game *srv_game_find(const char *id)
     srv_game *g = srv_game_held(id);
     if (g || !id || strlen(id) != SRV_ID_HEX || !g_srv->store)
         return g;
-    /* games in play are always held: only a finished game can be in the
-       database alone */
+    /* live games in play are always held: only a finished game or a
+       turn-based one (turnbased.c) can be in the database alone */
     g = srv_store_load_over(g_srv->store, id);
     if (g) {
         srv_game_add(g);
@@ -92,7 +92,7 @@ void srv_games_evict(int64_t now)
     int64_t after = evict_after_ms();
     for (srv_game **pp = &g_srv->games; *pp;) {
         srv_game *g = *pp;
-        if (!unattended_over(g)) {
+        if (!unattended_over(g) && !srv_turn_idle(g)) {
             g->idle_since_ms = 0;
             pp = &g->lnext;
             continue;
@@ -254,6 +254,10 @@ json_t *srv_setup_json(const srv_game *g)
     } else {
         json_object_set_new(o, "events", json_integer(1));
     }
+    if (g->days > 0) { /* turn-based (turnbased.c); older rows: live */
+        json_object_set_new(o, "mode", json_string("turn-based"));
+        json_object_set_new(o, "days", json_integer(g->days));
+    }
     return o;
 }
 
@@ -338,6 +342,7 @@ int srv_setup_from_json(srv_game *g, json_t *setup, char *why, size_t n)
     const char *seed = json_string_value(json_object_get(setup, "seed"));
     g->setup.seed = seed ? strtoull(seed, NULL, 10) : 0;
     g->practice = json_is_true(json_object_get(setup, "practice"));
+    g->days = (int)json_integer_value(json_object_get(setup, "days"));
     return 0;
 }
 
@@ -369,7 +374,7 @@ srv_game *srv_game_create(json_t *req, char *why, size_t n)
         return NULL;
     }
     static const char *known[] = {"edition", "players", "arrangement", "preset", "events",
-                                  "seed", "practice", "turn_timer", "seats", NULL};
+                                  "seed", "practice", "turn_timer", "seats", "mode", "days", NULL};
     const char *key;
     json_t *v;
     json_object_foreach(req, key, v) {
@@ -423,6 +428,8 @@ srv_game *srv_game_create(json_t *req, char *why, size_t n)
         }
         g->turn_timer = (int)json_integer_value(v);
     }
+    if (srv_turn_read(g, req, why, n) != 0)
+        goto fail;
     json_t *seats = json_object_get(req, "seats");
     if (seats && !json_is_array(seats)) {
         snprintf(why, n, "seats must be an array");
@@ -541,6 +548,9 @@ json_t *srv_game_summary(const srv_game *g)
                           srv_status_name(g->status), "turn_timer", g->turn_timer,
                           "decision", g->ncommitted, "created", (json_int_t)g->created,
                           "seats", seats);
+    json_object_set_new(o, "mode", json_string(g->days > 0 ? "turn-based" : "live"));
+    if (g->days > 0)
+        json_object_set_new(o, "days", json_integer(g->days));
     if (g->setup.edition == CH_ED_GOLDEN_AGE) {
         json_object_set_new(o, "preset", json_string(g->setup.preset == CH_GA_FIRST ?
                                                      "golden-age-first" : "golden-age"));

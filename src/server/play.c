@@ -190,9 +190,10 @@ void srv_game_changed(srv_game *g)
 void srv_timers_check(int64_t now)
 {
     for (srv_game *g = g_srv->games; g; g = g->lnext) {
-        if (g->status != GAME_PLAYING || g->turn_timer <= 0 || g->npending)
+        int64_t clock = srv_game_clock_ms(g); /* turn timer or days */
+        if (g->status != GAME_PLAYING || clock <= 0 || g->npending)
             continue;
-        if (now - g->decide_since_ms < (int64_t)g->turn_timer * 1000)
+        if (now - g->decide_since_ms < clock)
             continue;
         int changed = 0;
         for (int s = 0; s < g->nseats; s++)
@@ -216,6 +217,7 @@ static uint64_t common_key(const srv_game *g)
     MIX(g->nmoves);
     MIX(g->status);
     MIX(g->turn_timer);
+    MIX(g->days);
     MIX(g->decide_since_ms);
     for (int i = 0; i < g->nseats; i++) {
         const srv_seat *s = &g->seat[i];
@@ -284,10 +286,14 @@ static const char *common_part(srv_game *g)
     chx_buf_puts(&b, "],\"seats\":");
     put_seats(&b, g);
     chx_buf_puts(&b, ",\"timer\":{\"seconds\":");
-    chx_buf_int(&b, g->turn_timer);
+    chx_buf_int(&b, (int)(srv_game_clock_ms(g) / 1000));
+    if (g->days > 0) {
+        chx_buf_puts(&b, ",\"days\":");
+        chx_buf_int(&b, g->days);
+    }
     chx_buf_puts(&b, ",\"deadline\":");
-    if (g->turn_timer > 0 && human_deciding)
-        chx_buf_int(&b, g->decide_since_ms + (int64_t)g->turn_timer * 1000);
+    if (srv_game_clock_ms(g) > 0 && human_deciding)
+        chx_buf_int(&b, g->decide_since_ms + srv_game_clock_ms(g));
     else
         chx_buf_puts(&b, "null");
     chx_buf_add(&b, "}", 1);

@@ -134,6 +134,8 @@ static void tick(lws_sorted_usec_list_t *sul)
 {
     srv_timers_check(srv_now_ms());
     srv_games_evict(srv_now_ms());
+    if (g_srv->store)
+        srv_turn_wake(srv_store_db(g_srv->store), srv_now_ms());
     if (interrupted)
         lws_cancel_service(g_srv->ctx);
     lws_sul_schedule(g_srv->ctx, 0, sul, tick, 250 * LWS_US_PER_MS);

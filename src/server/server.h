@@ -86,6 +86,7 @@ struct srv_game {
     int turn_timer;             /* seconds, 0 = off */
     int practice;               /* an unrated practice game: its creator chose the
                                    seed, which every seat is shown (lobby.c) */
+    int days;                   /* turn-based: days per move (1, 2, 3, 7); 0 live */
     int64_t created;            /* unix seconds */
     int nmoves;                 /* moves applied = the decision number */
     int ncommitted;             /* moves known to be in the database */
@@ -303,6 +304,10 @@ typedef struct srv_batch_item {
     char *seats;                /* seats JSON to store, NULL: unchanged */
     char status[12];
     unsigned away;              /* the away seats stored with it */
+    int clock;                  /* turn_clock row: 0 leave, 1 set, 2 drop */
+    int64_t since;              /* when the decision began, unix ms; 0: a bot
+                                   must move (turnbased.c) */
+    int days;
 } srv_batch_item;
 int srv_batch_fill(srv_batch_item *it, srv_game *g);
 void srv_batch_free(srv_batch_item *it);
@@ -325,12 +330,39 @@ void srv_committer_stop(srv_committer *c);
 void srv_commit_done(srv_game *g, int k, unsigned away, int ok);
 /* Load every game (replaying moves). Returns the count or -1. */
 int srv_store_load(srv_store *s, char *why, size_t n);
-/* A finished game read from the database (moves replayed), or NULL. */
+/* A game read from the database (moves replayed): a finished one, or a
+ * turn-based one out of memory (turnbased.c). NULL: none. */
 srv_game *srv_store_load_over(srv_store *s, const char *id);
 /* Summaries (as GET /api/games) of the newest `limit` finished games. */
 json_t *srv_store_list_over(srv_store *s, int limit);
 /* The move list of a game as [{"player","move"}...]. */
 json_t *srv_store_moves(srv_store *s, const char *id);
+
+/* The loop's database connection (turnbased.c, ratings). */
+typedef struct sqlite3 sqlite3;
+sqlite3 *srv_store_db(srv_store *s);
+
+/* ---- turn-based games (turnbased.c) ----------------------------------------- */
+/* The length of a day of the clocks (CHARTERED_DAY_SECONDS, default 86400 s). */
+int64_t srv_day_ms(void);
+/* How long a person may take for one decision: days for turn-based games,
+ * the turn timer for live ones; 0: no limit. */
+int64_t srv_game_clock_ms(const srv_game *g);
+/* "mode" and "days" of a POST /api/games request (after turn_timer). */
+int srv_turn_read(srv_game *g, json_t *req, char *why, size_t n);
+/* 1 when g is a turn-based game that may leave memory: nobody attached,
+ * nothing in flight, a person to move. */
+int srv_turn_idle(const srv_game *g);
+/* The turn_clock part of a commit (on the loop), and its write (writer). */
+void srv_turn_batch(srv_batch_item *it, const srv_game *g);
+int srv_turn_write(sqlite3 *db, const srv_batch_item *it);
+/* The table turn_clock (store.c calls it when opening the database). */
+int srv_turn_schema(sqlite3 *db, char *why, size_t n);
+/* A turn-based game read back: its clock from turn_clock. */
+int srv_turn_loaded(sqlite3 *db, srv_game *g);
+/* Periodic: read back the games out of memory whose clock ran out or whose
+ * bot must move. */
+void srv_turn_wake(sqlite3 *db, int64_t now_ms);
 
 /* ---- bots (bots.c) --------------------------------------------------------- */
 srv_bots *srv_bots_start(int nthreads);

@@ -7,7 +7,7 @@
  * srv_store_write), and no client hears of a move before that transaction
  * has committed.
  *
- * Finished games are not loaded at start: they are read back one at a time
+ * Finished games (and turn-based games in play, turnbased.c) are not loaded at start: they are read back one at a time
  * when someone asks for one (srv_store_load_over), and listed from here
  * (srv_store_list_over), so memory holds only the games in play and the
  * finished ones looked at lately (lobby.c drops them again).
@@ -67,6 +67,8 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         goto fail;
     }
     sqlite3_busy_timeout(s->db, SRV_STORE_BUSY_MS);
+    if (srv_turn_schema(s->db, why, n) != 0)
+        goto fail;
     if (sqlite3_prepare_v2(s->db, "INSERT INTO moves(game,n,player,move) VALUES(?,?,?,?)", -1,
                            &s->ins_move, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "UPDATE games SET seats=?, status=? WHERE id=?", -1,
@@ -75,8 +77,8 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
                            "VALUES(?,?,?,?,?,?)", -1, &s->ins_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "SELECT player, move FROM moves WHERE game=? ORDER BY n", -1,
                            &s->sel_moves, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE id=? AND "
-                           "status='over'", -1, &s->sel_over, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE id=?", -1,
+                           &s->sel_over, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
                            "WHERE game=games.id) FROM games WHERE status='over' "
                            "ORDER BY created DESC, id DESC LIMIT ?", -1, &s->list_over,
@@ -88,6 +90,11 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
 fail:
     srv_store_close(s);
     return NULL;
+}
+
+sqlite3 *srv_store_db(srv_store *s)
+{
+    return s->db;
 }
 
 void srv_store_close(srv_store *s)
@@ -197,6 +204,7 @@ int srv_batch_fill(srv_batch_item *it, srv_game *g)
         }
         snprintf(it->status, sizeof it->status, "%s", srv_status_name(g->status));
     }
+    srv_turn_batch(it, g);
     return 0;
 }
 
@@ -234,6 +242,8 @@ int srv_store_write(srv_store *s, const srv_batch_item *items, int n)
             if (step_done(s->upd_meta) != 0)
                 goto fail;
         }
+        if (srv_turn_write(s->db, it) != 0)
+            goto fail;
     }
     if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
@@ -353,6 +363,10 @@ static srv_game *load_row(srv_store *s, sqlite3_stmt *st)
         if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, err, sizeof err) != 0)
             goto bad;
     g->decide_since_ms = srv_now_ms();
+    if (srv_turn_loaded(s->db, g) != 0) {
+        snprintf(err, sizeof err, "its turn clock cannot be read: %s", sqlite3_errmsg(s->db));
+        goto bad;
+    }
     return g;
 bad:
     lwsl_err("game %s not resumed: %s\n", id ? id : "?", err);
@@ -365,8 +379,10 @@ bad:
 int srv_store_load(srv_store *s, char *why, size_t n)
 {
     sqlite3_stmt *st;
-    /* finished games stay in the database until asked for */
+    /* finished games stay in the database until asked for, and so do the
+       turn-based games in play (turnbased.c) */
     if (sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE status != 'over' "
+                           "AND id NOT IN (SELECT game FROM turn_clock) "
                            "ORDER BY created, id", -1, &st, NULL) != SQLITE_OK) {
         snprintf(why, n, "database: %s", sqlite3_errmsg(s->db));
         return -1;
