@@ -18,7 +18,7 @@
 # ending with {NULL, NULL}; each path is relative to data/
 # ("boards/harbour.board", "arrangements/standard.arr"); docs/rules.md is
 # embedded too, as "docs/rules.md", so that `chartered play`'s `rules` pager
-# works without the repository (src/cli/play_input.c). Texts are written as
+# works without the repository (src/play/play_input.c). Texts are written as
 # byte arrays, not string literals, so that no character in a data file
 # (quotes, backslashes, "??" trigraphs, non-ASCII) needs escaping.
 

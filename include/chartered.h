@@ -407,6 +407,18 @@ int ch_scores(const ch_state *st, int32_t *scores, unsigned *winners);
  * level reserve, other players' unrevealed bids) consistently with p's view. */
 void ch_determinize(ch_state *st, int p, uint64_t seed);
 
+/* ---- random numbers ---------------------------------------------------------
+ * The library's one generator, xoshiro256** seeded through splitmix64: the
+ * same one that ch_state holds for its shuffles, for callers that need
+ * reproducible random choices of their own (self-play, benchmarks, bots). */
+typedef struct ch_rng {
+    uint64_t s[4];
+} ch_rng;
+void ch_rng_seed(ch_rng *r, uint64_t seed);
+uint64_t ch_rng_next(ch_rng *r);
+/* Uniform in [0, n) without bias (Lemire's method); 0 when n is 0. */
+uint32_t ch_rng_below(ch_rng *r, uint32_t n);
+
 /* ---- notation --------------------------------------------------------------- */
 /* Canonical text of a move ("play Harbour C1", "bid f120"). Returns length. */
 int ch_move_str(const ch_state *st, ch_move m, char *buf, size_t n);

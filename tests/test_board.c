@@ -16,34 +16,11 @@
 #include <string.h>
 
 #include "chartered.h"
-
-/* ---- helpers ---------------------------------------------------------------- */
-static int plot(const ch_board *b, const char *name)
-{
-    int used = 0;
-    int p = ch_board_find(b, name, &used);
-    if (p < 0)
-        fail_msg("no plot %s", name);
-    return p;
-}
-
-/* 0: not connected, 1: connected by land, 2: connected across a bridge. */
-static int link_kind(const ch_board *b, int p, int q)
-{
-    int kp = 0, kq = 0;
-    for (int i = 0; i < b->deg[p]; i++)
-        if (b->adj[p][i] == q)
-            kp = (b->bridge[p] >> i & 1) ? 2 : 1;
-    for (int i = 0; i < b->deg[q]; i++)
-        if (b->adj[q][i] == p)
-            kq = (b->bridge[q] >> i & 1) ? 2 : 1;
-    assert_int_equal(kp, kq); /* the graph is symmetric, bridges too */
-    return kp;
-}
+#include "play.h"
 
 static int kind_of(const ch_board *b, const char *x, const char *y)
 {
-    return link_kind(b, plot(b, x), plot(b, y));
+    return tb_link_kind(b, tb_plot(b, x), tb_plot(b, y));
 }
 
 static int count_edges(const ch_board *b)
@@ -76,7 +53,7 @@ static void check_shape(const ch_board *b)
             assert_int_not_equal(b->adj[p][i], p);
             if (i > 0)
                 assert_true(b->adj[p][i - 1] < b->adj[p][i]);
-            assert_int_not_equal(link_kind(b, p, b->adj[p][i]), 0);
+            assert_int_not_equal(tb_link_kind(b, p, b->adj[p][i]), 0);
         }
         assert_int_equal(b->bridge[p] >> b->deg[p], 0);
         assert_true(b->gx[p] >= 0 && b->gy[p] >= 0);
@@ -145,13 +122,13 @@ static void test_numbering(void **state)
     ch_board b;
     load(&b, "standard");
     /* District by district in arrangement order, row by row, column by column. */
-    assert_int_equal(plot(&b, "Harbour A1"), 0);
-    assert_int_equal(plot(&b, "Harbour B1"), 1);
-    assert_int_equal(plot(&b, "Harbour A2"), 6);
-    assert_int_equal(plot(&b, "Harbour F4"), 23);
-    assert_int_equal(plot(&b, "Jordaan A1"), 24);
-    assert_int_equal(plot(&b, "Canal Ring A1"), 48);
-    assert_int_equal(plot(&b, "Old Side F4"), 95);
+    assert_int_equal(tb_plot(&b, "Harbour A1"), 0);
+    assert_int_equal(tb_plot(&b, "Harbour B1"), 1);
+    assert_int_equal(tb_plot(&b, "Harbour A2"), 6);
+    assert_int_equal(tb_plot(&b, "Harbour F4"), 23);
+    assert_int_equal(tb_plot(&b, "Jordaan A1"), 24);
+    assert_int_equal(tb_plot(&b, "Canal Ring A1"), 48);
+    assert_int_equal(tb_plot(&b, "Old Side F4"), 95);
     assert_string_equal(b.plot_label[8], "C2");
     assert_int_equal(b.plot_district[30], 1);
 }
@@ -170,9 +147,9 @@ static void test_neighbours(void **state)
     assert_int_equal(kind_of(&b, "Harbour A1", "Harbour B1"), 1);
     assert_int_equal(kind_of(&b, "Harbour A1", "Harbour B2"), 0); /* never diagonal */
     assert_int_equal(kind_of(&b, "Old Side C3", "Old Side C4"), 1);
-    int c3 = plot(&b, "Harbour C3");
+    int c3 = tb_plot(&b, "Harbour C3");
     assert_int_equal(b.deg[c3], 3);
-    assert_int_equal(b.deg[plot(&b, "Harbour B2")], 4);
+    assert_int_equal(b.deg[tb_plot(&b, "Harbour B2")], 4);
     /* Standard seams: bridges at 1 and 4 (side by side), 2 and 5 (stacked). */
     assert_int_equal(kind_of(&b, "Harbour F1", "Jordaan A1"), 2);
     assert_int_equal(kind_of(&b, "Harbour F4", "Jordaan A4"), 2);
@@ -188,7 +165,7 @@ static void test_neighbours(void **state)
     assert_int_equal(kind_of(&b, "Harbour F2", "Jordaan A2"), 1);
     assert_int_equal(kind_of(&b, "Harbour C4", "Canal Ring C1"), 1);
     assert_int_equal(kind_of(&b, "Jordaan A4", "Old Side A1"), 1);
-    assert_int_equal(b.deg[plot(&b, "Harbour F4")], 4);
+    assert_int_equal(b.deg[tb_plot(&b, "Harbour F4")], 4);
 
     load(&b, "crossroads");
     assert_int_equal(kind_of(&b, "Harbour F2", "Jordaan A2"), 2);
@@ -210,28 +187,28 @@ static void test_drawing(void **state)
     (void)state;
     ch_board b;
     load(&b, "standard"); /* canal seams: one blank cell between boards */
-    int p = plot(&b, "Harbour A1");
+    int p = tb_plot(&b, "Harbour A1");
     assert_int_equal(b.gx[p], 0);
     assert_int_equal(b.gy[p], 0);
-    p = plot(&b, "Harbour F4");
+    p = tb_plot(&b, "Harbour F4");
     assert_int_equal(b.gx[p], 5);
     assert_int_equal(b.gy[p], 3);
-    p = plot(&b, "Jordaan A1");
+    p = tb_plot(&b, "Jordaan A1");
     assert_int_equal(b.gx[p], 7);
     assert_int_equal(b.gy[p], 0);
-    p = plot(&b, "Canal Ring A1");
+    p = tb_plot(&b, "Canal Ring A1");
     assert_int_equal(b.gx[p], 0);
     assert_int_equal(b.gy[p], 5);
-    p = plot(&b, "Old Side F4");
+    p = tb_plot(&b, "Old Side F4");
     assert_int_equal(b.gx[p], 12);
     assert_int_equal(b.gy[p], 8);
 
     load(&b, "quick-battle"); /* open seams: boards touch */
-    assert_int_equal(b.gx[plot(&b, "Jordaan A1")], 6);
-    assert_int_equal(b.gy[plot(&b, "Old Side A1")], 4);
+    assert_int_equal(b.gx[tb_plot(&b, "Jordaan A1")], 6);
+    assert_int_equal(b.gy[tb_plot(&b, "Old Side A1")], 4);
 
     load(&b, "outliers");
-    p = plot(&b, "Old Side A1");
+    p = tb_plot(&b, "Old Side A1");
     assert_int_equal(b.gx[p], 21);
     assert_int_equal(b.gy[p], 0);
 }
@@ -398,7 +375,7 @@ static void test_features(void **state)
     assert_string_equal(b.district[0], "Odd Corner");
     assert_int_equal(kind_of(&b, "Odd Corner 9", "Alpha B"), 1);
     assert_int_equal(kind_of(&b, "Odd Corner 10", "Alpha B"), 0);
-    assert_int_equal(b.gy[plot(&b, "Alpha A")], 3); /* closed: no gap */
+    assert_int_equal(b.gy[tb_plot(&b, "Alpha A")], 3); /* closed: no gap */
 
     /* NULL resolver: the built-in boards. */
     rc = ch_board_parse(&b, "arrangement solo\nplace Jordaan 3 5\n", "solo.arr", NULL, NULL,

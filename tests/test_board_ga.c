@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "chartered.h"
+#include "play.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 static void load(ch_board *b, const char *name)
@@ -30,38 +31,15 @@ static void load(ch_board *b, const char *name)
         fail_msg("%s: %s", name, err.text);
 }
 
-static int plot(const ch_board *b, const char *name)
-{
-    int used = 0;
-    int p = ch_board_find(b, name, &used);
-    if (p < 0)
-        fail_msg("no plot %s", name);
-    return p;
-}
-
 /* The plot labelled with the number n (a bare label: one district). */
 static int lot(const ch_board *b, int n)
 {
     char t[8];
     snprintf(t, sizeof t, "%d", n);
-    return plot(b, t);
+    return tb_plot(b, t);
 }
 
-/* 0: not connected, 1: connected by land, 2: connected across a bridge. */
-static int link_kind(const ch_board *b, int p, int q)
-{
-    int kp = 0, kq = 0;
-    for (int i = 0; i < b->deg[p]; i++)
-        if (b->adj[p][i] == q)
-            kp = (b->bridge[p] >> i & 1) ? 2 : 1;
-    for (int i = 0; i < b->deg[q]; i++)
-        if (b->adj[q][i] == p)
-            kq = (b->bridge[q] >> i & 1) ? 2 : 1;
-    assert_int_equal(kp, kq); /* symmetric, bridges too */
-    return kp;
-}
-
-static int kind(const ch_board *b, int x, int y) { return link_kind(b, lot(b, x), lot(b, y)); }
+static int kind(const ch_board *b, int x, int y) { return tb_link_kind(b, lot(b, x), lot(b, y)); }
 
 static int count_edges(const ch_board *b, int bridges_only)
 {
@@ -151,7 +129,7 @@ static void check_side(const ch_board *b, const char *arrangement, const char *d
             assert_true(q < b->nplots);
             if (i > 0)
                 assert_true(b->adj[p][i - 1] < q);
-            assert_int_not_equal(link_kind(b, p, q), 0);
+            assert_int_not_equal(tb_link_kind(b, p, q), 0);
             /* orthogonal grid neighbours only */
             int dx = b->gx[p] - b->gx[q], dy = b->gy[p] - b->gy[q];
             assert_int_equal(dx * dx + dy * dy, 1);

@@ -34,21 +34,6 @@ enum { GOLD, COFFEE, PEPPER, GEMS, OPIUM, SILVER, TEA, SILK, GUNPOWDER };
 
 /* ---- helpers ------------------------------------------------------------------ */
 
-/* Plot index of lot n (the bare number names a lot on both sides). */
-static int lot(const ch_state *st, int n)
-{
-    char b[8];
-    snprintf(b, sizeof b, "%d", n);
-    return t_plot(st, b);
-}
-
-static void give(ch_state *st, int p, int n)
-{
-    char b[8];
-    snprintf(b, sizeof b, "%d", n);
-    t_give(st, p, b);
-}
-
 /* An empty table of The Golden Age (preset golden-age): no enterprise, no card
  * in a hand or among the open cards, P1 to move. */
 static void table(ch_state *st, int np, int events)
@@ -59,31 +44,17 @@ static void table(ch_state *st, int np, int events)
     t_valid(st);
 }
 
-static int count_type(const ch_state *st, int p, int type)
-{
-    static ch_move buf[4096];
-    int n = ch_legal(st, p, buf, 4096), k = 0;
-    for (int i = 0; i < n && i < 4096; i++)
-        k += buf[i].type == type;
-    return k;
-}
-
 static int count_all(const ch_state *st, int p)
 {
     static ch_move buf[4096];
     return ch_legal(st, p, buf, 4096);
 }
 
-static int in_hand(const ch_state *st, int p, int card)
-{
-    return (int)((st->pl[p].hand[card >> 6] >> (card & 63)) & 1);
-}
-
 static int levels_in_hand(const ch_state *st, int p)
 {
     int k = 0;
     for (int c = 0; c < st->ncards; c++)
-        k += in_hand(st, p, c) && st->card_level[c];
+        k += t_in_hand(st, p, c) && st->card_level[c];
     return k;
 }
 
@@ -123,7 +94,7 @@ static void check_setup(const setup_row *r, int events, uint64_t seed)
     assert_string_equal(ch_ga_side(r->preset, r->np), r->lots == 60 ? "harbour" : "centre");
     assert_int_equal(st.board.nplots, r->lots);
     char name[48];
-    ch_plot_name(&st.board, lot(&st, 12), name, sizeof name);
+    ch_plot_name(&st.board, t_lot(&st, 12), name, sizeof name);
     assert_string_equal(name, r->lots == 60 ? "Harbour 12" : "City Centre 12");
     /* the card set: one plot card per lot and the table's level cards (G-02) */
     int lv[6] = {0}, plots = 0, evs = 0, kinds = 0;
@@ -168,7 +139,7 @@ static void check_setup(const setup_row *r, int events, uint64_t seed)
         assert_int_equal(ch_hand_count(&st, p), r->hand);
         assert_int_equal(levels_in_hand(&st, p), 0);
         for (int c = 0; c < st.ncards; c++)
-            if (in_hand(&st, p, c))
+            if (t_in_hand(&st, p, c))
                 assert_int_not_equal(st.card_plot[c], CH_NONE);
         assert_int_equal(st.pl[p].cash, r->cash);
         assert_int_equal(st.pl[p].flags, 2);
@@ -299,7 +270,7 @@ static void purchase_draw_G08(void **s)
     t_play(&st, 0, "draw");
     assert_int_equal(st.pl[0].cash, 550);
     assert_int_equal(st.pl[1].cash, 600);
-    assert_true(in_hand(&st, 0, c30));
+    assert_true(t_in_hand(&st, 0, c30));
     assert_false((st.pl[0].known[c30 >> 6] >> (c30 & 63)) & 1);
     assert_int_equal(ch_hand_count(&st, 0), 1);
     assert_int_equal(st.ndeck, deck - 1);
@@ -319,7 +290,7 @@ static void purchase_take_open_refilled_G08(void **s)
     int deck = st.ndeck;
     t_play(&st, 0, "take Harbour 23");
     assert_int_equal(st.pl[0].cash, 550);
-    assert_true(in_hand(&st, 0, t_card(&st, "23")));
+    assert_true(t_in_hand(&st, 0, t_card(&st, "23")));
     assert_int_equal(ch_hand_count(&st, 0), 1);
     assert_int_equal(st.market[2], t_card(&st, "30")); /* the slot refilled */
     assert_int_equal(st.loc[t_card(&st, "30")], CH_LOC_MARKET);
@@ -427,7 +398,7 @@ static void purchase_open_level_card_G08(void **s)
     st.loc[l2] = CH_LOC_MARKET;
     t_valid(&st);
     t_play(&st, 0, "take L2");
-    assert_true(in_hand(&st, 0, l2));
+    assert_true(t_in_hand(&st, 0, l2));
     assert_int_equal(st.pl[0].cash, 550);
     assert_int_not_equal(st.market[4], CH_NONE);
 }
@@ -443,11 +414,11 @@ static void found_basic_G10(void **s)
     (void)s;
     ch_state st;
     table(&st, 2, 0);
-    give(&st, 0, 13);
+    t_give_lot(&st, 0, 13);
     int supply = st.supply, cash = st.pl[0].cash, c13 = t_card(&st, "13");
     t_play(&st, 0, "play Harbour 13");
     assert_int_equal(st.phase, CH_PH_FOUND);
-    assert_int_equal(count_type(&st, 0, CH_M_FOUND), 9);
+    assert_int_equal(t_count_type(&st, 0, CH_M_FOUND), 9);
     t_play(&st, 0, "found Gold");
     assert_int_equal(st.phase, CH_PH_FREE);
     assert_int_equal(st.actor, 0);
@@ -455,29 +426,29 @@ static void found_basic_G10(void **s)
     assert_int_equal(st.phase, CH_PH_TRADE);
     assert_int_equal(st.co[GOLD].on_chart, 1);
     assert_int_equal(st.co[GOLD].value, 30);
-    assert_int_equal(st.co[GOLD].hq, lot(&st, 13));
+    assert_int_equal(st.co[GOLD].hq, t_lot(&st, 13));
     assert_int_equal(st.pl[0].cash, cash + 30);
     assert_int_equal(st.pl[0].stock[GOLD], 1);
     assert_int_equal(st.co[GOLD].bank, 8);
-    assert_int_equal(st.height[lot(&st, 13)], 2);
-    assert_int_equal(st.pflags[lot(&st, 13)], CH_PF_HQ);
+    assert_int_equal(st.height[t_lot(&st, 13)], 2);
+    assert_int_equal(st.pflags[t_lot(&st, 13)], CH_PF_HQ);
     for (int n = 12; n <= 14; n += 2) {
-        assert_int_equal(st.height[lot(&st, n)], 1);
-        assert_int_equal(st.pflags[lot(&st, n)], CH_PF_FREE);
-        assert_int_equal(st.owner[lot(&st, n)], GOLD);
+        assert_int_equal(st.height[t_lot(&st, n)], 1);
+        assert_int_equal(st.pflags[t_lot(&st, n)], CH_PF_FREE);
+        assert_int_equal(st.owner[t_lot(&st, n)], GOLD);
         /* the covered lots' cards stay in play */
         assert_int_equal(st.loc[t_card(&st, n == 12 ? "12" : "14")], CH_LOC_DECK);
     }
-    assert_int_equal(st.owner[lot(&st, 13)], GOLD);
+    assert_int_equal(st.owner[t_lot(&st, 13)], GOLD);
     assert_int_equal(st.supply, supply - 3);
     assert_int_equal(st.loc[c13], CH_LOC_DISCARD);
     assert_int_equal(st.ga_built, GOLD);
     /* Gold is on the board: 8 enterprises are left to found */
     t_play(&st, 0, "done");
     t_turn(&st, 0);
-    give(&st, 0, 58);
+    t_give_lot(&st, 0, 58);
     t_play(&st, 0, "play Harbour 58");
-    assert_int_equal(count_type(&st, 0, CH_M_FOUND), 8);
+    assert_int_equal(t_count_type(&st, 0, CH_M_FOUND), 8);
     assert_false(t_legal(&st, 0, "found Gold"));
 }
 
@@ -489,10 +460,10 @@ static void found_free_lot_shapes_G11(void **s)
     (void)s;
     ch_state st;
     table(&st, 2, 0);
-    give(&st, 0, 13);
+    t_give_lot(&st, 0, 13);
     t_play(&st, 0, "play Harbour 13");
     t_play(&st, 0, "found Tea");
-    assert_int_equal(count_type(&st, 0, CH_M_FREE), 16);
+    assert_int_equal(t_count_type(&st, 0, CH_M_FREE), 16);
     /* one on each side: straight (both ways) and bent */
     assert_true(t_legal(&st, 0, "free Harbour 12 + Harbour 14"));
     assert_true(t_legal(&st, 0, "free Harbour 3 + Harbour 23"));
@@ -515,9 +486,9 @@ static void found_free_lot_shapes_G11(void **s)
     assert_false(t_legal(&st, 0, "free Harbour 13 + Harbour 14")); /* "do not stack" */
     t_play(&st, 0, "free Harbour 14 + Harbour 24");
     assert_int_equal(st.co[TEA].value, 30);
-    assert_int_equal(st.height[lot(&st, 14)], 1);
-    assert_int_equal(st.height[lot(&st, 24)], 1);
-    assert_int_equal(st.height[lot(&st, 12)], 0);
+    assert_int_equal(st.height[t_lot(&st, 14)], 1);
+    assert_int_equal(st.height[t_lot(&st, 24)], 1);
+    assert_int_equal(st.height[t_lot(&st, 12)], 0);
 }
 
 /* G-10, G-11: the buffer of three lots. Gold stands on Harbour 1, 11, 21
@@ -530,9 +501,9 @@ static void found_buffer_distance_4_G10(void **s)
     ch_state st;
     table(&st, 2, 0);
     t_ga_layout(&st, GOLD, 30, "11 1 21");
-    give(&st, 0, 15);
-    give(&st, 0, 14);
-    give(&st, 0, 13);
+    t_give_lot(&st, 0, 15);
+    t_give_lot(&st, 0, 14);
+    t_give_lot(&st, 0, 13);
     t_valid(&st);
     assert_false(t_legal(&st, 0, "play Harbour 14")); /* distance 3 from 11 */
     assert_false(t_legal(&st, 0, "play Harbour 13")); /* distance 2 */
@@ -541,11 +512,11 @@ static void found_buffer_distance_4_G10(void **s)
     assert_int_equal(ch_move_parse(&st, 0, "play Harbour 14", &mv, &why), CH_OK);
     assert_int_equal(ch_check(&st, 0, mv, &why), CH_EILLEGAL);
     assert_true(t_legal(&st, 0, "play Harbour 15")); /* distance 4 */
-    assert_int_equal(count_type(&st, 0, CH_M_PLAY), 1);
+    assert_int_equal(t_count_type(&st, 0, CH_M_PLAY), 1);
     t_play(&st, 0, "play Harbour 15");
     t_play(&st, 0, "found Silk");
     /* neighbours of 15: 5, 14 (danger), 16 (bridge), 25; from 16: 6, 17, 26 */
-    assert_int_equal(count_type(&st, 0, CH_M_FREE), 6);
+    assert_int_equal(t_count_type(&st, 0, CH_M_FREE), 6);
     assert_true(t_legal(&st, 0, "free Harbour 5 + Harbour 25"));
     assert_true(t_legal(&st, 0, "free Harbour 5 + Harbour 16"));
     assert_true(t_legal(&st, 0, "free Harbour 16 + Harbour 25"));
@@ -580,9 +551,9 @@ static void found_buffer_through_bridge_G10(void **s)
     table(&st, 2, 0);
     t_ga_layout(&st, GOLD, 30, "41 31 51");
     /* Harbour 22 is at distance 2 from 31 across the bridge 22-32 */
-    give(&st, 0, 22);
-    give(&st, 0, 12);
-    give(&st, 0, 2);
+    t_give_lot(&st, 0, 22);
+    t_give_lot(&st, 0, 12);
+    t_give_lot(&st, 0, 2);
     t_valid(&st);
     assert_false(t_legal(&st, 0, "play Harbour 22")); /* 22-32-31: 2 */
     assert_false(t_legal(&st, 0, "play Harbour 12")); /* 12-22-32-31: 3 */
@@ -590,7 +561,7 @@ static void found_buffer_through_bridge_G10(void **s)
     t_play(&st, 0, "play Harbour 2");
     t_play(&st, 0, "found Coffee");
     /* 12 is in the buffer: {1, 3}, {1, 11}, {3, 4}, {3, 13} remain */
-    assert_int_equal(count_type(&st, 0, CH_M_FREE), 4);
+    assert_int_equal(t_count_type(&st, 0, CH_M_FREE), 4);
     assert_false(t_legal(&st, 0, "free Harbour 1 + Harbour 12"));
     assert_false(t_legal(&st, 0, "free Harbour 3 + Harbour 12"));
     assert_true(t_legal(&st, 0, "free Harbour 1 + Harbour 3"));
@@ -614,7 +585,7 @@ static void found_needs_hq_G10(void **s)
     t_ga_layout(&st, SILVER, 30, "51 52");
     t_ga_layout(&st, TEA, 30, "54 55");
     t_ga_layout(&st, SILK, 30, "9 10");
-    give(&st, 0, 58);
+    t_give_lot(&st, 0, 58);
     t_valid(&st);
     assert_true(t_legal(&st, 0, "play Harbour 58"));
     ch_state nine = st;
@@ -623,7 +594,7 @@ static void found_needs_hq_G10(void **s)
     assert_false(t_legal(&nine, 0, "play Harbour 58"));
     /* with one enterprise off the board again, only that one can be founded */
     t_play(&st, 0, "play Harbour 58");
-    assert_int_equal(count_type(&st, 0, CH_M_FOUND), 1);
+    assert_int_equal(t_count_type(&st, 0, CH_M_FOUND), 1);
     assert_true(t_legal(&st, 0, "found Gunpowder"));
 }
 
@@ -642,7 +613,7 @@ static void found_needs_three_warehouses_G10(void **s)
     ch_state st;
     table(&st, 2, 0);
     pad(&st, 3);
-    give(&st, 0, 3);
+    t_give_lot(&st, 0, 3);
     assert_int_equal(st.supply, 3);
     assert_true(t_legal(&st, 0, "play Harbour 3"));
     ch_state two = st;
@@ -663,11 +634,11 @@ static void unplayable_card_G10(void **s)
     ch_state st;
     table(&st, 2, 0);
     t_ga_layout(&st, GOLD, 30, "11 12");
-    give(&st, 0, 14); /* distance 2 from 12, not touching */
-    give(&st, 0, 13); /* touches 12 */
+    t_give_lot(&st, 0, 14); /* distance 2 from 12, not touching */
+    t_give_lot(&st, 0, 13); /* touches 12 */
     assert_false(t_legal(&st, 0, "play Harbour 14"));
     assert_true(t_legal(&st, 0, "play Harbour 13"));
-    assert_int_equal(count_type(&st, 0, CH_M_PLAY), 1);
+    assert_int_equal(t_count_type(&st, 0, CH_M_PLAY), 1);
 }
 
 /* ==== Expanding (printed rulebook "Expanding an enterprise"; first rules 2b; G-12, G-13) */
@@ -679,14 +650,14 @@ static void expand_plot_card_G12(void **s)
     ch_state st;
     table(&st, 2, 0);
     t_ga_layout(&st, GOLD, 30, "13 f12 f14");
-    give(&st, 0, 15);
+    t_give_lot(&st, 0, 15);
     int cash = st.pl[0].cash, supply = st.supply;
     t_play(&st, 0, "play Harbour 15");
     assert_int_equal(st.co[GOLD].value, 40);
     assert_int_equal(st.pl[0].cash, cash + 40);
-    assert_int_equal(st.height[lot(&st, 15)], 1);
-    assert_int_equal(st.owner[lot(&st, 15)], GOLD);
-    assert_int_equal(st.pflags[lot(&st, 15)], 0);
+    assert_int_equal(st.height[t_lot(&st, 15)], 1);
+    assert_int_equal(st.owner[t_lot(&st, 15)], GOLD);
+    assert_int_equal(st.pflags[t_lot(&st, 15)], 0);
     assert_int_equal(st.supply, supply - 1);
     assert_int_equal(st.phase, CH_PH_TRADE);
     assert_int_equal(st.ga_built, GOLD);
@@ -701,15 +672,15 @@ static void expand_on_free_warehouse_G13(void **s)
     ch_state st;
     table(&st, 3, 0);
     t_ga_layout(&st, GOLD, 30, "13 f12 f14");
-    give(&st, 0, 14);
+    t_give_lot(&st, 0, 14);
     t_ga_give_level(&st, 1, 3);
     int cash = st.pl[0].cash, supply = st.supply;
     t_play(&st, 0, "play Harbour 14");
     assert_int_equal(st.co[GOLD].value, 40);
     assert_int_equal(st.pl[0].cash, cash + 40);
-    assert_int_equal(st.height[lot(&st, 14)], 2);
-    assert_false(st.pflags[lot(&st, 14)] & CH_PF_FREE);
-    assert_int_equal(st.owner[lot(&st, 14)], GOLD);
+    assert_int_equal(st.height[t_lot(&st, 14)], 2);
+    assert_false(st.pflags[t_lot(&st, 14)] & CH_PF_FREE);
+    assert_int_equal(st.owner[t_lot(&st, 14)], GOLD);
     assert_int_equal(st.supply, supply - 1);
     t_play(&st, 0, "done");
     /* a third level now fits on it */
@@ -749,7 +720,7 @@ static void level_targets_G14(void **s)
     assert_false(t_legal(&st, 0, "play L4 City Centre 13"));
     assert_false(t_legal(&st, 0, "play L5 City Centre 13"));
     /* L2: 2 targets, L3: 2, L4: 0, L5: 0 */
-    assert_int_equal(count_type(&st, 0, CH_M_PLAY), 4);
+    assert_int_equal(t_count_type(&st, 0, CH_M_PLAY), 4);
 }
 
 /* G-12, G-14: level k adds k x f10 and pays the new value: L3 on the HQ
@@ -778,9 +749,9 @@ static void level_values_G14(void **s)
         assert_int_equal(st.ga_built, GOLD);
         t_play(&st, 0, "done");
     }
-    assert_int_equal(st.height[lot(&st, 13)], 5);
-    assert_int_equal(st.height[lot(&st, 14)], 2);
-    assert_true(st.pflags[lot(&st, 13)] & CH_PF_HQ);
+    assert_int_equal(st.height[t_lot(&st, 13)], 5);
+    assert_int_equal(st.height[t_lot(&st, 14)], 2);
+    assert_true(st.pflags[t_lot(&st, 13)] & CH_PF_HQ);
     assert_int_equal(levels_in_hand(&st, 0), 0);
 }
 
@@ -805,7 +776,7 @@ static void two_way(ch_state *st, int np, int gold, int tea)
     table(st, np, 0);
     t_ga_layout(st, GOLD, gold, "11 12");
     t_ga_layout(st, TEA, tea, "15 14");
-    give(st, 0, 13);
+    t_give_lot(st, 0, 13);
     t_valid(st);
 }
 
@@ -827,7 +798,7 @@ static void merge_two_way_G15(void **s)
     int supply = st.supply;
     t_play(&st, 0, "play Harbour 13");
     assert_int_equal(st.phase, CH_PH_CREDIT);
-    assert_int_equal(count_type(&st, 0, CH_M_CREDIT), 2);
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 2);
     t_play(&st, 0, "credit Tea");
     /* 120 > 100: no choice left; straight to trading */
     assert_int_equal(st.phase, CH_PH_TRADE);
@@ -844,11 +815,11 @@ static void merge_two_way_G15(void **s)
         assert_int_equal(st.pl[p].stock[GOLD], 0);
     assert_int_equal(st.pl[2].stock[TEA], 1);
     assert_int_equal(st.pl[1].flags, 1); /* "Your flag is not returned to you" */
-    assert_int_equal(st.height[lot(&st, 11)], 1);
-    assert_int_equal(st.pflags[lot(&st, 11)], 0);
+    assert_int_equal(st.height[t_lot(&st, 11)], 1);
+    assert_int_equal(st.pflags[t_lot(&st, 11)], 0);
     for (int n = 11; n <= 15; n++)
-        assert_int_equal(st.owner[lot(&st, n)], TEA);
-    assert_int_equal(st.co[TEA].hq, lot(&st, 15));
+        assert_int_equal(st.owner[t_lot(&st, n)], TEA);
+    assert_int_equal(st.co[TEA].hq, t_lot(&st, 15));
     assert_int_equal(st.supply, supply - 1);
     assert_int_equal(st.ga_built, TEA);
     assert_true(t_legal(&st, 0, "flag Tea"));
@@ -857,7 +828,7 @@ static void merge_two_way_G15(void **s)
     /* Gold can be founded again, with all 9 stock cards in the bank */
     t_play(&st, 0, "done");
     t_turn(&st, 0);
-    give(&st, 0, 58);
+    t_give_lot(&st, 0, 58);
     t_play(&st, 0, "play Harbour 58");
     assert_true(t_legal(&st, 0, "found Gold"));
 }
@@ -873,12 +844,12 @@ static void merge_credit_decides_G15(void **s)
     t_play(&a, 0, "credit Gold");
     assert_int_equal(a.co[GOLD].value, 110);
     assert_int_equal(a.co[TEA].on_chart, 0);
-    assert_int_equal(a.height[lot(&a, 15)], 1);
+    assert_int_equal(a.height[t_lot(&a, 15)], 1);
     t_play(&b, 0, "play Harbour 13");
     t_play(&b, 0, "credit Tea");
     assert_int_equal(b.co[TEA].value, 110);
     assert_int_equal(b.co[GOLD].on_chart, 0);
-    assert_int_equal(b.owner[lot(&b, 11)], TEA);
+    assert_int_equal(b.owner[t_lot(&b, 11)], TEA);
 }
 
 /* G-15: a tie after the credit is decided by the builder. */
@@ -892,13 +863,13 @@ static void merge_tie_builder_decides_G15(void **s)
     t_play(&st, 0, "credit Tea"); /* 50 = 50 */
     assert_int_equal(st.phase, CH_PH_MERGE);
     assert_int_equal(st.actor, 0);
-    assert_int_equal(count_type(&st, 0, CH_M_MERGE), 2);
+    assert_int_equal(t_count_type(&st, 0, CH_M_MERGE), 2);
     assert_true(t_legal(&st, 0, "merge Gold into Tea"));
     assert_true(t_legal(&st, 0, "merge Tea into Gold"));
     t_play(&st, 0, "merge Tea into Gold");
     assert_int_equal(st.co[GOLD].value, 100);
     assert_int_equal(st.co[TEA].on_chart, 0);
-    assert_int_equal(st.height[lot(&st, 15)], 1);
+    assert_int_equal(st.height[t_lot(&st, 15)], 1);
     assert_int_equal(st.pl[0].cash, cash + 100);
     assert_int_equal(st.phase, CH_PH_TRADE);
 }
@@ -912,7 +883,7 @@ static void merge_hq_stack_lower_G12(void **s)
     ch_state st;
     two_way(&st, 3, 60, 100);
     /* Gold's HQ stack: warehouse, HQ piece and a third level */
-    st.height[lot(&st, 11)] = 3;
+    st.height[t_lot(&st, 11)] = 3;
     st.supply--;
     t_sync(&st);
     t_valid(&st);
@@ -921,8 +892,8 @@ static void merge_hq_stack_lower_G12(void **s)
     t_play(&st, 0, "play Harbour 13");
     t_play(&st, 0, "credit Gold"); /* 70 < 100 */
     assert_int_equal(st.co[TEA].value, 170);
-    assert_int_equal(st.height[lot(&st, 11)], 2);
-    assert_int_equal(st.owner[lot(&st, 11)], TEA);
+    assert_int_equal(st.height[t_lot(&st, 11)], 2);
+    assert_int_equal(st.owner[t_lot(&st, 11)], TEA);
     t_play(&st, 0, "done");
     assert_true(t_legal(&st, 1, "play L3 Harbour 11"));
     assert_false(t_legal(&st, 1, "play L2 Harbour 11"));
@@ -936,7 +907,7 @@ static void three_way(ch_state *st, int np, int gold, int coffee, int tea)
     t_ga_layout(st, GOLD, gold, "2 12");
     t_ga_layout(st, COFFEE, coffee, "24 23");
     t_ga_layout(st, TEA, tea, "42 32");
-    give(st, 0, 22);
+    t_give_lot(st, 0, 22);
     t_valid(st);
 }
 
@@ -951,11 +922,11 @@ static void merge_three_way_builder_picks_G15(void **s)
     t_stock(&st, 1, GOLD, 1);
     int32_t c0 = st.pl[0].cash, c1 = st.pl[1].cash;
     t_play(&st, 0, "play Harbour 22");
-    assert_int_equal(count_type(&st, 0, CH_M_CREDIT), 3);
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 3);
     t_play(&st, 0, "credit Gold"); /* Gold 50 */
     assert_int_equal(st.phase, CH_PH_MERGE);
     /* any pair; within it the higher absorbs */
-    assert_int_equal(count_type(&st, 0, CH_M_MERGE), 3);
+    assert_int_equal(t_count_type(&st, 0, CH_M_MERGE), 3);
     assert_true(t_legal(&st, 0, "merge Gold into Coffee"));
     assert_true(t_legal(&st, 0, "merge Gold into Tea"));
     assert_true(t_legal(&st, 0, "merge Coffee into Tea"));
@@ -970,9 +941,9 @@ static void merge_three_way_builder_picks_G15(void **s)
     assert_int_equal(st.co[TEA].value, 310);
     assert_int_equal(st.pl[1].cash, c1 + 2 * 60 + 50);
     assert_int_equal(st.pl[0].cash, c0 + 310); /* paid once */
-    assert_int_equal(st.height[lot(&st, 2)], 1);
-    assert_int_equal(st.height[lot(&st, 24)], 1);
-    assert_int_equal(st.height[lot(&st, 42)], 2);
+    assert_int_equal(st.height[t_lot(&st, 2)], 1);
+    assert_int_equal(st.height[t_lot(&st, 24)], 1);
+    assert_int_equal(st.height[t_lot(&st, 42)], 2);
     for (int c = 0; c < 9; c++)
         assert_int_equal(st.co[c].on_chart, c == TEA);
 }
@@ -988,17 +959,17 @@ static void merge_four_way_G16(void **s)
     t_ga_layout(&st, COFFEE, 40, "26 27");
     t_ga_layout(&st, PEPPER, 50, "30 29");
     t_ga_layout(&st, TEA, 60, "48 38");
-    give(&st, 0, 28);
+    t_give_lot(&st, 0, 28);
     t_valid(&st);
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play City Centre 28");
-    assert_int_equal(count_type(&st, 0, CH_M_CREDIT), 4);
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 4);
     t_play(&st, 0, "credit Tea"); /* 30 40 50 70 */
-    assert_int_equal(count_type(&st, 0, CH_M_MERGE), 6);
+    assert_int_equal(t_count_type(&st, 0, CH_M_MERGE), 6);
     t_play(&st, 0, "merge Gold into Coffee"); /* Coffee 70 */
     assert_int_equal(st.phase, CH_PH_MERGE);
     /* 50, 70, 70: Pepper into either, and the tie both ways */
-    assert_int_equal(count_type(&st, 0, CH_M_MERGE), 4);
+    assert_int_equal(t_count_type(&st, 0, CH_M_MERGE), 4);
     t_play(&st, 0, "merge Tea into Coffee"); /* Coffee 140 */
     assert_int_equal(st.phase, CH_PH_TRADE);
     assert_int_equal(st.co[COFFEE].value, 190);
@@ -1006,7 +977,7 @@ static void merge_four_way_G16(void **s)
     for (int c = 0; c < 9; c++)
         assert_int_equal(st.co[c].on_chart, c == COFFEE);
     for (int n = 8; n <= 48; n++) {
-        int x = lot(&st, n);
+        int x = t_lot(&st, n);
         if (st.height[x])
             assert_int_equal(st.owner[x], COFFEE);
     }
@@ -1056,7 +1027,7 @@ static void merge_forced_liquidation_G15(void **s)
     t_stock(&st, 1, GOLD, 5);
     int32_t c0 = st.pl[0].cash, c1 = st.pl[1].cash;
     t_play(&st, 0, "play Harbour 13");
-    assert_int_equal(count_type(&st, 0, CH_M_CREDIT), 2);
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 2);
     t_play(&st, 0, "credit Tea"); /* 30 < 50 */
     assert_int_equal(st.phase, CH_PH_TRADE);
     assert_false(t_legal(&st, 0, "keep Gold"));
@@ -1074,7 +1045,7 @@ static void value_cap_on_expansion_G15(void **s)
     ch_state st;
     table(&st, 3, 0);
     t_ga_layout(&st, GOLD, 500, "13 f12 f14");
-    give(&st, 0, 15);
+    t_give_lot(&st, 0, 15);
     t_ga_give_level(&st, 1, 3);
     int32_t c0 = st.pl[0].cash, c1 = st.pl[1].cash;
     t_play(&st, 0, "play Harbour 15");
@@ -1094,7 +1065,7 @@ static void trade_table(ch_state *st)
     table(st, 2, 0);
     t_ga_layout(st, GOLD, 30, "13 f12 f14");
     t_ga_layout(st, TEA, 120, "52 53");
-    give(st, 0, 15);
+    t_give_lot(st, 0, 15);
     t_valid(st);
 }
 
@@ -1162,7 +1133,7 @@ static void trade_limits_G17(void **s)
 
     ch_state f;
     table(&f, 2, 0);
-    give(&f, 0, 13);
+    t_give_lot(&f, 0, 13);
     t_cash(&f, 0, 100);
     t_play(&f, 0, "play Harbour 13");
     t_play(&f, 0, "found Gold");
@@ -1185,9 +1156,9 @@ static void flag_prices_G17(void **s)
     t_ga_layout(&st, GOLD, 30, "13 f12 f14");
     t_ga_layout(&st, TEA, 300, "52 53");
     t_ga_layout(&st, COFFEE, 30, "19 20");
-    give(&st, 0, 15);
-    give(&st, 0, 54);
-    give(&st, 0, 18);
+    t_give_lot(&st, 0, 15);
+    t_give_lot(&st, 0, 54);
+    t_give_lot(&st, 0, 18);
     t_cash(&st, 0, 1000);
     t_play(&st, 0, "play Harbour 15"); /* +40 */
     t_play(&st, 0, "flag Gold");
@@ -1205,7 +1176,7 @@ static void flag_prices_G17(void **s)
     t_turn(&st, 0);
     t_play(&st, 0, "play Harbour 18");
     assert_false(t_legal(&st, 0, "flag Coffee"));
-    assert_int_equal(count_type(&st, 0, CH_M_FLAG), 0);
+    assert_int_equal(t_count_type(&st, 0, CH_M_FLAG), 0);
 }
 
 /* One flag per enterprise; only for the enterprise just built on; not after
@@ -1217,8 +1188,8 @@ static void flag_restrictions_G17(void **s)
     table(&st, 2, 0);
     t_ga_layout(&st, GOLD, 30, "13 f12 f14");
     t_ga_layout(&st, TEA, 100, "52 53");
-    give(&st, 0, 15);
-    give(&st, 0, 54);
+    t_give_lot(&st, 0, 15);
+    t_give_lot(&st, 0, 54);
     ch_state base = st;
 
     t_ga_flag(&st, 1, TEA);
@@ -1258,7 +1229,7 @@ static void flag_after_level_found_merge_G18(void **s)
     assert_true(t_legal(&st, 0, "flag Gold"));
 
     table(&st, 2, 0);
-    give(&st, 0, 13);
+    t_give_lot(&st, 0, 13);
     t_play(&st, 0, "play Harbour 13");
     t_play(&st, 0, "found Pepper");
     t_play(&st, 0, "free Harbour 12 + Harbour 14");
@@ -1377,7 +1348,7 @@ static void forced_only_when_stuck_G19(void **s)
     ch_state st;
     forced_table(&st, 20);
     t_stock(&st, 0, GOLD, 1);
-    give(&st, 0, 13); /* touches Gold's 12 */
+    t_give_lot(&st, 0, 13); /* touches Gold's 12 */
     assert_true(t_legal(&st, 0, "play Harbour 13"));
     assert_false(t_legal(&st, 0, "sell Gold"));
     assert_false(t_legal(&st, 0, "pass"));
@@ -1440,7 +1411,7 @@ static void event_money_up_G21(void **s)
     assert_int_equal(st.pl[1].cash, 650);
     assert_int_equal(st.loc[ev], CH_LOC_DISCARD);
     assert_int_equal(top_discard(&st), ev);
-    assert_true(in_hand(&st, 0, next));
+    assert_true(t_in_hand(&st, 0, next));
     assert_int_equal(ch_hand_count(&st, 0), 1);
     assert_int_equal(st.ndeck, deck - 2);
     assert_int_equal(st.active, 1);
@@ -1569,7 +1540,7 @@ static void event_stock_sale_1_G24(void **s)
     assert_int_equal(count_all(&st, 1), 2);
     assert_true(t_legal(&st, 1, "sell Gold"));
     assert_true(t_legal(&st, 1, "sell Tea"));
-    assert_false(in_hand(&st, 1, next)); /* not yet */
+    assert_false(t_in_hand(&st, 1, next)); /* not yet */
     t_play(&st, 1, "sell Tea");
     assert_int_equal(st.pl[1].cash, c[1] - 50 + 60);
     assert_int_equal(st.actor, 3); /* P3 holds only a flag */
@@ -1581,7 +1552,7 @@ static void event_stock_sale_1_G24(void **s)
     t_play(&st, 0, "sell Gold");
     assert_int_equal(st.pl[0].cash, c[0] + 100);
     /* back at the bringer: the sale is over, the buyer gets a building card */
-    assert_true(in_hand(&st, 1, next));
+    assert_true(t_in_hand(&st, 1, next));
     assert_int_equal(st.pl[1].stock[GOLD], 1);
     assert_int_equal(st.co[TEA].flag, 3);
     assert_int_equal(st.pl[2].cash, c[2]);
@@ -1655,7 +1626,7 @@ static void event_into_open_cards_G22(void **s)
     t_play(&st, 0, mv);
     assert_int_equal(st.pl[0].cash, 600);
     assert_int_equal(st.pl[1].cash, 650);
-    assert_true(in_hand(&st, 0, taken));
+    assert_true(t_in_hand(&st, 0, taken));
     assert_int_equal(ch_hand_count(&st, 0), 1);
     assert_int_equal(st.loc[ev], CH_LOC_DISCARD);
     assert_int_equal(st.market[1], next);
@@ -1702,7 +1673,7 @@ static void event_two_in_a_row_G21(void **s)
     assert_int_equal(st.pl[0].cash, 500);
     assert_int_equal(st.pl[1].cash, 550);
     assert_int_equal(st.co[GOLD].value, 130);
-    assert_true(in_hand(&st, 0, next));
+    assert_true(t_in_hand(&st, 0, next));
     assert_int_equal(ch_hand_count(&st, 0), 1);
 }
 
@@ -1807,8 +1778,8 @@ static void end_last_warehouse_G25(void **s)
     ch_state st;
     table(&st, 2, 0);
     t_ga_layout(&st, GOLD, 30, "13 f12 f14");
-    give(&st, 0, 15);
-    give(&st, 1, 3);
+    t_give_lot(&st, 0, 15);
+    t_give_lot(&st, 1, 3);
     pad(&st, 2);
     t_play(&st, 0, "play Harbour 15");
     assert_int_equal(st.supply, 1);
@@ -1846,7 +1817,7 @@ static void end_by_level_or_founding_G25(void **s)
     assert_true(st.over);
 
     table(&st, 3, 0);
-    give(&st, 0, 3);
+    t_give_lot(&st, 0, 3);
     pad(&st, 3);
     t_play(&st, 0, "play Harbour 3");
     t_play(&st, 0, "found Gold");
@@ -1868,9 +1839,9 @@ static void end_scores_G25(void **s)
     t_cash(&st, 0, 500);
     t_cash(&st, 1, 800);
     t_cash(&st, 2, 100);
-    give(&st, 0, 1);
-    give(&st, 0, 2);
-    give(&st, 0, 3);
+    t_give_lot(&st, 0, 1);
+    t_give_lot(&st, 0, 2);
+    t_give_lot(&st, 0, 3);
     t_ga_give_level(&st, 2, 2);
     t_stock(&st, 0, GOLD, 2);
     t_ga_flag(&st, 0, TEA);
@@ -1895,7 +1866,7 @@ static void end_tie_shared_G26(void **s)
     ch_state st;
     table(&st, 3, 0);
     t_cash(&st, 0, 520);
-    give(&st, 0, 1); /* 520 - 20 = 500 */
+    t_give_lot(&st, 0, 1); /* 520 - 20 = 500 */
     t_cash(&st, 1, 500);
     t_cash(&st, 2, 499);
     t_valid(&st);

@@ -28,20 +28,6 @@
 
 enum { GOLD, COFFEE, PEPPER, GEMS, OPIUM, SILVER, TEA, SILK, GUNPOWDER };
 
-static int lot(const ch_state *st, int n)
-{
-    char b[8];
-    snprintf(b, sizeof b, "%d", n);
-    return t_plot(st, b);
-}
-
-static void give(ch_state *st, int p, int n)
-{
-    char b[8];
-    snprintf(b, sizeof b, "%d", n);
-    t_give(st, p, b);
-}
-
 /* An empty harbour table (preset golden-age, no events): every player has the
  * starting capital (f600 with 2 players, f500 with 3), P1 to move. */
 static void table(ch_state *st, int np)
@@ -71,7 +57,7 @@ static void scenario_founding_shapes(void **s)
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         ch_state st;
         table(&st, 2);
-        give(&st, 0, 13);
+        t_give_lot(&st, 0, 13);
         t_play(&st, 0, "play Harbour 13");
         t_play(&st, 0, "found Gold");
         t_play(&st, 0, shapes[i].free);
@@ -79,11 +65,11 @@ static void scenario_founding_shapes(void **s)
         assert_int_equal(st.pl[0].cash, 630);
         assert_int_equal(st.pl[0].stock[GOLD], 1);
         assert_int_equal(st.co[GOLD].bank, 8);
-        assert_int_equal(st.height[lot(&st, 13)], 2);
-        assert_int_equal(st.height[lot(&st, shapes[i].a)], 1);
-        assert_int_equal(st.height[lot(&st, shapes[i].b)], 1);
-        assert_true(st.pflags[lot(&st, shapes[i].a)] & CH_PF_FREE);
-        assert_true(st.pflags[lot(&st, shapes[i].b)] & CH_PF_FREE);
+        assert_int_equal(st.height[t_lot(&st, 13)], 2);
+        assert_int_equal(st.height[t_lot(&st, shapes[i].a)], 1);
+        assert_int_equal(st.height[t_lot(&st, shapes[i].b)], 1);
+        assert_true(st.pflags[t_lot(&st, shapes[i].a)] & CH_PF_FREE);
+        assert_true(st.pflags[t_lot(&st, shapes[i].b)] & CH_PF_FREE);
         assert_int_equal(st.supply, 70 - 3);
         int built = 0;
         for (int x = 0; x < st.board.nplots; x++)
@@ -109,8 +95,8 @@ static void scenario_free_warehouse_then_level_on_hq(void **s)
     (void)s;
     ch_state st;
     table(&st, 2);
-    give(&st, 0, 13);
-    give(&st, 1, 14);
+    t_give_lot(&st, 0, 13);
+    t_give_lot(&st, 1, 14);
     t_ga_give_level(&st, 0, 3);
     t_ga_give_level(&st, 1, 3);
 
@@ -123,7 +109,7 @@ static void scenario_free_warehouse_then_level_on_hq(void **s)
 
     /* P2 plays the card of lot 14, covered by a free warehouse: +f10 */
     t_play(&st, 1, "play Harbour 14");
-    assert_int_equal(st.height[lot(&st, 14)], 2);
+    assert_int_equal(st.height[t_lot(&st, 14)], 2);
     assert_int_equal(st.co[GOLD].value, 40);
     assert_int_equal(st.pl[1].cash, 640);
     t_play(&st, 1, "buy Gold"); /* f50: the minimum price */
@@ -133,7 +119,7 @@ static void scenario_free_warehouse_then_level_on_hq(void **s)
 
     /* P1: a third level on the HQ stack: +f30 */
     t_play(&st, 0, "play L3 Harbour 13");
-    assert_int_equal(st.height[lot(&st, 13)], 3);
+    assert_int_equal(st.height[t_lot(&st, 13)], 3);
     assert_int_equal(st.co[GOLD].value, 70);
     assert_int_equal(st.pl[0].cash, 700);
     t_play(&st, 0, "sell Gold"); /* at the value: f70 */
@@ -143,7 +129,7 @@ static void scenario_free_warehouse_then_level_on_hq(void **s)
 
     /* P2: a third level on the stack of 14 (a second level since P2's plot card) */
     t_play(&st, 1, "play L3 Harbour 14");
-    assert_int_equal(st.height[lot(&st, 14)], 3);
+    assert_int_equal(st.height[t_lot(&st, 14)], 3);
     assert_int_equal(st.co[GOLD].value, 100);
     assert_int_equal(st.pl[1].cash, 690);
     t_play(&st, 1, "done");
@@ -162,7 +148,7 @@ static void scenario_merger_100_120(void **s)
     table(&st, 3);
     t_ga_layout(&st, GOLD, 90, "11 12");
     t_ga_layout(&st, TEA, 120, "15 14");
-    give(&st, 0, 13);
+    t_give_lot(&st, 0, 13);
     t_stock(&st, 1, GOLD, 2);
     t_stock(&st, 2, GOLD, 1);
     t_stock(&st, 2, TEA, 2);
@@ -177,8 +163,8 @@ static void scenario_merger_100_120(void **s)
     assert_int_equal(st.pl[1].cash, 500 + 2 * 100);
     assert_int_equal(st.pl[2].cash, 500 + 100);
     assert_int_equal(st.pl[2].stock[TEA], 2);
-    assert_int_equal(st.height[lot(&st, 11)], 1); /* Gold's HQ is gone */
-    assert_int_equal(st.co[TEA].hq, lot(&st, 15));
+    assert_int_equal(st.height[t_lot(&st, 11)], 1); /* Gold's HQ is gone */
+    assert_int_equal(st.co[TEA].hq, t_lot(&st, 15));
     t_play(&st, 0, "buy Tea"); /* f220 */
     t_play(&st, 0, "done");
     assert_int_equal(st.pl[0].cash, 500);
@@ -195,7 +181,7 @@ static void scenario_merger_100_120(void **s)
     table(&st, 3);
     t_ga_layout(&st, GOLD, 100, "11 12");
     t_ga_layout(&st, TEA, 110, "15 14");
-    give(&st, 0, 13);
+    t_give_lot(&st, 0, 13);
     t_stock(&st, 1, GOLD, 3);
     t_play(&st, 0, "play Harbour 13");
     t_play(&st, 0, "credit Tea");
@@ -218,7 +204,7 @@ static void scenario_three_way_small_first(void **s)
     t_ga_layout(&st, GOLD, 90, "2 12");
     t_ga_layout(&st, COFFEE, 100, "24 23");
     t_ga_layout(&st, TEA, 150, "42 32");
-    give(&st, 0, 22);
+    t_give_lot(&st, 0, 22);
     t_stock(&st, 1, GOLD, 1);
     t_stock(&st, 1, TEA, 2);
     t_stock(&st, 1, COFFEE, 1);
@@ -240,12 +226,12 @@ static void scenario_three_way_small_first(void **s)
     assert_int_equal(st.pl[1].stock[COFFEE], 1);
     assert_int_equal(st.pl[1].flags, 1);
     assert_int_equal(st.pl[0].cash, 600 + 350);
-    assert_int_equal(st.height[lot(&st, 2)], 1);
-    assert_int_equal(st.height[lot(&st, 42)], 1);
-    assert_int_equal(st.height[lot(&st, 24)], 2);
+    assert_int_equal(st.height[t_lot(&st, 2)], 1);
+    assert_int_equal(st.height[t_lot(&st, 42)], 1);
+    assert_int_equal(st.height[t_lot(&st, 24)], 2);
     for (int n = 2; n <= 42; n++)
-        if (st.height[lot(&st, n)])
-            assert_int_equal(st.owner[lot(&st, n)], COFFEE);
+        if (st.height[t_lot(&st, n)])
+            assert_int_equal(st.owner[t_lot(&st, n)], COFFEE);
     /* the survivor may carry the builder's flag */
     t_play(&st, 0, "flag Coffee");
     assert_int_equal(st.pl[0].cash, 950 - 200);
@@ -260,11 +246,11 @@ static void scenario_flag_prices(void **s)
     (void)s;
     ch_state st;
     table(&st, 2);
-    give(&st, 0, 13);
-    give(&st, 0, 48);
-    give(&st, 1, 58);
-    give(&st, 1, 15);
-    give(&st, 1, 47);
+    t_give_lot(&st, 0, 13);
+    t_give_lot(&st, 0, 48);
+    t_give_lot(&st, 1, 58);
+    t_give_lot(&st, 1, 15);
+    t_give_lot(&st, 1, 47);
 
     t_play(&st, 0, "play Harbour 13");
     t_play(&st, 0, "found Gold");
@@ -309,10 +295,10 @@ static void scenario_flag_liquidated(void **s)
     table(&st, 2);
     t_ga_layout(&st, GOLD, 60, "11 12");
     t_ga_layout(&st, TEA, 150, "15 14");
-    give(&st, 0, 13);
-    give(&st, 0, 1);
-    give(&st, 1, 2);
-    give(&st, 1, 25);
+    t_give_lot(&st, 0, 13);
+    t_give_lot(&st, 0, 1);
+    t_give_lot(&st, 1, 2);
+    t_give_lot(&st, 1, 25);
 
     t_play(&st, 0, "play Harbour 1"); /* Gold f70 */
     t_play(&st, 0, "done");
@@ -350,11 +336,11 @@ static void scenario_end_fine(void **s)
     /* the bottom-right quarter takes all but one warehouse of the supply */
     t_ga_layout(&st, GUNPOWDER, 60, "60 36 37 38 39 40 46 47 48 49 50 56 57 58 59");
     t_ga_fill_supply(&st, GUNPOWDER, 1);
-    give(&st, 0, 15);
-    give(&st, 0, 1);
-    give(&st, 0, 2);
-    give(&st, 0, 3);
-    give(&st, 1, 41);
+    t_give_lot(&st, 0, 15);
+    t_give_lot(&st, 0, 1);
+    t_give_lot(&st, 0, 2);
+    t_give_lot(&st, 0, 3);
+    t_give_lot(&st, 1, 41);
     t_stock(&st, 0, GOLD, 2);
     t_stock(&st, 1, GUNPOWDER, 3);
     t_valid(&st);

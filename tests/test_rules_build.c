@@ -26,37 +26,6 @@ static void table(ch_state *st)
     t_turn(st, 0);
 }
 
-/* Company c of value v on two plots, HQ on the first. */
-static void company2(ch_state *st, int c, int v, const char *a, const char *b)
-{
-    t_put(st, a, 1);
-    t_put(st, b, 1);
-    const char *plots[] = {a, b};
-    t_company(st, c, v, a, plots, 2);
-}
-
-/* The move is refused, with a reason containing `why`. */
-static void expect_illegal(const ch_state *st, int p, const char *text, const char *why)
-{
-    ch_move m;
-    ch_msg msg;
-    assert_int_equal(ch_move_parse(st, p, text, &m, &msg), CH_OK);
-    int r = ch_check(st, p, m, &msg);
-    if (r == CH_OK)
-        fail_msg("'%s' was accepted", text);
-    if (why && !strstr(msg.text, why))
-        fail_msg("'%s': reason '%s' does not mention '%s'", text, msg.text, why);
-}
-
-static int count_legal_type(const ch_state *st, int p, int type)
-{
-    static ch_move buf[4096];
-    int n = ch_legal(st, p, buf, 4096), k = 0;
-    for (int i = 0; i < n && i < 4096; i++)
-        k += buf[i].type == type;
-    return k;
-}
-
 /* ---- A. founding ---------------------------------------------------------------- */
 
 /* Rulebook "A. Founding a new company"; "Payout"; R-16: a warehouse next to a
@@ -73,7 +42,7 @@ static void found_two_warehouses_f20(void **s)
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour B1");
     assert_int_equal(st.phase, CH_PH_FOUND);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_FOUND), 9);
+    assert_int_equal(t_count_type(&st, 0, CH_M_FOUND), 9);
     t_play(&st, 0, "found Gunpowder");
     assert_int_equal(st.co[GUNPOWDER].on_chart, 1);
     assert_int_equal(st.co[GUNPOWDER].value, 20);
@@ -170,20 +139,20 @@ static void found_needs_free_hq_R15(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour B1");
-    company2(&st, COAL, 20, "Harbour E1", "Harbour F1");
-    company2(&st, PORCELAIN, 20, "Harbour A4", "Harbour B4");
-    company2(&st, SILK, 20, "Harbour E4", "Harbour F4");
-    company2(&st, SPICES, 20, "Jordaan C1", "Jordaan D1");
-    company2(&st, SUGAR, 20, "Jordaan C4", "Jordaan D4");
-    company2(&st, HERRING, 20, "Canal Ring C1", "Canal Ring D1");
-    company2(&st, TEA, 20, "Canal Ring C4", "Canal Ring D4");
-    company2(&st, TOBACCO, 20, "Old Side C1", "Old Side D1");
+    t_company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour B1");
+    t_company2(&st, COAL, 20, "Harbour E1", "Harbour F1");
+    t_company2(&st, PORCELAIN, 20, "Harbour A4", "Harbour B4");
+    t_company2(&st, SILK, 20, "Harbour E4", "Harbour F4");
+    t_company2(&st, SPICES, 20, "Jordaan C1", "Jordaan D1");
+    t_company2(&st, SUGAR, 20, "Jordaan C4", "Jordaan D4");
+    t_company2(&st, HERRING, 20, "Canal Ring C1", "Canal Ring D1");
+    t_company2(&st, TEA, 20, "Canal Ring C4", "Canal Ring D4");
+    t_company2(&st, TOBACCO, 20, "Old Side C1", "Old Side D1");
     t_put(&st, "Old Side C4", 1);
     t_give(&st, 0, "Old Side D4");
     t_give(&st, 0, "Old Side A3");
     t_valid(&st);
-    expect_illegal(&st, 0, "play Old Side D4", "Old Side D4 would found a company, but no HQ is left");
+    t_expect_illegal(&st, 0, "play Old Side D4", "Old Side D4 would found a company, but no HQ is left");
     assert_true(t_legal(&st, 0, "play Old Side A3"));
 }
 
@@ -195,11 +164,11 @@ static void spacing_distance_two_illegal_R17(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour A2");
+    t_company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour A2");
     t_put(&st, "Harbour C1", 1);
     t_give(&st, 0, "Harbour D1");
     t_valid(&st);
-    expect_illegal(&st, 0, "play Harbour D1", "too close to another company");
+    t_expect_illegal(&st, 0, "play Harbour D1", "too close to another company");
 }
 
 /* Rulebook "Spacing"; R-17: at distance 3 (two free plots between) the
@@ -209,7 +178,7 @@ static void spacing_distance_three_ok_R17(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour A2");
+    t_company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour A2");
     t_put(&st, "Harbour D1", 1);
     t_give(&st, 0, "Harbour E1");
     int32_t cash = st.pl[0].cash;
@@ -251,7 +220,7 @@ static void spacing_counts_placeholder_R14(void **s)
     t_put(&st, "Harbour D1", 1);
     t_give(&st, 0, "Harbour E1");
     t_valid(&st);
-    expect_illegal(&st, 0, "play Harbour E1", "spacing");
+    t_expect_illegal(&st, 0, "play Harbour E1", "spacing");
 }
 
 /* Rulebook "Spacing" ("whenever you want to found"): expanding is not checked
@@ -261,8 +230,8 @@ static void spacing_not_checked_on_expand(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour B1");
-    company2(&st, COAL, 20, "Harbour E1", "Harbour F1");
+    t_company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour B1");
+    t_company2(&st, COAL, 20, "Harbour E1", "Harbour F1");
     t_give(&st, 0, "Harbour C1");
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour C1");
@@ -333,7 +302,7 @@ static void diagonal_founding_across_canal_R13(void **s)
     t_give(&st, 0, "Harbour B3");
     t_play(&st, 0, "play Harbour B3");
     assert_int_equal(st.phase, CH_PH_HQ);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_HQ), 1);
+    assert_int_equal(t_count_type(&st, 0, CH_M_HQ), 1);
     assert_true(t_legal(&st, 0, "hq Harbour B2"));
     assert_false(t_legal(&st, 0, "hq Harbour A3"));
 }
@@ -369,7 +338,7 @@ static void diagonal_hq_choice_decides_group_R18(void **s)
     t_put(&a, "Harbour C1", 1);
     t_give(&a, 0, "Harbour B2");
     t_play(&a, 0, "play Harbour B2");
-    assert_int_equal(count_legal_type(&a, 0, CH_M_HQ), 3); /* A2, B1, C2 */
+    assert_int_equal(t_count_type(&a, 0, CH_M_HQ), 3); /* A2, B1, C2 */
     b = a;
     t_play(&a, 0, "hq Harbour B1");
     t_play(&a, 0, "found Tea");
@@ -391,7 +360,7 @@ static void diagonal_impossible_builds_lone_R19(void **s)
     ch_state st;
     table(&st);
     t_put(&st, "Harbour A1", 1);
-    company2(&st, COAL, 20, "Harbour D2", "Harbour E2");
+    t_company2(&st, COAL, 20, "Harbour D2", "Harbour E2");
     t_give(&st, 0, "Harbour B2");
     t_valid(&st);
     int32_t cash = st.pl[0].cash;
@@ -486,7 +455,7 @@ static void two_card_not_when_one_founds_R20(void **s)
     t_give(&st, 0, "Harbour C1");
     t_give(&st, 0, "Harbour D1");
     t_valid(&st);
-    expect_illegal(&st, 0, "play Harbour C1 + Harbour D1",
+    t_expect_illegal(&st, 0, "play Harbour C1 + Harbour D1",
                    "two cards may found only when neither card alone would found a company");
     assert_true(t_legal(&st, 0, "play Harbour C1"));
 }
@@ -521,12 +490,12 @@ static void two_card_spacing_R17(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour A2");
+    t_company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour A2");
     t_give(&st, 0, "Harbour C1");
     t_give(&st, 0, "Harbour D1");
     t_valid(&st);
-    expect_illegal(&st, 0, "play Harbour C1 + Harbour D1", NULL);
-    expect_illegal(&st, 0, "play Harbour D1 + Harbour C1", NULL);
+    t_expect_illegal(&st, 0, "play Harbour C1 + Harbour D1", NULL);
+    t_expect_illegal(&st, 0, "play Harbour D1 + Harbour C1", NULL);
 }
 
 /* R-21: a two-card founding takes no broken roof (it would be worth f20 with
@@ -562,7 +531,7 @@ static void expand_pays_new_value(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 40, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 40, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "Harbour C1");
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour C1");
@@ -580,7 +549,7 @@ static void expand_joins_lone_with_level(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour B1");
     t_put(&st, "Harbour D1", 2);
     t_give(&st, 0, "Harbour C1");
     int32_t cash = st.pl[0].cash;
@@ -597,7 +566,7 @@ static void expand_at_300_no_payout(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 300, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 300, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "Harbour C1");
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour C1");
@@ -615,7 +584,7 @@ static void lone_warehouse_no_payout(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, TEA, 120, "Jordaan A1", "Jordaan B1");
+    t_company2(&st, TEA, 120, "Jordaan A1", "Jordaan B1");
     t_give(&st, 0, "Harbour C3");
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour C3");
@@ -636,7 +605,7 @@ static void level2_adds_20(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour B1", "Harbour A1");
+    t_company2(&st, GUNPOWDER, 20, "Harbour B1", "Harbour A1");
     t_give(&st, 0, "L2");
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play L2 Harbour A1");
@@ -655,7 +624,7 @@ static void level2_under_hq(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour B1", "Harbour A1");
+    t_company2(&st, GUNPOWDER, 20, "Harbour B1", "Harbour A1");
     t_give(&st, 0, "L2");
     t_play(&st, 0, "play L2 Harbour B1");
     int b1 = P(&st, "Harbour B1");
@@ -677,7 +646,7 @@ static void level3_needs_second_level_R23(void **s)
     t_company(&st, GUNPOWDER, 40, "Harbour B1", g, 2);
     t_give(&st, 0, "L3");
     t_valid(&st);
-    expect_illegal(&st, 0, "play L3 Harbour B1", "a level 3 card goes on a stack of 2, and Harbour B1 has 1");
+    t_expect_illegal(&st, 0, "play L3 Harbour B1", "a level 3 card goes on a stack of 2, and Harbour B1 has 1");
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play L3 Harbour A1");
     assert_int_equal(st.height[P(&st, "Harbour A1")], 3);
@@ -698,7 +667,7 @@ static void level4_on_third_level_R23(void **s)
     t_company(&st, GUNPOWDER, 90, "Harbour B1", g, 2);
     t_give(&st, 0, "L4");
     t_valid(&st);
-    expect_illegal(&st, 0, "play L4 Harbour B1", "a level 4 card goes on a stack of 3");
+    t_expect_illegal(&st, 0, "play L4 Harbour B1", "a level 4 card goes on a stack of 3");
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play L4 Harbour A1");
     assert_int_equal(st.height[P(&st, "Harbour A1")], 4);
@@ -736,7 +705,7 @@ static void level_not_on_placeholder_R23(void **s)
     ch_state st;
     diagonal_coal(&st);
     t_give(&st, 1, "L2");
-    expect_illegal(&st, 1, "play L2 Harbour B1", "there is no warehouse on Harbour B1");
+    t_expect_illegal(&st, 1, "play L2 Harbour B1", "there is no warehouse on Harbour B1");
     assert_true(t_legal(&st, 1, "play L2 Harbour B2"));
 }
 
@@ -767,7 +736,7 @@ static void roof_on_expand_R30(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 100, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 100, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "Harbour C1");
     t_roofs(&st, 0, 1);
     int32_t cash = st.pl[0].cash;
@@ -787,7 +756,7 @@ static void roof_floor_20(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 60, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 60, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "Harbour C1");
     t_roofs(&st, 0, 1);
     int32_t cash = st.pl[0].cash;
@@ -803,12 +772,12 @@ static void roof_not_at_floor_nor_lone_R31(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 20, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "Harbour C1");
     t_give(&st, 0, "Harbour C3");
     t_roofs(&st, 0, 1);
-    expect_illegal(&st, 0, "play Harbour C1 roof", "changes a company's value");
-    expect_illegal(&st, 0, "play Harbour C3 roof", "changes a company's value");
+    t_expect_illegal(&st, 0, "play Harbour C1 roof", "changes a company's value");
+    t_expect_illegal(&st, 0, "play Harbour C3 roof", "changes a company's value");
     assert_true(t_legal(&st, 0, "play Harbour C1"));
     assert_true(t_legal(&st, 0, "play Harbour C3"));
 }
@@ -819,7 +788,7 @@ static void roof_on_300_R31(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 300, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 300, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "Harbour C1");
     t_roofs(&st, 0, 1);
     int32_t cash = st.pl[0].cash;
@@ -835,7 +804,7 @@ static void roof_on_level_card(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 150, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 150, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "L2");
     t_roofs(&st, 0, 2);
     int32_t cash = st.pl[0].cash;
@@ -854,7 +823,7 @@ static void roof_on_roofed_stack_R52(void **s)
     (void)s;
     ch_state st;
     table(&st);
-    company2(&st, GUNPOWDER, 150, "Harbour A1", "Harbour B1");
+    t_company2(&st, GUNPOWDER, 150, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "Harbour C1");
     t_give(&st, 0, "L2");
     t_roofs(&st, 0, 2);

@@ -17,22 +17,14 @@ enum { GUNPOWDER, COAL, PORCELAIN, SILK, SPICES, SUGAR, HERRING, TEA, TOBACCO };
 
 static int P(const ch_state *st, const char *name) { return t_plot(st, name); }
 
-static void company2(ch_state *st, int c, int v, const char *a, const char *b)
-{
-    t_put(st, a, 1);
-    t_put(st, b, 1);
-    const char *plots[] = {a, b};
-    t_company(st, c, v, a, plots, 2);
-}
-
 /* Tea f90 on Harbour A1-B1 (HQ A1), Coal f40 on Jordaan E4-F4; the active
  * player holds Harbour C1. */
 static void ev_table(ch_state *st, int np, int active)
 {
     t_new(st, np, "standard", 44);
     t_clear(st);
-    company2(st, TEA, 90, "Harbour A1", "Harbour B1");
-    company2(st, COAL, 40, "Jordaan E4", "Jordaan F4");
+    t_company2(st, TEA, 90, "Harbour A1", "Harbour B1");
+    t_company2(st, COAL, 40, "Jordaan E4", "Jordaan F4");
     t_give(st, active, "Harbour C1");
     t_turn(st, active);
     t_valid(st);
@@ -55,37 +47,6 @@ static void choose(ch_state *st, int kind)
     t_event_open(st, 0, kind);
     snprintf(mv, sizeof mv, "event %s", ch_event_name(kind));
     t_play(st, st->active, mv);
-}
-
-static int in_hand(const ch_state *st, int p, int card)
-{
-    return (int)((st->pl[p].hand[card >> 6] >> (card & 63)) & 1);
-}
-
-static int known(const ch_state *st, int p, int card)
-{
-    return (int)((st->pl[p].known[card >> 6] >> (card & 63)) & 1);
-}
-
-static void expect_illegal(const ch_state *st, int p, const char *text, const char *why)
-{
-    ch_move m;
-    ch_msg msg;
-    assert_int_equal(ch_move_parse(st, p, text, &m, &msg), CH_OK);
-    int r = ch_check(st, p, m, &msg);
-    if (r == CH_OK)
-        fail_msg("'%s' was accepted", text);
-    if (why && !strstr(msg.text, why))
-        fail_msg("'%s': reason '%s' does not mention '%s'", text, msg.text, why);
-}
-
-static int count_legal_type(const ch_state *st, int p, int type)
-{
-    static ch_move buf[1 << 14];
-    int n = ch_legal(st, p, buf, 1 << 14), k = 0;
-    for (int i = 0; i < n && i < (1 << 14); i++)
-        k += buf[i].type == type;
-    return k;
 }
 
 static void bids(ch_state *st, int b0, int b1, int b2)
@@ -179,8 +140,8 @@ static void one_event_per_turn_R32(void **s)
     ch_state st;
     t_new(&st, 3, "standard", 45);
     t_clear(&st);
-    company2(&st, GUNPOWDER, 90, "Harbour A1", "Harbour B1");
-    company2(&st, COAL, 110, "Harbour E1", "Harbour D1");
+    t_company2(&st, GUNPOWDER, 90, "Harbour A1", "Harbour B1");
+    t_company2(&st, COAL, 110, "Harbour E1", "Harbour D1");
     t_give(&st, 0, "Harbour C1");
     t_turn(&st, 0);
     t_play(&st, 0, "play Harbour C1");
@@ -206,7 +167,7 @@ static void event_choices_open_or_deck(void **s)
     t_event_open(&st, 1, CH_EV_DREIGHINGHE);
     t_event_open(&st, 2, CH_EV_VEILINGE);
     to_event(&st);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_EVENT), 4);
+    assert_int_equal(t_count_type(&st, 0, CH_M_EVENT), 4);
     assert_true(t_legal(&st, 0, "event Verlappen"));
     assert_true(t_legal(&st, 0, "event Dreighinghe"));
     assert_true(t_legal(&st, 0, "event Veilinge"));
@@ -322,7 +283,7 @@ static void sealed_bids_simultaneous_R35(void **s)
     assert_int_equal(ch_play(&st, 0, "bid f401", &m), CH_EILLEGAL);
     assert_true(t_legal(&st, 0, "bid f400"));
     assert_true(t_legal(&st, 0, "bid f0"));
-    assert_int_equal(count_legal_type(&st, 1, CH_M_BID), 301);
+    assert_int_equal(t_count_type(&st, 1, CH_M_BID), 301);
 }
 
 /* Rulebook "Verlappen" ("This bid is paid to the bank, the others keep their
@@ -472,8 +433,8 @@ static void aenleggen_top_level_card_R10(void **s)
     to_event(&st);
     choose(&st, CH_EV_AENLEGGEN);
     bids(&st, 0, 20, 10);
-    assert_true(in_hand(&st, 1, top));
-    assert_false(known(&st, 1, top));
+    assert_true(t_in_hand(&st, 1, top));
+    assert_false(t_known(&st, 1, top));
     assert_int_equal(st.pl[1].hidden_levels, 1);
     assert_int_equal(st.nreserve, 1);
     assert_int_equal(st.pl[1].cash, 280);
@@ -493,7 +454,7 @@ static void aenleggen_empty_reserve_not_chosen_R40(void **s)
     t_event_open(&st, 2, CH_EV_VERLAPPEN);
     to_event(&st);
     assert_false(t_legal(&st, 0, "event Aenleggen"));
-    assert_int_equal(count_legal_type(&st, 0, CH_M_EVENT), 2);
+    assert_int_equal(t_count_type(&st, 0, CH_M_EVENT), 2);
 }
 
 /* R-40: drawn from the deck with an empty reserve, Aenleggen does nothing. */
@@ -646,8 +607,8 @@ static void coop_offer_accepted_R45(void **s)
     assert_int_equal(t_decider(&st), 1);
     t_play(&st, 1, "accept");
     int e3 = t_card(&st, "Canal Ring E3");
-    assert_true(in_hand(&st, 1, e3));
-    assert_true(known(&st, 1, e3));
+    assert_true(t_in_hand(&st, 1, e3));
+    assert_true(t_known(&st, 1, e3));
     assert_int_equal(st.pl[0].stock[TEA], 1);
     assert_int_equal(st.pl[1].stock[TEA], 0);
     assert_int_equal(st.pl[0].cash, 350);
@@ -710,7 +671,7 @@ static void coop_hand_limit_R44(void **s)
     t_hand_fill(&st, 1, 15);
     int c = -1;
     for (int k = 0; k < st.ncards && c < 0; k++)
-        if (in_hand(&st, 1, k))
+        if (t_in_hand(&st, 1, k))
             c = k;
     char name[48], ask[64];
     ch_card_name(&st, c, name, sizeof name);
@@ -719,13 +680,13 @@ static void coop_hand_limit_R44(void **s)
     choose(&st, CH_EV_COOPMANSCAPPEN);
     t_play(&st, 0, "offer P2");
     t_play(&st, 0, "give Canal Ring E3");
-    expect_illegal(&st, 0, "propose", NULL);
+    t_expect_illegal(&st, 0, "propose", NULL);
     t_play(&st, 0, ask);
     t_play(&st, 0, "propose");
     t_play(&st, 1, "accept");
     assert_int_equal(ch_hand_count(&st, 1), 15);
-    assert_true(in_hand(&st, 0, c));
-    assert_true(known(&st, 0, c)); /* R-45: received cards become known */
+    assert_true(t_in_hand(&st, 0, c));
+    assert_true(t_known(&st, 0, c)); /* R-45: received cards become known */
 }
 
 /* R-45 ("The cards asked for must be in the other player's hand for the offer
@@ -741,7 +702,7 @@ static void coop_asked_card_must_be_held_R45(void **s)
     t_play(&st, 0, "offer P2");
     t_play(&st, 0, "ask Canal Ring A1");
     t_play(&st, 0, "propose");
-    expect_illegal(&st, 1, "accept", NULL);
+    t_expect_illegal(&st, 1, "accept", NULL);
     assert_true(t_legal(&st, 1, "decline"));
 }
 
@@ -824,12 +785,12 @@ static void veilinge_option3_top_ten_R46(void **s)
     assert_int_equal(st.phase, CH_PH_PICK);
     assert_int_equal(t_decider(&st), 0);
     assert_int_equal(st.nlook, 10);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_PICK), 10);
+    assert_int_equal(t_count_type(&st, 0, CH_M_PICK), 10);
     assert_false(t_legal(&st, 0, "pick Jordaan D4"));
     t_play(&st, 0, "pick Jordaan C2");
     int c2 = t_card(&st, "Jordaan C2");
-    assert_true(in_hand(&st, 0, c2));
-    assert_false(known(&st, 0, c2));
+    assert_true(t_in_hand(&st, 0, c2));
+    assert_false(t_known(&st, 0, c2));
     assert_int_equal(st.ndeck, ndeck - 1);
     assert_int_equal(st.nlook, 0);
     assert_int_equal(st.loc[t_card(&st, "Jordaan D3")], CH_LOC_DECK);
@@ -856,7 +817,7 @@ static void veilinge_option3_short_deck_R46(void **s)
     assert_true(n >= 1 && n <= 4);
     ch_msg m;
     assert_int_equal(ch_apply(&st, 0, buf[0], &m), CH_OK);
-    assert_true(in_hand(&st, 0, buf[0].a));
+    assert_true(t_in_hand(&st, 0, buf[0].a));
     assert_int_equal(st.ndeck, 3);
 }
 
@@ -928,7 +889,7 @@ static void veilinge_option4_which_R47(void **s)
     ch_state st;
     option4_table(&st);
     win_option4(&st);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_PICK), 4);
+    assert_int_equal(t_count_type(&st, 0, CH_M_PICK), 4);
     assert_true(t_legal(&st, 0, "pick Harbour A1"));
     assert_true(t_legal(&st, 0, "pick Harbour C1"));
     assert_true(t_legal(&st, 0, "pick Jordaan E4"));
@@ -955,8 +916,8 @@ static void veilinge_option4_removes_R47(void **s)
     assert_int_equal(st.co[TEA].value, 90);
     assert_int_equal(st.supply, supply + 1);
     assert_int_equal(st.ndiscard, nd - 1);
-    assert_true(in_hand(&st, 0, c1));
-    assert_true(known(&st, 0, c1));
+    assert_true(t_in_hand(&st, 0, c1));
+    assert_true(t_known(&st, 0, c1));
     assert_int_equal(st.pl[0].cash, 390);
     assert_int_equal(st.event_due, 0);
 }
@@ -1034,7 +995,7 @@ static void veilinge_option4_ten_most_recent_R46(void **s)
     assert_false(t_legal(&st, 0, "auction discard"));
     assert_true(t_legal(&nine, 0, "auction discard"));
     win_option4(&nine);
-    assert_int_equal(count_legal_type(&nine, 0, CH_M_PICK), 1);
+    assert_int_equal(t_count_type(&nine, 0, CH_M_PICK), 1);
     assert_true(t_legal(&nine, 0, "pick Harbour C1"));
 }
 
@@ -1132,11 +1093,11 @@ static void veilinge_bid_steps_R46(void **s)
     to_event(&st);
     choose(&st, CH_EV_VEILINGE);
     t_play(&st, 0, "auction stock Tea");
-    expect_illegal(&st, 0, "bid f15", "steps of f10");
-    expect_illegal(&st, 0, "bid f0", "more than f0");
+    t_expect_illegal(&st, 0, "bid f15", "steps of f10");
+    t_expect_illegal(&st, 0, "bid f0", "more than f0");
     t_play(&st, 0, "bid f10");
-    expect_illegal(&st, 1, "bid f10", "you must bid more than f10");
-    expect_illegal(&st, 1, "bid f310", "you cannot bid f310: you have f300");
+    t_expect_illegal(&st, 1, "bid f10", "you must bid more than f10");
+    t_expect_illegal(&st, 1, "bid f310", "you cannot bid f310: you have f300");
     assert_true(t_legal(&st, 1, "bid f300"));
 }
 
@@ -1160,7 +1121,7 @@ static void veilinge_options_offered_R46(void **s)
     assert_false(t_legal(&st, 0, "auction own Tea"));
     assert_true(t_legal(&st, 0, "auction deck"));
     assert_true(t_legal(&st, 0, "auction discard"));
-    assert_int_equal(count_legal_type(&st, 0, CH_M_AUCTION), 4);
+    assert_int_equal(t_count_type(&st, 0, CH_M_AUCTION), 4);
 }
 
 int main(void)

@@ -25,21 +25,13 @@ static void table(ch_state *st, int np)
     t_turn(st, 0);
 }
 
-static void company2(ch_state *st, int c, int v, const char *a, const char *b)
-{
-    t_put(st, a, 1);
-    t_put(st, b, 1);
-    const char *plots[] = {a, b};
-    t_company(st, c, v, a, plots, 2);
-}
-
 /* Gunpowder on A1-B1 and Coal on D1-E1 at the given values; the builder
  * holds C1 and is to move. */
 static void two_way_by(ch_state *st, int np, int gun, int coal, int builder)
 {
     table(st, np);
-    company2(st, GUNPOWDER, gun, "Harbour A1", "Harbour B1");
-    company2(st, COAL, coal, "Harbour E1", "Harbour D1");
+    t_company2(st, GUNPOWDER, gun, "Harbour A1", "Harbour B1");
+    t_company2(st, COAL, coal, "Harbour E1", "Harbour D1");
     t_give(st, builder, "Harbour C1");
     t_turn(st, builder);
     t_valid(st);
@@ -53,24 +45,15 @@ static void star(ch_state *st, int n, int nv, int w, int wv, int e, int ev, int 
 {
     table(st, 3);
     if (n != CH_NONE)
-        company2(st, n, nv, "Harbour E3", "Harbour E2");
+        t_company2(st, n, nv, "Harbour E3", "Harbour E2");
     if (w != CH_NONE)
-        company2(st, w, wv, "Harbour D4", "Harbour C4");
+        t_company2(st, w, wv, "Harbour D4", "Harbour C4");
     if (e != CH_NONE)
-        company2(st, e, ev, "Harbour F4", "Jordaan A4");
+        t_company2(st, e, ev, "Harbour F4", "Jordaan A4");
     if (so != CH_NONE)
-        company2(st, so, sv, "Canal Ring E1", "Canal Ring E2");
+        t_company2(st, so, sv, "Canal Ring E1", "Canal Ring E2");
     t_give(st, 0, "Harbour E4");
     t_valid(st);
-}
-
-static int count_legal_type(const ch_state *st, int p, int type)
-{
-    static ch_move buf[4096];
-    int n = ch_legal(st, p, buf, 4096), k = 0;
-    for (int i = 0; i < n && i < 4096; i++)
-        k += buf[i].type == type;
-    return k;
 }
 
 /* Rulebook "C." steps 3-8; R-24: the builder credits the new warehouse to a
@@ -84,7 +67,7 @@ static void merge_two_higher_absorbs_R24(void **s)
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour C1");
     assert_int_equal(st.phase, CH_PH_CREDIT);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_CREDIT), 2);
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 2);
     t_play(&st, 0, "credit Gunpowder");
     assert_int_equal(st.phase, CH_PH_TRADE);
     assert_int_equal(st.co[COAL].value, 120);
@@ -130,7 +113,7 @@ static void merge_tie_builder_decides_R24(void **s)
     t_play(&st, 0, "credit Gunpowder");
     assert_int_equal(st.phase, CH_PH_MERGE);
     assert_int_equal(st.actor, 0);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_MERGE), 2);
+    assert_int_equal(t_count_type(&st, 0, CH_M_MERGE), 2);
     assert_true(t_legal(&st, 0, "merge Gunpowder into Coal"));
     t_play(&st, 0, "merge Coal into Gunpowder");
     assert_int_equal(st.co[GUNPOWDER].value, 100);
@@ -258,11 +241,11 @@ static void merge_three_way_tied_lowest_R24(void **s)
     star(&st, SILK, 30, SPICES, 30, TEA, 90, CH_NONE, 0);
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour E4");
-    assert_int_equal(count_legal_type(&st, 0, CH_M_CREDIT), 3);
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 3);
     t_play(&st, 0, "credit Tea");
     assert_int_equal(st.co[TEA].value, 100);
     assert_int_equal(st.phase, CH_PH_MERGE);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_MERGE), 2);
+    assert_int_equal(t_count_type(&st, 0, CH_M_MERGE), 2);
     assert_false(t_legal(&st, 0, "merge Silk into Tea"));
     t_play(&st, 0, "merge Spices into Silk");
     assert_int_equal(st.phase, CH_PH_TRADE);
@@ -286,7 +269,7 @@ static void merge_three_way_tied_second_R24(void **s)
     t_play(&st, 0, "play Harbour E4");
     t_play(&st, 0, "credit Tea");
     assert_int_equal(st.phase, CH_PH_MERGE);
-    assert_int_equal(count_legal_type(&st, 0, CH_M_MERGE), 2);
+    assert_int_equal(t_count_type(&st, 0, CH_M_MERGE), 2);
     assert_true(t_legal(&st, 0, "merge Silk into Spices"));
     assert_false(t_legal(&st, 0, "merge Spices into Tea"));
     t_play(&st, 0, "merge Silk into Tea");
@@ -306,7 +289,7 @@ static void merge_four_way_R24(void **s)
     star(&st, SILK, 20, SPICES, 40, TEA, 60, SUGAR, 100);
     int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour E4");
-    assert_int_equal(count_legal_type(&st, 0, CH_M_CREDIT), 4);
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 4);
     t_play(&st, 0, "credit Sugar");
     assert_int_equal(st.phase, CH_PH_MERGE);
     assert_int_equal(st.co[SILK].on_chart, 0);
@@ -355,7 +338,7 @@ static void placeholder_position(ch_state *st, int joined)
         t_put(st, "Harbour A2", 1);
     const char *g[] = {"Harbour A1", "Harbour B2", "Harbour A2"};
     t_company(st, GUNPOWDER, joined ? 30 : 20, "Harbour B1", g, joined ? 3 : 2);
-    company2(st, COAL, 50, "Harbour E2", "Harbour D2");
+    t_company2(st, COAL, 50, "Harbour E2", "Harbour D2");
     t_give(st, 0, "Harbour C2");
     t_valid(st);
 }
@@ -488,7 +471,7 @@ static void merge_roof_credit_not_at_floor_R31(void **s)
     two_way(&st, 3, 20, 70);
     t_roofs(&st, 0, 1);
     t_play(&st, 0, "play Harbour C1 roof");
-    assert_int_equal(count_legal_type(&st, 0, CH_M_CREDIT), 1);
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 1);
     assert_false(t_legal(&st, 0, "credit Gunpowder"));
     assert_true(t_legal(&st, 0, "credit Coal"));
 }

@@ -24,45 +24,6 @@ static void table(ch_state *st, int np)
     t_turn(st, 0);
 }
 
-static void company2(ch_state *st, int c, int v, const char *a, const char *b)
-{
-    t_put(st, a, 1);
-    t_put(st, b, 1);
-    const char *plots[] = {a, b};
-    t_company(st, c, v, a, plots, 2);
-}
-
-static int in_hand(const ch_state *st, int p, int card)
-{
-    return (int)((st->pl[p].hand[card >> 6] >> (card & 63)) & 1);
-}
-
-static int known(const ch_state *st, int p, int card)
-{
-    return (int)((st->pl[p].known[card >> 6] >> (card & 63)) & 1);
-}
-
-static void expect_illegal(const ch_state *st, int p, const char *text, const char *why)
-{
-    ch_move m;
-    ch_msg msg;
-    assert_int_equal(ch_move_parse(st, p, text, &m, &msg), CH_OK);
-    int r = ch_check(st, p, m, &msg);
-    if (r == CH_OK)
-        fail_msg("'%s' was accepted", text);
-    if (why && !strstr(msg.text, why))
-        fail_msg("'%s': reason '%s' does not mention '%s'", text, msg.text, why);
-}
-
-static int count_legal_type(const ch_state *st, int p, int type)
-{
-    static ch_move buf[4096];
-    int n = ch_legal(st, p, buf, 4096), k = 0;
-    for (int i = 0; i < n && i < 4096; i++)
-        k += buf[i].type == type;
-    return k;
-}
-
 /* A market of five known plot cards (Jordaan A1..E1) and a known deck top
  * (Jordaan F4 on top of Jordaan F3). */
 static void market5(ch_state *st)
@@ -93,8 +54,8 @@ static void purchase_two_cards_f50_R11(void **s)
     t_play(&st, 0, "draw");
     assert_int_equal(st.pl[0].cash, cash - 50);
     assert_int_equal(st.bank_net, bank + 50);
-    assert_true(in_hand(&st, 0, t_card(&st, "Jordaan C1")));
-    assert_true(in_hand(&st, 0, t_card(&st, "Jordaan F4")));
+    assert_true(t_in_hand(&st, 0, t_card(&st, "Jordaan C1")));
+    assert_true(t_in_hand(&st, 0, t_card(&st, "Jordaan F4")));
     assert_int_equal(ch_hand_count(&st, 0), 2);
     assert_int_equal(st.active, 1);
     assert_int_equal(st.phase, CH_PH_TURN);
@@ -111,7 +72,7 @@ static void market_refilled_at_end_of_turn_R11(void **s)
     market5(&st);
     t_play(&st, 0, "take Jordaan A1");
     assert_int_equal(st.market[0], CH_NONE);
-    expect_illegal(&st, 0, "take Jordaan F4", "not in the market");
+    t_expect_illegal(&st, 0, "take Jordaan F4", "not in the market");
     t_play(&st, 0, "take Jordaan B1");
     /* turn over: the two empty slots took the deck's top cards in order */
     assert_int_equal(st.active, 1);
@@ -137,11 +98,11 @@ static void market_level_card_alone_R11(void **s)
     assert_int_equal(st.active, 1);
     assert_int_equal(st.pl[0].cash, cash - 50);
     assert_int_equal(ch_hand_count(&st, 0), 1);
-    assert_true(in_hand(&st, 0, l3));
-    assert_true(known(&st, 0, l3));
+    assert_true(t_in_hand(&st, 0, l3));
+    assert_true(t_known(&st, 0, l3));
     /* as the second card of a purchase it may not be taken */
     t_play(&second, 0, "take Jordaan A1");
-    expect_illegal(&second, 0, "take L3", "a level card from the market may only be taken as the single card");
+    t_expect_illegal(&second, 0, "take L3", "a level card from the market may only be taken as the single card");
 }
 
 /* R-11 with interchangeable level cards: of several market cards of one level
@@ -167,7 +128,7 @@ static void market_levels_lowest_listed_R11(void **s)
         }
     assert_int_equal(takes, 1);
     t_play(&st, 0, "take L2");
-    assert_true(in_hand(&st, 0, low));
+    assert_true(t_in_hand(&st, 0, low));
 }
 
 /* Rulebook "Turn option 1" ("If you take one or two cards from the face down
@@ -183,11 +144,11 @@ static void deck_level_card_hidden_R10(void **s)
     int l2 = st.deck[st.ndeck - 1];
     t_play(&st, 0, "draw");
     assert_int_equal(st.phase, CH_PH_PURCHASE);
-    assert_true(in_hand(&st, 0, l2));
-    assert_false(known(&st, 0, l2));
+    assert_true(t_in_hand(&st, 0, l2));
+    assert_false(t_known(&st, 0, l2));
     assert_int_equal(st.pl[0].hidden_levels, 1);
     t_play(&st, 0, "take Jordaan A1");
-    assert_true(known(&st, 0, t_card(&st, "Jordaan A1")));
+    assert_true(t_known(&st, 0, t_card(&st, "Jordaan A1")));
     assert_int_equal(ch_hand_count(&st, 0), 2);
 }
 
@@ -217,11 +178,11 @@ static void hand_15_cannot_buy_R11(void **s)
     market5(&st);
     t_hand_fill(&st, 0, 15);
     t_valid(&st);
-    expect_illegal(&st, 0, "draw", "your hand holds 15 cards, the maximum");
-    expect_illegal(&st, 0, "take Jordaan A1", "your hand holds 15 cards");
-    expect_illegal(&st, 0, "refresh", "your hand holds 15 cards");
-    assert_int_equal(count_legal_type(&st, 0, CH_M_DRAW) + count_legal_type(&st, 0, CH_M_TAKE) +
-                         count_legal_type(&st, 0, CH_M_REFRESH), 0);
+    t_expect_illegal(&st, 0, "draw", "your hand holds 15 cards, the maximum");
+    t_expect_illegal(&st, 0, "take Jordaan A1", "your hand holds 15 cards");
+    t_expect_illegal(&st, 0, "refresh", "your hand holds 15 cards");
+    assert_int_equal(t_count_type(&st, 0, CH_M_DRAW) + t_count_type(&st, 0, CH_M_TAKE) +
+                         t_count_type(&st, 0, CH_M_REFRESH), 0);
     assert_true(t_legal(&st, 0, "pass"));
 }
 
@@ -274,9 +235,9 @@ static void purchase_needs_cash_R06(void **s)
     table(&st, 3);
     market5(&st);
     t_cash(&st, 0, 40);
-    expect_illegal(&st, 0, "draw", "it costs f50 and you have f40");
+    t_expect_illegal(&st, 0, "draw", "it costs f50 and you have f40");
     t_cash(&st, 0, 90);
-    expect_illegal(&st, 0, "refresh", "it costs f100 and you have f90");
+    t_expect_illegal(&st, 0, "refresh", "it costs f100 and you have f90");
     assert_true(t_legal(&st, 0, "draw"));
 }
 
@@ -295,7 +256,7 @@ static void market_shrinks_when_deck_empty_R11(void **s)
     assert_int_equal(st.ndeck, 0);
     assert_int_equal(st.market[0], last);
     assert_int_equal(st.market[1], CH_NONE);
-    expect_illegal(&st, 1, "draw", "the deck is empty");
+    t_expect_illegal(&st, 1, "draw", "the deck is empty");
     assert_true(t_legal(&st, 1, "take Jordaan C1"));
 }
 
@@ -305,8 +266,8 @@ static void market_shrinks_when_deck_empty_R11(void **s)
 static void trade_table(ch_state *st)
 {
     table(st, 3);
-    company2(st, TEA, 120, "Jordaan A1", "Jordaan B1");
-    company2(st, COAL, 40, "Jordaan E4", "Jordaan F4");
+    t_company2(st, TEA, 120, "Jordaan A1", "Jordaan B1");
+    t_company2(st, COAL, 40, "Jordaan E4", "Jordaan F4");
     t_give(st, 0, "Canal Ring C3");
     t_valid(st);
 }
@@ -359,7 +320,7 @@ static void trade_only_on_chart_R28(void **s)
     ch_state st;
     trade_table(&st);
     t_play(&st, 0, "play Canal Ring C3");
-    expect_illegal(&st, 0, "buy Sugar", "Sugar is not on the stock chart");
+    t_expect_illegal(&st, 0, "buy Sugar", "Sugar is not on the stock chart");
 }
 
 /* Rulebook "Stock trading" ("When you found a new company ... purchase up to
@@ -370,7 +331,7 @@ static void founders_discount_R28(void **s)
     (void)s;
     ch_state st;
     table(&st, 3);
-    company2(&st, TEA, 30, "Jordaan A1", "Jordaan B1");
+    t_company2(&st, TEA, 30, "Jordaan A1", "Jordaan B1");
     t_put(&st, "Harbour A1", 1);
     t_give(&st, 0, "Harbour B1");
     int32_t cash = st.pl[0].cash;
@@ -457,8 +418,8 @@ static void action_two_per_player(void **s)
     trade_table(&st);
     st.pl[0].actions = 0;
     t_play(&st, 0, "play Canal Ring C3");
-    expect_illegal(&st, 0, "action roof", "you have used both action cards");
-    expect_illegal(&st, 0, "action event", "you have used both action cards");
+    t_expect_illegal(&st, 0, "action roof", "you have used both action cards");
+    t_expect_illegal(&st, 0, "action event", "you have used both action cards");
 }
 
 /* Rulebook "Action cards" ("instead of trading stocks"); R-30: not after a
@@ -470,7 +431,7 @@ static void action_instead_of_trading_R30(void **s)
     trade_table(&st);
     t_play(&st, 0, "play Canal Ring C3");
     t_play(&st, 0, "buy Tea");
-    expect_illegal(&st, 0, "action roof", "instead of trading");
+    t_expect_illegal(&st, 0, "action roof", "instead of trading");
 }
 
 /* Rulebook "Action cards" ("you have to pay ... f100"); R-06. */
@@ -481,7 +442,7 @@ static void action_costs_f100_R06(void **s)
     trade_table(&st);
     t_cash(&st, 0, 99);
     t_play(&st, 0, "play Canal Ring C3");
-    expect_illegal(&st, 0, "action roof", "an action costs f100 and you have f99");
+    t_expect_illegal(&st, 0, "action roof", "an action costs f100 and you have f99");
 }
 
 /* R-30 ("while any of the 10 remain"): with all roofs taken, only the event. */
@@ -492,7 +453,7 @@ static void action_roof_needs_one_left_R30(void **s)
     trade_table(&st);
     t_roofs(&st, 2, 10);
     t_play(&st, 0, "play Canal Ring C3");
-    expect_illegal(&st, 0, "action roof", "no broken roof is left");
+    t_expect_illegal(&st, 0, "action roof", "no broken roof is left");
     assert_true(t_legal(&st, 0, "action event"));
 }
 
@@ -608,7 +569,7 @@ static void game_end_two_card_needs_two_R49(void **s)
     t_give(&st, 0, "Harbour D1");
     t_fill_supply(&st, "Old Side", 20);
     t_fill_supply(&st, "Canal Ring", 1);
-    expect_illegal(&st, 0, "play Harbour C1 + Harbour D1", "fewer than two warehouses");
+    t_expect_illegal(&st, 0, "play Harbour C1 + Harbour D1", "fewer than two warehouses");
     assert_true(t_legal(&st, 0, "play Harbour C1"));
 }
 
@@ -620,7 +581,7 @@ static void game_end_after_event_R34(void **s)
     (void)s;
     ch_state st;
     table(&st, 3);
-    company2(&st, TEA, 90, "Harbour A1", "Harbour B1");
+    t_company2(&st, TEA, 90, "Harbour A1", "Harbour B1");
     t_give(&st, 0, "Harbour C1");
     t_fill_supply(&st, "Old Side", 20);
     t_fill_supply(&st, "Canal Ring", 1);

@@ -45,15 +45,6 @@ double cli_now(void);
 /* CPU time of the calling thread, in seconds. */
 double cli_cpu_now(void);
 
-/* ---- small PRNG for selfplay and bench (util.c) ---------------------------- */
-typedef struct cli_rng {
-    uint64_t s[4];
-} cli_rng;
-void cli_rng_seed(cli_rng *r, uint64_t seed);
-uint64_t cli_rng_next(cli_rng *r);
-/* Uniform in [0, n), n > 0. */
-uint32_t cli_rng_below(cli_rng *r, uint32_t n);
-
 /* ---- flag parsing (opts.c) ------------------------------------------------ */
 typedef enum {
     OPT_FLAG,   /* no value; *(int *)dest = 1                                  */

@@ -103,8 +103,8 @@ int cmd_bench(int argc, char **argv)
 
     ch_move buf[BENCH_CAP];
     ch_state st;
-    cli_rng rng;
-    cli_rng_seed(&rng, seed);
+    ch_rng rng;
+    ch_rng_seed(&rng, seed);
     uint64_t decisions = 0, done = 0, truncated = 0, turns = 0;
     int failed = 0;
 
@@ -135,7 +135,7 @@ int cmd_bench(int argc, char **argv)
                 failed = 1;
                 break;
             }
-            ch_apply_fast(&st, p, buf[cli_rng_below(&rng, (uint32_t)n)]);
+            ch_apply_fast(&st, p, buf[ch_rng_below(&rng, (uint32_t)n)]);
             nd++;
         }
         decisions += nd;

@@ -276,8 +276,8 @@ static void play_game_body(worker *w, int gi)
         return;
     }
     card_names(w, st);
-    cli_rng rng;
-    cli_rng_seed(&rng, w->seed ^ 0x5eedc0ffee123457ull);
+    ch_rng rng;
+    ch_rng_seed(&rng, w->seed ^ 0x5eedc0ffee123457ull);
     uint64_t nd = 0;
     for (;;) {
         unsigned mask = 0;
@@ -321,7 +321,7 @@ static void play_game_body(worker *w, int gi)
             w->tot.decisions += nd;
             return;
         }
-        ch_move m = w->buf[cli_rng_below(&rng, (uint32_t)cnt)];
+        ch_move m = w->buf[ch_rng_below(&rng, (uint32_t)cnt)];
         memcpy(w->prev, st, sizeof *st);
         if (cfg->full && (rc = ch_check(st, p, m, &msg)) != CH_OK) {
             violation(w, nd + 1, w->prev, p, &m,

@@ -4,13 +4,12 @@
  */
 #include <string.h>
 
-#include "arena.h"
+#include "arena.h" /* src/arena: cmd_arena, cmd_analyze */
 #include "cli.h"
+#include "play.h"  /* src/play: cmd_play */
 
 /* src/server: the game server (docs/protocol.md) */
 int cmd_serve(int argc, char **argv);
-/* src/cli/play*.c: the terminal game (docs/play.md) */
-int cmd_play(int argc, char **argv);
 
 typedef struct command {
     const char *name;

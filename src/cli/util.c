@@ -1,6 +1,6 @@
 /* util.c: small helpers of the chartered command line: diagnostics, reading
- * and atomically writing files, the clock, the PRNG used by selfplay and
- * bench, edition names, and reading a move argument ("#N" or notation).
+ * and atomically writing files, the clock, edition names, and reading a move
+ * argument ("#N" or notation). Random numbers: ch_rng (chartered.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -172,56 +172,6 @@ double cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* xoshiro256** seeded through splitmix64. */
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-void cli_rng_seed(cli_rng *r, uint64_t seed)
-{
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t cli_rng_next(cli_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-uint32_t cli_rng_below(cli_rng *r, uint32_t n)
-{
-    /* Lemire's multiply-and-reject: exactly uniform. */
-    uint64_t m = (uint64_t)(uint32_t)(cli_rng_next(r) >> 32) * n;
-    uint32_t lo = (uint32_t)m;
-    if (lo < n) {
-        uint32_t t = (uint32_t)(-n) % n;
-        while (lo < t) {
-            m = (uint64_t)(uint32_t)(cli_rng_next(r) >> 32) * n;
-            lo = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
 }
 
 static const char *const edition_names[] = {"amsterdam", "golden-age"};

@@ -1,6 +1,7 @@
 /* rng.c: the deterministic random generator held inside ch_state (xoshiro256**,
  * seeded through splitmix64). Every shuffle of a game draws from it, so a game
- * is reproducible from its setup, seed and move list (R-08). */
+ * is reproducible from its setup, seed and move list (R-08). The public
+ * ch_rng_* functions give callers the same generator. */
 #include "internal.h"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -57,4 +58,19 @@ void rng_shuffle(uint64_t *s, uint8_t *a, int n)
         a[i] = a[j];
         a[j] = t;
     }
+}
+
+void ch_rng_seed(ch_rng *r, uint64_t seed)
+{
+    rng_seed(r->s, seed);
+}
+
+uint64_t ch_rng_next(ch_rng *r)
+{
+    return rng_next(r->s);
+}
+
+uint32_t ch_rng_below(ch_rng *r, uint32_t n)
+{
+    return n ? rng_below(r->s, n) : 0; /* the library never aborts on input */
 }

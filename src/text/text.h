@@ -1,5 +1,5 @@
-/* text.h: the presentation helpers shared by every front end (src/cli, the
- * terminal game, src/server): legal-move lists as text, and (as they are
+/* text.h: the presentation helpers shared by every front end (src/cli, src/play,
+ * src/arena, src/server): legal-move lists as text, and (as they are
  * added) the message catalogue and move descriptions in words. Everything
  * here goes through the public API of libchartered only; no rule lives here.
  * Names carry the prefix chx_.

@@ -556,3 +556,78 @@ void t_ga_layout(ch_state *st, int c, int value, const char *spec)
     }
     t_sync(st);
 }
+
+void t_company2(ch_state *st, int c, int v, const char *a, const char *b)
+{
+    t_put(st, a, 1);
+    t_put(st, b, 1);
+    const char *plots[] = {a, b};
+    t_company(st, c, v, a, plots, 2);
+}
+
+void t_expect_illegal(const ch_state *st, int p, const char *text, const char *why)
+{
+    ch_move m;
+    ch_msg msg;
+    assert_int_equal(ch_move_parse(st, p, text, &m, &msg), CH_OK);
+    int r = ch_check(st, p, m, &msg);
+    if (r == CH_OK)
+        fail_msg("'%s' was accepted", text);
+    if (why && !strstr(msg.text, why))
+        fail_msg("'%s': reason '%s' does not mention '%s'", text, msg.text, why);
+}
+
+int t_count_type(const ch_state *st, int p, int type)
+{
+    static ch_move buf[1 << 14];
+    int n = ch_legal(st, p, buf, 1 << 14), k = 0;
+    for (int i = 0; i < n && i < (1 << 14); i++)
+        k += buf[i].type == type;
+    return k;
+}
+
+int t_in_hand(const ch_state *st, int p, int card)
+{
+    return (int)((st->pl[p].hand[card >> 6] >> (card & 63)) & 1);
+}
+
+int t_known(const ch_state *st, int p, int card)
+{
+    return (int)((st->pl[p].known[card >> 6] >> (card & 63)) & 1);
+}
+
+int t_lot(const ch_state *st, int n)
+{
+    char b[8];
+    snprintf(b, sizeof b, "%d", n);
+    return t_plot(st, b);
+}
+
+void t_give_lot(ch_state *st, int p, int n)
+{
+    char b[8];
+    snprintf(b, sizeof b, "%d", n);
+    t_give(st, p, b);
+}
+
+int tb_plot(const ch_board *b, const char *name)
+{
+    int used = 0;
+    int p = ch_board_find(b, name, &used);
+    if (p < 0)
+        fail_msg("no plot %s", name);
+    return p;
+}
+
+int tb_link_kind(const ch_board *b, int p, int q)
+{
+    int kp = 0, kq = 0;
+    for (int i = 0; i < b->deg[p]; i++)
+        if (b->adj[p][i] == q)
+            kp = (b->bridge[p] >> i & 1) ? 2 : 1;
+    for (int i = 0; i < b->deg[q]; i++)
+        if (b->adj[q][i] == p)
+            kq = (b->bridge[q] >> i & 1) ? 2 : 1;
+    assert_int_equal(kp, kq); /* the graph is symmetric, bridges too */
+    return kp;
+}

@@ -106,4 +106,29 @@ void t_ga_fill_supply(ch_state *st, int c, int keep);
  * warehouses of height 1; "f12" is a free warehouse on lot 12 and "15:3" a
  * stack of height 3 (on the HQ lot: the HQ piece included), e.g. "13 f12 14:2". */
 void t_ga_layout(ch_state *st, int c, int value, const char *spec);
+
+/* ---- shared by the rules tests (tests/test_rules_*.c, test_ga_*.c) ------------ */
+/* Company c of value v on two plots a and b (lone warehouses put there first),
+ * its HQ on a. */
+void t_company2(ch_state *st, int c, int v, const char *a, const char *b);
+/* The move `text` of p parses but is refused, with a reason containing `why`
+ * (any reason when why is NULL). */
+void t_expect_illegal(const ch_state *st, int p, const char *text, const char *why);
+/* How many of p's legal moves now are of move type `type`. */
+int t_count_type(const ch_state *st, int p, int type);
+/* Is card in p's hand; does p know that card (the known-cards bit set)? */
+int t_in_hand(const ch_state *st, int p, int card);
+int t_known(const ch_state *st, int p, int card);
+/* The Golden Age: plot index of lot n (a bare number names a lot on both
+ * sides), and moving the card of lot n from the deck into p's hand. */
+int t_lot(const ch_state *st, int n);
+void t_give_lot(ch_state *st, int p, int n);
+
+/* ---- boards (tests/test_board*.c) ------------------------------------------------ */
+/* Plot index of a plot name on a board; fails the test when there is none. */
+int tb_plot(const ch_board *b, const char *name);
+/* 0: not connected, 1: connected by land, 2: connected across a bridge; fails
+ * the test when the adjacency is not symmetric. */
+int tb_link_kind(const ch_board *b, int p, int q);
+
 #endif

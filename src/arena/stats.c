@@ -253,12 +253,12 @@ void stats_compute(const arena_results *res, uint64_t seed, arena_stats *s)
     double *samples = malloc(sizeof *samples * (size_t)BOOTSTRAP * (size_t)n);
     int *cnt = calloc((size_t)nok, sizeof *cnt);
     if (samples && cnt && nok > 0) {
-        cli_rng rng;
-        cli_rng_seed(&rng, seed ^ 0xB0075784Aull);
+        ch_rng rng;
+        ch_rng_seed(&rng, seed ^ 0xB0075784Aull);
         for (int b = 0; b < BOOTSTRAP; b++) {
             memset(cnt, 0, sizeof *cnt * (size_t)nok);
             for (int k = 0; k < nok; k++)
-                cnt[cli_rng_below(&rng, (uint32_t)nok)]++;
+                cnt[ch_rng_below(&rng, (uint32_t)nok)]++;
             memset(W, 0, sizeof *W * NE);
             memset(N, 0, sizeof *N * NE);
             for (int k = 0; k < nok; k++)
