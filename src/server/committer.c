@@ -13,6 +13,7 @@
  * one. One thread, first in first out.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ typedef struct cjob {
     srv_game **games;
     srv_batch_item *items;
     int ok;
+    char err[200];              /* the database's reason when not ok */
 } cjob;
 
 struct srv_committer {
@@ -59,6 +61,8 @@ static void *writer(void *arg)
             c->todo_tail = NULL;
         pthread_mutex_unlock(&c->mu);
         j->ok = srv_store_write(c->db, j->items, j->n) == 0;
+        if (!j->ok)
+            snprintf(j->err, sizeof j->err, "%s", srv_store_errmsg(c->db));
         pthread_mutex_lock(&c->mu);
         j->next = c->done;
         c->done = j;
@@ -144,6 +148,10 @@ void srv_committer_drain(srv_committer *c)
     }
     for (cjob *j = rev, *nx; j; j = nx) {
         nx = j->next;
+        if (j->ok) /* once per transaction: the backoff counts commits */
+            srv_storage_ok();
+        else
+            srv_storage_failed(j->err);
         for (int i = 0; i < j->n; i++) {
             srv_game *g = j->games[i];
             g->commit_busy = 0;

@@ -141,8 +141,10 @@ static int api_create(struct lws *wsi, srv_pss *pss)
         return respond_error(wsi, 400, why);
     if (srv_store_create_game(g_srv->store, g) != 0) {
         srv_game_free(g);
+        srv_storage_failed(srv_store_errmsg(g_srv->store));
         return respond_error(wsi, 500, "the database refused the new game");
     }
+    srv_storage_ok();
     srv_game_add(g);
     json_t *seats = json_array();
     for (int i = 0; i < g->nseats; i++) {
@@ -338,13 +340,17 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     if (!strcmp(rest, "options"))
         return respond(wsi, 200, srv_options_json());
     if (!strcmp(rest, "health") && !pss->is_post)
-        return respond(wsi, 200, json_pack("{s:b,s:i,s:I,s:I,s:I,s:I}", "ok", 1,
+        return respond(wsi, 200, json_pack("{s:b,s:i,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1,
                                            "games_in_memory", g_srv->ngames, "clients",
                                            (json_int_t)g_srv->nclients, "moves",
                                            (json_int_t)g_srv->moves_total, "games_evicted",
                                            (json_int_t)g_srv->games_evicted,
                                            "games_reloaded",
-                                           (json_int_t)g_srv->games_reloaded));
+                                           (json_int_t)g_srv->games_reloaded,
+                                           "storage_failures",
+                                           (json_int_t)g_srv->storage_failures,
+                                           "storage_retry_ms",
+                                           (json_int_t)srv_storage_wait_ms(srv_now_ms())));
     if (!strcmp(rest, "games"))
         return pss->is_post ? api_create(wsi, pss) : api_list(wsi);
     if (strncmp(rest, "games/", 6) == 0) {

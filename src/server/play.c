@@ -87,7 +87,6 @@ static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size
         return MOVE_NOMEM;
     }
     g->nmoves++;
-    g_srv->moves_total++;
     unsigned mask;
     if (ch_decider(&g->st, &mask) == CH_DEC_TERMINAL)
         srv_game_finish(g);
@@ -152,6 +151,8 @@ void srv_game_kick_bots(srv_game *g)
 {
     if (g->status != GAME_PLAYING || g->npending)
         return;
+    if (srv_storage_wait_ms(srv_now_ms()) > 0)
+        return; /* the database refuses writes: asked again after the pause */
     for (int s = 0; s < g->nseats; s++) {
         srv_seat *seat = &g->seat[s];
         if (seat->job || !(seat->kind == SEAT_BOT || seat->away))

@@ -77,6 +77,7 @@ void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
         memmove(g->pending, g->pending + k, (size_t)(g->npending - k) * sizeof *g->pending);
     g->npending -= k;
     g->ncommitted += k;
+    g_srv->moves_total += (uint64_t)k; /* moves stored, not moves tried */
     g->away_stored = away;
     if (k)
         g->decide_since_ms = srv_now_ms();
@@ -91,6 +92,10 @@ void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
 static void commit_here(srv_game *list)
 {
     int ok = srv_store_commit(g_srv->store, list) == 0;
+    if (ok)
+        srv_storage_ok();
+    else
+        srv_storage_failed(srv_store_errmsg(g_srv->store));
     for (srv_game *g = list, *nx; g; g = nx) {
         nx = g->next_commit;
         g->next_commit = NULL;
@@ -136,6 +141,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_games_evict(srv_now_ms());
     if (g_srv->store)
         srv_turn_wake(srv_store_db(g_srv->store), srv_now_ms());
+    srv_storage_tick(srv_now_ms());
     if (interrupted)
         lws_cancel_service(g_srv->ctx);
     lws_sul_schedule(g_srv->ctx, 0, sul, tick, 250 * LWS_US_PER_MS);
@@ -351,6 +357,9 @@ int cmd_serve(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
     raise_nofile();
     signal(SIGPIPE, SIG_IGN);
+    /* past a file-size limit (ulimit -f) a write fails with EFBIG, which the
+       storage backoff handles, instead of killing the server */
+    signal(SIGXFSZ, SIG_IGN);
 
     srv *s = calloc(1, sizeof *s);
     if (!s)
@@ -462,6 +471,7 @@ int cmd_serve(int argc, char **argv)
     s->committer = NULL;
     if (s->commit_list)
         srv_commit_now(&s->commit_sul);
+    srv_storage_stop_summary();
     teardown(s);
     return 0;
 }

@@ -181,6 +181,7 @@ typedef struct srv {
     uint64_t moves_total;
     uint64_t games_evicted;     /* finished games dropped from memory (lobby.c) */
     uint64_t games_reloaded;    /* and read back from the database on demand */
+    uint64_t storage_failures;  /* commits the database refused (backoff.c) */
     int stopping;
 } srv;
 
@@ -210,6 +211,18 @@ int srv_listen_resolve(srv_listen *l, const char *host, char *why, size_t n);
  * with the reason. */
 int srv_listen_verify(const srv_listen *l, int port, char *bound, size_t bn, char *why,
                       size_t n);
+
+/* ---- storage errors (backoff.c) -------------------------------------------- */
+/* A commit (or a creation) the database refused, with its reason; a commit
+ * that went through. Both on the event loop. */
+void srv_storage_failed(const char *why);
+void srv_storage_ok(void);
+/* ms left before the next write may be tried (0: now). */
+int64_t srv_storage_wait_ms(int64_t now);
+/* Periodic: once the pause is over, the bots are asked to move again. */
+void srv_storage_tick(int64_t now);
+/* At the stop: a summary if the database still refuses writes. */
+void srv_storage_stop_summary(void);
 
 /* ---- rate limiting (ratelimit.c) ------------------------------------------ */
 /* 1 when the client may send one more frame now (and takes the token). */
@@ -313,6 +326,8 @@ int srv_batch_fill(srv_batch_item *it, srv_game *g);
 void srv_batch_free(srv_batch_item *it);
 /* Write the items in one transaction; -1 (rolled back) on failure. */
 int srv_store_write(srv_store *s, const srv_batch_item *items, int n);
+/* The reason of the connection's last failed write. */
+const char *srv_store_errmsg(srv_store *s);
 
 /* The writer thread (committer.c): the commits run beside the event loop, on
  * a database connection of their own; a game's moves are acknowledged (its

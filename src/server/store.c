@@ -31,7 +31,25 @@
 struct srv_store {
     sqlite3 *db;
     sqlite3_stmt *ins_move, *upd_meta, *ins_game, *sel_moves, *sel_over, *list_over;
+    char err[200];              /* the last failed write's reason (backoff.c logs it,
+                                   rate-limited: not here, once per failure) */
 };
+
+const char *srv_store_errmsg(srv_store *s)
+{
+    return s->err;
+}
+
+/* Keep the reason of a failed write: SQLite's message and, for an I/O
+ * error, the system's (EFBIG, EROFS, ENOSPC). */
+static void note_err(srv_store *s)
+{
+    int sys = sqlite3_system_errno(s->db);
+    if (sys)
+        snprintf(s->err, sizeof s->err, "%s: %s", sqlite3_errmsg(s->db), strerror(sys));
+    else
+        snprintf(s->err, sizeof s->err, "%s", sqlite3_errmsg(s->db));
+}
 
 #define GAME_COLUMNS "id, setup, seats, status, turn_timer, created"
 
@@ -159,7 +177,7 @@ int srv_store_create_game(srv_store *s, srv_game *g)
         sqlite3_bind_int64(s->ins_game, 6, g->created);
         rc = step_done(s->ins_game);
         if (rc)
-            lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
+            note_err(s);
     }
     free(setup);
     free(seats);
@@ -219,7 +237,7 @@ void srv_batch_free(srv_batch_item *it)
 int srv_store_write(srv_store *s, const srv_batch_item *items, int n)
 {
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-        lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
+        note_err(s);
         return -1;
     }
     for (int k = 0; k < n; k++) {
@@ -249,7 +267,7 @@ int srv_store_write(srv_store *s, const srv_batch_item *items, int n)
         goto fail;
     return 0;
 fail:
-    lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
+    note_err(s);
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return -1;
 }
