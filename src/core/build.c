@@ -61,17 +61,29 @@ static int no_adjacent_piece(const ch_state *st, tview *v, int x)
     return !((nb[0] & v->piece.b[0]) | (nb[1] & v->piece.b[1]));
 }
 
-/* Diagonal founding (RULINGS.md "Diagonal founding"; R-18): the HQ placeholder goes on
- * an empty plot e adjacent to the new warehouse x (and to x2 for a two-card
- * founding) that connects it to a lone warehouse. The group is x, x2, e and the
- * lone warehouses next to e; it must respect spacing. need_lone: a single card
- * needs a lone warehouse to connect to. Returns how many plots qualify. */
+/* Are plots x and y diagonally adjacent: on the same board, sharing a corner,
+ * one row and one column apart (RULINGS.md "Diagonal founding": B1 and D1,
+ * one empty plot between them in a row, are not)? */
+static int diagonal(const ch_board *b, int x, int y)
+{
+    int dx = b->gx[x] - b->gx[y], dy = b->gy[x] - b->gy[y];
+    return b->plot_district[x] == b->plot_district[y] && (dx == 1 || dx == -1) &&
+           (dy == 1 || dy == -1);
+}
+
+/* Diagonal founding (RULINGS.md "Diagonal founding"; R-18): the new warehouse x
+ * is diagonally adjacent to a lone warehouse (single card) or to x2 (two-card
+ * founding); the HQ placeholder goes on an empty plot e adjacent to both, one
+ * of the two other corners. The group is x, x2, e and the lone warehouses next
+ * to e; it must respect spacing. Returns how many plots qualify. */
 static int diag_options(const ch_state *st, tview *v, int x, int x2, int need_lone,
                         plotset *out)
 {
     const ch_board *b = &st->board;
     int n = 0;
     memset(out, 0, sizeof *out);
+    if (x2 != CH_NONE && !diagonal(b, x, x2))
+        return 0;
     for (int i = 0; i < b->deg[x]; i++) {
         int e = b->adj[x][i];
         if (bs_has(v->piece.b, e) || e == x2)
@@ -84,8 +96,14 @@ static int diag_options(const ch_state *st, tview *v, int x, int x2, int need_lo
         bs_clr(g.b, x);
         if (x2 != CH_NONE)
             bs_clr(g.b, x2);
-        if (need_lone && !(g.b[0] | g.b[1]))
-            continue;
+        if (need_lone) {
+            int diag = 0;
+            for (int w = 0; w < 2 && !diag; w++)
+                for (uint64_t bits = g.b[w]; bits && !diag; bits &= bits - 1)
+                    diag = diagonal(b, x, w * 64 + __builtin_ctzll(bits));
+            if (!diag)
+                continue;
+        }
         bs_set(g.b, x);
         bs_set(g.b, e);
         if (x2 != CH_NONE)
