@@ -5,7 +5,8 @@
 #      (CH_DEBUG_CHECKS), with the 20,000-game randomized selfplay;
 #   2. gcc with AddressSanitizer + UndefinedBehaviorSanitizer (fewer selfplay
 #      games: the sanitizers slow every decision down);
-#   3. clang, warnings as errors, the suite once more.
+#   3. clang, warnings as errors, the suite once more, and every libFuzzer
+#      harness of tests/fuzz for CH_FUZZ_SECONDS (20) each (CH_FUZZ).
 # The server, browser and cluster end-to-end tests run in the first one only
 # (CH_E2E_TESTS): they test the same code, and CI has a time budget.
 # The first runs 20,000 Building Amsterdam and 10,000 Golden Age selfplay games.
@@ -26,5 +27,5 @@ run gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCH_DEBUG_CHEC
 CH_SELFPLAY_GAMES=${CH_SELFPLAY_GAMES_ASAN:-2000} CH_SELFPLAY_GA_GAMES=${CH_SELFPLAY_GA_GAMES_ASAN:-1000} \
     run asan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug -DCH_SANITIZE=ON -DCH_E2E_TESTS=OFF
 CH_SELFPLAY_GAMES=${CH_SELFPLAY_GAMES_CLANG:-2000} CH_SELFPLAY_GA_GAMES=${CH_SELFPLAY_GA_GAMES_CLANG:-1000} \
-    run clang -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCH_E2E_TESTS=OFF
+    run clang -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCH_E2E_TESTS=OFF -DCH_FUZZ=ON
 echo "=== all configurations passed"

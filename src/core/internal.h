@@ -220,4 +220,10 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap);
 void apply_event_phase(ch_state *st, int p, ch_move m);
 int check_event_range(const ch_state *st, int p, ch_move m, ch_msg *why);
 
+/* json.c: ch_state_from_json's reading of an already parsed document (a
+ * jansson json_t), for the fuzz harness of tests/fuzz, which changes parts
+ * of a document without printing and parsing all of it again. */
+struct json_t;
+int json_state_read(ch_state *st, struct json_t *root, ch_msg *why);
+
 #endif
