@@ -212,7 +212,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: chartered serve [--port N] [--host ADDR] [--db FILE] [--web DIR]\n"
             "                       [--i18n DIR] [--bot-threads N] [--view-threads N]\n"
-            "                       [--sync full|normal] [--loop libev|poll] [--quiet]\n"
+            "                       [--sync full|normal] [--loop libev|poll] [--skip-damaged]\n"
+            "                       [--quiet]\n"
             "\n"
             "Plays both editions online: the browser client, a JSON API and WebSocket\n"
             "games on one port (docs/protocol.md). Games are kept in an SQLite file and\n"
@@ -234,6 +235,9 @@ static void usage(FILE *f)
             "                   of the server but not of the machine)\n"
             "  --loop libev|poll  the event loop (default libev, epoll on Linux; poll is\n"
             "                   libwebsockets' own, slow with thousands of connections)\n"
+            "  --skip-damaged   start even if the database is damaged, serving the games\n"
+            "                   that load (each one that does not is listed); without it\n"
+            "                   a damaged database stops the start\n"
             "  --quiet          no log lines\n",
             CH_WEB_DIR, CH_I18N_DIR);
 }
@@ -274,7 +278,7 @@ int cmd_serve(int argc, char **argv)
     /* views on a worker thread where there is a second core: at 5,000 moves/s
        on two cores, p99 from 107 ms to 25-35 ms */
     int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
-    srv_options o = {8080, NULL, "chartered.db", CH_WEB_DIR, CH_I18N_DIR, 2, views_default, 1, 0, 1};
+    srv_options o = {8080, NULL, "chartered.db", CH_WEB_DIR, CH_I18N_DIR, 2, views_default, 1, 0, 1, 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -293,6 +297,9 @@ int cmd_serve(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--quiet") && !inline_v) {
             o.quiet = 1;
+            continue;
+        } else if (!strcmp(a, "--skip-damaged") && !inline_v) {
+            o.skip_damaged = 1;
             continue;
         } else if (!v) {
             fprintf(stderr, "error: serve: unknown flag '%s' or it needs a value\n", a);
@@ -373,11 +380,11 @@ int cmd_serve(int argc, char **argv)
         free(s);
         return 1;
     }
-    int loaded = srv_store_load(s->store, why, sizeof why);
+    int loaded = srv_store_writable(s->store, why, sizeof why) == 0 ?
+                 srv_store_load(s->store, o.skip_damaged, why, sizeof why) : -1;
     if (loaded < 0) {
-        fprintf(stderr, "error: serve: %s\n", why);
-        srv_store_close(s->store);
-        free(s);
+        fprintf(stderr, "error: serve: database %s: %s\n", o.db, why);
+        teardown(s);
         return 1;
     }
     s->views = srv_views_start(o.view_threads); /* NULL for 0: on the loop */

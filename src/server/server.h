@@ -161,6 +161,7 @@ typedef struct srv_options {
     int sync_full;
     int quiet;
     int libev;                  /* the libev loop (else lws's own poll loop) */
+    int skip_damaged;           /* start even if some games cannot be loaded */
 } srv_options;
 
 typedef struct srv {
@@ -343,8 +344,13 @@ void srv_committer_stop(srv_committer *c);
 /* After a commit: the game's first k pending moves are in the database
  * (ok), or nothing of it is (the game is rebuilt from the database). */
 void srv_commit_done(srv_game *g, int k, unsigned away, int ok);
-/* Load every game (replaying moves). Returns the count or -1. */
-int srv_store_load(srv_store *s, char *why, size_t n);
+/* Load every game in play (replaying moves) after checking the file
+ * (PRAGMA quick_check). Each game that cannot be loaded is reported with its
+ * id and reason on standard error; with any of them, or a damaged file, -1
+ * (refuse to start) unless skip_damaged. Returns the count or -1. */
+int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n);
+/* 0 when the database can be written, else -1 with the reason. */
+int srv_store_writable(srv_store *s, char *why, size_t n);
 /* A game read from the database (moves replayed): a finished one, or a
  * turn-based one out of memory (turnbased.c). NULL: none. */
 srv_game *srv_store_load_over(srv_store *s, const char *id);

@@ -347,19 +347,18 @@ static srv_game *game_from_row(sqlite3_stmt *st, char *why, size_t n)
     return g;
 }
 
-/* The game of the current row with its moves replayed, or NULL (logged). */
-static srv_game *load_row(srv_store *s, sqlite3_stmt *st)
+/* The game of the current row with its moves replayed, or NULL with the
+ * reason in err (not logged). */
+static srv_game *load_row_why(srv_store *s, sqlite3_stmt *st, char *err, size_t errn)
 {
-    const char *id = (const char *)sqlite3_column_text(st, 0);
-    char err[300];
     json_t *moves = NULL;
-    srv_game *g = game_from_row(st, err, sizeof err);
+    srv_game *g = game_from_row(st, err, errn);
     if (!g)
         goto bad;
     moves = srv_store_moves(s, g->id);
-    if (!moves || srv_replay_moves(g, moves, -1, err, sizeof err) != 0) {
+    if (!moves || srv_replay_moves(g, moves, -1, err, errn) != 0) {
         if (!moves)
-            snprintf(err, sizeof err, "the moves cannot be read: %s", sqlite3_errmsg(s->db));
+            snprintf(err, errn, "the moves cannot be read: %s", sqlite3_errmsg(s->db));
         goto bad;
     }
     json_decref(moves);
@@ -378,25 +377,82 @@ static srv_game *load_row(srv_store *s, sqlite3_stmt *st)
     }
     /* a finished game needs no bots (they are made when needed anyway) */
     for (int i = 0; i < g->nseats && g->status != GAME_OVER; i++)
-        if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, err, sizeof err) != 0)
+        if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, err, errn) != 0)
             goto bad;
     g->decide_since_ms = srv_now_ms();
     if (srv_turn_loaded(s->db, g) != 0) {
-        snprintf(err, sizeof err, "its turn clock cannot be read: %s", sqlite3_errmsg(s->db));
+        snprintf(err, errn, "its turn clock cannot be read: %s", sqlite3_errmsg(s->db));
         goto bad;
     }
     return g;
 bad:
-    lwsl_err("game %s not resumed: %s\n", id ? id : "?", err);
-    fprintf(stderr, "chartered: game %s not resumed: %s\n", id ? id : "?", err);
     json_decref(moves);
     srv_game_free(g);
     return NULL;
 }
 
-int srv_store_load(srv_store *s, char *why, size_t n)
+/* The game of the current row with its moves replayed, or NULL (logged). */
+static srv_game *load_row(srv_store *s, sqlite3_stmt *st)
+{
+    const char *id = (const char *)sqlite3_column_text(st, 0);
+    char err[300];
+    srv_game *g = load_row_why(s, st, err, sizeof err);
+    if (!g)
+        fprintf(stderr, "chartered: game %s cannot be loaded: %s\n", id ? id : "?", err);
+    return g;
+}
+
+/* The start's check of the whole file (PRAGMA quick_check: every page, every
+ * index, no row lost) and of whether it can be written. A damaged file is
+ * never silently half-used: the caller refuses to start unless told to skip
+ * what cannot be read (--skip-damaged). 0 when fine, else the number of
+ * problems, each printed on standard error. */
+static int check_file(srv_store *s)
 {
     sqlite3_stmt *st;
+    int problems = 0;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check(20)", -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "chartered: database check: %s\n", sqlite3_errmsg(s->db));
+        return 1;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *line = (const char *)sqlite3_column_text(st, 0);
+        if (line && strcmp(line, "ok") != 0) {
+            fprintf(stderr, "chartered: database check: %s\n", line);
+            problems++;
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        fprintf(stderr, "chartered: database check stopped: %s\n", sqlite3_errmsg(s->db));
+        problems++;
+    }
+    sqlite3_finalize(st);
+    return problems;
+}
+
+int srv_store_writable(srv_store *s, char *why, size_t n)
+{
+    /* a file the server may read but not write: SQLite opens it read-only
+       without a word, and every creation and move would fail later */
+    if (sqlite3_db_readonly(s->db, "main") == 1) {
+        snprintf(why, n, "the database is read-only (its file or folder cannot be written)");
+        return -1;
+    }
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS write_probe(x); "
+                     "DROP TABLE write_probe; ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) {
+        note_err(s);
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        snprintf(why, n, "the database cannot be written: %s", s->err);
+        return -1;
+    }
+    return 0;
+}
+
+int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n)
+{
+    sqlite3_stmt *st;
+    int problems = check_file(s);
     /* finished games stay in the database until asked for, and so do the
        turn-based games in play (turnbased.c) */
     if (sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE status != 'over' "
@@ -405,15 +461,40 @@ int srv_store_load(srv_store *s, char *why, size_t n)
         snprintf(why, n, "database: %s", sqlite3_errmsg(s->db));
         return -1;
     }
-    int count = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        srv_game *g = load_row(s, st);
+    int count = 0, bad = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(st, 0);
+        char err[300];
+        srv_game *g = load_row_why(s, st, err, sizeof err);
         if (g) {
             srv_game_add(g);
             count++;
+        } else {
+            fprintf(stderr, "chartered: game %s cannot be loaded: %s\n", id ? id : "?", err);
+            bad++;
         }
     }
+    /* the loop also stops on an error (a damaged page): then games after
+       it were never seen, which must not pass for "no more games" */
+    if (rc != SQLITE_DONE) {
+        fprintf(stderr, "chartered: reading the games stopped after %d: %s\n", count + bad,
+                sqlite3_errmsg(s->db));
+        problems++;
+    }
     sqlite3_finalize(st);
+    if (problems || bad) {
+        if (!skip_damaged) {
+            snprintf(why, n, "the database is damaged: %d game%s cannot be loaded, %d "
+                     "problem%s in the file (listed above). Restore a backup, or start with "
+                     "--skip-damaged to serve the %d game%s that load (the rest stays in "
+                     "the file as it is)", bad, bad == 1 ? "" : "s", problems,
+                     problems == 1 ? "" : "s", count, count == 1 ? "" : "s");
+            return -1;
+        }
+        fprintf(stderr, "chartered: --skip-damaged: serving %d game%s; %d game%s not loaded, "
+                "%d problem%s in the file (listed above)\n", count, count == 1 ? "" : "s", bad,
+                bad == 1 ? "" : "s", problems, problems == 1 ? "" : "s");
+    }
     return count;
 }
 

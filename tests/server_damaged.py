@@ -1,0 +1,166 @@
+"""server_damaged.py: the start of `chartered serve` on a damaged or read-only
+database (issue 19, defect 5: a corrupted database resumed partly and
+silently: one game "not resumed", another dropped without a word, "2 games
+loaded"; and a read-only database started without a warning, then answered
+500 to every creation).
+
+Four unfinished games are played a little over real sockets, the server is
+stopped, and copies of its database are damaged:
+- logically: one game's setup is not JSON, another's stored move is not a
+  move. The server refuses to start (exit 1), names both games with their
+  reasons and says how to go on (--skip-damaged). With --skip-damaged it
+  serves exactly the two good games, and still names the two bad ones;
+- physically: pages of the games table are overwritten. The server refuses to
+  start and says the database is damaged; with --skip-damaged it starts;
+- read-only: the file cannot be written (the server runs as "nobody" when
+  the test runs as root, else the file and folder lose their write bits). The
+  server refuses to start and says the database is read-only.
+
+usage: python3 server_damaged.py BINARY SRCDIR WORKDIR
+"""
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+from wsclient import Server, http_json, pick_move, check, finish, test_args  # noqa: E402
+
+BIN, SRC, WORK = test_args()
+rng = random.Random(5)
+db = os.path.join(WORK, "good.db")
+srv = Server(BIN, db).start()
+ids = []
+for i in range(4):
+    st, g = http_json(srv.port, "POST", "/api/games", {
+        "edition": "amsterdam", "players": 2,
+        "seats": [{"kind": "human", "name": f"P{i}"}, {"kind": "bot", "bot": "random"}]})
+    check(st == 201, f"create game {i}: {st} {g}")
+    gid, tok = g["id"], g["seats"][0]["token"]
+    ids.append(gid)
+    ws = srv.ws()
+    ws.send({"type": "join", "game": gid, "token": tok})
+    made = 0
+    while made < 3:
+        m = ws.recv_until(lambda m: m["type"] == "state" and 0 in m["deciders"] and m["legal"])
+        ws.send({"type": "move", "move": pick_move(m["legal"], rng), "decision": m["decision"]})
+        made += 1
+    ws.recv_until(lambda m: m["type"] == "state" and m["decision"] > 0)
+    ws.close()
+srv.stop()
+c = sqlite3.connect(db)
+c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+nmoves = {gid: c.execute("SELECT count(*) FROM moves WHERE game=?", (gid,)).fetchone()[0]
+          for gid in ids}
+c.close()
+check(all(n >= 3 for n in nmoves.values()), f"every game has moves: {nmoves}")
+
+
+def copy(name):
+    path = os.path.join(WORK, name)
+    shutil.copy(db, path)
+    return path
+
+
+def run(path, *extra, user=None):
+    """(exit code or None while running, stdout, stderr, port) of a start."""
+    args = [BIN, "serve", "--host", "127.0.0.1", "--port", "0", "--db", path, "--quiet"]
+    args += list(extra)
+    kw = {}
+    if user is not None:
+        kw["preexec_fn"] = lambda: (os.setgroups([]), os.setgid(user), os.setuid(user))
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    line = p.stdout.readline().decode()
+    if "serving on" in line:
+        port = int(line.split("/")[2].rsplit(":", 1)[1])
+        return p, line, port
+    out, err = p.communicate(timeout=60)
+    return p.returncode, line + out.decode(), err.decode()
+
+
+def stop(p):
+    p.terminate()
+    _, err = p.communicate(timeout=60)
+    return err.decode()
+
+
+# ---- logical damage: two games cannot be rebuilt ----
+bad_setup, bad_move = ids[1], ids[2]
+path = copy("logical.db")
+c = sqlite3.connect(path)
+c.execute("UPDATE games SET setup='{\"edition\": broken' WHERE id=?", (bad_setup,))
+c.execute("UPDATE moves SET move='fly to the moon' WHERE game=? AND n=1", (bad_move,))
+c.commit()
+c.close()
+r = run(path)
+check(not isinstance(r[0], subprocess.Popen), "a damaged database does not start silently")
+if isinstance(r[0], subprocess.Popen):
+    stop(r[0])
+else:
+    code, out, err = r
+    check(code == 1, f"exit 1, not {code}")
+    for gid in (bad_setup, bad_move):
+        check(any(gid in l and "cannot be loaded" in l for l in err.splitlines()),
+              f"game {gid} is named with its reason: {err!r}")
+    check("setup" in err, f"the bad setup's reason: {err!r}")
+    check("--skip-damaged" in err, f"it says how to go on: {err!r}")
+r = run(path, "--skip-damaged")
+check(isinstance(r[0], subprocess.Popen), f"--skip-damaged starts: {r[1:]}")
+if isinstance(r[0], subprocess.Popen):
+    p, line, port = r
+    st, lst = http_json(port, "GET", "/api/games")
+    got = {g["id"] for g in lst["games"]}
+    check(got == {ids[0], ids[3]}, f"exactly the good games are served: {got}")
+    err = stop(p)
+    check(bad_setup in err and bad_move in err, f"--skip-damaged still names them: {err!r}")
+
+# ---- physical damage: pages of the games table overwritten ----
+path = copy("pages.db")
+c = sqlite3.connect(path)
+page = c.execute("PRAGMA page_size").fetchone()[0]
+root = c.execute("SELECT rootpage FROM sqlite_master WHERE name='games'").fetchone()[0]
+c.close()
+with open(path, "r+b") as f:
+    f.seek((root - 1) * page + 8)
+    f.write(bytes(rng.randrange(256) for _ in range(page - 16)))
+r = run(path)
+check(not isinstance(r[0], subprocess.Popen), "a database with damaged pages does not start")
+if isinstance(r[0], subprocess.Popen):
+    stop(r[0])
+else:
+    code, out, err = r
+    check(code == 1 and "damaged" in err, f"it says the database is damaged: {code} {err!r}")
+r = run(path, "--skip-damaged")
+check(isinstance(r[0], subprocess.Popen), f"--skip-damaged starts on damaged pages: {r[1:]}")
+if isinstance(r[0], subprocess.Popen):
+    stop(r[0])
+
+# ---- read-only ----
+rodir = os.path.join(WORK, "ro")
+os.makedirs(rodir)
+path = os.path.join(rodir, "ro.db")
+shutil.copy(db, path)
+if os.geteuid() == 0:
+    os.chmod(WORK, 0o755)
+    os.chmod(rodir, 0o755)
+    os.chmod(path, 0o644)
+    user = 65534  # nobody: may read, not write
+else:
+    os.chmod(path, 0o444)
+    os.chmod(rodir, 0o555)
+    user = None
+r = run(path, user=user)
+check(not isinstance(r[0], subprocess.Popen), "a read-only database does not start silently")
+if isinstance(r[0], subprocess.Popen):
+    p, line, port = r
+    st, g = http_json(port, "POST", "/api/games", {"players": 2})
+    print(f"read-only database started; a creation answered {st}", flush=True)
+    stop(p)
+else:
+    code, out, err = r
+    check(code == 1 and ("read-only" in err or "readonly" in err or "cannot be written" in err),
+          f"it says the database cannot be written: {code} {err!r}")
+os.chmod(rodir, 0o755)
+finish("damaged: a damaged or read-only database never starts silently")
