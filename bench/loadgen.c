@@ -1,5 +1,8 @@
 /* loadgen.c: load generator for `chartered serve` (docs/protocol.md). Creates
- * N games of 4 human seats over HTTP, connects 4 WebSocket clients per game
+ * N games of 4 human seats over HTTP, opens a guest session per client
+ * (POST /api/guest; the server must allow that many: CHARTERED_AUTH_LIMITS=
+ * 10,200,0), connects 4 WebSocket clients per game with their session's
+ * cookie, each taking its seat by its invite token
  * (raw sockets + epoll, one thread, so the generator itself stays cheap),
  * and has every client answer each state frame in which it decides with a
  * random legal move. It reports the connections held, the moves per second
@@ -40,6 +43,7 @@ typedef struct conn {
     char *in;               /* received bytes not yet consumed */
     size_t inlen, incap;
     char out[512];          /* a move frame waiting for the socket */
+    char cookie[96];        /* its guest session */
     size_t outlen;
     int sent_decision;      /* decision our last move was made for, -1 none */
     double sent_at;
@@ -92,6 +96,40 @@ static int connect_to(int nonblock)
         return -1;
     }
     return fd;
+}
+
+/* A guest session (POST /api/guest): its "chartered_session=..." cookie
+ * into out. A seat is played by a session, which the WebSocket's upgrade
+ * carries in its Cookie header, as a browser's would (docs/protocol.md). */
+static int new_guest(char *out, size_t n)
+{
+    char req[256];
+    snprintf(req, sizeof req,
+             "POST /api/guest HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
+             "Content-Length: 2\r\nConnection: close\r\n\r\n{}", host);
+    int fd = connect_to(0);
+    if (fd < 0)
+        return -1;
+    if (write(fd, req, strlen(req)) != (ssize_t)strlen(req)) {
+        close(fd);
+        return -1;
+    }
+    char resp[2048];
+    size_t len = 0;
+    ssize_t r;
+    while (len < sizeof resp - 1 && (r = read(fd, resp + len, sizeof resp - 1 - len)) > 0)
+        len += (size_t)r;
+    close(fd);
+    resp[len] = 0;
+    char *c = strstr(resp, "chartered_session=");
+    if (!strstr(resp, " 201 ") || !c)
+        return -1;
+    size_t l = strcspn(c, ";\r\n");
+    if (l >= n)
+        return -1;
+    memcpy(out, c, l);
+    out[l] = 0;
+    return 0;
 }
 
 /* POST /api/games with 4 human seats; fills g. */
@@ -437,6 +475,15 @@ int main(int argc, char **argv)
 
     int nconn = ngames * 4;
     conn *cs = calloc((size_t)nconn, sizeof *cs);
+    t0 = now_s();
+    for (int i = 0; i < nconn; i++)
+        if (new_guest(cs[i].cookie, sizeof cs[i].cookie) != 0) {
+            fprintf(stderr, "loadgen: guest session %d refused (start the server with "
+                    "CHARTERED_AUTH_LIMITS=10,200,0: no limit on guests)\n", i);
+            return 1;
+        }
+    printf("opened %d guest sessions in %.1f s\n", nconn, now_s() - t0);
+    fflush(stdout);
     int ep = epoll_create1(0);
     int opened = 0, open_ok = 0, dead = 0;
     t0 = now_s();
@@ -465,11 +512,12 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++) {
             conn *c = evs[i].data.ptr;
             if (c->state == 0 && (evs[i].events & EPOLLOUT)) {
-                char req[512], join[256];
+                char req[640], join[256];
                 snprintf(req, sizeof req,
                          "GET /ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
                          "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                         "Sec-WebSocket-Version: 13\r\n\r\n", host, port);
+                         "Sec-WebSocket-Version: 13\r\nCookie: %s\r\n\r\n", host, port,
+                         c->cookie);
                 if (send(c->fd, req, strlen(req), MSG_NOSIGNAL) < 0) {
                     c->state = 3;
                     dead++;

@@ -16,7 +16,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, http_json, check, finish, test_args  # noqa: E402
+from wsclient import Server, http_json, guest, check, finish, test_args  # noqa: E402
 
 BIN, SRC, WORK = test_args()
 
@@ -213,16 +213,21 @@ try:
     s.sendall(b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n")
     s.close()
     # joining an HTTP-claimed seat: 409 for claimed seats
-    st, r = http_json(srv.port, "POST", f"/api/games/{gid}/join", {"seat": 0})
+    zed = guest(srv.port, "Zed")
+    st, r = http_json(srv.port, "POST", f"/api/games/{gid}/join", {"seat": 0}, cookie=zed)
     check(st == 409, f"join of a claimed seat: {st} {r}")
-    # (reserved seats are refused, open ones get a token of their own:
-    # tests/server_seats.py)
+    st, r = http_json(srv.port, "POST", f"/api/games/{gid}/join", {"seat": 0})
+    check(st == 401, f"join without a session: {st} {r}")
+    # (reserved seats are refused, open ones are bound to the joiner's
+    # session: tests/server_seats.py)
     st, g2 = http_json(srv.port, "POST", "/api/games",
                        {"players": 2, "seats": [{"kind": "human", "access": "open"}]})
-    st, r = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {"name": "Zed"})
+    st, r = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {"name": "Zed"},
+                      cookie=zed)
     check(st == 200 and r["seat"] == 0 and "token" not in g2["seats"][0]
-          and len(r["token"]) == 32, f"join gives the first free open seat: {r}")
-    st, r = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {"seat": 7})
+          and "token" not in r, f"join gives the first free open seat: {r}")
+    st, r = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {"seat": 7},
+                      cookie=guest(srv.port))
     check(st == 400, "join of a seat that does not exist")
     check(srv.alive(), "the server is still running")
     st, r = http_json(srv.port, "GET", "/api/games")

@@ -1,11 +1,17 @@
 """server_seats.py: seats that cannot be taken (issue 19 defect 2, issue 14
 item 2), over real sockets against `chartered serve`.
 
-A stranger who reads a game's id from the lobby tries every way to get a seat
-that is not its own: POST /api/games/ID/join of a reserved seat (whose invite
-token the creator holds), of the first free seat, of an open seat someone
-already took; the listings and summaries are checked never to carry a token;
-an open seat's token goes to the one who takes it alone.
+Anke (an account) creates a game and is seated at once; Bram (a guest) takes
+his reserved seat through its invite link; an open seat is taken from the
+lobby. Then Mallory, a stranger who reads the game's id from the lobby and
+even gets hold of Bram's invite link, tries every way to act for, or see the
+hand of, a seat that is not hers: the lobby and summaries (no token, no
+owner), POST /api/games/ID/join (a reserved seat, a taken seat, any seat,
+without a session), the WebSocket (the leaked invite token, no token, a
+forged cookie, no cookie, Anke's cookie from another site's page), moves for
+another seat, and the replay of a running game. Each is refused and no frame
+she gets carries another seat's view. A player who logs out and back in gets
+the seat back; a guest's seat outlives a reconnect.
 
 usage: python3 server_seats.py BINARY SRCDIR WORKDIR
 """
@@ -13,15 +19,33 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, http_json, check, finish, test_args  # noqa: E402
+from wsclient import (Server, WS, http_call, http_json, session_cookie, guest,  # noqa: E402
+                      check, finish, test_args)
 
 BIN, SRC, WORK = test_args()
 
 
-def no_token_anywhere(obj, what):
-    """No member called token (nor a play link) anywhere in obj."""
+def no_secret_anywhere(obj, what):
     text = repr(obj)
-    check("token" not in text and "/#/play/" not in text, f"{what} carries no token: {text[:300]}")
+    check("token" not in text and "owner" not in text and "/#/play/" not in text,
+          f"{what} carries no token, owner or seat link: {text[:300]}")
+
+
+def first(ws, types=("state", "error")):
+    return ws.recv_until(lambda m: m["type"] in types, timeout=20)
+
+
+def refused(ws, code, what):
+    m = first(ws)
+    check(m["type"] == "error" and m["code"] == code, f"{what}: expected {code}, got "
+          f"{m.get('type')} {m.get('code')} seat {m.get('seat')}")
+    return m
+
+
+def signup(port, name):
+    st, r, h = http_call(port, "POST", "/api/signup", {"name": name, "password": "pass " + name})
+    check(st == 201, f"sign-up {name}: {st} {r}")
+    return session_cookie(h)
 
 
 db = os.path.join(WORK, "seats.db")
@@ -29,67 +53,179 @@ for f in (db, db + "-wal", db + "-shm"):
     if os.path.exists(f):
         os.remove(f)
 srv = Server(BIN, db).start()
+mallory_frames = []
 try:
-    # ---- reserved seats (the default): only through their invite link ----
-    st, g = http_json(srv.port, "POST", "/api/games",
-                      {"players": 2, "seats": [{"kind": "human", "name": "Anke"},
-                                               {"kind": "human", "name": "Bram"}]})
+    P = srv.port
+    anke = signup(P, "anke")
+    bram = guest(P, "Bram")
+    mallory = guest(P, "Mallory")
+    eve = signup(P, "eve")
+
+    # ---- the creator is seated at once ----
+    st, g = http_json(P, "POST", "/api/games",
+                      {"players": 4, "seat": 0,
+                       "seats": [{"kind": "human"}, {"kind": "human", "name": "Bram"},
+                                 {"kind": "human", "access": "open"},
+                                 {"kind": "bot", "bot": "random"}]}, cookie=anke)
     check(st == 201, f"create: {st} {g}")
     gid = g["id"]
-    toks = [s["token"] for s in g["seats"]]
-    check(all(s.get("access") == "reserved" for s in g["seats"]), f"seats reserved by default: {g}")
-    # the stranger finds the game in the lobby
-    st, lst = http_json(srv.port, "GET", "/api/games")
-    check(st == 200 and any(x["id"] == gid for x in lst["games"]), "the game is listed")
-    no_token_anywhere(lst, "the lobby list")
-    st, one = http_json(srv.port, "GET", f"/api/games/{gid}")
-    no_token_anywhere(one, "the game summary")
-    # ... and asks for Bram's seat, and for any free seat
-    st, r = http_json(srv.port, "POST", f"/api/games/{gid}/join", {"seat": 1, "name": "Mallory"})
-    check(st == 409, f"a stranger's join of reserved seat 1 is refused: {st} {r}")
-    no_token_anywhere(r, "the refused join")
-    check(toks[1] not in repr(r), "the refused join does not carry T1")
-    st, r = http_json(srv.port, "POST", f"/api/games/{gid}/join", {})
-    check(st == 409, f"a join of 'any free seat' finds none: {st} {r}")
-    check(toks[0] not in repr(r) and toks[1] not in repr(r), "no token in that answer")
-    st, one = http_json(srv.port, "GET", f"/api/games/{gid}")
-    check([s["name"] for s in one["seats"]] == ["Anke", "Bram"], f"names unchanged: {one}")
-    check(not any(s["claimed"] for s in one["seats"]), "no seat claimed by the attempts")
+    s0, s1, s2 = g["seats"][0], g["seats"][1], g["seats"][2]
+    check(s0.get("you") is True and "token" not in s0 and s0["name"] == "anke",
+          f"the creator sits in seat 0 at once, no token needed: {s0}")
+    check(s1.get("access") == "reserved" and len(s1.get("token", "")) == 32,
+          f"the reserved seat has an invite token: {s1}")
+    check(s2.get("access") == "open" and "token" not in s2, f"the open seat has none: {s2}")
+    T1 = s1["token"]
+    st, one = http_json(P, "GET", f"/api/games/{gid}")
+    check(one["seats"][0]["claimed"] and not one["seats"][1]["claimed"],
+          f"seat 0 is taken before Anke opens anything: {one['seats']}")
+    # the creator chooses another seat
+    st, g2 = http_json(P, "POST", "/api/games", {"players": 2, "seat": 1}, cookie=eve)
+    check(st == 201 and g2["seats"][1].get("you") and "token" in g2["seats"][0],
+          f"the creator's chosen seat: {g2}")
+    st, r = http_json(P, "POST", "/api/games", {"players": 2, "seat": 1,
+                                                "seats": [{}, {"kind": "bot", "bot": "random"}]},
+                      cookie=eve)
+    check(st == 400, f"a creator seat that is a bot's: {st} {r}")
 
-    # Bram uses his invite link: he gets his own seat and hand
-    b = srv.ws()
-    b.send({"type": "join", "game": gid, "token": toks[1]})
-    m = b.recv_until(lambda m: m["type"] in ("state", "error"))
-    check(m["type"] == "state" and m["seat"] == 1, f"the invite link gives seat 1: {m}")
+    # ---- the lobby, the summary: nothing to steal ----
+    st, lst = http_json(P, "GET", "/api/games")
+    check(any(x["id"] == gid for x in lst["games"]), "the game is listed")
+    no_secret_anywhere(lst, "the lobby list")
+    st, one = http_json(P, "GET", f"/api/games/{gid}")
+    no_secret_anywhere(one, "the game summary")
 
-    # ---- open seats: the token goes to the one who takes the seat ----
-    st, g2 = http_json(srv.port, "POST", "/api/games",
-                       {"players": 3, "seats": [{"kind": "human", "name": "Anke"},
-                                                {"kind": "human", "access": "open"},
-                                                {"kind": "human", "access": "open"}]})
-    check(st == 201, f"create with open seats: {st} {g2}")
-    check("token" in g2["seats"][0] and "token" not in g2["seats"][1]
-          and "token" not in g2["seats"][2], f"open seats have no token in the create answer: {g2}")
-    known = {g2["seats"][0]["token"]}
-    st, r1 = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {"name": "Zed"})
-    check(st == 200 and r1["seat"] == 1, f"join takes the first free open seat: {st} {r1}")
-    check(r1.get("token") not in known and len(r1.get("token", "")) == 32,
-          "the joiner's token is new")
-    known.add(r1.get("token"))
-    st, r = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {"seat": 1})
-    check(st == 409 and "token" not in r, f"a taken open seat is refused: {st} {r}")
-    st, r = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {"seat": 0})
-    check(st == 409 and "token" not in r, f"the creator's reserved seat is refused: {st} {r}")
-    st, r2 = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {})
-    check(st == 200 and r2["seat"] == 2 and r2["token"] not in known,
-          f"the next open seat, with a token of its own: {st} {r2}")
-    st, r = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {})
-    check(st == 409, f"no open seat left: {st} {r}")
-    st, r = http_json(srv.port, "POST", "/api/games",
-                      {"players": 2, "seats": [{"kind": "human", "access": "public"}]})
-    check(st == 400 and "access" in r.get("error", ""), f"a bad access value: {st} {r}")
-    b.close()
+    # ---- the API ----
+    for body, what in [({"seat": 0}, "Anke's seat"), ({"seat": 1}, "reserved seat 1"),
+                       ({"seat": 3}, "the bot's seat")]:
+        st, r = http_json(P, "POST", f"/api/games/{gid}/join", body, cookie=mallory)
+        check(st == 409, f"Mallory's join of {what} is refused: {st} {r}")
+        no_secret_anywhere(r, "the refusal")
+    st, r = http_json(P, "POST", f"/api/games/{gid}/join", {"seat": 2})
+    check(st == 401, f"a join without a session: {st} {r}")
+
+    # ---- Bram takes his reserved seat by its invite link ----
+    b = WS("127.0.0.1", P, cookie=bram)
+    b.send({"type": "join", "game": gid, "token": T1})
+    m = first(b)
+    check(m["type"] == "state" and m["seat"] == 1 and m["view"]["viewer"] == 1,
+          f"the invite link gives Bram seat 1: {m.get('type')} {m.get('code')} {m.get('message')}")
+    check([s["name"] for s in m["seats"]][:2] == ["anke", "Bram"], "the seats show the names")
+
+    # ---- Mallory with the leaked invite link, over the WebSocket ----
+    w = WS("127.0.0.1", P, cookie=mallory)
+    w.send({"type": "join", "game": gid, "token": T1})
+    mallory_frames.append(refused(w, "seat_taken", "the leaked link on another session"))
+    w.send({"type": "join", "game": gid})
+    mallory_frames.append(refused(w, "bad_token", "a join without a token and no seat"))
+    w.send({"type": "join", "game": gid, "token": T1[:-1] + ("0" if T1[-1] != "0" else "1")})
+    mallory_frames.append(refused(w, "bad_token", "a guessed token"))
+    w.send({"type": "move", "move": "draw", "decision": 0})
+    mallory_frames.append(refused(w, "no_game", "a move without a seat"))
+    w.close()
+    for cookie, what in [(None, "no cookie"), ("chartered_session=" + "ab" * 32, "a forged cookie")]:
+        x = WS("127.0.0.1", P, cookie=cookie)
+        x.send({"type": "join", "game": gid, "token": T1})
+        mallory_frames.append(refused(x, "no_session", f"the leaked link with {what}"))
+        x.close()
+    # Anke's own cookie, sent by another site's page (cross-site WebSocket)
+    x = WS("127.0.0.1", P, cookie=anke, origin="http://evil.example")
+    x.send({"type": "join", "game": gid})
+    mallory_frames.append(refused(x, "no_session", "Anke's cookie from another site"))
+    x.close()
+
+    # ---- the open seat: Mallory may sit there, and only there ----
+    st, r = http_json(P, "POST", f"/api/games/{gid}/join", {}, cookie=mallory)
+    check(st == 200 and r["seat"] == 2 and "token" not in r, f"Mallory takes the open seat: {r}")
+    st, r = http_json(P, "POST", f"/api/games/{gid}/join", {"seat": 2}, cookie=eve)
+    check(st == 409, f"a taken open seat is refused: {st} {r}")
+    st, r = http_json(P, "POST", f"/api/games/{gid}/join", {}, cookie=mallory)
+    check(st == 409, f"one seat per person and game: {st} {r}")
+    w = WS("127.0.0.1", P, cookie=mallory)
+    w.send({"type": "join", "game": gid})
+    m = first(w)
+    check(m["type"] == "state" and m["seat"] == 2 and m["view"]["viewer"] == 2,
+          f"Mallory's own seat, her own view: {m.get('seat')}")
+    mallory_frames.append(m)
+    w.send({"type": "join", "game": gid, "token": T1})
+    mallory_frames.append(refused(w, "seat_taken", "the leaked link from a seated player"))
+
+    # ---- Anke plays her seat from any of her sessions ----
+    a = WS("127.0.0.1", P, cookie=anke)
+    a.send({"type": "join", "game": gid})
+    m = first(a)
+    check(m["type"] == "state" and m["seat"] == 0 and m["status"] == "playing",
+          f"Anke joins her seat with her session; everyone is seated: {m.get('status')}")
+    # moves: Mallory cannot move for another seat. She plays her own turns
+    # until a person who is not her must decide (nobody moves for them here)
+    def mine(lines):
+        x = lines[0]
+        if x.startswith("range "):
+            prefix, lo, _hi = x[len("range "):].rsplit(" ", 2)
+            return f"{prefix} {lo}"
+        return x
+    while True:
+        m = w.recv_until(lambda x: x["type"] == "state" and x["deciders"], timeout=30)
+        if m["deciders"] and set(m["deciders"]) <= {0, 1}:
+            break
+        if 2 in m["deciders"] and m["legal"]:
+            w.send({"type": "move", "move": mine(m["legal"]), "decision": m["decision"]})
+    dec = m["decision"]
+    w.send({"type": "move", "move": "draw", "decision": dec})
+    e = w.recv_until(lambda x: x["type"] == "error")
+    check(e["code"] in ("not_your_turn", "illegal_move"), f"Mallory cannot move for seat "
+          f"{m['deciders']}: {e}")
+    st, one = http_json(P, "GET", f"/api/games/{gid}")
+    check(one["decision"] == dec, f"the game did not move: {one['decision']} {dec}")
+    mallory_frames.extend(f for f in w.frames if f.get("type") == "state")
+    # the replay of a running game shows nothing
+    st, r = http_json(P, "GET", f"/api/games/{gid}/replay", cookie=mallory)
+    check(st == 403, f"no replay while the game runs: {st}")
+
+    # ---- logout and back: the account keeps its seat; the stranger does not get it ----
+    st, _, _ = http_call(P, "POST", "/api/logout", cookie=anke)
+    m = a.recv_until(lambda m: m["type"] == "error")
+    check(m["code"] == "no_session", f"Anke's open connection hears of the logout: {m}")
+    a.send({"type": "move", "move": "draw", "decision": dec})
+    m = a.recv_until(lambda m: m["type"] == "error")
+    check(m["code"] == "no_game", f"and plays no more: {m}")
+    st, r, h = http_call(P, "POST", "/api/login", {"name": "anke", "password": "pass anke"})
+    anke_again = session_cookie(h)
+    a2 = WS("127.0.0.1", P, cookie=anke_again)
+    a2.send({"type": "join", "game": gid})
+    m = first(a2)
+    check(m["type"] == "state" and m["seat"] == 0, f"logged in again, Anke has her seat: {m}")
+    # Bram reconnects with his guest cookie: same seat
+    b2 = WS("127.0.0.1", P, cookie=bram)
+    b2.send({"type": "join", "game": gid})
+    m = first(b2)
+    check(m["type"] == "state" and m["seat"] == 1, f"the guest's seat outlives a reconnect: {m}")
+
+    # ---- after a restart the bindings hold (stored with the seats) ----
+    for c in (a2, b, b2, w):
+        c.close()
+    srv.stop()
+    srv.start()
+    x = WS("127.0.0.1", srv.port, cookie=mallory)
+    x.send({"type": "join", "game": gid, "token": T1})
+    mallory_frames.append(refused(x, "seat_taken", "the leaked link after a restart"))
+    x.send({"type": "join", "game": gid})
+    m = first(x)
+    check(m["type"] == "state" and m["seat"] == 2, f"Mallory still has only seat 2: {m.get('seat')}")
+    mallory_frames.append(m)
+    y = WS("127.0.0.1", srv.port, cookie=bram)
+    y.send({"type": "join", "game": gid})
+    m = first(y)
+    check(m["type"] == "state" and m["seat"] == 1, "Bram has seat 1 after the restart")
+    x.close()
+    y.close()
+
+    # nothing Mallory was sent shows another seat's view
+    for f in mallory_frames:
+        if f.get("type") == "state":
+            check(f["seat"] == 2 and f["view"]["viewer"] == 2,
+                  f"Mallory's frames show only her seat: seat {f['seat']}")
     check(srv.alive(), "the server is still running")
 finally:
     srv.stop()
-finish("server_seats: reserved and open seats hold")
+finish("server_seats: no seat can be taken or watched from another session")

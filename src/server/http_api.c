@@ -1,6 +1,7 @@
 /* http_api.c: the HTTP side of the one port: the static browser client from
  * the web directory, the message catalogues /i18n/LANG.json, and the JSON
- * API under /api (options, health, create, list, summary, join, replay). Answers are
+ * API under /api (options, health, create, list, summary, join, replay; the
+ * accounts and sessions of auth_api.c). Answers are
  * JSON; bad requests get a 4xx status with {"error": reason}. See
  * docs/protocol.md.
  */
@@ -9,10 +10,24 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <sodium.h>
+
 #include "server.h"
 #include "text.h"
 
+static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *cookie);
+
 static int respond(struct lws *wsi, unsigned status, json_t *j)
+{
+    return respond_c(wsi, status, j, NULL);
+}
+
+int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *cookie)
+{
+    return respond_c(wsi, status, j, cookie);
+}
+
+static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *cookie)
 {
     char *body = json_dumps(j, JSON_COMPACT);
     json_decref(j);
@@ -30,6 +45,9 @@ static int respond(struct lws *wsi, unsigned status, json_t *j)
     if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
         lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end) == 0 &&
+        (!cookie || lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_SET_COOKIE,
+                                                 (const unsigned char *)cookie,
+                                                 (int)strlen(cookie), &p, end) == 0) &&
         lws_finalize_write_http_header(wsi, start, &p, end) == 0) {
         memcpy(start, body, bl);
         if (lws_write(wsi, start, bl, LWS_WRITE_HTTP_FINAL) == (int)bl)
@@ -43,6 +61,11 @@ static int respond(struct lws *wsi, unsigned status, json_t *j)
 static int respond_error(struct lws *wsi, unsigned status, const char *why)
 {
     return respond(wsi, status, json_pack("{s:s}", "error", why));
+}
+
+int srv_http_error(struct lws *wsi, unsigned status, const char *why)
+{
+    return respond_error(wsi, status, why);
 }
 
 static const char *mime_of(const char *path)
@@ -108,6 +131,11 @@ static json_t *parse_body(srv_pss *pss, char *why, size_t n)
     return j;
 }
 
+json_t *srv_http_body(char *why, size_t n)
+{
+    return parse_body(NULL, why, n);
+}
+
 static int api_list(struct lws *wsi)
 {
     char buf[64];
@@ -135,7 +163,9 @@ static int api_create(struct lws *wsi, srv_pss *pss)
     json_t *req = parse_body(pss, why, sizeof why);
     if (!req)
         return respond_error(wsi, 400, why);
-    srv_game *g = srv_game_create(req, why, sizeof why);
+    srv_ident me;
+    srv_ident_of(wsi, &me);
+    srv_game *g = srv_game_create(req, &me, why, sizeof why);
     json_decref(req);
     if (!g)
         return respond_error(wsi, 400, why);
@@ -154,12 +184,19 @@ static int api_create(struct lws *wsi, srv_pss *pss)
             json_object_set_new(o, "access", json_string(s->open ? "open" : "reserved"));
             /* an open seat's token is made when someone takes the seat
                (api_join): the creator never holds it, so no two people do */
-            if (!s->open) {
-                char link[128];
+            char link[128];
+            if (i == g->creator_seat) { /* the creator's own: the session plays it */
+                snprintf(link, sizeof link, "/#/play/%s", g->id);
+                json_object_set_new(o, "you", json_true());
+                json_object_set_new(o, "link", json_string(link));
+            } else if (!s->open) {
                 snprintf(link, sizeof link, "/#/play/%s/%s", g->id, s->token);
                 json_object_set_new(o, "token", json_string(s->token));
                 json_object_set_new(o, "link", json_string(link));
             }
+            /* the invite token is handed out once, here, and kept only as
+               its hash */
+            sodium_memzero(s->token, sizeof s->token);
         }
         json_array_append_new(seats, o);
     }
@@ -180,6 +217,19 @@ static int api_join(struct lws *wsi, srv_pss *pss, srv_game *g)
     if (!json_is_object(req)) {
         json_decref(req);
         return respond_error(wsi, 400, "the body must be a JSON object");
+    }
+    srv_ident me;
+    srv_ident_of(wsi, &me);
+    if (!me.owner[0]) {
+        json_decref(req);
+        return respond_error(wsi, 401, "taking a seat needs a session: log in, sign up or "
+                             "play as a guest first (docs/protocol.md)");
+    }
+    int mine = srv_seat_of(g, me.owner);
+    if (mine >= 0) {
+        json_decref(req);
+        snprintf(why, sizeof why, "you already sit in seat %d of this game", mine);
+        return respond_error(wsi, 409, why);
     }
     json_t *sv = json_object_get(req, "seat"), *nv = json_object_get(req, "name");
     int seat = -1;
@@ -216,19 +266,17 @@ static int api_join(struct lws *wsi, srv_pss *pss, srv_game *g)
         json_decref(req);
         return respond_error(wsi, 400, "name must be text of at most 24 bytes");
     }
-    if (name && *name)
-        snprintf(g->seat[seat].name, sizeof g->seat[seat].name, "%s", name);
+    (void)name; /* the seat shows the session's name (older clients send one) */
     json_decref(req);
-    /* a fresh token, known to the joiner alone */
-    if (srv_random_hex(g->seat[seat].token, SRV_TOKEN_HEX) != 0)
-        return respond_error(wsi, 500, "no randomness available for the seat token");
-    srv_seat_claim(g, seat);
+    /* the seat is bound to the joiner's session: no token is handed out,
+       the session's cookie is what plays it */
+    if (srv_seat_bind(g, seat, &me, why, sizeof why) != SEAT_BOUND)
+        return respond_error(wsi, 409, why);
     char link[128];
-    snprintf(link, sizeof link, "/#/play/%s/%s", g->id, g->seat[seat].token);
+    snprintf(link, sizeof link, "/#/play/%s", g->id);
     for (srv_client *c = g->clients; c; c = c->gnext)
         srv_client_want_state(c);
-    return respond(wsi, 200, json_pack("{s:i,s:s,s:s}", "seat", seat, "token",
-                                       g->seat[seat].token, "link", link));
+    return respond(wsi, 200, json_pack("{s:i,s:s}", "seat", seat, "link", link));
 }
 
 static int api_replay(struct lws *wsi, srv_game *g)
@@ -337,6 +385,13 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
         return serve_file(wsi, g_srv->opt.web, url);
     }
     const char *rest = url + 5;
+    /* a POST from another site's page is refused: its cookie must not act
+       (SameSite=Lax already keeps browsers from sending it) */
+    if (pss->is_post && srv_cross_site(wsi))
+        return respond_error(wsi, 403, "a request from another site is refused");
+    int arc;
+    if (srv_auth_route(wsi, rest, pss->is_post, &arc))
+        return arc;
     if (!strcmp(rest, "options"))
         return respond(wsi, 200, srv_options_json());
     if (!strcmp(rest, "health") && !pss->is_post)
@@ -380,6 +435,9 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
     srv_pss *pss = user;
     switch (reason) {
     case LWS_CALLBACK_HTTP:
+        if (pss->pwjob) /* a new request on this connection: the old one's answer is void */
+            srv_auth_request_gone(wsi);
+        json_decref(pss->deferred);
         memset(pss, 0, sizeof *pss);
         snprintf(pss->url, sizeof pss->url, "%s", (const char *)in);
         pss->is_post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
@@ -416,8 +474,23 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         cur_len = 0;
         return rc;
     }
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        /* an answer that waited for the password worker (auth_api.c) */
+        if (pss && pss->deferred) {
+            json_t *j = pss->deferred;
+            pss->deferred = NULL;
+            return respond_c(wsi, pss->deferred_status, j,
+                             pss->deferred_cookie[0] ? pss->deferred_cookie : NULL);
+        }
+        return 0;
     case LWS_CALLBACK_CLOSED_HTTP:
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        if (pss && pss->pwjob)
+            srv_auth_request_gone(wsi);
+        if (pss && pss->deferred) {
+            json_decref(pss->deferred);
+            pss->deferred = NULL;
+        }
         if (pss) {
             free(pss->body);
             pss->body = NULL;

@@ -183,8 +183,11 @@ static json_t *seat_json(const srv_game *g, int i, int with_token)
     if (s->kind != SEAT_BOT) {
         json_object_set_new(o, "claimed", json_boolean(s->claimed));
         json_object_set_new(o, "access", json_string(s->open ? "open" : "reserved"));
-        if (with_token)
-            json_object_set_new(o, "token", json_string(s->token));
+        if (with_token) { /* stored: the hash only, and whose seat it is */
+            json_object_set_new(o, "token_hash", json_string(s->token_hash));
+            if (s->owner[0])
+                json_object_set_new(o, "owner", json_string(s->owner));
+        }
         /* stored only while a stand-in bot plays the seat, so that it goes on
            playing after a restart (older databases simply lack it) */
         if (with_token && s->away)
@@ -219,12 +222,14 @@ int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
             snprintf(s->bot, sizeof s->bot, "%s", b ? b : "random");
             s->strength = (int)json_integer_value(json_object_get(o, "strength"));
         } else {
-            const char *t = json_string_value(json_object_get(o, "token"));
-            if (!t || strlen(t) != SRV_TOKEN_HEX) {
+            const char *t = json_string_value(json_object_get(o, "token_hash"));
+            const char *ow = json_string_value(json_object_get(o, "owner"));
+            if (!t || strlen(t) != SRV_HASH_HEX) {
                 snprintf(why, n, "seat %d has no stored token", i);
                 return -1;
             }
-            memcpy(s->token, t, SRV_TOKEN_HEX + 1);
+            memcpy(s->token_hash, t, SRV_HASH_HEX + 1);
+            snprintf(s->owner, sizeof s->owner, "%s", ow && strlen(ow) < SRV_OWNER_MAX ? ow : "");
             s->claimed = json_is_true(json_object_get(o, "claimed"));
             /* databases from before open seats have reserved seats only */
             const char *acc = json_string_value(json_object_get(o, "access"));
@@ -367,14 +372,15 @@ static int all_claimed(const srv_game *g)
     return 1;
 }
 
-srv_game *srv_game_create(json_t *req, char *why, size_t n)
+srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size_t n)
 {
     if (!json_is_object(req)) {
         snprintf(why, n, "the body must be a JSON object");
         return NULL;
     }
     static const char *known[] = {"edition", "players", "arrangement", "preset", "events",
-                                  "seed", "practice", "turn_timer", "seats", "mode", "days", NULL};
+                                  "seed", "practice", "turn_timer", "seats", "mode", "days", "seat",
+                                  NULL};
     const char *key;
     json_t *v;
     json_object_foreach(req, key, v) {
@@ -392,6 +398,7 @@ srv_game *srv_game_create(json_t *req, char *why, size_t n)
         return NULL;
     }
     g->vcache_decision = -1;
+    g->creator_seat = -1;
     if (read_setup(g, req, why, n) != 0)
         goto fail;
     /* The seed decides every deal and draw of the game: one the creator
@@ -494,7 +501,38 @@ srv_game *srv_game_create(json_t *req, char *why, size_t n)
                 snprintf(why, n, "no randomness available for the seat token");
                 goto fail;
             }
+            srv_token_hash(s->token, s->token_hash);
         }
+    }
+    /* the creator (a session) sits at once in the seat chosen ("seat",
+       default the first human seat): nobody can take it before them */
+    if (creator && creator->owner[0]) {
+        int cs = -1;
+        if ((v = json_object_get(req, "seat")) && !json_is_null(v)) {
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                json_integer_value(v) >= g->nseats ||
+                g->seat[json_integer_value(v)].kind != SEAT_HUMAN) {
+                snprintf(why, n, "seat (yours) must be the number of a human seat");
+                goto fail;
+            }
+            cs = (int)json_integer_value(v);
+        } else {
+            for (int i = 0; i < g->nseats && cs < 0; i++)
+                if (g->seat[i].kind == SEAT_HUMAN)
+                    cs = i;
+        }
+        if (cs >= 0) {
+            srv_seat *s = &g->seat[cs];
+            snprintf(s->owner, sizeof s->owner, "%s", creator->owner);
+            snprintf(s->name, sizeof s->name, "%s", creator->name);
+            s->claimed = 1;
+            s->open = 0;
+            memset(s->token, 0, sizeof s->token); /* no invite: it is taken */
+            g->creator_seat = cs;
+        }
+    } else if ((v = json_object_get(req, "seat")) && !json_is_null(v)) {
+        snprintf(why, n, "seat (yours) needs a session: log in or play as a guest first");
+        goto fail;
     }
     do {
         if (srv_random_hex(g->id, SRV_ID_HEX) != 0) {
@@ -573,4 +611,40 @@ void srv_seat_claim(srv_game *g, int s)
         g->decide_since_ms = srv_now_ms();
     }
     srv_commit_schedule(g);
+}
+
+int srv_seat_of(const srv_game *g, const char *owner)
+{
+    for (int i = 0; owner && owner[0] && i < g->nseats; i++)
+        if (g->seat[i].kind == SEAT_HUMAN && strcmp(g->seat[i].owner, owner) == 0)
+            return i;
+    return -1;
+}
+
+int srv_seat_bind(srv_game *g, int s, const srv_ident *id, char *why, size_t n)
+{
+    srv_seat *seat = &g->seat[s];
+    if (!id->owner[0]) {
+        snprintf(why, n, "a seat needs a session: log in, sign up or play as a guest first");
+        return SEAT_NO_SESSION;
+    }
+    if (seat->owner[0]) {
+        if (strcmp(seat->owner, id->owner) == 0)
+            return SEAT_BOUND;
+        snprintf(why, n, "that seat is someone else's");
+        return SEAT_TAKEN;
+    }
+    int mine = srv_seat_of(g, id->owner);
+    if (mine >= 0) {
+        snprintf(why, n, "you already sit in seat %d of this game", mine);
+        return SEAT_TAKEN;
+    }
+    snprintf(seat->owner, sizeof seat->owner, "%s", id->owner);
+    snprintf(seat->name, sizeof seat->name, "%s", id->name);
+    g->meta_dirty = 1;
+    if (seat->claimed) /* a game from before sessions: the seat is bound now */
+        srv_commit_schedule(g);
+    else
+        srv_seat_claim(g, s);
+    return SEAT_BOUND;
 }

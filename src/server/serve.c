@@ -158,6 +158,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             srv_bots_drain(g_srv->bots);
         if (g_srv && g_srv->views)
             srv_views_drain(g_srv->views);
+        if (g_srv)
+            srv_pw_drain();
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
         char uri[32];
@@ -173,6 +175,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP:
     case LWS_CALLBACK_HTTP_BODY:
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+    case LWS_CALLBACK_HTTP_WRITEABLE:
     case LWS_CALLBACK_CLOSED_HTTP:
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         return srv_http_callback(wsi, reason, user, in, len);
@@ -213,6 +216,7 @@ static void usage(FILE *f)
             "usage: chartered serve [--port N] [--host ADDR] [--db FILE] [--web DIR]\n"
             "                       [--i18n DIR] [--bot-threads N] [--view-threads N]\n"
             "                       [--sync full|normal] [--loop libev|poll] [--skip-damaged]\n"
+            "                       [--trust-proxy]\n"
             "                       [--quiet]\n"
             "\n"
             "Plays both editions online: the browser client, a JSON API and WebSocket\n"
@@ -238,6 +242,9 @@ static void usage(FILE *f)
             "  --skip-damaged   start even if the database is damaged, serving the games\n"
             "                   that load (each one that does not is listed); without it\n"
             "                   a damaged database stops the start\n"
+            "  --trust-proxy    a reverse proxy is in front: take the client's address\n"
+            "                   from X-Forwarded-For and mark cookies Secure when\n"
+            "                   X-Forwarded-Proto says https\n"
             "  --quiet          no log lines\n",
             CH_WEB_DIR, CH_I18N_DIR);
 }
@@ -264,6 +271,8 @@ static void teardown(srv *s)
     if (s->ctx)
         lws_context_destroy(s->ctx);
     s->ctx = NULL;
+    srv_pw_stop();
+    srv_session_finalize();
     srv_store_close(s->store);
     for (srv_game *g = s->games, *nx; g; g = nx) {
         nx = g->lnext;
@@ -278,7 +287,7 @@ int cmd_serve(int argc, char **argv)
     /* views on a worker thread where there is a second core: at 5,000 moves/s
        on two cores, p99 from 107 ms to 25-35 ms */
     int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
-    srv_options o = {8080, NULL, "chartered.db", CH_WEB_DIR, CH_I18N_DIR, 2, views_default, 1, 0, 1, 0};
+    srv_options o = {8080, NULL, "chartered.db", CH_WEB_DIR, CH_I18N_DIR, 2, views_default, 1, 0, 1, 0, 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -300,6 +309,9 @@ int cmd_serve(int argc, char **argv)
             continue;
         } else if (!strcmp(a, "--skip-damaged") && !inline_v) {
             o.skip_damaged = 1;
+            continue;
+        } else if (!strcmp(a, "--trust-proxy") && !inline_v) {
+            o.trust_proxy = 1;
             continue;
         } else if (!v) {
             fprintf(stderr, "error: serve: unknown flag '%s' or it needs a value\n", a);
@@ -392,6 +404,11 @@ int cmd_serve(int argc, char **argv)
     if (!s->committer) /* the loop commits itself: slower, as safe */
         fprintf(stderr, "chartered: serve: %s; committing on the event loop\n", why);
     s->bots = srv_bots_start(o.bot_threads);
+    if (srv_pw_start() != 0) {
+        fprintf(stderr, "error: serve: cannot start libsodium or the password thread\n");
+        teardown(s);
+        return 1;
+    }
     if (!s->bots) {
         fprintf(stderr, "error: serve: cannot start the bot threads\n");
         teardown(s);

@@ -25,6 +25,9 @@
 #define SRV_QUEUE_MAX 64      /* queued answers; more are dropped */
 #define SRV_TOKEN_HEX 32      /* 128-bit seat tokens */
 #define SRV_ID_HEX 16         /* 64-bit game ids */
+#define SRV_HASH_HEX 64       /* BLAKE2b-256 of a token, as stored */
+#define SRV_SESSION_HEX 64    /* 256-bit session tokens (the cookie) */
+#define SRV_OWNER_MAX 40      /* "u:ID" or "g:SID" */
 /* The commit runs once the current loop turn is done: the moves of one turn
  * share a transaction. (A longer window, 1 ms, measured worse: p50 3 -> 9 ms
  * and p99 up at 5,000 moves/s.) */
@@ -45,8 +48,14 @@ typedef struct srv_seat {
     char name[32];
     char bot[16];               /* bot seats: random, greedy, ismcts */
     int strength;               /* ismcts: 1..3 */
-    char token[SRV_TOKEN_HEX + 1]; /* human seats */
-    int claimed;                /* the token has been used or handed out */
+    /* the invite token in clear: only between its making (create, join)
+       and the answer that hands it out; never stored */
+    char token[SRV_TOKEN_HEX + 1];
+    char token_hash[SRV_HASH_HEX + 1]; /* human seats: what is kept (tokens.c) */
+    char owner[SRV_OWNER_MAX];  /* the session the seat is bound to: "u:ID"
+                                   (an account) or "g:SID" (a guest); "" none */
+    int claimed;                /* bound to a session (or, in games from
+                                   before sessions, its token was used) */
     int open;                   /* an open seat: anyone may take it through
                                    POST /api/games/ID/join; else reserved: only
                                    through its invite link (token) */
@@ -87,6 +96,7 @@ struct srv_game {
     int practice;               /* an unrated practice game: its creator chose the
                                    seed, which every seat is shown (lobby.c) */
     int days;                   /* turn-based: days per move (1, 2, 3, 7); 0 live */
+    int creator_seat;           /* the seat its creator took at once, -1 */
     int64_t created;            /* unix seconds */
     int nmoves;                 /* moves applied = the decision number */
     int ncommitted;             /* moves known to be in the database */
@@ -131,8 +141,17 @@ typedef struct srv_out {
     unsigned char buf[];
 } srv_out;
 
+/* Who sends a request: the session of its cookie (session.c). */
+typedef struct srv_ident {
+    char owner[SRV_OWNER_MAX];  /* "u:ID" account, "g:SID" guest; "" no session */
+    char name[32];              /* the account's or the guest's name */
+    int64_t user_id;            /* 0 for a guest */
+    char hash[SRV_HASH_HEX + 1]; /* the session's stored hash */
+} srv_ident;
+
 struct srv_client {
     struct lws *wsi;
+    srv_ident ident;            /* the session of the upgrade's cookie */
     srv_game *game;
     int seat;                   /* -1 spectator */
     char lang[8];
@@ -162,6 +181,7 @@ typedef struct srv_options {
     int quiet;
     int libev;                  /* the libev loop (else lws's own poll loop) */
     int skip_damaged;           /* start even if some games cannot be loaded */
+    int trust_proxy;            /* believe X-Forwarded-For/-Proto (a proxy in front) */
 } srv_options;
 
 typedef struct srv {
@@ -197,6 +217,10 @@ int srv_random_hex(char *out, int nhex);
 uint64_t srv_random_u64(void);
 /* Constant-time comparison of two NUL-terminated tokens. */
 int srv_token_equal(const char *a, const char *b);
+/* The stored form of a token: BLAKE2b-256 of its text, 64 hex digits. */
+void srv_token_hash(const char *token, char out[SRV_HASH_HEX + 1]);
+/* 1 when token hashes to hash (compared in constant time). */
+int srv_token_matches(const char *token, const char *hash);
 
 /* ---- the listening address (listen.c) ------------------------------------- */
 typedef struct srv_listen {
@@ -239,8 +263,15 @@ srv_game *srv_game_held(const char *id);
  * watched for the eviction delay (CHARTERED_EVICT_SECONDS, default 600). */
 void srv_games_evict(int64_t now_ms);
 void srv_game_add(srv_game *g);
-/* Create a game from a POST /api/games body. NULL with the reason in why. */
-srv_game *srv_game_create(json_t *req, char *why, size_t n);
+/* Create a game from a POST /api/games body; the creator (a session, or
+ * NULL/none: nobody is seated) sits at once. NULL with the reason in why. */
+srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size_t n);
+/* The seat of g bound to owner, or -1. */
+int srv_seat_of(const srv_game *g, const char *owner);
+/* Bind seat s to the session id (its first claim), or check it is bound to
+ * it: SEAT_BOUND, else the refusal (with why). */
+enum { SEAT_BOUND = 0, SEAT_NO_SESSION, SEAT_TAKEN };
+int srv_seat_bind(srv_game *g, int s, const srv_ident *id, char *why, size_t n);
 /* The summary of a game as in GET /api/games. */
 json_t *srv_game_summary(const srv_game *g);
 json_t *srv_options_json(void);
@@ -303,6 +334,10 @@ void srv_log_write(chx_buf *b, const srv_log *e, int viewer, const char *lang);
 
 /* ---- persistence (store.c) ------------------------------------------------- */
 srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
+/* The store's SQLite connection (the event loop's: session.c). */
+struct sqlite3 *srv_store_sqlite(srv_store *s);
+/* The schema version this code writes (PRAGMA user_version). */
+#define SRV_SCHEMA_VERSION 2
 void srv_store_close(srv_store *s);
 int srv_store_create_game(srv_store *s, srv_game *g);
 int srv_store_update_meta(srv_store *s, srv_game *g);
@@ -414,6 +449,79 @@ void srv_client_want_state(srv_client *c);
 /* ---- http (http_api.c) ------------------------------------------------------ */
 int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason,
                       void *user, void *in, size_t len);
+/* Answer a request with j (released) as JSON, with a Set-Cookie header when
+ * cookie is not NULL. -1: close the connection. */
+int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *cookie);
+int srv_http_error(struct lws *wsi, unsigned status, const char *why);
+/* The body of the POST being answered (NULL: none), parsed; NULL with why. */
+json_t *srv_http_body(char *why, size_t n);
+
+/* ---- identity (session.c, auth_hash.c, auth_limit.c, auth_api.c) ---------- */
+/* The session of a request's cookie (HTTP or the WebSocket upgrade) into id
+ * (owner "" when none, expired, or the request comes from another site). */
+void srv_ident_of(struct lws *wsi, srv_ident *id);
+/* The session of a cookie's token into id; -1 when there is none. */
+int srv_session_lookup(const char *token, srv_ident *id);
+/* A new session (user_id 0: a guest named guest_name): its token (for the
+ * cookie) and identity. */
+int srv_session_create(int64_t user_id, const char *guest_name,
+                       char token[SRV_SESSION_HEX + 1], srv_ident *id);
+int srv_session_delete(const char *hash);
+void srv_session_finalize(void);
+/* 1 found (id, stored hash, name as written at sign-up), 0 none, -1 error. */
+int srv_account_find(const char *name, int64_t *user_id, char *pwhash, size_t n,
+                     char *shown, size_t sn);
+/* 0 made, 1 the name is taken, -1 error. */
+int srv_account_create(const char *name, const char *pwhash, int64_t *user_id);
+int srv_account_set_hash(int64_t user_id, const char *pwhash);
+/* 1 when the request's Origin names another host than its Host. */
+int srv_cross_site(struct lws *wsi);
+/* 1 when the session with that hash still exists (not logged out). */
+int srv_session_alive(const char *hash);
+/* The client's address (X-Forwarded-For's last entry with --trust-proxy). */
+void srv_client_addr(struct lws *wsi, char *out, size_t n);
+/* 1 when the request came over TLS (or through a trusted proxy saying so). */
+int srv_request_secure(struct lws *wsi);
+/* The routes /api/signup, /api/login, /api/logout, /api/guest, /api/me:
+ * 1 when `rest` (the path after /api/) is one of them (answered or under
+ * way), else 0. */
+int srv_auth_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* Attempt limits (auth_limit.c): 1 when one more attempt with that key may
+ * be made now (and counts it), 0 when the key is over its limit; *retry_s:
+ * seconds until it may. */
+int srv_limit_take(const char *key, int limit, int64_t now_ms, int *retry_s);
+/* Password hashing on a worker thread (auth_hash.c). */
+typedef struct srv_pwjob srv_pwjob;
+typedef void (*srv_pwjob_done)(srv_pwjob *j);
+struct srv_pwjob {
+    int verify;                 /* 1: check password against stored; 0: hash it */
+    char password[257];         /* wiped once used */
+    char stored[128];           /* verify: the stored hash ("" = none: a dummy
+                                   is checked, so the time is the same) */
+    int ok;                     /* verify: it matched; hash: made */
+    int rehash;                 /* verify: the stored hash's parameters are old */
+    char hash[128];             /* hash, or the new hash when rehash */
+    struct lws *wsi;            /* the request; NULL once it went away */
+    srv_pwjob_done done;        /* called on the event loop */
+    void *ctx;                  /* the route's own data (auth_api.c) */
+    char name[32];
+    int64_t user_id;
+    srv_pwjob *next;
+};
+int srv_pw_start(void);
+void srv_pw_stop(void);
+/* Queue a job (-1: the queue is full: answer 503). */
+int srv_pw_submit(srv_pwjob *j);
+/* On the event loop: call `done` of the finished jobs (which free them). */
+void srv_pw_drain(void);
+/* The hashing itself (also for the unit test): argon2id, 19 MiB, 2 passes. */
+int srv_pw_hash(const char *password, char out[128]);
+int srv_pw_verify(const char *stored, const char *password);
+int srv_pw_needs_rehash(const char *stored);
+/* Detach every connection of the session with that hash (logout). */
+void srv_ws_logout(const char *hash);
+/* The request in flight on this HTTP connection (auth_api.c). */
+void srv_auth_request_gone(struct lws *wsi);
 
 /* The per-connection data of the one protocol (HTTP and WebSocket). */
 typedef struct srv_pss {
@@ -423,6 +531,10 @@ typedef struct srv_pss {
     int body_too_big;
     char url[160];
     int is_post;
+    srv_pwjob *pwjob;           /* a password job for this request in flight */
+    json_t *deferred;           /* its answer, written when writable */
+    unsigned deferred_status;
+    char deferred_cookie[200];
 } srv_pss;
 
 #endif

@@ -1,5 +1,5 @@
 /* store.c: persistence in SQLite (WAL mode). A game is stored as its setup,
- * its seats (tokens included) and its move list; the state is never stored
+ * its seats (seat tokens as hashes, the sessions they are bound to) and its move list; the state is never stored
  * but rebuilt by replaying the moves (the engine is deterministic), which is
  * how every game resumes after a restart or a kill -9. All the moves made
  * during one turn of the event loop are written in one transaction (by the
@@ -13,6 +13,7 @@
  * finished ones looked at lately (lobby.c drops them again).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
@@ -53,7 +54,14 @@ static void note_err(srv_store *s)
 
 #define GAME_COLUMNS "id, setup, seats, status, turn_timer, created"
 
-static const char *schema =
+/* The schema is versioned (PRAGMA user_version) and upgraded in place by
+ * the migrations below, in order, in one transaction: a database made by an
+ * older chartered opens and is brought up to date; one made by a newer
+ * chartered is refused rather than misread.
+ *
+ * Version 1: games and moves (databases from before versioning say 0 and
+ * have exactly these tables). */
+static const char *schema_v1 =
     "CREATE TABLE IF NOT EXISTS games ("
     " id TEXT PRIMARY KEY, setup TEXT NOT NULL, seats TEXT NOT NULL,"
     " status TEXT NOT NULL, turn_timer INTEGER NOT NULL, created INTEGER NOT NULL);"
@@ -62,6 +70,108 @@ static const char *schema =
     " PRIMARY KEY (game, n)) WITHOUT ROWID;"
     /* finished games are listed newest first from the database */
     "CREATE INDEX IF NOT EXISTS games_status ON games(status, created);";
+
+/* Version 2: accounts and sessions (session.c); seat tokens kept as hashes
+ * (hash_seat_tokens). */
+static const char *schema_v2 =
+    "CREATE TABLE IF NOT EXISTS accounts ("
+    " id INTEGER PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
+    " pwhash TEXT NOT NULL, created INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS sessions ("
+    " hash TEXT PRIMARY KEY, sid TEXT NOT NULL UNIQUE, user_id INTEGER REFERENCES accounts(id),"
+    " guest_name TEXT, created INTEGER NOT NULL);";
+
+/* Version 2: every stored seat token becomes its hash (tokens.c). */
+static int hash_seat_tokens(sqlite3 *db)
+{
+    sqlite3_stmt *sel = NULL, *upd = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(db, "SELECT id, seats FROM games", -1, &sel, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "UPDATE games SET seats = ? WHERE id = ?", -1, &upd, NULL) !=
+            SQLITE_OK)
+        goto done;
+    int st;
+    while ((st = sqlite3_step(sel)) == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(sel, 1);
+        json_t *seats = text ? json_loads(text, 0, NULL) : NULL;
+        size_t i;
+        json_t *o;
+        int changed = 0;
+        json_array_foreach(seats, i, o) {
+            const char *tok = json_string_value(json_object_get(o, "token"));
+            if (tok) {
+                char h[SRV_HASH_HEX + 1];
+                srv_token_hash(tok, h);
+                json_object_set_new(o, "token_hash", json_string(h));
+                json_object_del(o, "token");
+                changed = 1;
+            }
+        }
+        char *out = changed ? json_dumps(seats, JSON_COMPACT) : NULL;
+        json_decref(seats);
+        if (!out)
+            continue;
+        sqlite3_reset(upd);
+        sqlite3_bind_text(upd, 1, out, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(upd, 2, (const char *)sqlite3_column_text(sel, 0), -1,
+                          SQLITE_TRANSIENT);
+        free(out);
+        if (sqlite3_step(upd) != SQLITE_DONE)
+            goto done;
+    }
+    rc = st == SQLITE_DONE ? 0 : -1;
+done:
+    sqlite3_finalize(sel);
+    sqlite3_finalize(upd);
+    return rc;
+}
+
+static int migrate(sqlite3 *db, char *why, size_t n)
+{
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(why, n, "%s", sqlite3_errmsg(db));
+        return -1;
+    }
+    sqlite3_stmt *st = NULL;
+    int v = -1;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    const char *step = "reading the schema version";
+    if (v < 0)
+        goto fail;
+    if (v > SRV_SCHEMA_VERSION) {
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        snprintf(why, n, "the database has schema version %d, made by a newer chartered "
+                 "(this one knows up to %d)", v, SRV_SCHEMA_VERSION);
+        return -1;
+    }
+    step = "migration to version 1";
+    if (v < 1 && sqlite3_exec(db, schema_v1, NULL, NULL, NULL) != SQLITE_OK)
+        goto fail;
+    step = "migration to version 2";
+    if (v < 2 && (sqlite3_exec(db, schema_v2, NULL, NULL, NULL) != SQLITE_OK ||
+                  hash_seat_tokens(db) != 0))
+        goto fail;
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", SRV_SCHEMA_VERSION);
+    step = "setting the schema version";
+    if (v != SRV_SCHEMA_VERSION && sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        goto fail;
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+    step = "committing the migration";
+fail:
+    snprintf(why, n, "%s: %s", step, sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+struct sqlite3 *srv_store_sqlite(srv_store *s)
+{
+    return s->db;
+}
 
 srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
 {
@@ -76,8 +186,8 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         goto fail;
     }
     char sql[512];
-    snprintf(sql, sizeof sql, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; %s",
-             sync_full ? "FULL" : "NORMAL", schema);
+    snprintf(sql, sizeof sql, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s;",
+             sync_full ? "FULL" : "NORMAL");
     char *err = NULL;
     if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
         snprintf(why, n, "database %s: %s", path, err ? err : "error");
@@ -85,6 +195,11 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         goto fail;
     }
     sqlite3_busy_timeout(s->db, SRV_STORE_BUSY_MS);
+    char mwhy[300];
+    if (migrate(s->db, mwhy, sizeof mwhy) != 0) {
+        snprintf(why, n, "database %s: %s", path, mwhy);
+        goto fail;
+    }
     if (srv_turn_schema(s->db, why, n) != 0)
         goto fail;
     if (sqlite3_prepare_v2(s->db, "INSERT INTO moves(game,n,player,move) VALUES(?,?,?,?)", -1,

@@ -1,13 +1,16 @@
 /* tokens.c: secrets of the server: seat tokens (128 bits) and game ids
  * (64 bits) drawn from the OS random source (getrandom, falling back to
  * /dev/urandom), written as lower-case hex, and compared in constant time so
- * that response timing says nothing about how much of a guess was right.
+ * that response timing says nothing about how much of a guess was right;
+ * the hashes under which tokens are stored.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
+
+#include <sodium.h>
 
 #include "server.h"
 
@@ -62,4 +65,23 @@ int srv_token_equal(const char *a, const char *b)
     for (size_t i = 0; i < n; i++)
         diff |= (unsigned char)(a[i] ^ b[i]);
     return diff == 0 && la > 0;
+}
+
+/* Tokens are kept only as hashes (issue 19): a copy of the database gives
+ * no seat and no session. A token has 128 or 256 random bits, so a fast
+ * hash without salt is enough (no dictionary to try). */
+void srv_token_hash(const char *token, char out[SRV_HASH_HEX + 1])
+{
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, (const unsigned char *)token, strlen(token), NULL, 0);
+    sodium_bin2hex(out, SRV_HASH_HEX + 1, h, sizeof h);
+}
+
+int srv_token_matches(const char *token, const char *hash)
+{
+    if (!token || !hash || strlen(hash) != SRV_HASH_HEX)
+        return 0;
+    char h[SRV_HASH_HEX + 1];
+    srv_token_hash(token, h);
+    return sodium_memcmp(h, hash, SRV_HASH_HEX) == 0;
 }

@@ -117,6 +117,59 @@ static void set_lang(srv_client *c, json_t *msg)
              lang : "en");
 }
 
+/* A join: the seat this connection's session holds in g, or the seat of an
+ * invite token, which is bound to the session at its first use. A seat
+ * bound to another session is refused, whatever token comes with it. */
+static void join(srv_client *c, srv_game *g, json_t *msg)
+{
+    const char *tok = json_string_value(json_object_get(msg, "token"));
+    char why[200];
+    if (c->ident.owner[0] && !srv_session_alive(c->ident.hash)) /* logged out since */
+        memset(&c->ident, 0, sizeof c->ident);
+    if (!c->ident.owner[0]) {
+        send_error(c, "no_session", "playing a seat needs a session: log in, sign up or play "
+                   "as a guest, and open the WebSocket with its cookie");
+        return;
+    }
+    int seat = -1;
+    if (tok) {
+        /* every seat is compared, each in constant time */
+        for (int i = 0; i < g->nseats; i++)
+            if (g->seat[i].kind == SEAT_HUMAN && srv_token_matches(tok, g->seat[i].token_hash))
+                seat = i;
+        if (seat < 0) {
+            send_error(c, "bad_token", "that token is not a seat of this game");
+            return;
+        }
+    } else {
+        seat = srv_seat_of(g, c->ident.owner);
+        if (seat < 0) {
+            send_error(c, "bad_token", "you have no seat in this game: \"token\" (an invite) "
+                       "is missing");
+            return;
+        }
+    }
+    if (srv_seat_bind(g, seat, &c->ident, why, sizeof why) != SEAT_BOUND) {
+        send_error(c, "seat_taken", why);
+        return;
+    }
+    set_lang(c, msg);
+    attach(c, g, seat);
+}
+
+void srv_ws_logout(const char *hash)
+{
+    for (srv_game *g = g_srv->games; g; g = g->lnext)
+        for (srv_client *c = g->clients, *nx; c; c = nx) {
+            nx = c->gnext;
+            if (c->seat >= 0 && strcmp(c->ident.hash, hash) == 0) {
+                send_error(c, "no_session", "you logged out");
+                detach(c);
+                memset(&c->ident, 0, sizeof c->ident);
+            }
+        }
+}
+
 static void handle(srv_client *c, const char *text, size_t len)
 {
     json_error_t jerr;
@@ -149,18 +202,7 @@ static void handle(srv_client *c, const char *text, size_t len)
             set_lang(c, msg);
             attach(c, g, -1);
         } else {
-            const char *tok = json_string_value(json_object_get(msg, "token"));
-            int seat = -1;
-            for (int i = 0; tok && i < g->nseats; i++)
-                if (g->seat[i].kind == SEAT_HUMAN && srv_token_equal(g->seat[i].token, tok))
-                    seat = i;
-            if (seat < 0) {
-                send_error(c, "bad_token", tok ? "that token is not a seat of this game"
-                                               : "\"token\" is missing");
-            } else {
-                set_lang(c, msg);
-                attach(c, g, seat);
-            }
+            join(c, g, msg);
         }
     } else if (!strcmp(type, "move")) {
         json_t *mv = json_object_get(msg, "move"), *dn = json_object_get(msg, "decision");
@@ -284,6 +326,9 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             setsockopt(lws_get_socket_fd(wsi), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         }
         snprintf(c->lang, sizeof c->lang, "en");
+        /* the session of the upgrade's cookie: the seats this connection
+           may play (none without one; spectators need none) */
+        srv_ident_of(wsi, &c->ident);
         memset(pss, 0, sizeof *pss);
         pss->client = c;
         g_srv->nclients++;

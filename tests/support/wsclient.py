@@ -1,7 +1,8 @@
 """wsclient.py: a small RFC 6455 WebSocket client and HTTP helpers (Python 3
 standard library only) for the server tests: the opening handshake, masked
 client frames, reading server frames (fragments, ping/pong, close), plus
-JSON-over-HTTP calls and starting/stopping `chartered serve` on a free port,
+JSON-over-HTTP calls (with session cookies: guest(), session_cookie()) and
+starting/stopping `chartered serve` on a free port,
 and the bookkeeping every server test shares (arguments, checks, the verdict).
 """
 import base64
@@ -51,13 +52,15 @@ class WSClosed(Exception):
 class WS:
     """One WebSocket connection. recv() returns a decoded JSON frame."""
 
-    def __init__(self, host, port, path="/ws", timeout=20.0):
+    def __init__(self, host, port, path="/ws", timeout=20.0, cookie=None, origin=None):
         self.sock = socket.create_connection((host, port), timeout=timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         key = base64.b64encode(os.urandom(16)).decode()
+        extra = (f"Cookie: {cookie}\r\n" if cookie else "") + \
+                (f"Origin: {origin}\r\n" if origin else "")
         req = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-               f"Sec-WebSocket-Version: 13\r\n\r\n")
+               f"Sec-WebSocket-Version: 13\r\n{extra}\r\n")
         self.sock.sendall(req.encode())
         self.buf = b""
         while b"\r\n\r\n" not in self.buf:
@@ -165,19 +168,76 @@ class WS:
         self.sock.close()
 
 
-def http_json(port, method, path, body=None, raw=None):
-    """(status, decoded JSON or text) of one HTTP request."""
+def http_call(port, method, path, body=None, raw=None, cookie=None, headers=None):
+    """(status, decoded JSON or text, response headers as a dict of lower-case
+    names) of one HTTP request; cookie: a Cookie header to send."""
     c = httpc.HTTPConnection("127.0.0.1", port, timeout=20)
     data = raw if raw is not None else (json.dumps(body) if body is not None else None)
-    c.request(method, path, body=data,
-              headers={"Content-Type": "application/json"} if data is not None else {})
+    hdrs = {"Content-Type": "application/json"} if data is not None else {}
+    if cookie:
+        hdrs["Cookie"] = cookie
+    hdrs.update(headers or {})
+    c.request(method, path, body=data, headers=hdrs)
     r = c.getresponse()
     text = r.read().decode("utf-8", "replace")
+    got = {k.lower(): v for k, v in r.getheaders()}
     c.close()
     try:
-        return r.status, json.loads(text)
+        return r.status, json.loads(text), got
     except ValueError:
-        return r.status, text
+        return r.status, text, got
+
+
+def http_json(port, method, path, body=None, raw=None, cookie=None):
+    """(status, decoded JSON or text) of one HTTP request."""
+    st, r, _ = http_call(port, method, path, body, raw, cookie)
+    return st, r
+
+
+def session_cookie(headers):
+    """The "chartered_session=..." pair of a Set-Cookie header, or None."""
+    sc = headers.get("set-cookie", "")
+    first = sc.split(";", 1)[0]
+    return first if first.startswith("chartered_session=") else None
+
+
+def guest(port, name=None):
+    """A guest session (POST /api/guest): its Cookie header value."""
+    st, r, h = http_call(port, "POST", "/api/guest", {"name": name} if name else {})
+    if st != 201:
+        raise RuntimeError(f"no guest session: {st} {r}")
+    return session_cookie(h)
+
+
+class SeatWS:
+    """A WebSocket of srv.ws(): it connects at its first use, with the session
+    cookie of the person who plays: a join with an invite token uses the
+    session that first used that token (one browser per token holder, so a
+    reconnect plays the same seat), a watch none, anything else a new guest
+    session."""
+
+    def __init__(self, srv, cookie=None):
+        self._srv, self._cookie, self._ws = srv, cookie, None
+
+    def _open(self, first=None):
+        if self._ws is None:
+            tok = first.get("token") if isinstance(first, dict) and first.get("type") == "join" \
+                else None
+            if self._cookie is None:
+                self._cookie = self._srv.token_cookies.get(tok) if tok else None
+            watch = isinstance(first, dict) and first.get("type") == "watch"
+            if self._cookie is None and not watch:  # a spectator needs no session
+                self._cookie = guest(self._srv.port)
+            self._ws = WS("127.0.0.1", self._srv.port, cookie=self._cookie)
+        if isinstance(first, dict) and first.get("type") == "join" and first.get("token"):
+            self._srv.token_cookies.setdefault(first["token"], self._cookie)
+        return self._ws
+
+    def send(self, obj):
+        self._open(obj).send(obj)
+
+    def __getattr__(self, name):
+        return getattr(self._open(), name)
 
 
 def free_port():
@@ -195,6 +255,7 @@ class Server:
         self.binary, self.db, self.web, self.extra = binary, db, web, list(extra)
         self.port = free_port()
         self.proc = None
+        self.token_cookies = {}  # invite token -> the session that used it
 
     def start(self):
         args = [self.binary, "serve", "--port", str(self.port), "--host", "127.0.0.1",
@@ -239,8 +300,9 @@ class Server:
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
 
-    def ws(self):
-        return WS("127.0.0.1", self.port)
+    def ws(self, cookie=None):
+        """A WebSocket playing as a person with a session (SeatWS)."""
+        return SeatWS(self, cookie)
 
 
 def expand_legal(lines):
@@ -267,5 +329,5 @@ def pick_move(lines, rng):
     return c
 
 
-__all__ = ["WS", "WSClosed", "http_json", "free_port", "Server", "expand_legal", "pick_move",
+__all__ = ["WS", "SeatWS", "WSClosed", "http_json", "http_call", "guest", "session_cookie", "free_port", "Server", "expand_legal", "pick_move",
            "random"]

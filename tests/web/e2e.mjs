@@ -70,7 +70,7 @@ try {
     await A.click('#create');
     await A.waitForSelector('#created');
     const linkA = await A.locator('#created li[data-seat="0"] input.link').inputValue();
-    const gameId = (/#\/play\/([^/]+)\//.exec(linkA) || [])[1];
+    const gameId = (/#\/play\/([^/]+)/.exec(linkA) || [])[1];
     check(!!gameId, `the lobby shows seat links (${linkA})`);
     if (attempt === 0) {
       await shot(A, '02-created');
@@ -300,7 +300,8 @@ try {
       // the same seat on a phone-sized screen (a second connection to the seat)
       if (!phoneDone && d > 120) {
         phoneDone = true;
-        const P = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }, 'phone');
+        // (Bram's browser profile: his session's cookie plays his seat)
+        const P = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, storageState: await B.context().storageState() }, 'phone');
         await P.goto(linkB);
         await P.waitForFunction(() => document.querySelector('#app').dataset.seat === '1', null, { timeout: 15000 });
         const sizes = await P.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth, board: document.querySelector('#board svg').getBoundingClientRect().width }));
@@ -391,7 +392,7 @@ try {
   await G.click('#create');
   await G.waitForSelector('#created');
   const gaLink = await G.locator('#created li[data-seat="0"] a.open-seat').getAttribute('href');
-  const gaId = (/#\/play\/([^/]+)\//.exec(gaLink) || [])[1];
+  const gaId = (/#\/play\/([^/]+)/.exec(gaLink) || [])[1];
   const gaInfo = await (await fetch(`${BASE}/api/games/${gaId}`)).json();
   check(gaInfo.edition === 'golden-age' && gaInfo.preset === 'golden-age-first' && gaInfo.players === 3,
     `the lobby creates a Golden Age game with the chosen rules (${gaInfo.edition}, ${gaInfo.preset}, ${gaInfo.players} players)`);

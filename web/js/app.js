@@ -2,7 +2,8 @@
 // chosen language, draws the header with the language picker, and routes the
 // address's hash to a page:
 //   #/                      the lobby
-//   #/play/GAMEID/TOKEN     a seat of a game (the token is the seat's secret)
+//   #/play/GAMEID           your seat of a game (your session's)
+//   #/play/GAMEID/TOKEN     a seat's invite link (bound to your session at its first use)
 //   #/watch/GAMEID          a game as a spectator
 //   #/replay/GAMEID         a finished game, move by move
 // Keeping the token in the hash means a reload rejoins the same seat, and the
@@ -46,7 +47,7 @@ function route() {
   routeKey = key;
   if (page && page.destroy) page.destroy();
   const root = clear(document.getElementById('app'));
-  if (parts[0] === 'play' && parts[1] && parts[2]) page = new GamePage(root, { game: parts[1], token: parts[2] });
+  if (parts[0] === 'play' && parts[1]) page = new GamePage(root, { game: parts[1], token: parts[2] });
   else if (parts[0] === 'watch' && parts[1]) page = new GamePage(root, { game: parts[1], watch: true });
   else if (parts[0] === 'replay' && parts[1]) page = new ReplayPage(root, { game: parts[1] });
   else page = new LobbyPage(root);

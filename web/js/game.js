@@ -9,6 +9,7 @@ import { t, lang, has } from './i18n.js';
 import { drawBoard } from './board.js';
 import { Legal, plotMoves, parsePlay, cardName, describe, companyName, setCompanies, sentence } from './moves.js';
 import { companyColor, inkOn, SEAT_COLORS } from './colors.js';
+import { ensure as ensureSession } from './session.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -73,7 +74,11 @@ export class GamePage {
   }
 
   // ---- the connection -------------------------------------------------
-  connect() {
+  async connect() {
+    // a seat is played by a session: someone who opens a link without one
+    // plays as a guest (the cookie goes with the WebSocket's upgrade)
+    if (!this.watch) await ensureSession().catch(() => {});
+    if (this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     this.setConn('connecting');
     const ws = new WebSocket(`${proto}//${location.host}/ws`);
@@ -83,7 +88,7 @@ export class GamePage {
       this.setConn('open');
       this.root.classList.remove('offline');
       const msg = this.watch ? { type: 'watch', game: this.game, lang: lang() }
-        : { type: 'join', game: this.game, token: this.token, lang: lang() };
+        : Object.assign({ type: 'join', game: this.game, lang: lang() }, this.token ? { token: this.token } : {});
       ws.send(JSON.stringify(msg));
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => { if (ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);
@@ -122,7 +127,7 @@ export class GamePage {
     this.setConn(this.connState || 'connecting');
     if (this.ws && this.ws.readyState === 1) {
       const msg = this.watch ? { type: 'watch', game: this.game, lang: lang() }
-        : { type: 'join', game: this.game, token: this.token, lang: lang() };
+        : Object.assign({ type: 'join', game: this.game, lang: lang() }, this.token ? { token: this.token } : {});
       this.ws.send(JSON.stringify(msg));
     }
     this.render();

@@ -6,6 +6,7 @@
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
+import { ensure as ensureSession } from './session.js';
 
 export class LobbyPage {
   constructor(root) {
@@ -117,6 +118,10 @@ export class LobbyPage {
     body.seats = F.seats.map((s, i) => s.kind === 'human' ? { kind: 'human', name: s.name || undefined, access: i === 0 ? 'reserved' : (s.access || 'open') }
       : Object.assign({ kind: 'bot', bot: s.bot }, this.options.bots.find((b) => b.id === s.bot && b.strengths) ? { strength: s.strength || 2 } : {}));
     try {
+      // the creator plays seat 0 at once: as themselves, or as a guest
+      // named like that seat
+      await ensureSession(F.seats[0] && F.seats[0].kind === 'human' ? F.seats[0].name : '');
+      if (F.seats.some((s) => s.kind === 'human')) body.seat = F.seats.findIndex((s) => s.kind === 'human');
       this.created = await api('POST', '/api/games', body);
       this.render();
       this.refreshGames();
@@ -183,7 +188,8 @@ export class LobbyPage {
   async join(id, seat) {
     const name = (this.joinName || '').trim();
     try {
-      const r = await api('POST', `/api/games/${id}/join`, name ? { seat, name } : { seat });
+      await ensureSession(name);
+      const r = await api('POST', `/api/games/${id}/join`, { seat });
       location.hash = r.link.replace(/^\/?#/, '#');
     } catch (e) {
       toast(t('lobby.join_failed', { why: e.message }), 'error');

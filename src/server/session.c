@@ -1,0 +1,283 @@
+/* session.c: accounts and sessions in the database, and who sends a request.
+ *
+ * A session is a random 256-bit token in the cookie `chartered_session`
+ * (HttpOnly, SameSite=Lax, Secure over TLS or behind a trusted proxy that
+ * says https). The database keeps only its BLAKE2b hash, so a copy of the
+ * database opens no session. A session belongs to an account (user name and
+ * password) or is a guest's (a name only). Seats are bound to its owner key:
+ * "u:ID" for an account (every session of that account plays its seats) or
+ * "g:SID" for a guest (SID: a public random id of that one session).
+ *
+ * A request from another site (an Origin header that is not this server's
+ * Host) is treated as having no session: with SameSite=Lax browsers do not
+ * send the cookie then anyway, and this covers the WebSocket upgrade, which
+ * the same-origin policy does not protect.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "server.h"
+
+/* How long a session lasts from its creation (then: log in again). */
+#define SESSION_DAYS 30
+
+static sqlite3_stmt *sel_session, *ins_session, *del_session, *sel_alive, *sel_account,
+    *ins_account, *upd_pwhash;
+
+static sqlite3 *db(void)
+{
+    return srv_store_sqlite(g_srv->store);
+}
+
+static sqlite3_stmt *prep(sqlite3_stmt **st, const char *sql)
+{
+    if (!*st && sqlite3_prepare_v2(db(), sql, -1, st, NULL) != SQLITE_OK) {
+        lwsl_err("database: %s\n", sqlite3_errmsg(db()));
+        *st = NULL;
+    }
+    if (*st)
+        sqlite3_reset(*st);
+    return *st;
+}
+
+void srv_session_finalize(void)
+{
+    sqlite3_stmt **all[] = {&sel_session, &ins_session, &del_session, &sel_alive, &sel_account,
+                            &ins_account, &upd_pwhash};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        sqlite3_finalize(*all[i]);
+        *all[i] = NULL;
+    }
+}
+
+/* The value of cookie `name` in a Cookie header, into out. */
+static int cookie_value(const char *hdr, const char *name, char *out, size_t n)
+{
+    size_t nl = strlen(name);
+    for (const char *p = hdr; p && *p;) {
+        while (*p == ' ' || *p == ';')
+            p++;
+        const char *end = strchr(p, ';');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > nl && strncmp(p, name, nl) == 0 && p[nl] == '=') {
+            size_t vl = len - nl - 1;
+            if (vl >= n)
+                return -1;
+            memcpy(out, p + nl + 1, vl);
+            out[vl] = 0;
+            return 0;
+        }
+        p = end;
+    }
+    return -1;
+}
+
+static int hdr(struct lws *wsi, enum lws_token_indexes t, char *out, int n)
+{
+    out[0] = 0;
+    if (lws_hdr_total_length(wsi, t) <= 0 || lws_hdr_total_length(wsi, t) >= n)
+        return -1;
+    return lws_hdr_copy(wsi, out, n, t) > 0 ? 0 : -1;
+}
+
+/* An Origin header naming another host than Host: a cross-site request. */
+int srv_cross_site(struct lws *wsi)
+{
+    char origin[256], host[256];
+    if (hdr(wsi, WSI_TOKEN_ORIGIN, origin, sizeof origin) != 0)
+        return lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0; /* too long: refuse */
+    if (hdr(wsi, WSI_TOKEN_HOST, host, sizeof host) != 0)
+        return 1;
+    const char *o = strstr(origin, "://");
+    o = o ? o + 3 : origin;
+    return strcmp(o, host) != 0;
+}
+
+int srv_session_lookup(const char *token, srv_ident *id)
+{
+    memset(id, 0, sizeof *id);
+    if (!token || strlen(token) != SRV_SESSION_HEX)
+        return -1;
+    srv_token_hash(token, id->hash);
+    sqlite3_stmt *st = prep(&sel_session,
+                            "SELECT s.sid, s.user_id, s.guest_name, s.created, a.name FROM "
+                            "sessions s LEFT JOIN accounts a ON a.id = s.user_id "
+                            "WHERE s.hash = ?");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, id->hash, -1, SQLITE_TRANSIENT);
+    int found = 0;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        int64_t created = sqlite3_column_int64(st, 3);
+        int64_t uid = sqlite3_column_int64(st, 1);
+        const char *sid = (const char *)sqlite3_column_text(st, 0);
+        const char *gname = (const char *)sqlite3_column_text(st, 2);
+        const char *aname = (const char *)sqlite3_column_text(st, 4);
+        if ((int64_t)time(NULL) - created < (int64_t)SESSION_DAYS * 86400 && sid &&
+            (uid ? aname != NULL : 1)) {
+            id->user_id = uid;
+            if (uid)
+                snprintf(id->owner, sizeof id->owner, "u:%lld", (long long)uid);
+            else
+                snprintf(id->owner, sizeof id->owner, "g:%s", sid);
+            snprintf(id->name, sizeof id->name, "%s", uid ? aname : (gname ? gname : "guest"));
+            found = 1;
+        }
+    }
+    sqlite3_reset(st);
+    if (!found)
+        id->hash[0] = 0;
+    return found ? 0 : -1;
+}
+
+void srv_ident_of(struct lws *wsi, srv_ident *id)
+{
+    memset(id, 0, sizeof *id);
+    char cookies[2048], tok[SRV_SESSION_HEX + 2];
+    if (hdr(wsi, WSI_TOKEN_HTTP_COOKIE, cookies, sizeof cookies) != 0 ||
+        cookie_value(cookies, "chartered_session", tok, sizeof tok) != 0)
+        return;
+    if (srv_cross_site(wsi))
+        return;
+    if (srv_session_lookup(tok, id) != 0)
+        memset(id, 0, sizeof *id);
+}
+
+int srv_session_alive(const char *hash)
+{
+    sqlite3_stmt *st = prep(&sel_alive, "SELECT 1 FROM sessions WHERE hash = ?");
+    if (!st || !hash || !*hash)
+        return 0;
+    sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
+    int ok = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_reset(st);
+    return ok;
+}
+
+int srv_session_create(int64_t user_id, const char *guest_name, char token[SRV_SESSION_HEX + 1],
+                       srv_ident *id)
+{
+    char sid[17];
+    memset(id, 0, sizeof *id);
+    if (srv_random_hex(token, SRV_SESSION_HEX) != 0 || srv_random_hex(sid, 16) != 0)
+        return -1;
+    srv_token_hash(token, id->hash);
+    sqlite3_stmt *st = prep(&ins_session, "INSERT INTO sessions(hash, sid, user_id, guest_name, "
+                                          "created) VALUES(?,?,?,?,?)");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, id->hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, sid, -1, SQLITE_TRANSIENT);
+    if (user_id)
+        sqlite3_bind_int64(st, 3, user_id);
+    else
+        sqlite3_bind_null(st, 3);
+    if (guest_name)
+        sqlite3_bind_text(st, 4, guest_name, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, 4);
+    sqlite3_bind_int64(st, 5, (int64_t)time(NULL));
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc != SQLITE_DONE) {
+        lwsl_err("database: %s\n", sqlite3_errmsg(db()));
+        return -1;
+    }
+    return srv_session_lookup(token, id);
+}
+
+int srv_session_delete(const char *hash)
+{
+    sqlite3_stmt *st = prep(&del_session, "DELETE FROM sessions WHERE hash = ?");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int srv_account_find(const char *name, int64_t *user_id, char *pwhash, size_t n, char *shown,
+                     size_t sn)
+{
+    sqlite3_stmt *st = prep(&sel_account, "SELECT id, pwhash, name FROM accounts "
+                                          "WHERE name_key = lower(?)");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st), found = 0;
+    if (rc == SQLITE_ROW) {
+        *user_id = sqlite3_column_int64(st, 0);
+        snprintf(pwhash, n, "%s", (const char *)sqlite3_column_text(st, 1));
+        if (shown)
+            snprintf(shown, sn, "%s", (const char *)sqlite3_column_text(st, 2));
+        found = 1;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? found : -1;
+}
+
+int srv_account_create(const char *name, const char *pwhash, int64_t *user_id)
+{
+    sqlite3_stmt *st = prep(&ins_account, "INSERT INTO accounts(name, name_key, pwhash, created) "
+                                          "VALUES(?, lower(?), ?, ?)");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, pwhash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_CONSTRAINT)
+        return 1; /* the name is taken */
+    if (rc != SQLITE_DONE)
+        return -1;
+    *user_id = sqlite3_last_insert_rowid(db());
+    return 0;
+}
+
+int srv_account_set_hash(int64_t user_id, const char *pwhash)
+{
+    sqlite3_stmt *st = prep(&upd_pwhash, "UPDATE accounts SET pwhash = ? WHERE id = ?");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, pwhash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, user_id);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+void srv_client_addr(struct lws *wsi, char *out, size_t n)
+{
+    char xff[512];
+    if (g_srv->opt.trust_proxy && hdr(wsi, WSI_TOKEN_X_FORWARDED_FOR, xff, sizeof xff) == 0) {
+        /* the proxy appends the address it saw: the last entry */
+        const char *last = strrchr(xff, ',');
+        last = last ? last + 1 : xff;
+        while (*last == ' ')
+            last++;
+        snprintf(out, n, "%s", last);
+        return;
+    }
+    out[0] = 0;
+    lws_get_peer_simple(wsi, out, n);
+    if (!out[0])
+        snprintf(out, n, "?");
+}
+
+int srv_request_secure(struct lws *wsi)
+{
+    char proto[16];
+    if (lws_is_ssl(wsi))
+        return 1;
+    return g_srv->opt.trust_proxy &&
+           lws_hdr_custom_copy(wsi, proto, (int)sizeof proto, "x-forwarded-proto:", 18) > 0 &&
+           strcmp(proto, "https") == 0;
+}
