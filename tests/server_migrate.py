@@ -105,9 +105,10 @@ finally:
     srv.stop()
 con = sqlite3.connect(db)
 (v,) = con.execute("PRAGMA user_version").fetchone()
-check(v == 2, f"the schema version is now 2: {v}")
+check(v == 3, f"the schema version is now 3: {v}")
 tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-check({"games", "moves", "accounts", "sessions"} <= tables, f"the tables: {tables}")
+check({"games", "moves", "accounts", "sessions", "turn_clock", "results", "ratings",
+       "rating_changes", "game_players"} <= tables, f"the tables: {tables}")
 (stored,) = con.execute("SELECT seats FROM games").fetchone()
 check(all(t not in stored for t in T) and stored.count("token_hash") == 3,
       f"the seat tokens are stored as hashes only: {stored[:200]}")

@@ -254,6 +254,37 @@ static void test_bad_input(void **state)
     assert_near(after[0].deviation, 500, 0, "after unchanged");
 }
 
+/* Final places from scores, winners and who left. */
+static void test_places(void **state)
+{
+    (void)state;
+    int place[6];
+    /* plain: by score */
+    int32_t s1[4] = {2100, 2500, 1800, 2300};
+    rating_places(4, s1, 1u << 1, 0, place);
+    int want1[4] = {2, 0, 3, 1};
+    assert_memory_equal(place, want1, sizeof want1);
+    /* equal scores, both winners: shared first; the next is third */
+    int32_t s2[4] = {3000, 3000, 1000, 2000};
+    rating_places(4, s2, 3u, 0, place);
+    int want2[4] = {0, 0, 3, 2};
+    assert_memory_equal(place, want2, sizeof want2);
+    /* equal scores, the rules' tie-break named one winner: ahead */
+    rating_places(4, s2, 1u << 1, 0, place);
+    int want3[4] = {1, 0, 3, 2};
+    assert_memory_equal(place, want3, sizeof want3);
+    /* equal scores, neither a winner: shared */
+    int32_t s4[3] = {500, 900, 500};
+    rating_places(3, s4, 1u << 1, 0, place);
+    int want4[3] = {1, 0, 1};
+    assert_memory_equal(place, want4, sizeof want4);
+    /* who left ranks last whatever the score; two who left share last */
+    int32_t s5[5] = {4000, 1000, 2000, 3500, 100};
+    rating_places(5, s5, 1u << 0, (1u << 0) | (1u << 3), place);
+    int want5[5] = {3, 1, 0, 3, 2};
+    assert_memory_equal(place, want5, sizeof want5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_deviation_floor),
         cmocka_unit_test(test_volatility_cap),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_places),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,6 +169,14 @@ static int api_create(struct lws *wsi, srv_pss *pss)
     json_decref(req);
     if (!g)
         return respond_error(wsi, 400, why);
+    /* at most SRV_TURN_GAMES_MAX turn-based games in play each (turnbased.c) */
+    if (g->days > 0 && me.owner[0] &&
+        srv_turn_count(me.owner, me.user_id) >= SRV_TURN_GAMES_MAX) {
+        srv_game_free(g);
+        snprintf(why, sizeof why, "you already have %d turn-based games in play: finish one "
+                 "first", SRV_TURN_GAMES_MAX);
+        return respond_error(wsi, 409, why);
+    }
     if (srv_store_create_game(g_srv->store, g) != 0) {
         srv_game_free(g);
         srv_storage_failed(srv_store_errmsg(g_srv->store));
@@ -392,6 +400,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     int arc;
     if (srv_auth_route(wsi, rest, pss->is_post, &arc))
         return arc;
+    int prc; /* players, leaderboards, "My games" (profile_api.c) */
+    if (srv_profile_route(wsi, rest, pss->is_post, &prc))
+        return prc;
     if (!strcmp(rest, "options"))
         return respond(wsi, 200, srv_options_json());
     if (!strcmp(rest, "health") && !pss->is_post)
@@ -425,6 +436,8 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             return api_join(wsi, pss, g);
         if (slash && !strcmp(slash, "/replay") && !pss->is_post)
             return api_replay(wsi, g);
+        if (slash && !strcmp(slash, "/rematch") && pss->is_post)
+            return srv_rematch(wsi, g);
     }
     return respond_error(wsi, 404, "no such API call (see docs/protocol.md)");
 }

@@ -587,6 +587,18 @@ json_t *srv_game_summary(const srv_game *g)
                           "decision", g->ncommitted, "created", (json_int_t)g->created,
                           "seats", seats);
     json_object_set_new(o, "mode", json_string(g->days > 0 ? "turn-based" : "live"));
+    if (g->status == GAME_OVER) { /* the result (the engine's: ch_scores) */
+        json_t *sc = json_array(), *w = json_array();
+        for (int s = 0; s < g->nseats; s++) {
+            json_array_append_new(sc, json_integer(g->scores[s]));
+            if ((g->winners >> s) & 1u)
+                json_array_append_new(w, json_integer(s));
+        }
+        json_object_set_new(o, "scores", sc);
+        json_object_set_new(o, "winners", w);
+        if (g->rematch[0])
+            json_object_set_new(o, "rematch", json_string(g->rematch));
+    }
     if (g->days > 0)
         json_object_set_new(o, "days", json_integer(g->days));
     if (g->setup.edition == CH_ED_GOLDEN_AGE) {
@@ -639,6 +651,8 @@ int srv_seat_bind(srv_game *g, int s, const srv_ident *id, char *why, size_t n)
         snprintf(why, n, "you already sit in seat %d of this game", mine);
         return SEAT_TAKEN;
     }
+    if (srv_turn_full(g, id->owner, id->user_id, why, n)) /* turnbased.c */
+        return SEAT_TAKEN;
     snprintf(seat->owner, sizeof seat->owner, "%s", id->owner);
     snprintf(seat->name, sizeof seat->name, "%s", id->name);
     g->meta_dirty = 1;

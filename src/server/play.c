@@ -219,6 +219,8 @@ static uint64_t common_key(const srv_game *g)
     MIX(g->status);
     MIX(g->turn_timer);
     MIX(g->days);
+    for (const char *q = g->rematch; *q; q++)
+        MIX((unsigned char)*q);
     MIX(g->decide_since_ms);
     for (int i = 0; i < g->nseats; i++) {
         const srv_seat *s = &g->seat[i];
@@ -318,6 +320,10 @@ static const char *common_part(srv_game *g)
                 chx_buf_int(&b, s);
             }
         chx_buf_puts(&b, "]}");
+        if (g->rematch[0]) { /* proposed by a player (rematch.c) */
+            chx_buf_puts(&b, ",\"rematch\":");
+            chx_buf_json_str(&b, g->rematch);
+        }
     }
     free(g->common);
     g->common = b.oom ? NULL : b.s;

@@ -185,3 +185,23 @@ int rating_game(const rating_settings *s, int n, const rating_glicko *before,
         after[i] = next[i];
     return 0;
 }
+
+void rating_places(int n, const int32_t *score, unsigned winners, unsigned left, int *place)
+{
+    for (int i = 0; i < n; i++) {
+        int li = (left >> i) & 1u, wi = (winners >> i) & 1u;
+        place[i] = 0;
+        for (int j = 0; j < n; j++) {
+            int lj = (left >> j) & 1u, wj = (winners >> j) & 1u, ahead;
+            if (li != lj)
+                ahead = lj < li;        /* who stayed is ahead of who left */
+            else if (li)
+                ahead = 0;              /* those who left share the last places */
+            else if (score[j] != score[i])
+                ahead = score[j] > score[i];
+            else
+                ahead = wj > wi;
+            place[i] += ahead;
+        }
+    }
+}

@@ -7,6 +7,8 @@
 #ifndef CHARTERED_RATING_H
 #define CHARTERED_RATING_H
 
+#include <stdint.h>
+
 #define RATING_MAX_PLAYERS 6   /* the most players a game has (The Golden Age) */
 
 /* One player's rating on the Glicko scale (as shown: 1500 ± 500). */
@@ -56,5 +58,13 @@ int rating_update(const rating_settings *s, const rating_glicko *me,
  * before). Returns 0, or -1 (after unchanged) on bad input. */
 int rating_game(const rating_settings *s, int n, const rating_glicko *before,
                 const int *place, rating_glicko *after);
+
+/* The final places of a game of n players (place[i], 0 = first; equal
+ * numbers share a place): players in `left` (bit i: player i left the game,
+ * a stand-in played for them at the end) share the last places below
+ * everyone else, whatever their scores; the others are ranked by score[i],
+ * and between equal scores a player in `winners` (the rules' tie-break)
+ * comes before one who is not; equal scores with the same mark share. */
+void rating_places(int n, const int32_t *score, unsigned winners, unsigned left, int *place);
 
 #endif

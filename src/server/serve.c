@@ -140,7 +140,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_timers_check(srv_now_ms());
     srv_games_evict(srv_now_ms());
     if (g_srv->store)
-        srv_turn_wake(srv_store_db(g_srv->store), srv_now_ms());
+        srv_turn_wake(srv_store_sqlite(g_srv->store), srv_now_ms());
     srv_storage_tick(srv_now_ms());
     if (interrupted)
         lws_cancel_service(g_srv->ctx);

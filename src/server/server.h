@@ -97,6 +97,7 @@ struct srv_game {
                                    seed, which every seat is shown (lobby.c) */
     int days;                   /* turn-based: days per move (1, 2, 3, 7); 0 live */
     int creator_seat;           /* the seat its creator took at once, -1 */
+    char rematch[SRV_ID_HEX + 1]; /* over: the game proposed after it ("": none) */
     int64_t created;            /* unix seconds */
     int nmoves;                 /* moves applied = the decision number */
     int ncommitted;             /* moves known to be in the database */
@@ -337,7 +338,7 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
 /* The store's SQLite connection (the event loop's: session.c). */
 struct sqlite3 *srv_store_sqlite(srv_store *s);
 /* The schema version this code writes (PRAGMA user_version). */
-#define SRV_SCHEMA_VERSION 2
+#define SRV_SCHEMA_VERSION 3
 void srv_store_close(srv_store *s);
 int srv_store_create_game(srv_store *s, srv_game *g);
 int srv_store_update_meta(srv_store *s, srv_game *g);
@@ -357,6 +358,9 @@ typedef struct srv_batch_item {
     int64_t since;              /* when the decision began, unix ms; 0: a bot
                                    must move (turnbased.c) */
     int days;
+    unsigned to_move;           /* the people to move (bit s: seat s) */
+    struct srv_result *result;  /* the game ended: its result (results.c) */
+    int64_t users[CH_MAX_PLAYERS]; /* with seats: each seat's account, 0 none */
 } srv_batch_item;
 int srv_batch_fill(srv_batch_item *it, srv_game *g);
 void srv_batch_free(srv_batch_item *it);
@@ -394,9 +398,7 @@ json_t *srv_store_list_over(srv_store *s, int limit);
 /* The move list of a game as [{"player","move"}...]. */
 json_t *srv_store_moves(srv_store *s, const char *id);
 
-/* The loop's database connection (turnbased.c, ratings). */
 typedef struct sqlite3 sqlite3;
-sqlite3 *srv_store_db(srv_store *s);
 
 /* ---- turn-based games (turnbased.c) ----------------------------------------- */
 /* The length of a day of the clocks (CHARTERED_DAY_SECONDS, default 86400 s). */
@@ -412,13 +414,53 @@ int srv_turn_idle(const srv_game *g);
 /* The turn_clock part of a commit (on the loop), and its write (writer). */
 void srv_turn_batch(srv_batch_item *it, const srv_game *g);
 int srv_turn_write(sqlite3 *db, const srv_batch_item *it);
-/* The table turn_clock (store.c calls it when opening the database). */
-int srv_turn_schema(sqlite3 *db, char *why, size_t n);
+/* The table turn_clock (schema version 3: store.c's migrations). */
+int srv_turn_schema(sqlite3 *db);
 /* A turn-based game read back: its clock from turn_clock. */
 int srv_turn_loaded(sqlite3 *db, srv_game *g);
+/* At most this many turn-based games in play per player (docs/protocol.md). */
+#define SRV_TURN_GAMES_MAX 50
+/* The turn-based games in play of a session's owner ("u:ID"/"g:SID"), in
+ * memory and (accounts) out of it. */
+int srv_turn_count(const char *owner, int64_t user_id);
+/* 1 (why set) when owner may not take a seat of turn-based game g: it has
+ * SRV_TURN_GAMES_MAX already (and no seat in g yet). */
+int srv_turn_full(const srv_game *g, const char *owner, int64_t user_id, char *why, size_t n);
 /* Periodic: read back the games out of memory whose clock ran out or whose
  * bot must move. */
 void srv_turn_wake(sqlite3 *db, int64_t now_ms);
+
+/* ---- results, ratings and players (results.c, profile_api.c, rematch.c) ---- */
+/* A finished game's result as the writer stores it (docs/ratings.md). */
+typedef struct srv_result {
+    int n, edition, rated;
+    int64_t finished;           /* unix seconds */
+    int32_t scores[CH_MAX_PLAYERS];
+    unsigned winners;
+    unsigned left;              /* seats the stand-in played at the end: last */
+    int64_t user[CH_MAX_PLAYERS]; /* accounts (0: none) */
+    int place[CH_MAX_PLAYERS];  /* 0 first; equal: shared */
+} srv_result;
+/* 1 when the game counts for ratings: people with accounts only, one
+ * account per seat, no practice game. */
+int srv_game_rated(const srv_game *g);
+/* The result of a finished game (malloc'd), on the loop. */
+srv_result *srv_result_make(const srv_game *g);
+/* On the writer: store the result once and, for a rated game, the new
+ * ratings; inside the commit's transaction. */
+int srv_result_write(sqlite3 *db, const char *game, const srv_result *r);
+/* The accounts of the seats (0: none), and their rows in game_players. */
+void srv_players_of(const srv_game *g, int64_t *user);
+int srv_players_write(sqlite3 *db, const char *game, const int64_t *user, int n);
+/* Schema version 3: results, ratings, rating_changes, game_players. */
+int srv_players_schema(sqlite3 *db);
+/* A finished game read back: its rematch link. */
+int srv_results_loaded(sqlite3 *db, srv_game *g);
+/* GET /api/players/NAME, /api/leaderboard, /api/my-games: 1 when `rest`
+ * (the path after /api/) is one of them (answered, *rc set). */
+int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* POST /api/games/ID/rematch. */
+int srv_rematch(struct lws *wsi, srv_game *old);
 
 /* ---- bots (bots.c) --------------------------------------------------------- */
 srv_bots *srv_bots_start(int nthreads);

@@ -154,6 +154,11 @@ static int migrate(sqlite3 *db, char *why, size_t n)
     if (v < 2 && (sqlite3_exec(db, schema_v2, NULL, NULL, NULL) != SQLITE_OK ||
                   hash_seat_tokens(db) != 0))
         goto fail;
+    /* Version 3: turn-based clocks (turnbased.c), results, ratings and who
+       played which game (results.c) */
+    step = "migration to version 3";
+    if (v < 3 && (srv_turn_schema(db) != 0 || srv_players_schema(db) != 0))
+        goto fail;
     char sql[64];
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d", SRV_SCHEMA_VERSION);
     step = "setting the schema version";
@@ -200,8 +205,6 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         snprintf(why, n, "database %s: %s", path, mwhy);
         goto fail;
     }
-    if (srv_turn_schema(s->db, why, n) != 0)
-        goto fail;
     if (sqlite3_prepare_v2(s->db, "INSERT INTO moves(game,n,player,move) VALUES(?,?,?,?)", -1,
                            &s->ins_move, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "UPDATE games SET seats=?, status=? WHERE id=?", -1,
@@ -213,7 +216,8 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE id=?", -1,
                            &s->sel_over, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
-                           "WHERE game=games.id) FROM games WHERE status='over' "
+                           "WHERE game=games.id), r.finished, r.scores, r.winners FROM games "
+                           "LEFT JOIN results r ON r.game=games.id WHERE status='over' "
                            "ORDER BY created DESC, id DESC LIMIT ?", -1, &s->list_over,
                            NULL) != SQLITE_OK) {
         snprintf(why, n, "database %s: %s", path, sqlite3_errmsg(s->db));
@@ -223,11 +227,6 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
 fail:
     srv_store_close(s);
     return NULL;
-}
-
-sqlite3 *srv_store_db(srv_store *s)
-{
-    return s->db;
 }
 
 void srv_store_close(srv_store *s)
@@ -291,6 +290,18 @@ int srv_store_create_game(srv_store *s, srv_game *g)
         sqlite3_bind_int(s->ins_game, 5, g->turn_timer);
         sqlite3_bind_int64(s->ins_game, 6, g->created);
         rc = step_done(s->ins_game);
+        if (rc == 0) { /* the creator's seat, for profiles and "My games" */
+            int64_t users[CH_MAX_PLAYERS];
+            srv_players_of(g, users);
+            rc = srv_players_write(s->db, g->id, users, CH_MAX_PLAYERS);
+        }
+        if (rc == 0 && g->days > 0) { /* a turn-based game in play at once */
+            srv_batch_item it;
+            memset(&it, 0, sizeof it);
+            memcpy(it.id, g->id, sizeof it.id);
+            srv_turn_batch(&it, g);
+            rc = it.clock == 1 ? srv_turn_write(s->db, &it) : 0;
+        }
         if (rc)
             note_err(s);
     }
@@ -338,6 +349,13 @@ int srv_batch_fill(srv_batch_item *it, srv_game *g)
         snprintf(it->status, sizeof it->status, "%s", srv_status_name(g->status));
     }
     srv_turn_batch(it, g);
+    if (it->seats) { /* who sits where (profiles), and the result once over */
+        srv_players_of(g, it->users);
+        if (g->status == GAME_OVER && !(it->result = srv_result_make(g))) {
+            srv_batch_free(it);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -345,8 +363,10 @@ void srv_batch_free(srv_batch_item *it)
 {
     free(it->moves);
     free(it->seats);
+    free(it->result);
     it->moves = NULL;
     it->seats = NULL;
+    it->result = NULL;
 }
 
 int srv_store_write(srv_store *s, const srv_batch_item *items, int n)
@@ -376,6 +396,10 @@ int srv_store_write(srv_store *s, const srv_batch_item *items, int n)
                 goto fail;
         }
         if (srv_turn_write(s->db, it) != 0)
+            goto fail;
+        if (it->seats && srv_players_write(s->db, it->id, it->users, CH_MAX_PLAYERS) != 0)
+            goto fail;
+        if (srv_result_write(s->db, it->id, it->result) != 0)
             goto fail;
     }
     if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
@@ -495,8 +519,8 @@ static srv_game *load_row_why(srv_store *s, sqlite3_stmt *st, char *err, size_t 
         if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, err, errn) != 0)
             goto bad;
     g->decide_since_ms = srv_now_ms();
-    if (srv_turn_loaded(s->db, g) != 0) {
-        snprintf(err, errn, "its turn clock cannot be read: %s", sqlite3_errmsg(s->db));
+    if (srv_turn_loaded(s->db, g) != 0 || srv_results_loaded(s->db, g) != 0) {
+        snprintf(err, errn, "its turn clock or result cannot be read: %s", sqlite3_errmsg(s->db));
         goto bad;
     }
     return g;
@@ -634,20 +658,35 @@ json_t *srv_store_list_over(srv_store *s, int limit)
     while ((rc = sqlite3_step(s->list_over)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(s->list_over, 0);
         srv_game *held = id ? srv_game_held(id) : NULL;
+        json_t *summary;
         if (held) { /* in memory: its summary shows who is connected */
-            json_array_append_new(a, srv_game_summary(held));
-            continue;
+            summary = srv_game_summary(held);
+        } else {
+            /* the summary needs the setup, the seats and the move count only:
+               no replay */
+            char why[300];
+            srv_game *g = game_from_row(s->list_over, why, sizeof why);
+            if (!g)
+                continue;
+            g->status = GAME_OVER;
+            g->nmoves = g->ncommitted = sqlite3_column_int(s->list_over, 6);
+            summary = srv_game_summary(g);
+            srv_game_free(g);
+            /* the scores come from the stored result (results.c) */
+            json_object_del(summary, "scores");
+            json_object_del(summary, "winners");
         }
-        /* the summary needs the setup, the seats and the move count only:
-           no replay */
-        char why[300];
-        srv_game *g = game_from_row(s->list_over, why, sizeof why);
-        if (!g)
-            continue;
-        g->status = GAME_OVER;
-        g->nmoves = g->ncommitted = sqlite3_column_int(s->list_over, 6);
-        json_array_append_new(a, srv_game_summary(g));
-        srv_game_free(g);
+        if (sqlite3_column_type(s->list_over, 7) != SQLITE_NULL) {
+            json_t *sc = json_loads((const char *)sqlite3_column_text(s->list_over, 8), 0, NULL);
+            json_t *w = json_loads((const char *)sqlite3_column_text(s->list_over, 9), 0, NULL);
+            json_object_set_new(summary, "finished",
+                                json_integer(sqlite3_column_int64(s->list_over, 7)));
+            if (sc)
+                json_object_set_new(summary, "scores", sc);
+            if (w)
+                json_object_set_new(summary, "winners", w);
+        }
+        json_array_append_new(a, summary);
     }
     sqlite3_reset(s->list_over);
     if (rc != SQLITE_DONE) {

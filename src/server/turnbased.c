@@ -9,7 +9,8 @@
  * finished game (lobby.c) and read back when someone asks for it
  * (srv_game_find). What brings it back on its own is the table turn_clock,
  * one row per turn-based game in play: when its current decision began
- * (since; 0 when a bot must move) and its days per move. The writer thread
+ * (since; 0 when a bot must move), its days per move, and the seats of the
+ * people to move (to_move, bit s: seat s; for "My games"). The writer thread
  * keeps the row with each commit (srv_turn_batch, srv_turn_write); the tick
  * reads the games whose clock has run out or whose bot must move
  * (srv_turn_wake). At start, turn-based games in play are not loaded at all.
@@ -55,19 +56,30 @@ int64_t srv_game_clock_ms(const srv_game *g)
     return (int64_t)g->turn_timer * 1000;
 }
 
-int srv_turn_schema(sqlite3 *db, char *why, size_t n)
+int srv_turn_schema(sqlite3 *db)
 {
-    char *err = NULL;
-    if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS turn_clock ("
-                     " game TEXT PRIMARY KEY, since INTEGER NOT NULL, days INTEGER NOT NULL)"
-                     " WITHOUT ROWID;"
-                     "CREATE INDEX IF NOT EXISTS turn_clock_since ON turn_clock(since);",
-                     NULL, NULL, &err) != SQLITE_OK) {
-        snprintf(why, n, "database: %s", err ? err : "error");
-        sqlite3_free(err);
-        return -1;
+    /* a database of the few builds that made turn_clock before the schema
+       had versions lacks to_move: the table held only clocks, which the
+       next commit of each game writes again */
+    sqlite3_stmt *st;
+    int has_to_move = 0, exists = 0;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('turn_clock')", -1, &st,
+                           NULL) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            exists = 1;
+            has_to_move |= !strcmp((const char *)sqlite3_column_text(st, 0), "to_move");
+        }
+        sqlite3_finalize(st);
     }
-    return 0;
+    if (exists && !has_to_move &&
+        sqlite3_exec(db, "ALTER TABLE turn_clock ADD COLUMN to_move INTEGER NOT NULL DEFAULT 0",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    return sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS turn_clock ("
+                        " game TEXT PRIMARY KEY, since INTEGER NOT NULL, days INTEGER NOT NULL,"
+                        " to_move INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+                        "CREATE INDEX IF NOT EXISTS turn_clock_since ON turn_clock(since);",
+                        NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
 int srv_turn_read(srv_game *g, json_t *req, char *why, size_t n)
@@ -137,6 +149,10 @@ void srv_turn_batch(srv_batch_item *it, const srv_game *g)
        else the seats changed and the clock goes on */
     it->since = bot_decides(g) ? 0 : it->nmoves ? srv_now_ms() : g->decide_since_ms;
     it->days = g->days;
+    it->to_move = 0;
+    for (int s = 0; s < g->nseats; s++)
+        if (g->seat[s].kind == SEAT_HUMAN && !g->seat[s].away && srv_seat_decides(g, s))
+            it->to_move |= 1u << s;
 }
 
 int srv_turn_write(sqlite3 *db, const srv_batch_item *it)
@@ -145,8 +161,9 @@ int srv_turn_write(sqlite3 *db, const srv_batch_item *it)
         return 0;
     sqlite3_stmt *st;
     const char *sql = it->clock == 1
-        ? "INSERT INTO turn_clock(game, since, days) VALUES(?1, ?2, ?3) "
-          "ON CONFLICT(game) DO UPDATE SET since=excluded.since, days=excluded.days"
+        ? "INSERT INTO turn_clock(game, since, days, to_move) VALUES(?1, ?2, ?3, ?4) "
+          "ON CONFLICT(game) DO UPDATE SET since=excluded.since, days=excluded.days, "
+          "to_move=excluded.to_move"
         : "DELETE FROM turn_clock WHERE game=?1";
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;
@@ -154,6 +171,7 @@ int srv_turn_write(sqlite3 *db, const srv_batch_item *it)
     if (it->clock == 1) {
         sqlite3_bind_int64(st, 2, it->since);
         sqlite3_bind_int(st, 3, it->days);
+        sqlite3_bind_int(st, 4, (int)it->to_move);
     }
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
@@ -216,4 +234,38 @@ void srv_turn_wake(sqlite3 *db, int64_t now_ms)
         }
         srv_game_kick_bots(g);
     }
+}
+
+int srv_turn_count(const char *owner, int64_t user_id)
+{
+    int n = 0;
+    for (srv_game *g = g_srv->games; g; g = g->lnext)
+        if (g->days > 0 && g->status != GAME_OVER && srv_seat_of(g, owner) >= 0)
+            n++;
+    /* and those out of memory (accounts only: game_players) */
+    sqlite3_stmt *st;
+    if (user_id > 0 && g_srv->store &&
+        sqlite3_prepare_v2(srv_store_sqlite(g_srv->store), "SELECT t.game FROM turn_clock t JOIN "
+                           "game_players p ON p.game=t.game WHERE p.user_id=?", -1, &st,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, user_id);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *id = (const char *)sqlite3_column_text(st, 0);
+            if (id && !srv_game_held(id))
+                n++;
+        }
+        sqlite3_finalize(st);
+    }
+    return n;
+}
+
+int srv_turn_full(const srv_game *g, const char *owner, int64_t user_id, char *why, size_t n)
+{
+    if (g->days <= 0 || !owner || !owner[0] || srv_seat_of(g, owner) >= 0)
+        return 0;
+    if (srv_turn_count(owner, user_id) < SRV_TURN_GAMES_MAX)
+        return 0;
+    snprintf(why, n, "you already have %d turn-based games in play: finish one first",
+             SRV_TURN_GAMES_MAX);
+    return 1;
 }

@@ -6,6 +6,7 @@
 //   #/play/GAMEID/TOKEN     a seat's invite link (bound to your session at its first use)
 //   #/watch/GAMEID          a game as a spectator
 //   #/replay/GAMEID         a finished game, move by move
+//   #/player/NAME           a player's profile; #/leaderboard/EDITION; #/my-games
 // Keeping the token in the hash means a reload rejoins the same seat, and the
 // token is never sent to the server in a request line or a Referer.
 import { h, clear } from './dom.js';
@@ -13,6 +14,9 @@ import { t, setLang, lang, LANGS, LANG_NAMES, preferredLang } from './i18n.js';
 import { LobbyPage } from './lobby.js';
 import { GamePage } from './game.js';
 import { ReplayPage } from './replay.js';
+import { ProfilePage } from './profile.js';
+import { LeaderboardPage } from './leaderboard.js';
+import { MyGamesPage } from './mygames.js';
 
 let page = null;
 let routeKey = null;
@@ -27,7 +31,9 @@ function header() {
   });
   return h('header', { class: 'top' },
     h('a', { href: '#/', class: 'brand' }, t('app.title')),
-    h('nav', {}, h('a', { href: '#/', id: 'nav-lobby' }, t('nav.lobby'))),
+    h('nav', {}, h('a', { href: '#/', id: 'nav-lobby' }, t('nav.lobby')),
+      h('a', { href: '#/my-games', id: 'nav-my-games' }, t('nav.my_games')),
+      h('a', { href: '#/leaderboard/amsterdam', id: 'nav-leaderboard' }, t('nav.leaderboard'))),
     h('span', { class: 'spacer' }),
     picker);
 }
@@ -50,6 +56,9 @@ function route() {
   if (parts[0] === 'play' && parts[1]) page = new GamePage(root, { game: parts[1], token: parts[2] });
   else if (parts[0] === 'watch' && parts[1]) page = new GamePage(root, { game: parts[1], watch: true });
   else if (parts[0] === 'replay' && parts[1]) page = new ReplayPage(root, { game: parts[1] });
+  else if (parts[0] === 'player' && parts[1]) page = new ProfilePage(root, { name: parts[1] });
+  else if (parts[0] === 'leaderboard') page = new LeaderboardPage(root, { edition: parts[1] });
+  else if (parts[0] === 'my-games') page = new MyGamesPage(root);
   else page = new LobbyPage(root);
 }
 

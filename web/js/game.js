@@ -4,6 +4,7 @@
 // of that frame into things to click. It decides no rule: every move it sends
 // is one entry of the frame's "legal" list, sent with the frame's decision
 // number, and the server's answer (a new state or an error frame) is shown.
+import { rematchBox } from './rematch.js';
 import { h, clear } from './dom.js';
 import { t, lang, has } from './i18n.js';
 import { drawBoard } from './board.js';
@@ -554,6 +555,8 @@ export class GamePage {
         h('li', { class: winners.has(i) ? 'winner' : '' }, `${this.seatName(i)}: f${s}`, winners.has(i) ? ` — ${t('ui.winner')}` : ''))));
     }
     if (!this.replay) box.appendChild(h('a', { href: `#/replay/${this.game}`, class: 'button', id: 'open-replay' }, t('ui.open_replay')));
+    const rematch = rematchBox(this);
+    if (rematch) box.appendChild(rematch);
     return box;
   }
 

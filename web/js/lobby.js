@@ -7,6 +7,7 @@ import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { ensure as ensureSession } from './session.js';
+import { dateText } from './profile.js';
 
 export class LobbyPage {
   constructor(root) {
@@ -66,7 +67,10 @@ export class LobbyPage {
         ed.presets ? sel('preset', F.preset, ed.presets.map((p) => [p, t(`preset.${p}`, { _default: p })]),
           (v) => { F.preset = v; }, t('lobby.preset')) : null,
         ed.events ? h('label', { class: 'field check' }, h('input', { type: 'checkbox', id: 'events', checked: F.events, onchange: (e) => { F.events = e.target.checked; } }), h('span', {}, t('lobby.events'))) : null,
-        h('label', { class: 'field' }, h('span', {}, t('lobby.turn_timer')),
+        // live, or turn-based with 1, 2, 3 or 7 days per move (docs/protocol.md)
+        sel('mode', F.mode || 'live', [['live', t('lobby.mode_live')], ...[1, 2, 3, 7].map((n) => [String(n), t('lobby.mode_days', { n })])],
+          (v) => { F.mode = v; this.render(); }, t('lobby.mode')),
+        (F.mode || 'live') !== 'live' ? null : h('label', { class: 'field' }, h('span', {}, t('lobby.turn_timer')),
           h('input', { type: 'number', id: 'turn-timer', min: 0, max: (this.options.limits && this.options.limits.turn_timer_max) || 86400, value: F.turn_timer, oninput: (e) => { F.turn_timer = e.target.value; } })),
         h('label', { class: 'field' }, h('span', {}, t('lobby.seed')),
           h('input', { type: 'text', id: 'seed', inputmode: 'numeric', placeholder: t('lobby.seed_random'), value: F.seed, oninput: (e) => { F.seed = e.target.value.trim(); } }))),
@@ -109,6 +113,7 @@ export class LobbyPage {
   async create() {
     const F = this.form;
     const body = { edition: F.edition, players: F.players, turn_timer: Number(F.turn_timer) || 0 };
+    if (F.mode && F.mode !== 'live') { body.mode = 'turn-based'; body.days = Number(F.mode); delete body.turn_timer; }
     if (F.arrangement) body.arrangement = F.arrangement;
     if (F.edition === 'golden-age') { body.preset = F.preset; body.events = !!F.events; }
     if (F.seed !== '') {
@@ -179,8 +184,14 @@ export class LobbyPage {
     }
     if (!(this.oldGames || []).length) O.appendChild(h('p', { class: 'muted' }, t('lobby.no_games')));
     for (const g of (this.oldGames || []).slice(0, 30)) {
+      // date, winner and scores (from the stored result: docs/protocol.md)
+      const who = (s) => s.name || s.bot || '?';
+      const winners = (g.winners || []).map((w) => who(g.seats[w])).join(', ');
       O.appendChild(h('div', { class: 'game-row', dataset: { game: g.id } },
-        h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', g.seats.map((s) => s.name || s.bot || '?').join(', ')),
+        h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })),
+          g.finished ? [' · ', h('span', { class: 'finished' }, t('lobby.finished_on', { date: dateText(g.finished) }))] : null,
+          winners ? [' · ', h('span', { class: 'winner' }, t('lobby.winner', { name: winners }))] : null),
+        h('div', { class: 'muted small scores' }, g.seats.map((s, i) => who(s) + (g.scores ? ` f${g.scores[i]}` : '')).join(', ')),
         h('a', { class: 'button small', href: `#/replay/${g.id}` }, t('lobby.replay'))));
     }
   }

@@ -1,0 +1,262 @@
+/* profile_api.c: the players' side of the JSON API (docs/protocol.md,
+ * "Players"): a player's profile (ratings per edition, games played, the
+ * finished games with their replays), the leaderboard of an edition, the
+ * games of the session's player ("My games": every game where it is their
+ * turn first), and the rematch of a finished game. Profiles and
+ * leaderboards are read from the tables results.c and turnbased.c keep;
+ * like the list of finished games they are short indexed reads on the event
+ * loop (the writes, rating updates included, run on the writer thread).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "rating.h"
+#include "server.h"
+
+#define PROFILE_GAMES 100   /* finished games on a profile, newest first */
+#define BOARD_PLAYERS 100   /* players on a leaderboard */
+
+static sqlite3 *db(void)
+{
+    return srv_store_sqlite(g_srv->store);
+}
+
+static json_t *rating_json(const char *edition, double r, double rd, int games)
+{
+    rating_settings set;
+    rating_settings_default(&set);
+    rating_glicko g = {r, rd, 0};
+    return json_pack("{s:s,s:i,s:i,s:b,s:i}", "edition", edition, "rating", (int)(r + 0.5),
+                     "deviation", (int)(rd + 0.5), "provisional", rating_provisional(&set, &g),
+                     "games", games);
+}
+
+/* Names of the seats of a stored seats array. */
+static json_t *seat_names(const char *seats_text)
+{
+    json_t *names = json_array();
+    json_t *seats = seats_text ? json_loads(seats_text, 0, NULL) : NULL;
+    size_t i;
+    json_t *o;
+    json_array_foreach(seats, i, o) {
+        const char *nm = json_string_value(json_object_get(o, "name"));
+        json_array_append_new(names, json_string(nm ? nm : ""));
+    }
+    json_decref(seats);
+    return names;
+}
+
+static int api_player(struct lws *wsi, const char *name)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db(), "SELECT id, name, created FROM accounts WHERE name_key = lower(?)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return srv_http_error(wsi, 500, "the database cannot read players");
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return srv_http_error(wsi, 404, "no player with that name");
+    }
+    int64_t uid = sqlite3_column_int64(st, 0);
+    json_t *out = json_pack("{s:s,s:I}", "name", (const char *)sqlite3_column_text(st, 1),
+                            "created", (json_int_t)sqlite3_column_int64(st, 2));
+    sqlite3_finalize(st);
+
+    json_t *ratings = json_array();
+    if (sqlite3_prepare_v2(db(), "SELECT edition, rating, deviation, games FROM ratings "
+                           "WHERE user_id=? ORDER BY edition", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, uid);
+        while (sqlite3_step(st) == SQLITE_ROW)
+            json_array_append_new(ratings, rating_json((const char *)sqlite3_column_text(st, 0),
+                                                       sqlite3_column_double(st, 1),
+                                                       sqlite3_column_double(st, 2),
+                                                       sqlite3_column_int(st, 3)));
+        sqlite3_finalize(st);
+    }
+    json_object_set_new(out, "ratings", ratings);
+
+    int played = 0, playing = 0;
+    if (sqlite3_prepare_v2(db(), "SELECT (SELECT count(*) FROM game_players p JOIN results r "
+                           "ON r.game=p.game WHERE p.user_id=?1), (SELECT count(*) FROM "
+                           "game_players p JOIN games g ON g.id=p.game WHERE p.user_id=?1 AND "
+                           "g.status='playing')", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, uid);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            played = sqlite3_column_int(st, 0);
+            playing = sqlite3_column_int(st, 1);
+        }
+        sqlite3_finalize(st);
+    }
+    json_object_set_new(out, "played", json_integer(played));
+    json_object_set_new(out, "playing", json_integer(playing));
+
+    json_t *games = json_array();
+    if (sqlite3_prepare_v2(db(), "SELECT p.game, p.seat, json_extract(g.setup,'$.edition'), "
+                           "g.seats, r.finished, r.scores, r.winners, r.rated, c.place, "
+                           "c.rating_before, c.rating_after FROM game_players p "
+                           "JOIN results r ON r.game=p.game JOIN games g ON g.id=p.game "
+                           "LEFT JOIN rating_changes c ON c.game=p.game AND c.user_id=p.user_id "
+                           "WHERE p.user_id=? ORDER BY r.finished DESC, p.game LIMIT ?", -1, &st,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, uid);
+        sqlite3_bind_int(st, 2, PROFILE_GAMES);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *id = (const char *)sqlite3_column_text(st, 0);
+            char replay[64];
+            snprintf(replay, sizeof replay, "/#/replay/%s", id ? id : "");
+            const char *ed = (const char *)sqlite3_column_text(st, 2);
+            json_t *sc = json_loads((const char *)sqlite3_column_text(st, 5), 0, NULL);
+            json_t *w = json_loads((const char *)sqlite3_column_text(st, 6), 0, NULL);
+            json_t *gm = json_pack("{s:s,s:s,s:i,s:I,s:o,s:o,s:o,s:b,s:s}", "id", id ? id : "",
+                                   "edition", ed ? ed : "amsterdam", "seat",
+                                   sqlite3_column_int(st, 1), "finished",
+                                   (json_int_t)sqlite3_column_int64(st, 4), "names",
+                                   seat_names((const char *)sqlite3_column_text(st, 3)),
+                                   "scores", sc ? sc : json_array(), "winners",
+                                   w ? w : json_array(), "rated", sqlite3_column_int(st, 7),
+                                   "replay", replay);
+            if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
+                json_object_set_new(gm, "place", json_integer(sqlite3_column_int(st, 8)));
+                json_object_set_new(gm, "rating_before",
+                                    json_integer((int)(sqlite3_column_double(st, 9) + 0.5)));
+                json_object_set_new(gm, "rating_after",
+                                    json_integer((int)(sqlite3_column_double(st, 10) + 0.5)));
+            }
+            json_array_append_new(games, gm);
+        }
+        sqlite3_finalize(st);
+    }
+    json_object_set_new(out, "games", games);
+    return srv_http_respond(wsi, 200, out, NULL);
+}
+
+static int api_leaderboard(struct lws *wsi)
+{
+    char buf[32];
+    const char *ed = lws_get_urlarg_by_name(wsi, "edition=", buf, sizeof buf);
+    if (!ed)
+        ed = "amsterdam";
+    if (strcmp(ed, "amsterdam") && strcmp(ed, "golden-age"))
+        return srv_http_error(wsi, 400, "edition must be \"amsterdam\" or \"golden-age\"");
+    rating_settings set;
+    rating_settings_default(&set);
+    sqlite3_stmt *st;
+    /* established ratings first (lichess lists only those), then the
+       provisional ones, each by rating */
+    if (sqlite3_prepare_v2(db(), "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r "
+                           "JOIN accounts a ON a.id=r.user_id WHERE r.edition=? ORDER BY "
+                           "(r.deviation >= ?) , r.rating DESC, a.name LIMIT ?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return srv_http_error(wsi, 500, "the database cannot read the ratings");
+    sqlite3_bind_text(st, 1, ed, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 2, set.provisional_deviation);
+    sqlite3_bind_int(st, 3, BOARD_PLAYERS);
+    json_t *players = json_array();
+    int rank = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        json_t *p = rating_json(ed, sqlite3_column_double(st, 1), sqlite3_column_double(st, 2),
+                                sqlite3_column_int(st, 3));
+        json_object_del(p, "edition");
+        json_object_set_new(p, "rank", json_integer(++rank));
+        json_object_set_new(p, "name", json_string((const char *)sqlite3_column_text(st, 0)));
+        json_array_append_new(players, p);
+    }
+    sqlite3_finalize(st);
+    return srv_http_respond(wsi, 200, json_pack("{s:s,s:o}", "edition", ed, "players", players),
+                            NULL);
+}
+
+/* One entry of "My games". */
+static json_t *my_entry(const char *id, const char *edition, int seat, int turn, int days,
+                        int64_t deadline_ms)
+{
+    char link[64];
+    snprintf(link, sizeof link, "/#/play/%s", id);
+    json_t *o = json_pack("{s:s,s:s,s:i,s:b,s:s,s:s}", "id", id, "edition", edition, "seat", seat,
+                          "your_turn", turn, "mode", days > 0 ? "turn-based" : "live", "link",
+                          link);
+    if (days > 0)
+        json_object_set_new(o, "days", json_integer(days));
+    json_object_set_new(o, "deadline", deadline_ms > 0 ? json_integer(deadline_ms) : json_null());
+    return o;
+}
+
+static int api_my_games(struct lws *wsi)
+{
+    srv_ident me;
+    srv_ident_of(wsi, &me);
+    if (!me.owner[0])
+        return srv_http_error(wsi, 401, "\"My games\" needs a session: log in or play as a guest");
+    json_t *turn = json_array(), *wait = json_array();
+    /* the games in memory */
+    for (srv_game *g = g_srv->games; g; g = g->lnext) {
+        if (g->status == GAME_OVER)
+            continue;
+        int s = srv_seat_of(g, me.owner);
+        if (s < 0)
+            continue;
+        int mine = srv_seat_decides(g, s);
+        int64_t clock = srv_game_clock_ms(g);
+        json_array_append_new(mine ? turn : wait,
+                              my_entry(g->id, g->setup.edition == CH_ED_GOLDEN_AGE ?
+                                       "golden-age" : "amsterdam", s, mine, g->days,
+                                       mine && clock > 0 ? g->decide_since_ms + clock : 0));
+    }
+    /* and the turn-based ones out of memory (accounts only: a guest's games
+       are in memory while the guest plays) */
+    int64_t uid = me.user_id;
+    sqlite3_stmt *st;
+    if (uid > 0 && sqlite3_prepare_v2(db(), "SELECT p.game, p.seat, json_extract(g.setup,"
+                                      "'$.edition'), t.since, t.days, t.to_move FROM "
+                                      "game_players p JOIN turn_clock t ON t.game=p.game "
+                                      "JOIN games g ON g.id=p.game WHERE p.user_id=?", -1, &st,
+                                      NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, uid);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *id = (const char *)sqlite3_column_text(st, 0);
+            if (!id || srv_game_held(id))
+                continue;
+            int s = sqlite3_column_int(st, 1), days = sqlite3_column_int(st, 4);
+            int mine = (sqlite3_column_int(st, 5) >> s) & 1;
+            const char *ed = (const char *)sqlite3_column_text(st, 2);
+            int64_t since = sqlite3_column_int64(st, 3);
+            json_array_append_new(mine ? turn : wait,
+                                  my_entry(id, ed ? ed : "amsterdam", s, mine, days,
+                                           mine && since > 0 ? since + days * srv_day_ms() : 0));
+        }
+        sqlite3_finalize(st);
+    }
+    /* your turn first */
+    size_t i;
+    json_t *o;
+    json_array_foreach(wait, i, o) json_array_append(turn, o);
+    json_decref(wait);
+    return srv_http_respond(wsi, 200, json_pack("{s:o}", "games", turn), NULL);
+}
+
+int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc)
+{
+    if (!strncmp(rest, "players/", 8) && !is_post) {
+        const char *name = rest + 8;
+        if (!*name || strlen(name) > 64 || strchr(name, '/')) {
+            *rc = srv_http_error(wsi, 404, "no player with that name");
+            return 1;
+        }
+        char dec[80];
+        lws_urldecode(dec, name, sizeof dec);
+        *rc = api_player(wsi, dec);
+        return 1;
+    }
+    if (!strcmp(rest, "leaderboard") && !is_post) {
+        *rc = api_leaderboard(wsi);
+        return 1;
+    }
+    if (!strcmp(rest, "my-games") && !is_post) {
+        *rc = api_my_games(wsi);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,47 @@
+// mygames.js: "My games" (#/my-games): every game of the session's player
+// that is not over, those where it is the player's turn first, each with its
+// deadline (turn-based games count days per move) and a link to the seat.
+// Reads GET /api/my-games (docs/protocol.md, "Players"); refreshed every
+// 15 seconds.
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+import { api } from './api.js';
+
+export class MyGamesPage {
+  constructor(root) {
+    this.root = root;
+    this.load();
+    this.poll = setInterval(() => this.load(), 15000);
+  }
+
+  destroy() { clearInterval(this.poll); }
+
+  relang() { this.render(); }
+
+  async load() {
+    try {
+      this.data = await api('GET', '/api/my-games');
+      this.error = null;
+    } catch (e) {
+      this.error = e.status === 401 ? t('mygames.need_session') : e.message;
+    }
+    this.render();
+  }
+
+  render() {
+    const R = clear(this.root);
+    const games = (this.data && this.data.games) || [];
+    R.appendChild(h('section', { class: 'panel', id: 'my-games' },
+      h('h2', {}, t('mygames.title')),
+      this.error ? h('p', { class: 'error-banner', role: 'alert' }, this.error) : null,
+      !this.data && !this.error ? h('p', {}, t('ui.loading')) : null,
+      this.data && !games.length ? h('p', { class: 'muted' }, t('lobby.no_games')) : null,
+      games.map((g) => h('div', { class: `game-row${g.your_turn ? ' your-turn' : ''}`, dataset: { game: g.id } },
+        h('div', {},
+          h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ',
+          g.mode === 'turn-based' ? t('mygames.days', { n: g.days }) : t('mygames.live'), ' · ',
+          g.your_turn ? h('b', {}, t('mygames.your_turn')) : h('span', { class: 'muted' }, t('mygames.waiting'))),
+        g.deadline ? h('div', { class: 'muted small' }, t('mygames.deadline', { when: new Date(g.deadline).toLocaleString() })) : null,
+        h('a', { class: 'button small', href: g.link }, t('lobby.open'))))));
+  }
+}
