@@ -159,7 +159,12 @@ static int api_list(struct lws *wsi)
 
 static int api_create(struct lws *wsi, srv_pss *pss)
 {
-    char why[300];
+    char why[300], addr[64];
+    int retry_s, lim;
+    srv_peer_addr(wsi, addr, sizeof addr);
+    if ((lim = srv_limit_create(addr, srv_now_ms(), why, sizeof why, &retry_s)) != 0)
+        return respond(wsi, (unsigned)lim, json_pack("{s:s,s:i}", "error", why, "retry_after",
+                                                     retry_s));
     json_t *req = parse_body(pss, why, sizeof why);
     if (!req)
         return respond_error(wsi, 400, why);
@@ -177,6 +182,11 @@ static int api_create(struct lws *wsi, srv_pss *pss)
                  "first", SRV_TURN_GAMES_MAX);
         return respond_error(wsi, 409, why);
     }
+    if ((lim = srv_limit_waiting(g, addr, why, sizeof why, &retry_s)) != 0) {
+        srv_game_free(g);
+        return respond(wsi, (unsigned)lim, json_pack("{s:s,s:i}", "error", why, "retry_after",
+                                                     retry_s));
+    }
     if (srv_store_create_game(g_srv->store, g) != 0) {
         srv_game_free(g);
         srv_storage_failed(srv_store_errmsg(g_srv->store));
@@ -184,6 +194,7 @@ static int api_create(struct lws *wsi, srv_pss *pss)
     }
     srv_storage_ok();
     srv_game_add(g);
+    srv_limit_created(g, addr);
     json_t *seats = json_array();
     for (int i = 0; i < g->nseats; i++) {
         srv_seat *s = &g->seat[i];
@@ -406,7 +417,7 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     if (!strcmp(rest, "options"))
         return respond(wsi, 200, srv_options_json());
     if (!strcmp(rest, "health") && !pss->is_post)
-        return respond(wsi, 200, json_pack("{s:b,s:i,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1,
+        return respond(wsi, 200, json_pack("{s:b,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1,
                                            "games_in_memory", g_srv->ngames, "clients",
                                            (json_int_t)g_srv->nclients, "moves",
                                            (json_int_t)g_srv->moves_total, "games_evicted",
@@ -416,7 +427,10 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
                                            "storage_failures",
                                            (json_int_t)g_srv->storage_failures,
                                            "storage_retry_ms",
-                                           (json_int_t)srv_storage_wait_ms(srv_now_ms())));
+                                           (json_int_t)srv_storage_wait_ms(srv_now_ms()),
+                                           "games_expired", (json_int_t)g_srv->games_expired,
+                                           "games_abandoned",
+                                           (json_int_t)g_srv->games_abandoned));
     if (!strcmp(rest, "games"))
         return pss->is_post ? api_create(wsi, pss) : api_list(wsi);
     if (strncmp(rest, "games/", 6) == 0) {

@@ -104,15 +104,25 @@ void srv_games_evict(int64_t now)
             continue;
         }
         *pp = g->lnext; /* out of the list, then out of its hash chain */
-        for (srv_game **hp = &g_srv->hash[hash_id(g->id)]; *hp; hp = &(*hp)->hnext)
-            if (*hp == g) {
-                *hp = g->hnext;
-                break;
-            }
+        srv_game_unhash(g);
         g_srv->ngames--;
         g_srv->games_evicted++;
         srv_game_free(g);
     }
+}
+
+void srv_game_unhash(srv_game *g)
+{
+    for (srv_game **hp = &g_srv->hash[hash_id(g->id)]; *hp; hp = &(*hp)->hnext)
+        if (*hp == g) {
+            *hp = g->hnext;
+            break;
+        }
+}
+
+const char *srv_game_status(const srv_game *g)
+{
+    return g->status == GAME_OVER && g->abandoned ? "abandoned" : srv_status_name(g->status);
 }
 
 void srv_game_add(srv_game *g)
@@ -150,9 +160,21 @@ json_t *srv_options_json(void)
         }
         json_array_append_new(eds, e);
     }
-    return json_pack("{s:o,s:[{s:s},{s:s},{s:s,s:[i,i,i]}],s:{s:i,s:i}}", "editions", eds,
+    json_t *o = json_pack("{s:o,s:[{s:s},{s:s},{s:s,s:[i,i,i]}],s:{s:i,s:i}}", "editions", eds,
                      "bots", "id", "random", "id", "greedy", "id", "ismcts", "strengths",
                      1, 2, 3, "limits", "frame_bytes", SRV_FRAME_MAX, "turn_timer_max", 86400);
+    /* the limits a client may meet (docs/protocol.md, "Limits") */
+    json_t *lim = json_object_get(o, "limits");
+    json_object_set_new(lim, "creates_per_minute", json_integer(srv_limit(SRV_LIMIT_CREATES_PER_MIN)));
+    json_object_set_new(lim, "waiting_per_address", json_integer(srv_limit(SRV_LIMIT_WAITING_PER_ADDR)));
+    json_object_set_new(lim, "waiting_expire_seconds",
+                        json_integer(srv_limit(SRV_LIMIT_WAITING_EXPIRE_S)));
+    json_object_set_new(lim, "connections_per_address",
+                        json_integer(srv_limit(SRV_LIMIT_CONNS_PER_ADDR)));
+    json_object_set_new(lim, "abandon_seconds", json_integer(srv_limit(SRV_LIMIT_ABANDON_S)));
+    json_object_set_new(lim, "frames_per_second", json_integer(20));
+    json_object_set_new(lim, "frame_burst", json_integer(40));
+    return o;
 }
 
 static void seat_bot_name(srv_seat *s)
@@ -583,7 +605,7 @@ json_t *srv_game_summary(const srv_game *g)
     json_t *o = json_pack("{s:s,s:s,s:n,s:s,s:i,s:s,s:i,s:i,s:I,s:o}", "id", g->id, "edition",
                           edition_id(g->setup.edition), "preset", "arrangement",
                           g->arrangement, "players", g->nseats, "status",
-                          srv_status_name(g->status), "turn_timer", g->turn_timer,
+                          srv_game_status(g), "turn_timer", g->turn_timer,
                           "decision", g->ncommitted, "created", (json_int_t)g->created,
                           "seats", seats);
     json_object_set_new(o, "mode", json_string(g->days > 0 ? "turn-based" : "live"));
@@ -619,6 +641,7 @@ void srv_seat_claim(srv_game *g, int s)
     g->seat[s].claimed = 1;
     g->meta_dirty = 1;
     if (g->status == GAME_WAITING && all_claimed(g)) {
+        srv_limit_unwait(g);
         g->status = GAME_PLAYING;
         g->decide_since_ms = srv_now_ms();
     }

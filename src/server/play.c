@@ -269,7 +269,7 @@ static const char *common_part(srv_game *g)
         return g->common;
     chx_buf b = {0};
     chx_buf_puts(&b, "\"status\":");
-    chx_buf_json_str(&b, srv_status_name(g->status));
+    chx_buf_json_str(&b, srv_game_status(g));
     chx_buf_puts(&b, ",\"decision\":");
     chx_buf_int(&b, g->nmoves);
     chx_buf_puts(&b, ",\"deciders\":[");

@@ -142,6 +142,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     if (g_srv->store)
         srv_turn_wake(srv_store_sqlite(g_srv->store), srv_now_ms());
     srv_storage_tick(srv_now_ms());
+    srv_limits_tick(srv_now_ms());
     if (interrupted)
         lws_cancel_service(g_srv->ctx);
     lws_sul_schedule(g_srv->ctx, 0, sul, tick, 250 * LWS_US_PER_MS);

@@ -126,6 +126,10 @@ struct srv_game {
                                    thread (committer.c): not another one */
     unsigned away_stored;       /* seats stored as away (bit s): store.c writes the
                                    seats again when the away flags differ */
+    char creator_addr[64];      /* who created it (limits.c) */
+    int counted_waiting;        /* counted in its creator's waiting games */
+    int abandoned;              /* over because nobody came back (limits.c) */
+    int64_t alone_since_ms;     /* playing with no person connected since; 0: not */
     srv_game *hnext;            /* hash chain */
     srv_game *lnext;            /* list of every game, newest first */
 };
@@ -167,6 +171,12 @@ struct srv_client {
     int qlen;
     double bucket;              /* rate limiting (ratelimit.c) */
     int64_t bucket_ms;
+    srv_out *rl_out;            /* the queued, unsent "rate_limited" error */
+    int rl_count;               /* frames it reports refused */
+    int closing;                /* close with close_why once writable */
+    const char *close_why;
+    char addr[64];              /* the peer's address (limits.c) */
+    int counted;                /* counted in the connections of addr */
     srv_client *gnext, *gprev;  /* in game->clients */
 };
 
@@ -204,6 +214,8 @@ typedef struct srv {
     uint64_t games_evicted;     /* finished games dropped from memory (lobby.c) */
     uint64_t games_reloaded;    /* and read back from the database on demand */
     uint64_t storage_failures;  /* commits the database refused (backoff.c) */
+    uint64_t games_expired;     /* waiting games that expired (limits.c) */
+    uint64_t games_abandoned;   /* games ended as abandoned (limits.c) */
     int stopping;
 } srv;
 
@@ -249,6 +261,38 @@ int64_t srv_storage_wait_ms(int64_t now);
 void srv_storage_tick(int64_t now);
 /* At the stop: a summary if the database still refuses writes. */
 void srv_storage_stop_summary(void);
+
+/* ---- limits (limits.c; docs/protocol.md "Limits") -------------------------- */
+enum { SRV_LIMIT_CREATES_PER_MIN, SRV_LIMIT_WAITING_PER_ADDR, SRV_LIMIT_WAITING_MAX,
+       SRV_LIMIT_WAITING_EXPIRE_S, SRV_LIMIT_CONNS_PER_ADDR, SRV_LIMIT_ABANDON_S,
+       SRV_LIMIT_LOOPBACK, SRV_LIMIT_COUNT };
+/* The limit's value: its environment variable, else its default. */
+long long srv_limit(int which);
+/* The peer's address as text ("" when unknown). */
+void srv_peer_addr(struct lws *wsi, char *out, size_t n);
+/* 1 when addr is exempt from the per-address limits (loopback). */
+int srv_addr_exempt(const char *addr);
+/* May addr create a game now? 0, else the HTTP status (429, 503) with the
+ * reason and the seconds to wait. Takes a creation from its bucket. */
+int srv_limit_create(const char *addr, int64_t now, char *why, size_t n, int *retry_s);
+/* May g, just made by addr, wait for players? 0, else the status (429: too
+ * many of addr's; 503: too many in all) with the reason. */
+int srv_limit_waiting(const srv_game *g, const char *addr, char *why, size_t n, int *retry_s);
+/* g was created by addr (counts it while it waits); g leaves "waiting". */
+void srv_limit_created(srv_game *g, const char *addr);
+void srv_limit_unwait(srv_game *g);
+/* A WebSocket connection of addr: 0, or -1 when it has too many. */
+int srv_limit_connect(const char *addr);
+void srv_limit_disconnect(const char *addr);
+/* Periodic: waiting games expire, games nobody plays any more are abandoned. */
+void srv_limits_tick(int64_t now);
+/* The status as clients and the database see it: "abandoned" for an
+ * abandoned game, else srv_status_name. */
+const char *srv_game_status(const srv_game *g);
+/* Take g out of the id hash (lobby.c). */
+void srv_game_unhash(srv_game *g);
+/* Delete a game that never started (limits.c: an expired waiting game). */
+int srv_store_delete_game(srv_store *s, const char *id);
 
 /* ---- rate limiting (ratelimit.c) ------------------------------------------ */
 /* 1 when the client may send one more frame now (and takes the token). */

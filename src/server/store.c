@@ -217,7 +217,8 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
                            &s->sel_over, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
                            "WHERE game=games.id), r.finished, r.scores, r.winners FROM games "
-                           "LEFT JOIN results r ON r.game=games.id WHERE status='over' "
+                           "LEFT JOIN results r ON r.game=games.id "
+                           "WHERE status IN ('over','abandoned') "
                            "ORDER BY created DESC, id DESC LIMIT ?", -1, &s->list_over,
                            NULL) != SQLITE_OK) {
         snprintf(why, n, "database %s: %s", path, sqlite3_errmsg(s->db));
@@ -269,7 +270,7 @@ static int bind_meta(srv_store *s, srv_game *g)
         return -1;
     sqlite3_reset(s->upd_meta);
     sqlite3_bind_text(s->upd_meta, 1, seats, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s->upd_meta, 2, srv_status_name(g->status), -1, SQLITE_STATIC);
+    sqlite3_bind_text(s->upd_meta, 2, srv_game_status(g), -1, SQLITE_STATIC);
     sqlite3_bind_text(s->upd_meta, 3, g->id, -1, SQLITE_TRANSIENT);
     free(seats);
     return step_done(s->upd_meta);
@@ -286,7 +287,7 @@ int srv_store_create_game(srv_store *s, srv_game *g)
         sqlite3_bind_text(s->ins_game, 1, g->id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(s->ins_game, 2, setup, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(s->ins_game, 3, seats, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(s->ins_game, 4, srv_status_name(g->status), -1, SQLITE_STATIC);
+        sqlite3_bind_text(s->ins_game, 4, srv_game_status(g), -1, SQLITE_STATIC);
         sqlite3_bind_int(s->ins_game, 5, g->turn_timer);
         sqlite3_bind_int64(s->ins_game, 6, g->created);
         rc = step_done(s->ins_game);
@@ -307,6 +308,20 @@ int srv_store_create_game(srv_store *s, srv_game *g)
     }
     free(setup);
     free(seats);
+    return rc;
+}
+
+int srv_store_delete_game(srv_store *s, const char *id)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "DELETE FROM games WHERE id=? AND status='waiting' AND "
+                           "NOT EXISTS (SELECT 1 FROM moves WHERE game=?)", -1, &st,
+                           NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, id, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
     return rc;
 }
 
@@ -346,7 +361,7 @@ int srv_batch_fill(srv_batch_item *it, srv_game *g)
             it->moves = NULL;
             return -1;
         }
-        snprintf(it->status, sizeof it->status, "%s", srv_status_name(g->status));
+        snprintf(it->status, sizeof it->status, "%s", srv_game_status(g));
     }
     srv_turn_batch(it, g);
     if (it->seats) { /* who sits where (profiles), and the result once over */
@@ -514,6 +529,10 @@ static srv_game *load_row_why(srv_store *s, sqlite3_stmt *st, char *err, size_t 
         ch_scores(&g->st, g->scores, &g->winners);
         g->status = GAME_OVER;
     }
+    if (status && strcmp(status, "abandoned") == 0) { /* limits.c */
+        g->status = GAME_OVER;
+        g->abandoned = 1;
+    }
     /* a finished game needs no bots (they are made when needed anyway) */
     for (int i = 0; i < g->nseats && g->status != GAME_OVER; i++)
         if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, err, errn) != 0)
@@ -594,7 +613,7 @@ int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n)
     int problems = check_file(s);
     /* finished games stay in the database until asked for, and so do the
        turn-based games in play (turnbased.c) */
-    if (sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE status != 'over' "
+    if (sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE status NOT IN ('over','abandoned') "
                            "AND id NOT IN (SELECT game FROM turn_clock) "
                            "ORDER BY created, id", -1, &st, NULL) != SQLITE_OK) {
         snprintf(why, n, "database: %s", sqlite3_errmsg(s->db));

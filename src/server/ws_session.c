@@ -13,12 +13,29 @@
 
 #include "server.h"
 
+/* Close c at its next writable callback, telling it why in the close
+ * frame (code 1008, policy violation). */
+static void close_with(srv_client *c, const char *why)
+{
+    if (!c->closing) {
+        c->closing = 1;
+        c->close_why = why;
+    }
+    lws_callback_on_writable(c->wsi);
+}
+
 static void queue_push(srv_client *c, srv_out *o)
 {
-    if (c->qlen >= SRV_QUEUE_MAX) {
-        /* a client that sends much faster than it reads: its answers
-           (errors, pongs) are dropped, so its queue stays small */
+    if (c->closing) {
         free(o);
+        return;
+    }
+    if (c->qlen >= SRV_QUEUE_MAX) {
+        /* a client that sends much faster than it reads: no answer is
+           dropped without a word; the connection is closed with the reason
+           (docs/protocol.md, "Limits") */
+        free(o);
+        close_with(c, "output queue full: the client does not read its answers");
         return;
     }
     o->next = NULL;
@@ -265,7 +282,21 @@ static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
     if (c->rx_too_big) {
         send_error(c, "too_big", "a frame may be at most 16384 bytes");
     } else if (!srv_rate_take(c, srv_now_ms())) {
-        send_error(c, "rate_limited", "too many frames: at most 20 a second (bursts of 40)");
+        /* every refused frame is reported: while one "rate_limited" error
+           waits in the queue, later refusals are counted in it ("refused")
+           rather than queued one by one */
+        if (c->rl_out) {
+            c->rl_count++;
+        } else {
+            srv_out *o = malloc(sizeof *o + LWS_PRE);
+            if (o) {
+                o->len = 0; /* written at send time (writable) with its count */
+                c->rl_count = 1;
+                queue_push(c, o);
+                if (!c->closing)
+                    c->rl_out = o;
+            }
+        }
     } else if (binary) {
         send_error(c, "bad_json", "binary frames are not accepted: send JSON text");
     } else {
@@ -280,9 +311,41 @@ static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
 
 static int writable(srv_client *c, struct lws *wsi)
 {
+    if (c->closing == 2 && c->qhead) {
+        /* the error frame goes out first */
+    } else if (c->closing) {
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)c->close_why,
+                         strlen(c->close_why));
+        return -1;
+    }
     srv_out *o = c->qhead;
     int own = 0;
-    if (o) {
+    if (o && o == c->rl_out) { /* the rate_limited error, with its count now */
+        c->qhead = o->next;
+        if (!c->qhead)
+            c->qtail = NULL;
+        c->qlen--;
+        free(o);
+        c->rl_out = NULL;
+        char *s = NULL;
+        json_t *j = json_pack("{s:s,s:s,s:s,s:i}", "type", "error", "code", "rate_limited",
+                              "message", "too many frames: at most 20 a second (bursts of 40); "
+                              "the refused frames did nothing", "refused", c->rl_count);
+        s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        json_decref(j);
+        c->rl_count = 0;
+        if (!s)
+            return 0;
+        size_t len = strlen(s);
+        o = malloc(sizeof *o + LWS_PRE + len);
+        if (!o) {
+            free(s);
+            return 0;
+        }
+        memcpy(o->buf + LWS_PRE, s, len);
+        o->len = len;
+        free(s);
+    } else if (o) {
         c->qhead = o->next;
         if (!c->qhead)
             c->qtail = NULL;
@@ -302,7 +365,7 @@ static int writable(srv_client *c, struct lws *wsi)
         srv_views_release(c->game);
     if (n < 0)
         return -1;
-    if (c->qhead || (c->state_dirty && c->game && c->game->npending == 0))
+    if (c->qhead || c->closing || (c->state_dirty && c->game && c->game->npending == 0))
         lws_callback_on_writable(wsi);
     return 0;
 }
@@ -332,6 +395,18 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         memset(pss, 0, sizeof *pss);
         pss->client = c;
         g_srv->nclients++;
+        srv_peer_addr(wsi, c->addr, sizeof c->addr);
+        if (srv_limit_connect(c->addr) != 0) {
+            /* told, then closed (docs/protocol.md, "Limits") */
+            char why[160];
+            snprintf(why, sizeof why, "too many connections from your address (at most %lld)",
+                     srv_limit(SRV_LIMIT_CONNS_PER_ADDR));
+            send_error(c, "too_many_connections", why);
+            close_with(c, "too many connections from this address");
+            c->closing = 2; /* after the error frame */
+        } else {
+            c->counted = 1;
+        }
         return 0;
     case LWS_CALLBACK_RECEIVE:
         if (!c)
@@ -343,6 +418,8 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return writable(c, wsi);
     case LWS_CALLBACK_CLOSED:
         if (c) {
+            if (c->counted)
+                srv_limit_disconnect(c->addr);
             detach(c);
             for (srv_out *o = c->qhead, *nx; o; o = nx) {
                 nx = o->next;
