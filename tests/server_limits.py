@@ -58,13 +58,14 @@ def post_from(src, path, body):
     return r.status, data
 
 
-def ws_from(src):
-    """A WebSocket connection from the source address src."""
+def ws_from(src, cookie=None):
+    """A WebSocket connection from the source address src (with a session
+    cookie for a join)."""
     real = socket.create_connection
     wsclient.socket.create_connection = lambda a, timeout=None: real(a, timeout,
                                                                       source_address=(src, 0))
     try:
-        return wsclient.WS("127.0.0.1", srv.port)
+        return wsclient.WS("127.0.0.1", srv.port, cookie=cookie)
     finally:
         wsclient.socket.create_connection = real
 
@@ -186,11 +187,12 @@ st2, b = post_from("127.0.0.2", "/api/games", {
     "edition": "amsterdam", "players": 2,
     "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]})
 check(st == 201 and st2 == 201, f"two games to abandon and to keep: {st} {st2}")
-wa = ws_from("127.0.0.2")
+player = wsclient.guest(srv.port)
+wa = ws_from("127.0.0.2", player)
 wa.send({"type": "join", "game": a["id"], "token": a["seats"][0]["token"]})
 wa.recv_until(lambda m: m["type"] == "state")
 wa.close()
-wb = ws_from("127.0.0.2")  # stays connected (never reads: the kernel buffers)
+wb = ws_from("127.0.0.2", player)  # stays connected (never reads: the kernel buffers)
 wb.send({"type": "join", "game": b["id"], "token": b["seats"][0]["token"]})
 wb.recv_until(lambda m: m["type"] == "state")
 wait_for(lambda: http_json(srv.port, "GET", f"/api/games/{a['id']}")[1].get("status") ==

@@ -13,7 +13,8 @@
  * else its default. Peers on loopback (127.0.0.0/8, ::1: a reverse proxy on
  * the same machine, the load generator, the tests) are exempt from the
  * per-address limits unless CHARTERED_LIMIT_LOOPBACK=1: behind a proxy every
- * client has the proxy's address, and the proxy must do that limiting.
+ * client has the proxy's address, unless the server is told to trust the
+ * proxy's X-Forwarded-For (--trust-proxy), and then each client counts.
  * Everything here runs on the event-loop thread.
  */
 #include <stdio.h>
@@ -130,9 +131,10 @@ int srv_addr_exempt(const char *addr)
 
 void srv_peer_addr(struct lws *wsi, char *out, size_t n)
 {
+    /* the client's address as the login limits see it: with --trust-proxy,
+       X-Forwarded-For's last entry (session.c) */
     out[0] = 0;
-    if (!lws_get_peer_simple(wsi, out, n))
-        out[0] = 0;
+    srv_client_addr(wsi, out, n);
 }
 
 /* ---- game creation ---------------------------------------------------------- */
