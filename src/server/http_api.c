@@ -389,6 +389,8 @@ static int api_replay(struct lws *wsi, srv_game *g)
 static int route(struct lws *wsi, srv_pss *pss, const char *url)
 {
     if (strncmp(url, "/api/", 5) != 0) {
+        if (pss->is_post) /* static files and catalogues: GET only */
+            return respond_error(wsi, 405, "only GET here");
         if (strncmp(url, "/i18n/", 6) == 0) {
             const char *lang = url + 6;
             size_t l = strlen(lang);
@@ -397,8 +399,6 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
                 return respond_error(wsi, 404, "not found");
             return serve_file(wsi, g_srv->opt.i18n, lang);
         }
-        if (pss->is_post)
-            return respond_error(wsi, 405, "only GET here");
         if (strncmp(url, "/web/", 5) == 0)
             return serve_file(wsi, g_srv->opt.web, url + 5);
         return serve_file(wsi, g_srv->opt.web, url);
@@ -468,6 +468,13 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         memset(pss, 0, sizeof *pss);
         snprintf(pss->url, sizeof pss->url, "%s", (const char *)in);
         pss->is_post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+        if (in && strlen((const char *)in) +
+                      (size_t)lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) > SRV_URL_MAX) {
+            /* no path of ours is that long: say so with a status line (RFC
+               9110 15.5.15) and close, rather than read a body for it */
+            respond_error(wsi, 414, "the URL may be at most 2048 bytes");
+            return -1;
+        }
         if (pss->is_post)
             return 0; /* the body follows */
         return route(wsi, pss, pss->url);

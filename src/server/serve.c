@@ -448,6 +448,7 @@ int cmd_serve(int argc, char **argv)
     }
     info.count_threads = 1;
     info.timeout_secs = 30;
+    info.max_http_header_data = SRV_HEADER_MAX;
     info.ka_time = 0;
     s->ctx = lws_create_context(&info);
     if (!s->ctx) {

@@ -20,6 +20,11 @@
 #include "text.h"
 
 #define SRV_FRAME_MAX 16384   /* largest client frame (WebSocket and HTTP body) */
+#define SRV_URL_MAX 2048      /* longest request URL (414 beyond) */
+/* The request line and headers together (libwebsockets' header buffer):
+ * a URL past SRV_URL_MAX still fits, so it is answered 414; a request whose
+ * headers exceed this is closed by libwebsockets 4.1 without an answer. */
+#define SRV_HEADER_MAX 16384
 #define SRV_LOG_RING 64       /* log entries kept in memory per game */
 #define SRV_LOG_FIRST 50      /* entries sent on a join/watch */
 #define SRV_QUEUE_MAX 64      /* queued answers; more are dropped */
