@@ -342,12 +342,15 @@ typedef struct ch_state {
     uint16_t turn_no;
     uint32_t ndecisions;
 
-    /* The Golden Age's spacing zone, kept up to date by every move (a pure
-       function of the board, so replays and JSON loads agree byte for byte):
-       zone = the lots closer than the spacing to a piece of the enterprise
-       plots zone_key (G-11). Move generation uses it when zone_key still
-       matches the board, and works the zone out afresh otherwise. */
-    uint64_t zone_key[2], zone[2];
+    /* The board as bitsets over plots, kept up to date by every move that
+       moves a piece (both editions; a pure function of height, owner and
+       pflags, so replays and JSON loads agree byte for byte): piece = plots
+       holding a piece, lone = those holding lone warehouses, zone = the plots
+       closer than the edition's spacing to a company piece (R-17, G-11).
+       Move generation reads them instead of scanning the board; debug builds
+       recompute them after every decision (ch_validate). Code that edits the
+       board by hand must bring them up to date (board_sync in src/core). */
+    uint64_t piece[2], lone[2], zone[2];
 
     /* build context */
     uint8_t b_card, b_card2, b_plot, b_plot2, b_roof, b_hq;

@@ -95,9 +95,65 @@ static void random_ga_first(void **s)
         play_ga(12, n, CH_GA_FIRST, !(n & 1), 2000 + (uint64_t)n * 100);
 }
 
+/* The board caches (ch_state piece, lone, zone) are checked by ch_validate
+ * against a recomputation from scratch: the loop above runs it after every
+ * decision; here a cache a single plot off is caught, in both editions, for
+ * each of the three bitsets, once the board has companies (and, in Building
+ * Amsterdam, lone warehouses). */
+static void board_caches_checked(void **s)
+{
+    (void)s;
+    static ch_move buf[1 << 16];
+    for (int ga = 0; ga < 2; ga++) {
+        ch_state st;
+        if (ga)
+            t_new_ga(&st, 4, CH_GA_PRINTED, 0, 77);
+        else
+            t_new(&st, 4, "standard", 77);
+        uint64_t rng = 77;
+        ch_msg m;
+        int guard = 0;
+        /* play until a company and a lone warehouse stand on the board */
+        while (t_decider(&st) >= 0 && guard++ < 20000) {
+            uint64_t comp0 = st.piece[0] & ~st.lone[0], comp1 = st.piece[1] & ~st.lone[1];
+            /* (The Golden Age has no lone warehouses: a lot builds only next
+             * to an enterprise or founds one.) */
+            if ((comp0 | comp1) && (ga || (st.lone[0] | st.lone[1])) && st.phase == CH_PH_TURN)
+                break;
+            int p = t_decider(&st);
+            int n = ch_legal(&st, p, buf, 1 << 16);
+            assert_true(n > 0);
+            if (n > (1 << 16))
+                n = 1 << 16;
+            assert_int_equal(ch_apply(&st, p, buf[t_rand(&rng) % (uint64_t)n], &m), CH_OK);
+        }
+        assert_true(st.zone[0] | st.zone[1]);
+        assert_true(ga || (st.lone[0] | st.lone[1]));
+        assert_int_equal(ch_validate(&st, &m), CH_OK);
+        for (int k = 0; k < 3; k++)
+            for (int bit = 0; bit < 3; bit++) {
+                ch_state bad = st;
+                uint64_t *c = k == 0 ? bad.piece : k == 1 ? bad.lone : bad.zone;
+                int x = bit == 0 ? 0 : bit == 1 ? st.board.nplots - 1 : st.board.nplots / 2;
+                c[x >> 6] ^= (uint64_t)1 << (x & 63);
+                assert_int_equal(ch_validate(&bad, &m), CH_EINVARIANT);
+                assert_non_null(strstr(m.text, "cached"));
+            }
+        /* a JSON round trip derives the same caches */
+        char *json = ch_state_to_json(&st);
+        ch_state back;
+        assert_int_equal(ch_state_from_json(&back, json, &m), CH_OK);
+        ch_free(json);
+        assert_memory_equal(back.piece, st.piece, sizeof st.piece);
+        assert_memory_equal(back.lone, st.lone, sizeof st.lone);
+        assert_memory_equal(back.zone, st.zone, sizeof st.zone);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(board_caches_checked),
         cmocka_unit_test(random_ga_printed),
         cmocka_unit_test(random_ga_first),
         cmocka_unit_test(random_2p),

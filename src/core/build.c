@@ -14,33 +14,34 @@ typedef struct playinfo {
     int lone_value;   /* value of the lone warehouses joined              */
 } playinfo;
 
-/* The table seen as bitsets, computed once per generation: where pieces are,
- * which are lone warehouses, the spacing danger zone, the foundable companies.
+/* The table seen as bitsets, read from the state's board caches (kept up to
+ * date by every move, board_sync): where pieces are, which are lone
+ * warehouses, the spacing danger zone; and the foundable companies.
  * Between turns no two lone warehouses touch (they would be a company), so a
  * plot's lone component is just its lone neighbours. */
 typedef struct tview {
     const ch_state *st;
     plotset piece, lone, comp, danger; /* comp: plots with company pieces */
-    int avail, have_danger; /* the danger zone is computed on first use */
+    int avail;
 } tview;
 
 static void make_view(const ch_state *st, tview *v)
 {
     v->st = st;
-    piece_sets(st, &v->piece, &v->lone);
+    v->piece.b[0] = st->piece[0];
+    v->piece.b[1] = st->piece[1];
+    v->lone.b[0] = st->lone[0];
+    v->lone.b[1] = st->lone[1];
     v->comp.b[0] = v->piece.b[0] & ~v->lone.b[0];
     v->comp.b[1] = v->piece.b[1] & ~v->lone.b[1];
+    v->danger.b[0] = st->zone[0];
+    v->danger.b[1] = st->zone[1];
     v->avail = company_available(st);
-    v->have_danger = 0;
 }
 
 /* Would a new company on the plots of g respect spacing? */
 static int view_spacing_ok(tview *v, const plotset *g)
 {
-    if (!v->have_danger) {
-        danger_zone(v->st, &v->comp, &v->danger);
-        v->have_danger = 1;
-    }
     return spacing_ok(&v->danger, g);
 }
 
@@ -236,12 +237,11 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
             if ((seen_level >> st->card_level[c] & 1) || st->supply < 1)
                 continue;
             seen_level |= 1 << st->card_level[c];
-            int below = st->card_level[c] - 1;
+            uint64_t at[2];
+            byte_mask(st->height, st->card_level[c] - 1, at); /* stacks one lower */
             for (int w2 = 0; w2 < 2; w2++)
-              for (uint64_t pb = v.piece.b[w2]; pb; pb &= pb - 1) {
+              for (uint64_t pb = v.piece.b[w2] & at[w2]; pb; pb &= pb - 1) {
                 int y = w2 * 64 + __builtin_ctzll(pb);
-                if (st->height[y] != below)
-                    continue;
                 emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
                 int o = st->owner[y];
                 /* One broken roof per stack. */
@@ -391,6 +391,14 @@ static void discard_card(ch_state *st, int card)
     st->loc[card] = CH_LOC_DISCARD;
 }
 
+/* The plots of s go to company c. */
+static void set_owner(ch_state *st, const plotset *s, int c)
+{
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = s->b[w]; bits; bits &= bits - 1)
+            st->owner[w * 64 + __builtin_ctzll(bits)] = (uint8_t)c;
+}
+
 /* Pay the builder the new value when a company's value changed (Rulebook
  * "Payout"). */
 static void payout_if_changed(ch_state *st, int old, int v)
@@ -472,9 +480,7 @@ void apply_play(ch_state *st, ch_move m)
         int c = __builtin_ctz(pi.comps);
         plotset lone;
         lone_component(st, x, &lone);
-        for (int y = 0; y < st->board.nplots; y++)
-            if (bs_has(lone.b, y))
-                st->owner[y] = (uint8_t)c;
+        set_owner(st, &lone, c);
         st->owner[x] = (uint8_t)c;
         int old = st->co[c].value;
         int v = set_value(st, c, old + (st->b_roof ? BA_ROOF_DELTA : 10) + pi.lone_value);
@@ -570,9 +576,9 @@ void apply_build_phase(ch_state *st, ch_move m)
         lone_component(st, st->b_plot, &g);
         bs_set(g.b, st->b_plot);
         int v = 0;
-        for (int x = 0; x < st->board.nplots; x++) {
-            if (!bs_has(g.b, x))
-                continue;
+        for (int w = 0; w < 2; w++)
+          for (uint64_t bits = g.b[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
             st->owner[x] = (uint8_t)c;
             if (st->height[x])
                 v += (st->pflags[x] & CH_PF_ROOF) ? BA_ROOF_DELTA : stack_value(st->height[x]);
@@ -591,9 +597,7 @@ void apply_build_phase(ch_state *st, ch_move m)
         plotset lone;
         lone_component(st, x, &lone);
         int lv = lone_value(st, &lone);
-        for (int y = 0; y < st->board.nplots; y++)
-            if (bs_has(lone.b, y))
-                st->owner[y] = (uint8_t)c;
+        set_owner(st, &lone, c);
         st->owner[x] = (uint8_t)c;
         set_value(st, c, st->co[c].value + (st->b_roof ? BA_ROOF_DELTA : 10) + lv);
         merger_start(st, c);

@@ -539,6 +539,7 @@ static void remove_warehouse(ch_state *st, int x)
     }
     if (c != CH_NONE)
         set_value(st, c, st->co[c].value - 10); /* nobody is paid */
+    board_sync(st);
 }
 
 void apply_event_phase(ch_state *st, int p, ch_move m)

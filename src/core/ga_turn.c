@@ -159,62 +159,28 @@ static void ga_after_delivery(ch_state *st)
 
 /* ---- building ------------------------------------------------------------------- */
 
-/* The board seen as bitsets, once per move generation: pieces and the danger
+/* The board seen as bitsets, read from the state's board caches (kept up to
+ * date by every move, board_sync): pieces, enterprise pieces and the danger
  * zone (closer than the edition's spacing to an enterprise's warehouse). */
 typedef struct gaview {
     const ch_state *st;
     plotset piece, comp, danger;
-    int avail, have_danger; /* the danger zone is worked out on first use */
+    int avail;
 } gaview;
-
-/* The enterprise plots of the board (pieces less lone warehouses). */
-static void ga_comp(const ch_state *st, plotset *piece, plotset *comp)
-{
-    plotset lone;
-    piece_sets(st, piece, &lone);
-    comp->b[0] = piece->b[0] & ~lone.b[0];
-    comp->b[1] = piece->b[1] & ~lone.b[1];
-}
-
-void ga_zone_sync(ch_state *st)
-{
-    if (st->edition != CH_ED_GOLDEN_AGE)
-        return;
-    plotset piece, comp, key = {{st->zone_key[0], st->zone_key[1]}};
-    ga_comp(st, &piece, &comp);
-    if ((key.b[0] & ~comp.b[0]) | (key.b[1] & ~comp.b[1])) {
-        /* a piece left (an absorbed HQ): work the zone out afresh */
-        plotset z;
-        danger_zone(st, &comp, &z);
-        memcpy(st->zone, z.b, sizeof st->zone);
-    } else if ((comp.b[0] & ~key.b[0]) | (comp.b[1] & ~key.b[1])) {
-        /* only new pieces: the zone of a union is the union of the zones */
-        plotset fresh = {{comp.b[0] & ~key.b[0], comp.b[1] & ~key.b[1]}}, z;
-        danger_zone(st, &fresh, &z);
-        st->zone[0] |= z.b[0];
-        st->zone[1] |= z.b[1];
-    }
-    memcpy(st->zone_key, comp.b, sizeof st->zone_key);
-}
 
 static void ga_view(const ch_state *st, gaview *v)
 {
     v->st = st;
-    ga_comp(st, &v->piece, &v->comp);
+    v->piece.b[0] = st->piece[0];
+    v->piece.b[1] = st->piece[1];
+    v->comp.b[0] = st->piece[0] & ~st->lone[0];
+    v->comp.b[1] = st->piece[1] & ~st->lone[1];
+    v->danger.b[0] = st->zone[0];
+    v->danger.b[1] = st->zone[1];
     v->avail = company_available(st);
-    v->have_danger = v->comp.b[0] == st->zone_key[0] && v->comp.b[1] == st->zone_key[1];
-    if (v->have_danger)
-        memcpy(v->danger.b, st->zone, sizeof v->danger.b);
 }
 
-static const plotset *ga_danger(gaview *v)
-{
-    if (!v->have_danger) {
-        danger_zone(v->st, &v->comp, &v->danger);
-        v->have_danger = 1;
-    }
-    return &v->danger;
-}
+static const plotset *ga_danger(gaview *v) { return &v->danger; }
 
 /* Free warehouse choices of a founding on x (G-11): two empty lots that, with x,
  * form a connected group of three, all outside the danger zone (distance 4 from
@@ -708,5 +674,5 @@ void ga_apply(ch_state *st, int p, ch_move m)
                      st->phase == CH_PH_MERGE;
     ga_apply_move(st, p, m);
     if (board_move)
-        ga_zone_sync(st);
+        board_sync(st);
 }

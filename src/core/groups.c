@@ -203,3 +203,53 @@ int company_connected(const ch_state *st, int c, int without, int *stacks)
     }
     return reach.b[0] == mine.b[0] && reach.b[1] == mine.b[1];
 }
+
+/* The board caches of ch_state (piece, lone, zone) brought up to date after
+ * the board changed. The zone grows incrementally: the danger zone of a union
+ * of pieces is the union of their zones, so new company pieces only add the
+ * zone around them; when a company piece leaves (an absorbed HQ, a warehouse
+ * taken away) it is worked out afresh. Either way the result is exactly
+ * danger_zone of the company plots, a pure function of the board. */
+void board_sync(ch_state *st)
+{
+    plotset piece, lone;
+    piece_sets(st, &piece, &lone);
+    plotset old = {{st->piece[0] & ~st->lone[0], st->piece[1] & ~st->lone[1]}};
+    plotset comp = {{piece.b[0] & ~lone.b[0], piece.b[1] & ~lone.b[1]}};
+    if ((old.b[0] & ~comp.b[0]) | (old.b[1] & ~comp.b[1])) {
+        plotset z;
+        danger_zone(st, &comp, &z);
+        memcpy(st->zone, z.b, sizeof st->zone);
+    } else if ((comp.b[0] & ~old.b[0]) | (comp.b[1] & ~old.b[1])) {
+        plotset fresh = {{comp.b[0] & ~old.b[0], comp.b[1] & ~old.b[1]}}, z;
+        danger_zone(st, &fresh, &z);
+        st->zone[0] |= z.b[0];
+        st->zone[1] |= z.b[1];
+    }
+    memcpy(st->piece, piece.b, sizeof st->piece);
+    memcpy(st->lone, lone.b, sizeof st->lone);
+}
+
+void board_rebuild(ch_state *st)
+{
+    memset(st->piece, 0, sizeof st->piece);
+    memset(st->lone, 0, sizeof st->lone);
+    memset(st->zone, 0, sizeof st->zone);
+    board_sync(st);
+}
+
+int board_cache_check(const ch_state *st, ch_msg *why)
+{
+    plotset piece, lone, comp, zone;
+    piece_sets(st, &piece, &lone);
+    comp.b[0] = piece.b[0] & ~lone.b[0];
+    comp.b[1] = piece.b[1] & ~lone.b[1];
+    danger_zone(st, &comp, &zone);
+    if (memcmp(piece.b, st->piece, sizeof piece.b))
+        return fail(why, CH_EINVARIANT, "the cached plots with pieces do not match the board");
+    if (memcmp(lone.b, st->lone, sizeof lone.b))
+        return fail(why, CH_EINVARIANT, "the cached lone warehouses do not match the board");
+    if (memcmp(zone.b, st->zone, sizeof zone.b))
+        return fail(why, CH_EINVARIANT, "the cached spacing zone does not match the board");
+    return CH_OK;
+}

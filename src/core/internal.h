@@ -210,8 +210,15 @@ static inline void emit_range(ch_move *buf, int cap, int *n, uint8_t type, int a
 int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err);
 int ga_legal(const ch_state *st, int p, ch_move *buf, int cap);
 void ga_apply(ch_state *st, int p, ch_move m);
-/* Bring st->zone up to date with the board (after setup, a move, a load). */
-void ga_zone_sync(ch_state *st);
+/* groups.c: bring the board caches (st->piece, lone, zone) up to date with
+ * the board after it changed (setup, a move, a load, an edit by hand), and
+ * check them against a recomputation from scratch (ch_validate). */
+void board_sync(ch_state *st);
+/* The same from nothing, for a state whose caches hold anything (a load). */
+void board_rebuild(ch_state *st);
+int board_cache_check(const ch_state *st, ch_msg *why);
+/* The former name, kept for callers written before both editions cached. */
+static inline void ga_zone_sync(ch_state *st) { board_rebuild(st); }
 
 /* events.c */
 int event_choosable(const ch_state *st); /* can an event be chosen now? */

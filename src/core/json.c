@@ -1502,8 +1502,7 @@ static int r_root(rctx *c, json_t *root)
         }
         st->plot_card[p] = (uint8_t)card;
     }
-    if (st->edition == CH_ED_GOLDEN_AGE)
-        ga_zone_sync(st); /* the spacing zone is derived from the board */
+    board_rebuild(st); /* the board caches are derived from the board */
     return 0;
 }
 

@@ -152,4 +152,5 @@ void start_game(ch_state *s)
     s->offer.to = CH_NONE;
     s->ga_dest = s->ga_seller = s->ga_built = CH_NONE;
     s->turn_no = 1;
+    board_rebuild(s);
 }

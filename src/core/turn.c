@@ -384,6 +384,10 @@ void ch_apply_fast(ch_state *st, int p, ch_move m)
         st->ndecisions++;
         return;
     }
+    /* Only plays, the build phases and mergers move pieces (and the event
+     * that takes a warehouse away, which syncs itself): the board caches are
+     * brought up to date after those alone. */
+    int board_move = m.type == CH_M_PLAY || (st->phase >= CH_PH_HQ && st->phase <= CH_PH_MERGE_SELL);
     switch (st->phase) {
     case CH_PH_TURN:
         switch (m.type) {
@@ -439,6 +443,8 @@ void ch_apply_fast(ch_state *st, int p, ch_move m)
         apply_event_phase(st, p, m);
         break;
     }
+    if (board_move)
+        board_sync(st);
     st->ndecisions++;
 }
 

@@ -170,18 +170,10 @@ int ch_validate(const ch_state *st, ch_msg *why)
         if ((st->pflags[x] & CH_PF_HQ) && (st->owner[x] == CH_NONE || st->co[st->owner[x]].hq != x))
             return fail(why, CH_EINVARIANT, "an HQ stands on a plot its company does not name");
     }
-    if (ga) {
-        /* the cached spacing zone (G-11) matches the board it was kept for */
-        plotset piece, lone, comp, zone;
-        piece_sets(st, &piece, &lone);
-        comp.b[0] = piece.b[0] & ~lone.b[0];
-        comp.b[1] = piece.b[1] & ~lone.b[1];
-        danger_zone(st, &comp, &zone);
-        if (memcmp(comp.b, st->zone_key, sizeof comp.b) || memcmp(zone.b, st->zone, sizeof zone.b))
-            return fail(why, CH_EINVARIANT, "the cached spacing zone does not match the board");
-    } else if (st->zone_key[0] | st->zone_key[1] | st->zone[0] | st->zone[1]) {
-        return fail(why, CH_EINVARIANT, "a Building Amsterdam state holds a spacing zone");
-    }
+    /* the board caches (piece, lone, spacing zone) match the board */
+    int crc = board_cache_check(st, why);
+    if (crc != CH_OK)
+        return crc;
     if (on_board + st->supply != st->warehouses_total)
         return fail(why, CH_EINVARIANT, "warehouses: %d on the board + %d in supply != %d", on_board,
                     st->supply, st->warehouses_total);

@@ -190,6 +190,7 @@ void t_company(ch_state *st, int c, int value, const char *hq, const char *const
     st->co[c].hq = (uint8_t)h;
     st->co[c].value = (int16_t)value;
     st->co[c].on_chart = 1;
+    t_sync(st);
 }
 
 void t_give(ch_state *st, int p, const char *card)
@@ -427,6 +428,7 @@ void t_ga_stack(ch_state *st, const char *lot, int c, int h)
         die("t_ga_stack: lot taken or supply short", lot);
     t_put(st, lot, h);
     st->owner[x] = (uint8_t)c;
+    t_sync(st);
 }
 
 void t_ga_free(ch_state *st, const char *lot, int c)

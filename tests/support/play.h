@@ -27,8 +27,8 @@ int t_card(const ch_state *st, const char *plot_name);
 /* ---- position building: an empty table with chosen pieces ------------------- */
 /* Clear the board, hands, market and stocks: all cards go to the deck (in id
  * order), players keep their cash; companies off the chart. */
-/* After editing the board by hand: bring the state's derived data (the Golden
- * Age spacing zone) up to date, as every move does. */
+/* After editing the board by hand: bring the state's derived data (the board
+ * caches: pieces, lone warehouses, spacing zone) up to date, as every move does. */
 void t_sync(ch_state *st);
 void t_clear(ch_state *st);
 /* Put a lone warehouse stack of height h on a plot (from the supply). */

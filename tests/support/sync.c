@@ -5,5 +5,5 @@
 
 void t_sync(ch_state *st)
 {
-    ga_zone_sync(st); /* the board changed: keep the derived spacing zone */
+    board_rebuild(st); /* the board changed: keep the derived board caches */
 }
