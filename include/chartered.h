@@ -49,7 +49,7 @@ enum {
     CH_EILLEGAL, /* a well-formed move that the rules do not allow now */
     CH_ETURN,    /* it is not that player's decision */
     CH_EOVER,    /* the game is over */
-    CH_EFORMAT,  /* a board or arrangement file is malformed */
+    CH_EFORMAT,  /* a board, arrangement or position text is malformed */
     CH_EJSON,    /* a JSON document is malformed or inconsistent */
     CH_ENOMEM,   /* allocation failed (JSON only) */
     CH_EINVARIANT, /* a state check failed */
@@ -456,6 +456,24 @@ char *ch_view_json(const ch_state *st, int p, unsigned flags);
 uint32_t ch_view_static_stamp(const ch_state *st, int p);
 int ch_state_from_json(ch_state *st, const char *json, ch_msg *why);
 void ch_free(void *p);
+
+/* ---- positions (docs/formats.md "Positions") ---------------------------------
+ * A position is short text a person can write and read, one fact a line:
+ * the edition, arrangement and players, the warehouses on the board, the
+ * companies, each player's cash, stocks and hand, the market, the piles, the
+ * stock events and whose turn it is. What is not written is dealt at random
+ * (from the seed) or worked out (the bank, the supply, the money ledger). */
+/* Build *st from the text (len bytes; need not be NUL-terminated). file names
+ * the text in messages. The position is checked as ch_validate checks a
+ * state; an impossible or malformed one gets CH_EFORMAT and "file:line:
+ * reason" (with "did you mean" for a misspelt name), and *st is unchanged. */
+int ch_position_read(ch_state *st, const char *text, size_t len, const char *file, ch_msg *err);
+/* The position of st as text (free with ch_free), or NULL (bad arguments,
+ * out of memory). viewer = -1: the full state, read back exactly; viewer =
+ * p: player p's copy, with what p cannot see (other hands' unknown cards,
+ * the deck's order, the level reserve, sealed bids, and in The Golden Age
+ * the others' holdings) left out or written as random. */
+char *ch_position_write(const ch_state *st, int viewer);
 
 /* ---- bots (src/ai; the library libchartered_ai) -------------------------------
  * A bot decides from one player's view only: ch_bot_choose determinizes a copy

@@ -177,6 +177,9 @@ void gf_free(game_file *g);
 /* Decode a "setup" object into *set (edition, players, seed, preset,
  * events). Prints the reason on failure. */
 int gf_setup_decode(const char *path, json_t *setup, ch_setup *set);
+/* The setup object of a game that starts from the position st (with
+ * "position": its text); NULL when out of memory. */
+json_t *gf_setup_for_position(const ch_state *st);
 /* Add the edition options of set to a setup object: for The Golden Age
  * "preset" (its name) and "events" (0 or 1); for Building Amsterdam
  * "events": 1 when set (as files have always had it). */

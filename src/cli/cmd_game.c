@@ -13,11 +13,47 @@
 
 /* ---- new ------------------------------------------------------------------ */
 
+/* chartered new --position FILE: the game starts from the position; the
+ * setup records it (as ch_position_write spells it, so the start is exact
+ * and replay needs nothing else). */
+static int new_from_position(const char *path, const char *out)
+{
+    char *text = cli_read_file(path);
+    if (!text)
+        return EXIT_FAIL;
+    ch_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        free(text);
+        cli_error("out of memory");
+        return EXIT_FAIL;
+    }
+    ch_msg err = {{0}};
+    int crc = ch_position_read(st, text, strlen(text), path, &err);
+    free(text);
+    if (crc != CH_OK) {
+        cli_error("%s", err.text[0] ? err.text : ch_strerror(crc));
+        free(st);
+        return EXIT_FAIL;
+    }
+    json_t *setup = gf_setup_for_position(st);
+    int rc = setup ? gf_write_new(out, setup, st) : EXIT_FAIL;
+    if (rc == 0 && strcmp(out, "-") != 0) {
+        char who[160];
+        cli_decider_text(st, who, sizeof who);
+        printf("%s: new %s game from %s, %d players, board %s; %s\n", out,
+               cli_edition_name(st->edition), path, st->nplayers,
+               st->board.name, who);
+    }
+    json_decref(setup);
+    free(st);
+    return rc;
+}
+
 int cmd_new(int argc, char **argv)
 {
     const char *edition_s = "amsterdam", *arrangement = NULL, *arr_file = NULL;
     const char *board_dir = NULL, *out = "-", *preset_s = NULL;
-    const char *events_s = NULL;
+    const char *events_s = NULL, *position = NULL;
     int players = 4, seen_seed = 0, seen_players = 0;
     uint64_t seed = 0;
     const opt_spec specs[] = {
@@ -44,6 +80,9 @@ int cmd_new(int argc, char **argv)
          &seen_seed},
         {"output", 'o', OPT_STR, &out, "FILE", 0, 0,
          "game file to write (default: standard output)", NULL},
+        {"position", 0, OPT_STR, &position, "FILE", 0, 0,
+         "start from the position in FILE (docs/formats.md \"Positions\"); "
+         "it names the edition, board and players itself", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
     char **pos = calloc((size_t)argc + 1, sizeof *pos);
     int npos = 0;
@@ -53,7 +92,8 @@ int cmd_new(int argc, char **argv)
                   "chartered new [--edition amsterdam|golden-age] [--players N] "
                   "[--preset golden-age|golden-age-first] [--events on|off] "
                   "[--arrangement NAME | --arrangement-file FILE [--board-dir "
-                  "DIR]] [--seed S] [-o FILE]",
+                  "DIR]] [--seed S] [-o FILE]\n       chartered new --position "
+                  "FILE [-o FILE]",
                   "Create a game and write its game file (setup, moves, state).",
                   specs);
         free(pos);
@@ -70,6 +110,15 @@ int cmd_new(int argc, char **argv)
         return EXIT_USAGE;
     }
     free(pos);
+    if (position) {
+        if (seen_players || seen_seed || preset_s || events_s || arrangement ||
+            arr_file || board_dir || strcmp(edition_s, "amsterdam") != 0) {
+            cli_error("chartered new: --position names the edition, board, "
+                      "players and seed itself; give no other setup flag");
+            return EXIT_USAGE;
+        }
+        return new_from_position(position, out);
+    }
     int edition = cli_edition_find(edition_s);
     if (edition < 0) {
         cli_error("chartered new: --edition expects amsterdam or golden-age, "
@@ -606,16 +655,31 @@ done:
 
 /* ---- show and view ---------------------------------------------------------- */
 
+/* Print a position (ch_position_write); viewer -1 for the full state. */
+static int print_position(const ch_state *st, int viewer)
+{
+    char *t = ch_position_write(st, viewer);
+    if (!t) {
+        cli_error("cannot write the position");
+        return EXIT_FAIL;
+    }
+    fputs(t, stdout);
+    ch_free(t);
+    return 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
-    int as_json = 0;
+    int as_json = 0, as_position = 0;
     const opt_spec specs[] = {
         {"json", 0, OPT_FLAG, &as_json, NULL, 0, 0,
          "print the state as JSON (ch_state_to_json)", NULL},
+        {"position", 0, OPT_FLAG, &as_position, NULL, 0, 0,
+         "print the state as a position (docs/formats.md \"Positions\")", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
     const char *file = NULL;
     int rc = file_command("show", argc, argv, specs, &file,
-                          "chartered show FILE [--json]",
+                          "chartered show FILE [--json | --position]",
                   "Print the full state of a game: players, companies, the "
                   "board, cards,\nevents and whose decision it is.");
     if (rc != 0)
@@ -623,7 +687,9 @@ int cmd_show(int argc, char **argv)
     game_file g;
     if (gf_load(file, &g, 0))
         return EXIT_FAIL;
-    if (as_json) {
+    if (as_position) {
+        rc = print_position(&g.state, -1);
+    } else if (as_json) {
         char *t = ch_state_to_json(&g.state);
         if (!t) {
             cli_error("cannot encode the state as JSON");
@@ -636,21 +702,23 @@ int cmd_show(int argc, char **argv)
         render_state(stdout, &g.state, RENDER_ALL);
     }
     gf_free(&g);
-    return 0;
+    return rc;
 }
 
 int cmd_view(int argc, char **argv)
 {
-    int as_json = 0, player = 0, seen_player = 0;
+    int as_json = 0, as_position = 0, player = 0, seen_player = 0;
     const opt_spec specs[] = {
         {"player", 'p', OPT_INT, &player, "P", 0, CH_MAX_PLAYERS,
          "whose view (1..players; 0 = a spectator)", &seen_player},
+        {"position", 0, OPT_FLAG, &as_position, NULL, 0, 0,
+         "print the player's copy of the position (hidden cards as random)", NULL},
         {"json", 0, OPT_FLAG, &as_json, NULL, 0, 0,
          "print the view as JSON (ch_view_to_json)", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
     const char *file = NULL;
     int rc = file_command("view", argc, argv, specs, &file,
-                          "chartered view FILE --player P [--json]",
+                          "chartered view FILE --player P [--json | --position]",
                   "Print what one player may see: their own hand, other "
                   "players' known cards\nand hand sizes, never the deck order.");
     if (rc != 0)
@@ -664,6 +732,17 @@ int cmd_view(int argc, char **argv)
     if (gf_load(file, &g, 0))
         return EXIT_FAIL;
     if ((rc = check_player("view", player, &g.state, 1))) {
+        gf_free(&g);
+        return rc;
+    }
+    if (as_position) {
+        if (player < 1) {
+            cli_error("chartered view: --position needs a player (1..%d)",
+                      g.state.nplayers);
+            gf_free(&g);
+            return EXIT_USAGE;
+        }
+        rc = print_position(&g.state, player - 1);
         gf_free(&g);
         return rc;
     }
@@ -723,12 +802,20 @@ int cmd_replay(int argc, char **argv)
         rc = EXIT_FAIL;
         goto done;
     }
-    if (gf_board_from_setup(file, g.setup, g.set.edition, board)) {
-        rc = EXIT_FAIL;
-        goto done;
-    }
     ch_msg why = {{0}};
-    int r = ch_new(st, &g.set, board, &why);
+    int r;
+    json_t *start = json_object_get(g.setup, "position");
+    if (json_is_string(start)) {
+        /* a game started from a position (chartered new --position) */
+        r = ch_position_read(st, json_string_value(start),
+                             strlen(json_string_value(start)), "setup.position", &why);
+    } else {
+        if (gf_board_from_setup(file, g.setup, g.set.edition, board)) {
+            rc = EXIT_FAIL;
+            goto done;
+        }
+        r = ch_new(st, &g.set, board, &why);
+    }
     if (r != CH_OK) {
         cli_error("%s: the setup does not start a game: %s", file,
                   why.text[0] ? why.text : ch_strerror(r));

@@ -379,6 +379,33 @@ int gf_board_from_setup(const char *path, json_t *setup, int edition,
     return EXIT_FAIL;
 }
 
+/* The setup of a game started from a position: edition, players, seed and
+ * options as in any game file, the arrangement by name, and "position", the
+ * starting position as ch_position_write spells it (exact, so replay starts
+ * from it). NULL when out of memory. */
+json_t *gf_setup_for_position(const ch_state *st)
+{
+    char *text = ch_position_write(st, -1);
+    if (!text)
+        return NULL;
+    ch_setup set;
+    ch_setup_default(&set, st->edition);
+    set.edition = st->edition;
+    set.nplayers = st->nplayers;
+    set.seed = st->seed;
+    set.preset = st->preset;
+    set.events = st->events_on;
+    json_t *setup = json_object();
+    json_object_set_new(setup, "edition", json_string(cli_edition_name(st->edition)));
+    json_object_set_new(setup, "players", json_integer(st->nplayers));
+    json_object_set_new(setup, "seed", gf_seed_json(st->seed));
+    gf_setup_options(setup, &set);
+    json_object_set_new(setup, "arrangement", json_string(st->board.name));
+    json_object_set_new(setup, "position", json_string(text));
+    ch_free(text);
+    return setup;
+}
+
 /* ---- files ---------------------------------------------------------------- */
 
 int gf_load(const char *path, game_file *g, int check_state)
