@@ -8,7 +8,9 @@
 #   3. clang, warnings as errors, the suite once more, and every libFuzzer
 #      harness of tests/fuzz for CH_FUZZ_SECONDS (20) each (CH_FUZZ).
 # The server, browser and cluster end-to-end tests run in the first one only
-# (CH_E2E_TESTS): they test the same code, and CI has a time budget.
+# (CH_E2E_TESTS): they test the same code, and CI has a time budget; but the
+# server's kill -9 / restart, storage-fault and damaged-database tests run in
+# the ASan+UBSan build too (tests/CMakeLists.txt, CH_SANITIZE_SERVER_TESTS).
 # The first runs 20,000 Building Amsterdam and 10,000 Golden Age selfplay games.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -81,7 +81,7 @@ def run(quiet):
     tag = "--quiet" if quiet else "verbose"
     db = os.path.join(WORK, f"storage-{'q' if quiet else 'v'}.db")
     p, port, lines = start(db, quiet)
-    bots = [{"kind": "bot", "bot": "ismcts", "strength": 2}] * 4
+    bots = [{"kind": "bot", "bot": "ismcts", "strength": 1}] * 4
     for _ in range(3):
         st, g = http_json(port, "POST", "/api/games", {"edition": "amsterdam", "players": 4,
                                                        "seats": bots})
@@ -96,7 +96,10 @@ def run(quiet):
     h1, t1, l1 = health(port), time.time(), len(lines)
     check(p.poll() is None, f"{tag}: the server runs on (exit {p.poll()})")
     fails = h1.get("storage_failures", 0) - h0.get("storage_failures", 0)
-    check(0 < fails <= MAX_FAILS or (fails == 0 and h1.get("storage_retry_ms", 0) > 0),
+    # an upper bound only: how many attempts fall in the window depends on
+    # how fast the bots think (a sanitizer build is slow); that writes fail
+    # at all was seen above
+    check(fails <= MAX_FAILS,
           f"{tag}: {fails} failed commits in {t1 - t0:.1f} s (backoff: at most {MAX_FAILS})")
     check(h1["moves"] == h0["moves"], f"{tag}: 'moves' grew from {h0['moves']} to {h1['moves']} "
           "while nothing could be stored")
@@ -116,6 +119,9 @@ def run(quiet):
           f"{tag}: health counts {h2['moves']} moves, the database holds {stored_moves(db)}")
     p.terminate()
     p.wait(timeout=60)
+    # 0: a clean stop (a sanitizer build reports leaks and errors with another status)
+    check(p.returncode == 0, f"{tag}: the server stops cleanly (status {p.returncode}): "
+          f"{[t for _, t in lines][-20:]}")
     total = len(lines)
     check(total <= (2 if quiet else 6), f"{tag}: {total} log lines in all: "
           f"{[t for _, t in lines][:8]}")
