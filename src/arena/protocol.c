@@ -272,6 +272,60 @@ static void got_info(proto_bot *b, const char *line)
     }
 }
 
+/* ---- the lines a bot sends, read without I/O (tests/fuzz/fuzz_protocol.c) */
+
+int proto_hello_line(const char *line, size_t len, char *id, size_t idn,
+                     char *err, size_t n)
+{
+    if (len == 0)
+        return PROTO_LINE_SKIP;
+    if (is_info(line))
+        return PROTO_LINE_INFO;
+    if (len > 4 && strncmp(line, "bot ", 4) == 0 && line[4] != '\0' &&
+        line[4] != ' ') {
+        snprintf(id, idn, "%s", line + 4);
+        return PROTO_OK;
+    }
+    char q[100];
+    quote(line, len, q, sizeof q);
+    snprintf(err, n, "answered the handshake 'chartered %d' with '%s' "
+             "(expected 'bot NAME VERSION')", PROTO_VERSION, q);
+    return PROTO_EHANDSHAKE;
+}
+
+int proto_move_line(const ch_state *st, int p, const char *line, size_t len,
+                    ch_move *out, char *err, size_t n)
+{
+    if (len == 0)
+        return PROTO_LINE_SKIP;
+    if (is_info(line))
+        return PROTO_LINE_INFO;
+    char q[100];
+    if (len < 5 || strncmp(line, "move ", 5) != 0) {
+        quote(line, len, q, sizeof q);
+        snprintf(err, n, "sent '%s', which is not part of the protocol "
+                 "(expected 'move TEXT' or 'info TEXT')", q);
+        return PROTO_EGARBAGE;
+    }
+    quote(line + 5, len - 5, q, sizeof q);
+    ch_msg why = {{0}};
+    ch_move m;
+    int r = ch_move_parse(st, p, line + 5, &m, &why);
+    if (r != CH_OK) {
+        snprintf(err, n, "sent an unreadable move '%s': %s", q,
+                 why.text[0] ? why.text : ch_strerror(r));
+        return PROTO_ESYNTAX;
+    }
+    r = ch_check(st, p, m, &why);
+    if (r != CH_OK) {
+        snprintf(err, n, "sent an illegal move '%s': %s", q,
+                 why.text[0] ? why.text : ch_strerror(r));
+        return PROTO_EILLEGAL;
+    }
+    *out = m;
+    return PROTO_OK;
+}
+
 static void set_cloexec(int fd)
 {
     int fl = fcntl(fd, F_GETFD);
@@ -472,23 +526,15 @@ int proto_start(proto_bot **out, const char *cmd, const proto_opts *o,
             proto_stop(b, 0);
             return rc == PROTO_EGARBAGE ? PROTO_EHANDSHAKE : rc;
         }
-        if (len == 0)
-            continue;
-        if (is_info(line)) {
+        rc = proto_hello_line(line, len, b->id, sizeof b->id, err, n);
+        if (rc == PROTO_LINE_INFO)
             got_info(b, line);
+        if (rc == PROTO_LINE_SKIP || rc == PROTO_LINE_INFO)
             continue;
-        }
-        if (strncmp(line, "bot ", 4) == 0 && line[4] != '\0' &&
-            line[4] != ' ') {
-            snprintf(b->id, sizeof b->id, "%s", line + 4);
+        if (rc == PROTO_OK)
             break;
-        }
-        char q[100];
-        quote(line, len, q, sizeof q);
-        snprintf(err, n, "answered the handshake 'chartered %d' with '%s' "
-                 "(expected 'bot NAME VERSION')", PROTO_VERSION, q);
         proto_stop(b, 0);
-        return PROTO_EHANDSHAKE;
+        return rc;
     }
     *out = b;
     return PROTO_OK;
@@ -587,36 +633,12 @@ int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
             read_failure(b, rc, "its move", b->o.move_ms, line, len, err, n);
             return rc;
         }
-        if (len == 0)
-            continue;
-        if (is_info(line)) {
+        rc = proto_move_line(st, p, line, len, out, err, n);
+        if (rc == PROTO_LINE_INFO)
             got_info(b, line);
+        if (rc == PROTO_LINE_SKIP || rc == PROTO_LINE_INFO)
             continue;
-        }
-        char q[100];
-        if (strncmp(line, "move ", 5) != 0) {
-            quote(line, len, q, sizeof q);
-            snprintf(err, n, "sent '%s', which is not part of the protocol "
-                     "(expected 'move TEXT' or 'info TEXT')", q);
-            return PROTO_EGARBAGE;
-        }
-        quote(line + 5, len - 5, q, sizeof q);
-        ch_msg why = {{0}};
-        ch_move m;
-        int r = ch_move_parse(st, p, line + 5, &m, &why);
-        if (r != CH_OK) {
-            snprintf(err, n, "sent an unreadable move '%s': %s", q,
-                     why.text[0] ? why.text : ch_strerror(r));
-            return PROTO_ESYNTAX;
-        }
-        r = ch_check(st, p, m, &why);
-        if (r != CH_OK) {
-            snprintf(err, n, "sent an illegal move '%s': %s", q,
-                     why.text[0] ? why.text : ch_strerror(r));
-            return PROTO_EILLEGAL;
-        }
-        *out = m;
-        return PROTO_OK;
+        return rc;
     }
 }
 

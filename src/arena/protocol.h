@@ -76,6 +76,21 @@ void proto_end(proto_bot *b, const char *result_json);
  * accepted. */
 void proto_stop(proto_bot *b, int graceful);
 
+/* Reading one line the bot sent (its end removed; len bytes, NUL after
+ * them), with no I/O: what proto_start and proto_choose do with each line,
+ * and what tests/fuzz/fuzz_protocol.c fuzzes. Besides the PROTO_* outcomes
+ * they return PROTO_LINE_SKIP for an empty line and PROTO_LINE_INFO for
+ * "info ..." (both are passed over). */
+enum { PROTO_LINE_SKIP = -1, PROTO_LINE_INFO = -2 };
+/* An answer to "chartered 1": PROTO_OK with the bot's "NAME VERSION" in id,
+ * or PROTO_EHANDSHAKE with err. */
+int proto_hello_line(const char *line, size_t len, char *id, size_t idn,
+                     char *err, size_t n);
+/* An answer to "go" for player p in st: PROTO_OK with the move in *out, or
+ * PROTO_EGARBAGE, PROTO_ESYNTAX or PROTO_EILLEGAL with err. */
+int proto_move_line(const ch_state *st, int p, const char *line, size_t len,
+                    ch_move *out, char *err, size_t n);
+
 /* The view of player p as one line of JSON (malloc'd), NULL on failure. */
 char *proto_view_line(const ch_state *st, int p);
 

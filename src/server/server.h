@@ -535,6 +535,10 @@ void srv_views_release(srv_game *g);
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
                     void *user, void *in, size_t len);
 void srv_client_send_json(srv_client *c, json_t *j);
+/* One whole text message of client c, as if it had come in a frame: the
+ * socket-free entry point of tests/fuzz/fuzz_ws.c (c->wsi may be NULL; the
+ * answers wait in c's queue). */
+void srv_ws_handle_text(srv_client *c, const char *text, size_t len);
 void srv_client_want_state(srv_client *c);
 
 /* ---- http (http_api.c) ------------------------------------------------------ */

@@ -45,7 +45,8 @@ static void queue_push(srv_client *c, srv_out *o)
         c->qhead = o;
     c->qtail = o;
     c->qlen++;
-    lws_callback_on_writable(c->wsi);
+    if (c->wsi) /* NULL: a client without a socket (srv_ws_handle_text) */
+        lws_callback_on_writable(c->wsi);
 }
 
 void srv_client_send_json(srv_client *c, json_t *j)
@@ -73,7 +74,8 @@ static void send_error(srv_client *c, const char *code, const char *msg)
 void srv_client_want_state(srv_client *c)
 {
     c->state_dirty = 1;
-    lws_callback_on_writable(c->wsi);
+    if (c->wsi)
+        lws_callback_on_writable(c->wsi);
 }
 
 static void detach(srv_client *c)
@@ -253,6 +255,11 @@ static void handle(srv_client *c, const char *text, size_t len)
         send_error(c, "unknown_type", why);
     }
     json_decref(msg);
+}
+
+void srv_ws_handle_text(srv_client *c, const char *text, size_t len)
+{
+    handle(c, text, len);
 }
 
 static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
