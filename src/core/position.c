@@ -1923,10 +1923,7 @@ static int finish(rctx *r)
         memcpy(st->rng, r->rng, sizeof st->rng);
     else
         memcpy(st->rng, rng, sizeof st->rng);
-    if (ga)
-        ga_zone_sync(st);
-    else
-        memset(st->zone_key, 0, sizeof st->zone_key), memset(st->zone, 0, sizeof st->zone);
+    board_rebuild(st); /* the board caches (pieces, lone warehouses, spacing zone) */
     if (st->phase == CH_PH_OVER)
         st->over = 1;
     /* every connected group: exactly one company, or one lone warehouse */
