@@ -77,6 +77,9 @@ try {
       // a wrong token: the server's error frame is shown to the user
       const E = await newPage({}, 'E');
       await E.goto(`${BASE}/#/play/${gameId}/00000000000000000000000000000000`);
+      // an invite link without a session asks for one first (a guest here)
+      await E.fill('#session-name', 'Eve', { timeout: 10000 });
+      await E.click('#session-submit');
       const banner = await E.waitForSelector('#error-banner:not([hidden])', { timeout: 10000 }).then(() => E.textContent('#error-banner')).catch(() => '');
       check(/token|seat/i.test(banner), `a wrong token shows the server's error: "${banner.trim()}"`);
       await shot(E, '03-bad-token');

@@ -63,9 +63,11 @@ export CH_SERVER_CMD="[\"$BIN\",\"serve\",\"--port\",\"$PORT\",\"--host\",\"127.
 export CH_SERVER_LOG="$TMP/serve2.log"
 
 rc=0
-(cd "$HERE" && CH_BASE="$BASE" node e2e.mjs) || rc=$?
+# accounts and seats bound to people first (e2e.mjs restarts the server)
+(cd "$HERE" && CH_BASE="$BASE" node accounts.mjs) || rc=$?
+[ "$rc" -eq 0 ] && { (cd "$HERE" && CH_BASE="$BASE" node e2e.mjs) || rc=$?; }
 # ratings, profiles, leaderboard, rematch (on the same server: after e2e.mjs)
-(cd "$HERE" && CH_BASE="$BASE" node ratings.mjs) || rc=$?
+[ "$rc" -eq 0 ] && { (cd "$HERE" && CH_BASE="$BASE" node ratings.mjs) || rc=$?; }
 if [ "$rc" -ne 0 ]; then
     echo "--- server log (last 40 lines)"; tail -40 "$TMP/serve.log"
     [ -f "$CH_SERVER_LOG" ] && { echo "--- restarted server's log"; tail -40 "$CH_SERVER_LOG"; }

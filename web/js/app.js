@@ -17,6 +17,7 @@ import { ReplayPage } from './replay.js';
 import { ProfilePage } from './profile.js';
 import { LeaderboardPage } from './leaderboard.js';
 import { MyGamesPage } from './mygames.js';
+import { mountAccount } from './account.js';
 
 let page = null;
 let routeKey = null;
@@ -35,6 +36,7 @@ function header() {
       h('a', { href: '#/my-games', id: 'nav-my-games' }, t('nav.my_games')),
       h('a', { href: '#/leaderboard/amsterdam', id: 'nav-leaderboard' }, t('nav.leaderboard'))),
     h('span', { class: 'spacer' }),
+    h('span', { id: 'account' }),
     picker);
 }
 
@@ -42,6 +44,7 @@ function renderHeader() {
   const old = document.querySelector('header.top');
   const hd = header();
   if (old) old.replaceWith(hd); else document.body.prepend(hd);
+  mountAccount(document.getElementById('account'));
   document.title = t('app.title');
 }
 

@@ -10,7 +10,7 @@ import { t, lang, has } from './i18n.js';
 import { drawBoard } from './board.js';
 import { Legal, plotMoves, parsePlay, cardName, describe, companyName, setCompanies, sentence } from './moves.js';
 import { companyColor, inkOn, SEAT_COLORS } from './colors.js';
-import { ensure as ensureSession } from './session.js';
+import { needSession } from './account.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -77,8 +77,9 @@ export class GamePage {
   // ---- the connection -------------------------------------------------
   async connect() {
     // a seat is played by a session: someone who opens a link without one
-    // plays as a guest (the cookie goes with the WebSocket's upgrade)
-    if (!this.watch) await ensureSession().catch(() => {});
+    // logs in or plays as a guest first (the cookie goes with the
+    // WebSocket's upgrade, and the seat is bound to that session)
+    if (!this.watch) await needSession(t(this.token ? 'account.invite_note' : 'account.seat_note'));
     if (this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     this.setConn('connecting');

@@ -6,7 +6,7 @@
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
-import { ensure as ensureSession } from './session.js';
+import { ensure as ensureSession, onSession, who } from './session.js';
 import { dateText } from './profile.js';
 
 export class LobbyPage {
@@ -18,7 +18,7 @@ export class LobbyPage {
     this.load();
   }
 
-  destroy() { clearInterval(this.poll); }
+  destroy() { clearInterval(this.poll); if (this.unsub) this.unsub(); }
 
   async load() {
     try {
@@ -30,6 +30,8 @@ export class LobbyPage {
     this.fixSeats();
     this.render();
     this.refreshGames();
+    // who may create and join changes with the session (account.js)
+    this.unsub = onSession(() => this.render());
     this.poll = setInterval(() => this.refreshGames(), 5000);
   }
 
@@ -81,8 +83,10 @@ export class LobbyPage {
       form,
       this.created ? this.createdBox() : null,
       h('section', { class: 'panel games', id: 'open-games' }, h('h2', {}, t('lobby.open_games')),
-        h('label', { class: 'field' }, h('span', {}, t('lobby.your_name')),
-          h('input', { type: 'text', id: 'join-name', maxlength: 24, value: this.joinName || '', oninput: (e) => { this.joinName = e.target.value; } })),
+        // without a session, the name a guest session gets on joining
+        (who() || { kind: 'none' }).kind === 'none' ? h('label', { class: 'field' }, h('span', {}, t('lobby.your_name')),
+          h('input', { type: 'text', id: 'join-name', maxlength: 24, value: this.joinName || '', oninput: (e) => { this.joinName = e.target.value; } }))
+          : h('p', { class: 'muted', id: 'joining-as' }, t('account.joining_as', { name: who().name })),
         h('div', { id: 'games-list' }, t('ui.loading'))),
       h('section', { class: 'panel games', id: 'old-games' }, h('h2', {}, t('lobby.finished_games')), h('div', { id: 'old-list' }, t('ui.loading')))));
     this.renderGames();

@@ -1,0 +1,171 @@
+// accounts.mjs: the browser test of accounts and seats bound to people
+// (docs/identity.md), with Playwright driving Debian's chromium against the
+// server of run.sh (CH_BASE). Two people sign up in the page; Anke creates a
+// game and is seated at once; Bram joins its open seat from the lobby; Cato,
+// who has no account, opens the reserved seat's invite link and plays as a
+// guest; they play a few moves by clicks. A stranger who signs up and opens
+// Anke's link or the used invite link gets no seat. Anke logs out.
+// Screenshots go to CH_ARTIFACTS (acc-*.png).
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const BASE = process.env.CH_BASE;
+const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
+if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
+fs.mkdirSync(ART, { recursive: true });
+
+const failures = [];
+function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
+const shot = (page, name) => page.screenshot({ path: path.join(ART, `acc-${name}.png`) });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+});
+const pageErrors = [];
+async function newPage(label) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => { pageErrors.push(`${label}: ${e.message}`); console.log(`pageerror ${label}: ${e.message}`); });
+  return page;
+}
+const api = async (p) => (await fetch(`${BASE}${p}`)).json();
+
+async function signUp(page, name, formOpen) {
+  if (!formOpen) {
+    await page.goto(`${BASE}/#/`);
+    await page.click('#signup-open');
+  }
+  await page.fill('#session-name', name);
+  await page.fill('#session-password', `pass of ${name}`);
+  await page.click('#session-submit');
+  await page.waitForFunction((n) => (document.querySelector('#account-name') || {}).textContent === n, name, { timeout: 10000 });
+}
+
+try {
+  const A = await newPage('anke');
+  const B = await newPage('bram');
+  const C = await newPage('cato');
+
+  // ---- two people sign up ----
+  await A.goto(`${BASE}/#/`);
+  await A.click('#signup-open');
+  await A.waitForSelector('#session-form[data-mode="signup"]');
+  await shot(A, '01-signup-form');
+  await signUp(A, 'anke', true);
+  await signUp(B, 'bram');
+  check(true, 'Anke and Bram sign up in the page');
+  // a second sign-up with the same name is refused in the form
+  const X = await newPage('x');
+  await X.goto(`${BASE}/#/`);
+  await X.click('#signup-open');
+  await X.fill('#session-name', 'Anke');
+  await X.fill('#session-password', 'something long');
+  await X.click('#session-submit');
+  const taken = await X.waitForSelector('#session-error:not([hidden])', { timeout: 10000 }).then((e) => e.textContent());
+  check(/taken/.test(taken), `a taken user name is refused in the form ("${taken}")`);
+  await X.context().close();
+
+  // ---- Anke creates a game: seated at once ----
+  await A.waitForSelector('#create-form');
+  await A.selectOption('#players', '3');
+  const rows = A.locator('.seat-row');
+  await rows.nth(1).locator('.seat-kind').selectOption('human');
+  await rows.nth(1).locator('.seat-access').selectOption('open');
+  await rows.nth(2).locator('.seat-kind').selectOption('human');
+  await rows.nth(2).locator('.seat-access').selectOption('reserved');
+  await A.click('#create');
+  await A.waitForSelector('#created');
+  await shot(A, '02-created');
+  const own = await A.locator('#created li[data-seat="0"] input.link').inputValue();
+  const gameId = (/#\/play\/([0-9a-f]+)$/.exec(own) || [])[1];
+  check(!!gameId, `the creator's own link carries no token (${own})`);
+  const invite = await A.locator('#created li[data-seat="2"] input.link').inputValue();
+  check(/#\/play\/[0-9a-f]+\/[0-9a-f]{32}$/.test(invite), 'the reserved seat has an invite link');
+  check(await A.locator('#created li[data-seat="1"] .open-seat-note').count() === 1, 'the open seat has no link');
+  let g = await api(`/api/games/${gameId}`);
+  check(g.seats[0].claimed && g.seats[0].name === 'anke' && !g.seats[1].claimed,
+    `Anke sits in seat 0 before anyone opens anything (${JSON.stringify(g.seats.map((s) => [s.name, s.claimed]))})`);
+
+  // ---- Bram joins the open seat from the lobby ----
+  await B.goto(`${BASE}/#/`);
+  const joinBtn = `#games-list .game-row[data-game="${gameId}"] button.join[data-seat="1"]`;
+  await B.waitForSelector(joinBtn, { timeout: 15000 });
+  check(await B.locator(`#games-list .game-row[data-game="${gameId}"] button.join[data-seat="2"]`).count() === 0,
+    'the reserved seat has no join button in the lobby');
+  await shot(B, '03-lobby-bram');
+  await B.click(joinBtn);
+  await B.waitForFunction(() => document.querySelector('#app').dataset.seat === '1', null, { timeout: 15000 });
+  check(true, 'Bram joins the open seat from the lobby');
+
+  // ---- Cato opens the invite link without an account: plays as a guest ----
+  await C.goto(invite);
+  await C.waitForSelector('#session-form[data-mode="guest"]', { timeout: 10000 });
+  await shot(C, '04-invite-guest');
+  await C.fill('#session-name', 'Cato');
+  await C.click('#session-submit');
+  await C.waitForFunction(() => document.querySelector('#app').dataset.seat === '2', null, { timeout: 15000 });
+  check((await C.textContent('#account-name')).includes('Cato'), 'Cato plays as a guest');
+
+  await A.goto(`${BASE}${own.replace(/^https?:\/\/[^/]+/, '')}`);
+  const pages = [A, B, C];
+  for (const p of pages) await p.waitForSelector('#app[data-status="playing"]', { timeout: 20000 });
+  check(true, 'everyone is seated: the game plays');
+
+  // ---- a few moves, by clicks ----
+  const decision = (p) => p.evaluate(() => +document.querySelector('#app').dataset.decision);
+  let moves = 0;
+  for (let guard = 0; moves < 6 && guard < 200; guard++) {
+    let acted = false;
+    for (const p of pages) {
+      const mine = await p.evaluate(() => document.querySelector('#app').dataset.myTurn === '1');
+      if (!mine) continue;
+      const before = await decision(p);
+      const clicked = await p.evaluate(() => {
+        const vis = (e) => e && !e.closest('[hidden]') && e.offsetParent !== null && !e.disabled;
+        const chooser = document.querySelector('#chooser');
+        const scope = !chooser.hidden ? chooser : (!document.querySelector('#dialog').hidden ? document.querySelector('#dialog') : document.querySelector('.game-layout'));
+        const btns = [...scope.querySelectorAll('button[data-move]')].filter(vis);
+        const b = btns.find((x) => x.dataset.move === 'draw') || btns.find((x) => /^take /.test(x.dataset.move)) || btns[0];
+        if (b) { b.click(); return b.dataset.move; }
+        return null;
+      });
+      if (!clicked) continue;
+      acted = true;
+      await p.waitForFunction((d) => +document.querySelector('#app').dataset.decision > d || !document.querySelector('#chooser').hidden, before, { timeout: 15000 }).catch(() => {});
+      if (await decision(p) > before) moves++;
+    }
+    if (!acted) await new Promise((r) => setTimeout(r, 100));
+  }
+  check(moves >= 6, `the three people played ${moves} moves by clicks`);
+  for (const [p, n] of [[A, 'anke'], [B, 'bram'], [C, 'cato']]) await shot(p, `05-game-${n}`);
+
+  // ---- a stranger with the links gets no seat ----
+  const D = await newPage('mallory');
+  await signUp(D, 'mallory');
+  await D.goto(`${BASE}/#/play/${gameId}`);
+  const e1 = await D.waitForSelector('#error-banner:not([hidden])', { timeout: 10000 }).then((e) => e.textContent());
+  check(/no seat/.test(e1), `Anke's link opens nothing for a stranger ("${e1.trim()}")`);
+  await D.goto(invite);
+  await D.reload();
+  const e2 = await D.waitForSelector('#error-banner:not([hidden])', { timeout: 10000 }).then((e) => e.textContent());
+  check(/someone else/.test(e2), `the used invite link opens nothing for a stranger ("${e2.trim()}")`);
+  check(await D.evaluate(() => document.querySelectorAll('#hand .card').length) === 0, 'the stranger sees no hand');
+  await shot(D, '06-stranger');
+  g = await api(`/api/games/${gameId}`);
+  check(g.seats.map((s) => s.name).join(',') === 'anke,bram,Cato', `the seats keep their people (${g.seats.map((s) => s.name)})`);
+
+  // ---- Anke logs out ----
+  await A.click('#logout');
+  await A.waitForSelector('#login-open', { timeout: 10000 });
+  await shot(A, '07-logged-out');
+  check(true, 'Anke logs out');
+  check(pageErrors.length === 0, `no script errors in the pages (${pageErrors.join('; ')})`);
+} catch (e) {
+  check(false, `the test ran to its end: ${e.stack || e}`);
+} finally {
+  await browser.close();
+}
+if (failures.length) { console.log(`FAILED: ${failures.length}`); process.exit(1); }
+console.log('accounts: sign-up, seated creator, lobby join, invite as guest, moves, strangers refused, logout');

@@ -1,0 +1,85 @@
+// account.js: the session in the page (docs/identity.md). In the header: who
+// you are, and buttons to log in, sign up, play as a guest, or log out. A form
+// for each (also shown on a seat's invite link opened without a session, so
+// that the seat is bound to the person who means to play it). The session
+// itself is an HttpOnly cookie; session.js talks to the server.
+import { h, clear, toast } from './dom.js';
+import { t } from './i18n.js';
+import * as S from './session.js';
+
+// The header's account box: rendered into `el` now and whenever the session
+// changes.
+export function mountAccount(el) {
+  const draw = (w) => {
+    clear(el);
+    el.className = 'account';
+    if (!w || w.kind === 'none') {
+      el.append(
+        h('button', { type: 'button', class: 'small secondary', id: 'login-open', onclick: () => openForm('login') }, t('account.login')),
+        h('button', { type: 'button', class: 'small secondary', id: 'signup-open', onclick: () => openForm('signup') }, t('account.signup')),
+        h('button', { type: 'button', class: 'small secondary', id: 'guest-open', onclick: () => openForm('guest') }, t('account.guest')));
+    } else {
+      el.append(h('span', { class: 'who', id: 'account-name' }, w.kind === 'guest' ? t('account.guest_name', { name: w.name }) : w.name), ' ');
+      if (w.kind === 'guest') el.append(h('button', { type: 'button', class: 'small secondary', id: 'login-open', onclick: () => openForm('login') }, t('account.login')), ' ');
+      el.append(h('button', { type: 'button', class: 'small secondary', id: 'logout', onclick: logout }, t('account.logout')));
+    }
+  };
+  if (el._unsub) el._unsub();
+  el._unsub = S.onSession(draw);
+  draw(S.who());
+  if (!S.who()) S.refresh();
+}
+
+async function logout() {
+  try { await S.logout(); toast(t('account.logged_out')); } catch (e) { toast(e.message, 'error'); }
+}
+
+// The form of `mode` (login, signup, guest) in a layer over the page. Resolves
+// with the session once one exists, or null when closed without one.
+export function openForm(mode, { note, closable = true } = {}) {
+  document.getElementById('session-layer')?.remove();
+  return new Promise((resolve) => {
+    const err = h('p', { class: 'error', id: 'session-error', role: 'alert', hidden: true });
+    const name = h('input', { type: 'text', id: 'session-name', maxlength: 24, autocomplete: mode === 'signup' ? 'username' : 'username', required: true });
+    const pw = h('input', { type: 'password', id: 'session-password', maxlength: 256, autocomplete: mode === 'signup' ? 'new-password' : 'current-password', required: mode !== 'guest' });
+    const close = (who) => { layer.remove(); resolve(who); };
+    const tabs = h('div', { class: 'tabs', role: 'tablist' }, ['login', 'signup', 'guest'].map((m) =>
+      h('button', { type: 'button', class: `small ${m === mode ? 'primary' : 'secondary'}`, id: `session-tab-${m}`, 'aria-selected': String(m === mode), role: 'tab',
+        onclick: () => { layer.remove(); openForm(m, { note, closable }).then(resolve); } }, t(`account.${m}`))));
+    const form = h('form', { class: 'panel session-form', id: 'session-form', dataset: { mode },
+      onsubmit: async (e) => {
+        e.preventDefault();
+        err.hidden = true;
+        try {
+          const who = mode === 'login' ? await S.login(name.value.trim(), pw.value)
+            : mode === 'signup' ? await S.signup(name.value.trim(), pw.value)
+              : await S.guest(name.value.trim());
+          close(who);
+        } catch (x) {
+          err.textContent = x.message.replace(/^\d+: /, '');
+          err.hidden = false;
+        }
+      } },
+    h('h2', {}, t(`account.${mode}_title`)),
+    note ? h('p', { class: 'muted' }, note) : null,
+    tabs,
+    h('label', { class: 'field' }, h('span', {}, t(mode === 'guest' ? 'account.guest_name_label' : 'account.user_name')), name),
+    mode !== 'guest' ? h('label', { class: 'field' }, h('span', {}, t('account.password')), pw) : null,
+    mode === 'signup' ? h('p', { class: 'muted small' }, t('account.signup_rules')) : null,
+    err,
+    h('div', { class: 'row-buttons' },
+      h('button', { type: 'submit', class: 'primary', id: 'session-submit' }, t(`account.${mode}`)),
+      closable ? h('button', { type: 'button', class: 'secondary', id: 'session-cancel', onclick: () => close(null) }, t('account.cancel')) : null));
+    const layer = h('div', { class: 'dialog-layer session-layer', id: 'session-layer' }, form);
+    document.body.appendChild(layer);
+    name.focus();
+  });
+}
+
+// A session for someone about to take a seat: the one there is, or the
+// form (guest by default) until there is one.
+export async function needSession(note) {
+  let w = S.who() || await S.refresh();
+  while (!w || w.kind === 'none') w = await openForm('guest', { note, closable: false });
+  return w;
+}
