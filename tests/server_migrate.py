@@ -105,10 +105,10 @@ finally:
     srv.stop()
 con = sqlite3.connect(db)
 (v,) = con.execute("PRAGMA user_version").fetchone()
-check(v == 3, f"the schema version is now 3: {v}")
+check(v == 4, f"the schema version is now 4: {v}")
 tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 check({"games", "moves", "accounts", "sessions", "turn_clock", "results", "ratings",
-       "rating_changes", "game_players"} <= tables, f"the tables: {tables}")
+       "rating_changes", "game_players", "chat"} <= tables, f"the tables: {tables}")
 (stored,) = con.execute("SELECT seats FROM games").fetchone()
 check(all(t not in stored for t in T) and stored.count("token_hash") == 3,
       f"the seat tokens are stored as hashes only: {stored[:200]}")

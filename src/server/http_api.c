@@ -379,10 +379,12 @@ static int api_replay(struct lws *wsi, srv_game *g)
         if ((g->winners >> s) & 1u)
             json_array_append_new(w, json_integer(s));
     }
-    return respond(wsi, 200, json_pack("{s:s,s:i,s:i,s:o,s:o,s:{s:o,s:o}}", "id", g->id, "steps",
-                                       steps, "step", step, "moves", moves, "view",
+    /* the game is over: its whole chat, spectators' too, with the decision
+       each message was said at */
+    return respond(wsi, 200, json_pack("{s:s,s:i,s:i,s:o,s:o,s:{s:o,s:o},s:o}", "id", g->id,
+                                       "steps", steps, "step", step, "moves", moves, "view",
                                        vj ? vj : json_null(), "result", "scores", sc,
-                                       "winners", w));
+                                       "winners", w, "chat", srv_chat_list(g, NULL, 0)));
 }
 
 /* Route one request; `url` is the path without the query. */

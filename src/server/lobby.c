@@ -209,6 +209,8 @@ static json_t *seat_json(const srv_game *g, int i, int with_token)
             json_object_set_new(o, "token_hash", json_string(s->token_hash));
             if (s->owner[0])
                 json_object_set_new(o, "owner", json_string(s->owner));
+            if (s->muted)
+                json_object_set_new(o, "muted", json_integer(s->muted));
         }
         /* stored only while a stand-in bot plays the seat, so that it goes on
            playing after a restart (older databases simply lack it) */
@@ -251,6 +253,7 @@ int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
                 return -1;
             }
             memcpy(s->token_hash, t, SRV_HASH_HEX + 1);
+            s->muted = (unsigned)json_integer_value(json_object_get(o, "muted"));
             snprintf(s->owner, sizeof s->owner, "%s", ow && strlen(ow) < SRV_OWNER_MAX ? ow : "");
             s->claimed = json_is_true(json_object_get(o, "claimed"));
             /* databases from before open seats have reserved seats only */

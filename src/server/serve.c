@@ -274,6 +274,7 @@ static void teardown(srv *s)
     s->ctx = NULL;
     srv_pw_stop();
     srv_session_finalize();
+    srv_chat_finalize();
     srv_store_close(s->store);
     for (srv_game *g = s->games, *nx; g; g = nx) {
         nx = g->lnext;

@@ -59,6 +59,7 @@ typedef struct srv_seat {
     char token_hash[SRV_HASH_HEX + 1]; /* human seats: what is kept (tokens.c) */
     char owner[SRV_OWNER_MAX];  /* the session the seat is bound to: "u:ID"
                                    (an account) or "g:SID" (a guest); "" none */
+    unsigned muted;             /* seats whose chat this seat does not get (chat.c) */
     int claimed;                /* bound to a session (or, in games from
                                    before sessions, its token was used) */
     int open;                   /* an open seat: anyone may take it through
@@ -103,6 +104,7 @@ struct srv_game {
     int days;                   /* turn-based: days per move (1, 2, 3, 7); 0 live */
     int creator_seat;           /* the seat its creator took at once, -1 */
     char rematch[SRV_ID_HEX + 1]; /* over: the game proposed after it ("": none) */
+    int chat_next;              /* the next chat message's number (0: not read yet) */
     int64_t created;            /* unix seconds */
     int nmoves;                 /* moves applied = the decision number */
     int ncommitted;             /* moves known to be in the database */
@@ -175,6 +177,8 @@ struct srv_client {
     srv_out *qhead, *qtail;
     int qlen;
     double bucket;              /* rate limiting (ratelimit.c) */
+    double chat_bucket;         /* chat messages (chat.c) */
+    int64_t chat_ms;
     int64_t bucket_ms;
     srv_out *rl_out;            /* the queued, unsent "rate_limited" error */
     int rl_count;               /* frames it reports refused */
@@ -387,7 +391,7 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
 /* The store's SQLite connection (the event loop's: session.c). */
 struct sqlite3 *srv_store_sqlite(srv_store *s);
 /* The schema version this code writes (PRAGMA user_version). */
-#define SRV_SCHEMA_VERSION 3
+#define SRV_SCHEMA_VERSION 4
 void srv_store_close(srv_store *s);
 int srv_store_create_game(srv_store *s, srv_game *g);
 int srv_store_update_meta(srv_store *s, srv_game *g);
@@ -613,6 +617,17 @@ void srv_pw_drain(void);
 int srv_pw_hash(const char *password, char out[128]);
 int srv_pw_verify(const char *stored, const char *password);
 int srv_pw_needs_rehash(const char *stored);
+/* ---- chat (chat.c) ---------------------------------------------------------- */
+enum { CHAT_TABLE = 0, CHAT_SPECTATORS = 1 };
+/* A chat message of client c: NULL when sent, else the error code (why). */
+const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n);
+/* A mute (or unmute) of another seat by a player: NULL or the error code. */
+const char *srv_chat_mute(srv_client *c, json_t *seat, json_t *on, char *why, size_t n);
+/* The last messages c may read, as one chat frame (after a join/watch). */
+void srv_chat_history(srv_client *c);
+/* Every message of g that c may read (c NULL: all), oldest first. */
+json_t *srv_chat_list(srv_game *g, const srv_client *c, int limit);
+void srv_chat_finalize(void);
 /* Detach every connection of the session with that hash (logout). */
 void srv_ws_logout(const char *hash);
 /* The request in flight on this HTTP connection (auth_api.c). */

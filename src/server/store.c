@@ -81,6 +81,13 @@ static const char *schema_v2 =
     " hash TEXT PRIMARY KEY, sid TEXT NOT NULL UNIQUE, user_id INTEGER REFERENCES accounts(id),"
     " guest_name TEXT, created INTEGER NOT NULL);";
 
+/* Version 4: the chat of each table (chat.c), kept with the game. */
+static const char *schema_v4 =
+    "CREATE TABLE IF NOT EXISTS chat ("
+    " game TEXT NOT NULL, n INTEGER NOT NULL, decision INTEGER NOT NULL,"
+    " channel INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL,"
+    " at INTEGER NOT NULL, PRIMARY KEY (game, n)) WITHOUT ROWID;";
+
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
 static int hash_seat_tokens(sqlite3 *db)
 {
@@ -158,6 +165,9 @@ static int migrate(sqlite3 *db, char *why, size_t n)
        played which game (results.c) */
     step = "migration to version 3";
     if (v < 3 && (srv_turn_schema(db) != 0 || srv_players_schema(db) != 0))
+        goto fail;
+    step = "migration to version 4";
+    if (v < 4 && sqlite3_exec(db, schema_v4, NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
     char sql[64];
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d", SRV_SCHEMA_VERSION);

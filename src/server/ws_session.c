@@ -174,6 +174,7 @@ static void join(srv_client *c, srv_game *g, json_t *msg)
     }
     set_lang(c, msg);
     attach(c, g, seat);
+    srv_chat_history(c);
 }
 
 void srv_ws_logout(const char *hash)
@@ -207,7 +208,7 @@ static void handle(srv_client *c, const char *text, size_t len)
     const char *type = json_string_value(json_object_get(msg, "type"));
     char why[300];
     if (!type) {
-        send_error(c, "unknown_type", "the frame has no \"type\" (join, watch, move or ping)");
+        send_error(c, "unknown_type", "the frame has no \"type\" (join, watch, move, chat, mute or ping)");
     } else if (!strcmp(type, "ping")) {
         srv_client_send_json(c, json_pack("{s:s}", "type", "pong"));
     } else if (!strcmp(type, "join") || !strcmp(type, "watch")) {
@@ -220,9 +221,20 @@ static void handle(srv_client *c, const char *text, size_t len)
         } else if (!strcmp(type, "watch")) {
             set_lang(c, msg);
             attach(c, g, -1);
+            srv_chat_history(c);
         } else {
             join(c, g, msg);
         }
+    } else if (!strcmp(type, "chat")) {
+        const char *code = srv_chat_say(c, json_string_value(json_object_get(msg, "text")), why,
+                                        sizeof why);
+        if (code)
+            send_error(c, code, why);
+    } else if (!strcmp(type, "mute")) {
+        const char *code = srv_chat_mute(c, json_object_get(msg, "seat"),
+                                         json_object_get(msg, "on"), why, sizeof why);
+        if (code)
+            send_error(c, code, why);
     } else if (!strcmp(type, "move")) {
         json_t *mv = json_object_get(msg, "move"), *dn = json_object_get(msg, "decision");
         if (!c->game) {
@@ -251,7 +263,7 @@ static void handle(srv_client *c, const char *text, size_t len)
                 send_error(c, codes[rc], why);
         }
     } else {
-        snprintf(why, sizeof why, "unknown type \"%.40s\" (join, watch, move or ping)", type);
+        snprintf(why, sizeof why, "unknown type \"%.40s\" (join, watch, move, chat, mute or ping)", type);
         send_error(c, "unknown_type", why);
     }
     json_decref(msg);

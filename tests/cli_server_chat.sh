@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# cli_server_chat.sh: runs tests/server_chat.py (the chat of a table) against
+# `chartered serve` over real sockets (registered with CTest by the
+# tests/cli_*.sh glob).
+# usage: bash cli_server_chat.sh BINARY SRCDIR
+set -euo pipefail
+BIN=$1
+SRC=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+python3 "$SRC/tests/server_chat.py" "$BIN" "$SRC" "$WORK"
