@@ -34,6 +34,7 @@
 
 srv *g_srv;
 static volatile sig_atomic_t interrupted;
+static struct ev_loop *g_loop;  /* the libev loop, NULL with --loop poll */
 
 int64_t srv_now_ms(void)
 {
@@ -143,8 +144,11 @@ static void tick(lws_sorted_usec_list_t *sul)
         srv_turn_wake(srv_store_sqlite(g_srv->store), srv_now_ms());
     srv_storage_tick(srv_now_ms());
     srv_limits_tick(srv_now_ms());
-    if (interrupted)
+    if (interrupted) {
         lws_cancel_service(g_srv->ctx);
+        if (g_loop)
+            ev_break(g_loop, EVBREAK_ALL);
+    }
     lws_sul_schedule(g_srv->ctx, 0, sul, tick, 250 * LWS_US_PER_MS);
 }
 
@@ -466,6 +470,12 @@ int cmd_serve(int argc, char **argv)
         teardown(s);
         return 1;
     }
+    /* before the start line: whoever starts the server may stop it as soon
+       as it has read that line (the loop's own signal watchers come later;
+       the tick ends the loop if a signal came in between) */
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    g_loop = loop;
     printf("chartered: serving on http://%s%s%s:%d/ (database %s)\n",
            strchr(bound, ':') ? "[" : "", lis.any ? "localhost" : bound,
            strchr(bound, ':') ? "]" : "", port, o.db);
@@ -473,8 +483,6 @@ int cmd_serve(int argc, char **argv)
         printf("chartered: %d games loaded from the database\n", loaded);
     fflush(stdout);
 
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
     for (srv_game *g = s->games; g; g = g->lnext)
         srv_game_kick_bots(g);
     lws_sul_schedule(s->ctx, 0, &s->tick_sul, tick, 250 * LWS_US_PER_MS);
