@@ -95,7 +95,8 @@ void srv_storage_ok(void)
             "in %.1f s (last reason: %s)\n", bo.fails, bo.fails == 1 ? "" : "s",
             (double)(now - bo.since_ms) / 1000.0, bo.err);
     bo.fails = 0;
-    bo.kick_due = 0;
+    /* kick_due stays: the bots skipped during the pause are asked at the next
+       tick (else a game whose bot was to move then waits for ever) */
 }
 
 void srv_storage_stop_summary(void)

@@ -84,7 +84,7 @@ static int64_t seat_user(const srv_seat *s)
 
 int srv_game_rated(const srv_game *g)
 {
-    if (g->practice || g->nseats < 2)
+    if (g->practice || g->abandoned || g->nseats < 2)
         return 0;
     for (int i = 0; i < g->nseats; i++) {
         int64_t u = seat_user(&g->seat[i]);

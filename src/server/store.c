@@ -292,7 +292,9 @@ int srv_store_create_game(srv_store *s, srv_game *g)
     char *setup = dump_free(srv_setup_json(g));
     char *seats = dump_free(srv_seats_store_json(g));
     int rc = -1;
-    if (setup && seats) {
+    /* the game and its rows in game_players and turn_clock: one transaction,
+       one sync (the writer thread waits for the lock meanwhile) */
+    if (setup && seats && sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) {
         sqlite3_reset(s->ins_game);
         sqlite3_bind_text(s->ins_game, 1, g->id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(s->ins_game, 2, setup, -1, SQLITE_TRANSIENT);
@@ -313,8 +315,14 @@ int srv_store_create_game(srv_store *s, srv_game *g)
             srv_turn_batch(&it, g);
             rc = it.clock == 1 ? srv_turn_write(s->db, &it) : 0;
         }
-        if (rc)
+        if (rc == 0 && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+            rc = -1;
+        if (rc) {
             note_err(s);
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        }
+    } else if (setup && seats) {
+        note_err(s);
     }
     free(setup);
     free(seats);
@@ -376,7 +384,8 @@ int srv_batch_fill(srv_batch_item *it, srv_game *g)
     srv_turn_batch(it, g);
     if (it->seats) { /* who sits where (profiles), and the result once over */
         srv_players_of(g, it->users);
-        if (g->status == GAME_OVER && !(it->result = srv_result_make(g))) {
+        /* a game ended as abandoned (limits.c) has no result and no rating */
+        if (g->status == GAME_OVER && !g->abandoned && !(it->result = srv_result_make(g))) {
             srv_batch_free(it);
             return -1;
         }
