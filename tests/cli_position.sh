@@ -58,6 +58,17 @@ set +e
 "$BIN" new --position "$TMP/lesson.pos" --players 4 >/dev/null 2>&1
 [ $? = 2 ] || fail "--position with --players should be a usage error"
 set -e
+# the terminal game starts from a position, and resumes a game begun from one
+"$BIN" play --position "$TMP/lesson.pos" --seats greedy,human,greedy --names Anke,Bernadette,Carl \
+    --print-screen --plain --width 80 --as 2 >"$TMP/screen" || fail "play --position"
+grep -q "^>Bernadette (you)  f100" "$TMP/screen" || fail "play --position: Bernadette's seat: $(grep Bernadette "$TMP/screen")"
+grep -q "play Harbour C1" "$TMP/screen" || fail "play --position does not offer Harbour C1"
+"$BIN" play --resume "$TMP/g.json" --print-screen --plain --width 80 --as 2 >"$TMP/screen2" || fail "play --resume of a position game"
+grep -q "Coal        f30" "$TMP/screen2" || fail "the resumed position game lost Coal f30: $(grep Coal "$TMP/screen2")"
+set +e
+"$BIN" play --position "$TMP/lesson.pos" --players 4 --print-screen >/dev/null 2>&1
+[ $? = 2 ] || fail "play --position with --players should be a usage error"
+set -e
 # the rulebook positions of tests/positions load
 for f in "$ROOT"/tests/positions/*.pos; do
     [ -e "$f" ] || continue

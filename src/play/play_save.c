@@ -138,12 +138,23 @@ int play_load(play_game *g, const char *path)
         return EXIT_FAIL;
     int rc = EXIT_FAIL;
     g->set = gf.set;
-    if (gf_board_from_setup(path, gf.setup, gf.set.edition, &g->board))
-        goto done;
     ch_msg why = {{0}};
-    if (ch_new(&g->start, &g->set, &g->board, &why) != CH_OK) {
-        cli_error("%s: the setup does not start a game: %s", path, why.text);
-        goto done;
+    json_t *start = json_object_get(gf.setup, "position");
+    if (json_is_string(start)) {
+        /* a game started from a position (--position) */
+        const char *t = json_string_value(start);
+        if (ch_position_read(&g->start, t, strlen(t), "setup.position", &why) != CH_OK) {
+            cli_error("%s: %s", path, why.text);
+            goto done;
+        }
+        g->board = g->start.board;
+    } else {
+        if (gf_board_from_setup(path, gf.setup, gf.set.edition, &g->board))
+            goto done;
+        if (ch_new(&g->start, &g->set, &g->board, &why) != CH_OK) {
+            cli_error("%s: the setup does not start a game: %s", path, why.text);
+            goto done;
+        }
     }
     g->st = g->start;
     size_t i;

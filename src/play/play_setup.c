@@ -207,6 +207,71 @@ static int ask_choice(play_game *g, const char *key, const char *const *choices,
     }
 }
 
+static int split_list(char *s, char **items, int max);
+
+/* chartered play --position FILE: the game starts from the position (its
+ * setup records it, so save, resume and undo replay from there); seats as
+ * --seats says, else a human in seat 1 and greedy bots. */
+static int start_from_position(play_game *g, const char *path, const char *seats_s,
+                               const char *names_s)
+{
+    char *text = cli_read_file(path);
+    if (!text)
+        return EXIT_FAIL;
+    ch_msg err = {{0}};
+    int crc = ch_position_read(&g->start, text, strlen(text), path, &err);
+    free(text);
+    if (crc != CH_OK) {
+        cli_error("%s", err.text[0] ? err.text : ch_strerror(crc));
+        return EXIT_FAIL;
+    }
+    const ch_state *st = &g->start;
+    ch_setup_default(&g->set, st->edition);
+    g->set.edition = st->edition;
+    g->set.nplayers = st->nplayers;
+    g->set.seed = st->seed;
+    g->set.preset = st->preset;
+    g->set.events = st->events_on;
+    g->board = st->board;
+    g->st = g->start;
+    g->setup = gf_setup_for_position(st);
+    if (!g->setup) {
+        cli_error("out of memory");
+        return EXIT_FAIL;
+    }
+    char buf[256] = "", *items[CH_MAX_PLAYERS + 1];
+    int n = 0;
+    if (seats_s) {
+        snprintf(buf, sizeof buf, "%s", seats_s);
+        n = split_list(buf, items, CH_MAX_PLAYERS + 1);
+        if (n > st->nplayers) {
+            cli_error("chartered play: --seats names %d seats for the %d players "
+                      "of the position", n, st->nplayers);
+            return EXIT_USAGE;
+        }
+    }
+    for (int p = 0; p < st->nplayers; p++) {
+        char why[200];
+        const char *item = p < n ? items[p] : p == 0 ? "human" : "greedy";
+        if (play_seat_parse(item, &g->seat[p], why, sizeof why)) {
+            cli_error("chartered play: --seats: %s", why);
+            return EXIT_USAGE;
+        }
+    }
+    if (names_s) {
+        snprintf(buf, sizeof buf, "%s", names_s);
+        n = split_list(buf, items, CH_MAX_PLAYERS + 1);
+        if (n > st->nplayers) {
+            cli_error("chartered play: --names gives %d names for %d players", n,
+                      st->nplayers);
+            return EXIT_USAGE;
+        }
+        for (int p = 0; p < n; p++)
+            snprintf(g->seat[p].name, sizeof g->seat[p].name, "%s", items[p]);
+    }
+    return 0;
+}
+
 static int interactive_setup(play_game *g, const char **arrangement)
 {
     static char arr_buf[32];
@@ -296,7 +361,7 @@ int cmd_play(int argc, char **argv)
 {
     const char *edition_s = NULL, *preset_s = NULL, *events_s = NULL;
     const char *arrangement = NULL, *seats_s = NULL, *names_s = NULL;
-    const char *lang_s = NULL, *resume = NULL, *color_s = "auto";
+    const char *lang_s = NULL, *resume = NULL, *color_s = "auto", *position = NULL;
     const char *autosave = "chartered-autosave.json";
     int players = 0, seen_players = 0, seen_seed = 0, plain = 0, width = 0;
     int print_screen = 0, as_seat = 0;
@@ -323,6 +388,9 @@ int cmd_play(int argc, char **argv)
          "(default: from the clock)", &seen_seed},
         {"lang", 0, OPT_STR, &lang_s, "LANG", 0, 0,
          "en, nl or ja (default: from LC_ALL, LC_MESSAGES, LANG)", NULL},
+        {"position", 0, OPT_STR, &position, "FILE", 0, 0,
+         "start from the position in FILE (docs/formats.md \"Positions\"); "
+         "it names the edition, board and players", NULL},
         {"resume", 'r', OPT_STR, &resume, "FILE", 0, 0,
          "continue a saved game", NULL},
         {"plain", 0, OPT_FLAG, &plain, NULL, 0, 0,
@@ -348,6 +416,7 @@ int cmd_play(int argc, char **argv)
                   "chartered play [--edition E] [--players N] [--seats LIST] "
                   "[--names LIST] [--preset P] [--events on|off] "
                   "[--arrangement A] [--seed S] [--lang L] [--plain] "
+                  "| --position FILE [--seats LIST] [--names LIST] "
                   "| --resume FILE",
                   "Play a game at the terminal against bots or friends (hot "
                   "seat). Without game\nflags the game is set up by "
@@ -417,7 +486,7 @@ int cmd_play(int argc, char **argv)
 
     if (resume) {
         int game_flags = edition_s || seen_players || seats_s || names_s ||
-                         preset_s || events_s || arrangement || seen_seed;
+                         preset_s || events_s || arrangement || seen_seed || position;
         if (game_flags) {
             cli_error("chartered play: --resume continues a saved game; its "
                       "setup cannot be changed by other flags");
@@ -433,6 +502,18 @@ int cmd_play(int argc, char **argv)
             g->lang = chx_lang_find(lang_s);
         default_names(g);
         play_log_rebuild(g); /* the last moves in words, in this language */
+    } else if (position) {
+        if (edition_s || seen_players || preset_s || events_s || arrangement ||
+            seen_seed) {
+            cli_error("chartered play: --position names the edition, board, "
+                      "players and seed itself; give only --seats and --names");
+            play_free(g);
+            return EXIT_USAGE;
+        }
+        if ((rc = start_from_position(g, position, seats_s, names_s)) != 0) {
+            play_free(g);
+            return rc;
+        }
     } else {
         const char *arr = arrangement;
         int flags_given = edition_s || seen_players || seats_s || names_s ||
