@@ -82,7 +82,8 @@ for rnd in range(ROUNDS):
         checked += n_ack
     c.close()
     srv.start()
-print(f"kill -9 rounds survived: {ROUNDS}; acknowledged moves checked: {checked} "
-      f"(sum over rounds); acknowledged moves lost: {lost}")
+distinct = sum(a if a >= 0 else -1 - a for a in acked.values())
+print(f"kill -9 rounds survived: {ROUNDS}; games: {len(acked)}; acknowledged moves: {distinct} "
+      f"(checked {checked} times over the rounds); acknowledged moves lost: {lost}")
 srv.stop()
 sys.exit(1 if lost else 0)
