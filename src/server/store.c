@@ -331,16 +331,35 @@ int srv_store_create_game(srv_store *s, srv_game *g)
 
 int srv_store_delete_game(srv_store *s, const char *id)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "DELETE FROM games WHERE id=? AND status='waiting' AND "
-                           "NOT EXISTS (SELECT 1 FROM moves WHERE game=?)", -1, &st,
-                           NULL) != SQLITE_OK)
+    /* only a game that never started (waiting, no move), with what refers
+       to it: its seats' accounts (game_players) and its chat */
+    static const char *const sql[] = {
+        "DELETE FROM chat WHERE game=?1 AND EXISTS (SELECT 1 FROM games WHERE id=?1 AND "
+        "status='waiting') AND NOT EXISTS (SELECT 1 FROM moves WHERE game=?1)",
+        "DELETE FROM game_players WHERE game=?1 AND EXISTS (SELECT 1 FROM games WHERE id=?1 AND "
+        "status='waiting') AND NOT EXISTS (SELECT 1 FROM moves WHERE game=?1)",
+        "DELETE FROM games WHERE id=?1 AND status='waiting' AND "
+        "NOT EXISTS (SELECT 1 FROM moves WHERE game=?1)"};
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        note_err(s);
         return -1;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, id, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-    sqlite3_finalize(st);
-    return rc;
+    }
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(s->db, sql[i], -1, &st, NULL) != SQLITE_OK)
+            goto fail;
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE)
+            goto fail;
+    }
+    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+fail:
+    note_err(s);
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
 }
 
 int srv_store_update_meta(srv_store *s, srv_game *g)
