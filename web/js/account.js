@@ -19,7 +19,9 @@ export function mountAccount(el) {
         h('button', { type: 'button', class: 'small secondary', id: 'signup-open', onclick: () => openForm('signup') }, t('account.signup')),
         h('button', { type: 'button', class: 'small secondary', id: 'guest-open', onclick: () => openForm('guest') }, t('account.guest')));
     } else {
-      el.append(h('span', { class: 'who', id: 'account-name' }, w.kind === 'guest' ? t('account.guest_name', { name: w.name }) : w.name), ' ');
+      // an account's name links to its profile (profile.js)
+      el.append(w.kind === 'guest' ? h('span', { class: 'who', id: 'account-name' }, t('account.guest_name', { name: w.name }))
+        : h('a', { class: 'who', id: 'account-name', href: `#/player/${encodeURIComponent(w.name)}` }, w.name), ' ');
       if (w.kind === 'guest') el.append(h('button', { type: 'button', class: 'small secondary', id: 'login-open', onclick: () => openForm('login') }, t('account.login')), ' ');
       el.append(h('button', { type: 'button', class: 'small secondary', id: 'logout', onclick: logout }, t('account.logout')));
     }
