@@ -18,6 +18,10 @@ and the limit of turn-based games of `chartered serve`, over real sockets
    and summary name it; "My games" lists it for both, with whose turn it is.
 4. cato creates 50 turn-based games; the 51st, and taking a seat of another
    one, are refused (409); live games are not limited.
+5. A person who leaves ranks last: in a turn-based game (a "day" is 5 s
+   here: CHARTERED_DAY_SECONDS) bram takes his seat and leaves; his clock
+   runs out, the stand-in plays for him to the end while anke plays; bram is
+   placed last whatever the scores, and anke's rating rises, bram's falls.
 
 usage: python3 server_ratings.py BINARY SRCDIR WORKDIR
 """
@@ -37,6 +41,7 @@ db = os.path.join(WORK, "ratings.db")
 for f in (db, db + "-wal", db + "-shm"):
     if os.path.exists(f):
         os.remove(f)
+os.environ["CHARTERED_DAY_SECONDS"] = "5"
 srv = Server(BIN, db).start()
 P = srv.port
 rng = random.Random(14)
@@ -299,9 +304,35 @@ try:
     st, mg = http_json(P, "GET", "/api/my-games", cookie=cato)
     check(len([x for x in mg["games"] if x.get("mode") == "turn-based"]) == 50,
           f"cato's 50 turn-based games are listed: {len(mg.get('games', []))}")
+
+    # 5. who leaves ranks last
+    ra0, rb0 = amsterdam(profile("anke")), amsterdam(profile("bram"))
+    g = create(anke, {"edition": "amsterdam", "players": 2, "mode": "turn-based", "days": 1,
+                      "seats": [{"kind": "human"}, {"kind": "human", "access": "reserved"}]})
+    gleft = g["id"]
+    b = srv.ws(bram)
+    b.send({"type": "join", "game": gleft, "token": g["seats"][1]["token"]})
+    m = b.recv_until(lambda x: x["type"] in ("state", "error"), timeout=30)
+    check(m["type"] == "state" and m["seat"] == 1, f"bram takes his seat: {m}")
+    b.close()
+    final = play_to_end(gleft, {0: (anke, None)})
+    # the greedy stand-in outscores anke's random moves (by thousands: in
+    # practice always), so only the rule, not the scores, puts bram last
+    sc = final["result"]["scores"]
+    check(sc[1] > sc[0], f"the stand-in outscored anke: {sc}")
+    away = [x["away"] for x in final["seats"]]
+    check(away == [False, True], f"the stand-in played for bram at the end, not for anke: {away}")
+    pa, pb = profile("anke"), profile("bram")
+    xa = [x for x in pa["games"] if x["id"] == gleft]
+    xb = [x for x in pb["games"] if x["id"] == gleft]
+    check(xa and xb and xa[0]["rated"] and xa[0]["place"] == 0 and xb[0]["place"] == 1,
+          f"bram left: last, whatever the scores {final['result']}: {xa} {xb}")
+    check(amsterdam(pa)["rating"] > ra0["rating"] and amsterdam(pb)["rating"] < rb0["rating"],
+          f"anke's rating rises, bram's falls: {ra0['rating']} -> {amsterdam(pa)['rating']}, "
+          f"{rb0['rating']} -> {amsterdam(pb)['rating']}")
 finally:
     code = srv.stop()
     check(code == 0, f"the server exits cleanly (status {code}): {srv.log_text()[-2000:]}")
 
 finish("server_ratings: rated and unrated games, profiles, leaderboard, rematch, My games, "
-       "the turn-based limit")
+       "the turn-based limit, who leaves ranks last")
