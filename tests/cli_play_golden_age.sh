@@ -13,4 +13,4 @@ ROOT=${2:?usage: cli_play_golden_age.sh PATH/TO/chartered REPO-ROOT}
 command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/install-deps.sh)" >&2; exit 1; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-timeout 240 python3 "$ROOT/tests/play/driver.py" "$BIN" "$TMP" golden-age 1
+timeout 900 python3 "$ROOT/tests/play/driver.py" "$BIN" "$TMP" golden-age 1

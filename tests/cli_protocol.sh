@@ -113,12 +113,24 @@ expect_fallback() {
 expect_fallback illegal "sent an illegal move 'accept': 'accept' is not legal now"
 expect_fallback garbage "sent 'I would rather not say', which is not part of the protocol"
 expect_fallback badmove "sent an unreadable move 'fly to the moon': unknown move 'fly'"
+export CH_TEST_PIDS="$TMP/slow.pids" # the slow bot writes its process ids here
 expect_fallback slow "sent nothing valid within 400 ms while the engine waited for its move \(time limit\)" --time 400
+unset CH_TEST_PIDS
 expect_fallback crash "exited with status 3 while the engine waited for its move"
-sleep 0.2
-if ps -eo args 2>/dev/null | grep -v grep | grep -q "tests/bots/slow.sh"; then
-    fail "the slow bot still runs after the game (its process group was not killed)"
-fi
+# The engine kills the slow bot's process group when it gives up on it: the
+# bot's shell and its sleep (their ids in slow.pids; no other process on the
+# machine is looked at) must be gone, or only wait to be reaped (state Z).
+# Killed processes vanish at once; the wait is bounded (10 s) for a loaded
+# machine, and ends as soon as they are gone.
+[ -s "$TMP/slow.pids" ] || fail "the slow bot did not record its process ids"
+slow_gone() {
+    for pid in $(cat "$TMP/slow.pids"); do
+        st=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)
+        [ -z "$st" ] || [ "$st" = Z ] || return 1
+    done
+}
+for _ in $(seq 100); do slow_gone && break; sleep 0.1; done
+slow_gone || fail "the slow bot still runs after the game (its process group was not killed): $(cat "$TMP/slow.pids")"
 ok "the slow bot's process group is gone"
 
 echo "== a bot that cannot start"

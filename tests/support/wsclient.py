@@ -1,12 +1,10 @@
-"""wsclient.py: a small RFC 6455 WebSocket client and HTTP helpers (Python 3
-standard library only) for the server tests: the opening handshake, masked
-client frames, reading server frames (fragments, ping/pong, close), plus
-JSON-over-HTTP calls (with session cookies: guest(), session_cookie()) and
+"""wsclient.py: the server tests' WebSocket client and HTTP helpers: WebSocket
+connections spoken by python3-websockets (Debian's package; a raw-frame
+helper remains for the malformed-frame tests only), plus JSON-over-HTTP calls (with session cookies: guest(), session_cookie()) and
 starting/stopping `chartered serve` on a free port,
 and the bookkeeping every server test shares (arguments, checks, the verdict).
 """
-import base64
-import hashlib
+import collections
 import http.client as httpc
 import json
 import os
@@ -16,6 +14,18 @@ import struct
 import subprocess
 import sys
 import time
+
+# python3-websockets (Debian): the WebSocket protocol itself. A python3 that
+# is not Debian's (pyenv, say) does not see Debian's packages: look there.
+try:
+    import websockets  # noqa: F401
+except ImportError:
+    sys.path.append("/usr/lib/python3/dist-packages")
+from websockets import client as ws_client
+from websockets import connection as ws_connection
+from websockets import frames as ws_frames
+from websockets import typing as ws_typing
+from websockets import uri as ws_uri
 
 failures = []
 
@@ -42,44 +52,74 @@ def finish(summary):
     print(summary)
 
 
-GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-
-
 class WSClosed(Exception):
     pass
 
 
 class WS:
-    """One WebSocket connection. recv() returns a decoded JSON frame."""
+    """One WebSocket connection, spoken by python3-websockets (Debian's
+    `websockets`, its Sans-I/O protocol layer: the opening handshake and its
+    checks, masking, framing, fragments, ping/pong and the closing
+    handshake are the library's). This class only moves bytes between the
+    socket and the library, so tests can keep a plain blocking socket
+    (`sock`, for selectors) with timeouts. recv() returns a decoded JSON
+    message. send_raw_frame() writes a frame by hand, for the tests of
+    malformed frames only (unmasked, fragments split at chosen places)."""
 
     def __init__(self, host, port, path="/ws", timeout=20.0, cookie=None, origin=None):
         self.sock = socket.create_connection((host, port), timeout=timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        key = base64.b64encode(os.urandom(16)).decode()
-        extra = (f"Cookie: {cookie}\r\n" if cookie else "") + \
-                (f"Origin: {origin}\r\n" if origin else "")
-        req = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-               f"Sec-WebSocket-Version: 13\r\n{extra}\r\n")
-        self.sock.sendall(req.encode())
-        self.buf = b""
-        while b"\r\n\r\n" not in self.buf:
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                raise WSClosed("closed during the handshake")
-            self.buf += chunk
-        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
-        lines = head.decode("latin-1").split("\r\n")
-        if " 101 " not in lines[0] + " ":
-            raise WSClosed("handshake refused: " + lines[0])
-        want = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
-        hdrs = {l.split(":", 1)[0].strip().lower(): l.split(":", 1)[1].strip()
-                for l in lines[1:] if ":" in l}
-        if hdrs.get("sec-websocket-accept") != want:
-            raise WSClosed("bad Sec-WebSocket-Accept")
-        self.frames = []  # every decoded frame received, in order
+        self.proto = ws_client.ClientConnection(
+            ws_uri.parse_uri(f"ws://{host}:{port}{path}"),
+            origin=ws_typing.Origin(origin) if origin else None, max_size=None)
+        request = self.proto.connect()
+        if cookie:
+            request.headers["Cookie"] = cookie
+        self.proto.send_request(request)
+        self._flush()
+        self._messages = collections.deque()  # whole messages not yet returned
+        self._parts = []                       # fragments of the message being read
+        while self.proto.state is ws_connection.State.CONNECTING:
+            self._pump()
+        if self.proto.handshake_exc is not None:
+            raise WSClosed(f"handshake refused: {self.proto.handshake_exc}")
+        self.frames = []  # every decoded message received, in order
 
-    def send_frame(self, payload, opcode=1, fin=True, mask=True):
+    @property
+    def buf(self):
+        """Messages received and not yet returned (true when there are)."""
+        return self._messages
+
+    def _flush(self):
+        for data in self.proto.data_to_send():
+            if data:
+                self.sock.sendall(data)
+
+    def _pump(self):
+        """Read once from the socket and hand it to the library; queue the
+        whole messages it yields (the library answers pings itself)."""
+        data = self.sock.recv(65536)
+        if data:
+            self.proto.receive_data(data)
+        else:
+            self.proto.receive_eof()
+        for ev in self.proto.events_received():
+            if isinstance(ev, ws_frames.Frame):
+                if ev.opcode in (ws_frames.Opcode.TEXT, ws_frames.Opcode.BINARY,
+                                 ws_frames.Opcode.CONT):
+                    self._parts.append(ev.data)
+                    if ev.fin:
+                        self._messages.append(b"".join(self._parts).decode())
+                        self._parts = []
+        self._flush()
+        if not data or self.proto.state is ws_connection.State.CLOSED:
+            if not self._messages:
+                raise WSClosed("connection closed" if not data else "close frame")
+        elif self.proto.state is ws_connection.State.CLOSING and not self._messages:
+            raise WSClosed("close frame")
+
+    def send_raw_frame(self, payload, opcode=1, fin=True, mask=True):
+        """A frame made by hand (malformed-frame tests only)."""
         if isinstance(payload, str):
             payload = payload.encode()
         b0 = (0x80 if fin else 0) | opcode
@@ -98,42 +138,17 @@ class WS:
         else:
             self.sock.sendall(hdr + payload)
 
-    def send(self, obj):
-        self.send_frame(json.dumps(obj))
+    send_frame = send_raw_frame
 
-    def _read(self, n):
-        while len(self.buf) < n:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise WSClosed("connection closed")
-            self.buf += chunk
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
+    def send(self, obj):
+        self.proto.send_text(json.dumps(obj).encode())
+        self._flush()
 
     def recv_raw(self):
-        """One whole message (text), answering pings on the way."""
-        parts = []
-        while True:
-            b0, b1 = self._read(2)
-            op, fin = b0 & 15, b0 & 0x80
-            n = b1 & 127
-            if n == 126:
-                n = struct.unpack("!H", self._read(2))[0]
-            elif n == 127:
-                n = struct.unpack("!Q", self._read(8))[0]
-            if b1 & 0x80:
-                raise WSClosed("server frames must not be masked")
-            data = self._read(n)
-            if op == 9:
-                self.send_frame(data, opcode=10)
-                continue
-            if op == 10:
-                continue
-            if op == 8:
-                raise WSClosed("close frame")
-            parts.append(data)
-            if fin:
-                return b"".join(parts).decode()
+        """One whole message (text)."""
+        while not self._messages:
+            self._pump()
+        return self._messages.popleft()
 
     def recv(self, timeout=None):
         if timeout is not None:
@@ -162,7 +177,9 @@ class WS:
 
     def close(self):
         try:
-            self.send_frame(b"\x03\xe8", opcode=8)
+            if self.proto.state is ws_connection.State.OPEN:
+                self.proto.send_close(1000)
+                self._flush()
         except OSError:
             pass
         self.sock.close()
