@@ -10,7 +10,8 @@
 // provisional mark) where there was none, and list the game with its replay
 // link; the leaderboard lists both; the result box offers the rematch, whose
 // click opens the new game of the same two people. Screenshots of the
-// profile, the leaderboard and the result box go to $CH_ARTIFACTS.
+// profile, the leaderboard, the lobby's finished games and the result box go
+// to $CH_ARTIFACTS.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -93,6 +94,21 @@ try {
   check(JSON.stringify(resA) === JSON.stringify(resB), `both see the same result ${JSON.stringify(resA)}`);
   await A.page.waitForSelector('#result', { timeout: 30000 });
   await shot(A.page, 'ratings-01-result');
+
+  // the lobby's finished games: date, winner and scores
+  await A.page.goto(`${BASE}/#/`);
+  const row = A.page.locator(`#old-list .game-row[data-game="${gid}"]`);
+  await row.waitFor({ timeout: 15000 }).catch(() => {});
+  if (await row.count()) {
+    const text = await row.textContent();
+    const winnerName = resA.winners.length ? (resA.winners[0] === 0 ? A.user : B.user) : '';
+    check(await row.locator('.finished').count() === 1 && text.includes(winnerName) &&
+      resA.scores.every((x) => text.includes(`f${x}`)), `the lobby lists the finished game with date, winner and scores (${text})`);
+    await row.scrollIntoViewIfNeeded();
+    await shot(A.page, 'ratings-05-lobby-finished');
+  } else {
+    check(false, 'the lobby lists the finished game');
+  }
 
   const ratings = {};
   for (const P of [A, B]) {
