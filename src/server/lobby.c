@@ -277,6 +277,8 @@ json_t *srv_setup_json(const srv_game *g)
     json_object_set_new(o, "seed", json_string(seed));
     if (g->practice)
         json_object_set_new(o, "practice", json_true());
+    if (g->position)
+        json_object_set_new(o, "position", json_string(g->position));
     if (g->setup.edition == CH_ED_GOLDEN_AGE) {
         json_object_set_new(o, "preset", json_string(g->setup.preset == CH_GA_FIRST ?
                                                      "golden-age-first" : "golden-age"));
@@ -373,13 +375,75 @@ int srv_setup_from_json(srv_game *g, json_t *setup, char *why, size_t n)
     g->setup.seed = seed ? strtoull(seed, NULL, 10) : 0;
     g->practice = json_is_true(json_object_get(setup, "practice"));
     g->days = (int)json_integer_value(json_object_get(setup, "days"));
+    const char *pos = json_string_value(json_object_get(setup, "position"));
+    if (pos && !(g->position = strdup(pos))) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
     return 0;
+}
+
+/* POST /api/games with "position": a game that starts from a position
+ * (issue 15): edition, players, board and seed come from it; such a game is
+ * an unrated practice game (its creator wrote what every hand holds). The
+ * setup keeps the position as ch_position_write spells it. */
+static int read_position(srv_game *g, json_t *req, json_t *v, char *why, size_t n)
+{
+    const char *text = json_string_value(v);
+    if (!text) {
+        snprintf(why, n, "position must be the text of a position");
+        return -1;
+    }
+    ch_state *st = malloc(sizeof *st);
+    if (!st) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    ch_msg m = {{0}};
+    if (ch_position_read(st, text, strlen(text), "position", &m) != CH_OK) {
+        snprintf(why, n, "%s", m.text);
+        free(st);
+        return -1;
+    }
+    static const char *const clash[] = {"edition", "players", "arrangement", "preset", "events",
+                                        "seed", NULL};
+    for (int i = 0; clash[i]; i++)
+        if (json_object_get(req, clash[i])) {
+            snprintf(why, n, "a position names its own %s: leave %s out", clash[i], clash[i]);
+            free(st);
+            return -1;
+        }
+    json_t *sub = json_pack("{s:s,s:i,s:s}", "edition", edition_id(st->edition), "players",
+                            st->nplayers, "arrangement", st->board.name);
+    if (st->edition == CH_ED_GOLDEN_AGE) {
+        json_object_set_new(sub, "preset", json_string(st->preset == CH_GA_FIRST ?
+                                                       "golden-age-first" : "golden-age"));
+        json_object_set_new(sub, "events", json_boolean(st->events_on));
+    }
+    int rc = read_setup(g, sub, why, n);
+    json_decref(sub);
+    g->setup.seed = st->seed;
+    g->position = rc == 0 ? ch_position_write(st, -1) : NULL;
+    free(st);
+    if (rc == 0 && !g->position) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    return rc;
 }
 
 int srv_game_start_state(srv_game *g, char *why, size_t n)
 {
     ch_board board;
     ch_msg msg;
+    if (g->position) {
+        if (ch_position_read(&g->st, g->position, strlen(g->position), "position", &msg) != CH_OK) {
+            snprintf(why, n, "%s", msg.text);
+            return -1;
+        }
+        g->nmoves = 0;
+        return 0;
+    }
     if (ch_board_builtin(&board, g->setup.edition, g->arrangement, &msg) != CH_OK ||
         ch_new(&g->st, &g->setup, &board, &msg) != CH_OK) {
         snprintf(why, n, "%s", msg.text);
@@ -405,7 +469,7 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
     }
     static const char *known[] = {"edition", "players", "arrangement", "preset", "events",
                                   "seed", "practice", "turn_timer", "seats", "mode", "days", "seat",
-                                  NULL};
+                                  "position", NULL};
     const char *key;
     json_t *v;
     json_object_foreach(req, key, v) {
@@ -424,8 +488,13 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
     }
     g->vcache_decision = -1;
     g->creator_seat = -1;
-    if (read_setup(g, req, why, n) != 0)
+    json_t *position = json_object_get(req, "position");
+    if (position && !json_is_null(position)) {
+        if (read_position(g, req, position, why, n) != 0)
+            goto fail;
+    } else if (read_setup(g, req, why, n) != 0) {
         goto fail;
+    }
     /* The seed decides every deal and draw of the game: one the creator
        chose would let the creator replay the game locally and read every
        hand (issue 19). So the server draws it from the OS generator, and a
@@ -438,7 +507,14 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
         goto fail;
     }
     g->practice = json_is_true(pv);
-    if ((v = json_object_get(req, "seed")) && !json_is_null(v)) {
+    if (g->position) {
+        if (json_is_false(pv)) {
+            snprintf(why, n, "a game from a position is a practice game (unrated): leave "
+                     "practice out, or true");
+            goto fail;
+        }
+        g->practice = 1; /* its seed came with the position */
+    } else if ((v = json_object_get(req, "seed")) && !json_is_null(v)) {
         if (!json_is_integer(v) || json_integer_value(v) < 0) {
             snprintf(why, n, "seed must be a whole number from 0");
             goto fail;
@@ -592,6 +668,7 @@ void srv_game_free(srv_game *g)
     ch_free(g->static_json);
     free(g->common);
     free(g->pending);
+    ch_free(g->position);
     free(g);
 }
 

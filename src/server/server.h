@@ -94,6 +94,8 @@ struct srv_game {
     char id[SRV_ID_HEX + 1];
     ch_setup setup;
     char arrangement[32];
+    char *position;             /* starting position (docs/formats.md
+                                   "Positions"), or NULL: a new game */
     ch_state st;
     int nseats;
     srv_seat seat[CH_MAX_PLAYERS];
