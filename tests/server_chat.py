@@ -155,18 +155,36 @@ try:
     b = WS("127.0.0.1", P, cookie=bram)
     b.send({"type": "join", "game": gid})
     players = {0: a, 1: b}
-    over = False
-    for _ in range(3000):
-        for seat, w in players.items():
-            m = w.recv_until(lambda m: m["type"] == "state", timeout=30)
-            if m["status"] == "over":
-                over = True
-                break
-            if seat in m["deciders"] and m["legal"]:
-                w.send({"type": "move", "move": pick_move(m["legal"], rng),
-                        "decision": m["decision"]})
-        if over:
+    # every state frame with legal moves is answered at once (as
+    # server_play.py does); a throttled move is sent again
+    import selectors
+    import time
+    sel = selectors.DefaultSelector()
+    for seat, w in players.items():
+        sel.register(w.sock, selectors.EVENT_READ, seat)
+    done, last_move, over = set(), {}, False
+    while len(done) < 2:
+        ready = sel.select(timeout=60)
+        if not ready:
             break
+        for key, _ in ready:
+            seat = key.data
+            w = players[seat]
+            while True:
+                m = w.recv(timeout=30)
+                if m["type"] == "error" and m["code"] == "rate_limited" and seat in last_move:
+                    time.sleep(0.1)
+                    w.send(last_move[seat])
+                elif m["type"] == "state":
+                    if m["status"] == "over":
+                        done.add(seat)
+                    elif m["legal"]:
+                        last_move[seat] = {"type": "move", "move": pick_move(m["legal"], rng),
+                                           "decision": m["decision"]}
+                        w.send(last_move[seat])
+                if not w.buf:
+                    break
+    over = len(done) == 2
     check(over, "the game ends")
     st, rep = http_json(P, "GET", f"/api/games/{gid}/replay")
     rt = [x["text"] for x in rep.get("chat", [])]

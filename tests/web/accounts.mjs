@@ -4,7 +4,8 @@
 // game and is seated at once; Bram joins its open seat from the lobby; Cato,
 // who has no account, opens the reserved seat's invite link and plays as a
 // guest; they play a few moves by clicks. A stranger who signs up and opens
-// Anke's link or the used invite link gets no seat. Anke logs out.
+// Anke's link or the used invite link gets no seat. They chat (shown as text,
+// never HTML); Bram mutes Anke. Anke logs out.
 // Screenshots go to CH_ARTIFACTS (acc-*.png).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -141,6 +142,26 @@ try {
   check(moves >= 6, `the three people played ${moves} moves by clicks`);
   for (const [p, n] of [[A, 'anke'], [B, 'bram'], [C, 'cato']]) await shot(p, `05-game-${n}`);
 
+  // ---- the table's chat: text, never HTML; a player mutes another ----
+  const chatHas = (p, text) => p.waitForFunction((x) => [...document.querySelectorAll('#chat-list .chat-text')].some((e) => e.textContent === x), text, { timeout: 10000 });
+  await A.fill('#chat-input', '<b>bold?</b> hello & welcome');
+  await A.click('#chat-send');
+  await chatHas(B, '<b>bold?</b> hello & welcome');
+  await chatHas(C, '<b>bold?</b> hello & welcome');
+  check(await B.evaluate(() => document.querySelectorAll('#chat-list .chat-text b').length) === 0, 'a chat message is shown as text, never as HTML');
+  await B.click('#chat-list li[data-seat="0"] button.chat-mute');
+  await B.waitForSelector('#chat-list button.chat-unmute', { timeout: 10000 });
+  await A.fill('#chat-input', 'only Cato reads this');
+  await A.click('#chat-send');
+  await chatHas(C, 'only Cato reads this');
+  await chatHas(A, 'only Cato reads this');
+  await C.fill('#chat-input', 'Cato answers');
+  await C.click('#chat-send');
+  await chatHas(B, 'Cato answers');
+  check(await B.evaluate(() => [...document.querySelectorAll('#chat-list .chat-text')].every((e) => e.textContent !== 'only Cato reads this')), 'Bram muted Anke: her next message does not reach him');
+  await shot(B, '06-chat-muted');
+  await shot(C, '06-chat');
+
   // ---- a stranger with the links gets no seat ----
   const D = await newPage('mallory');
   await signUp(D, 'mallory');
@@ -152,14 +173,14 @@ try {
   const e2 = await D.waitForSelector('#error-banner:not([hidden])', { timeout: 10000 }).then((e) => e.textContent());
   check(/someone else/.test(e2), `the used invite link opens nothing for a stranger ("${e2.trim()}")`);
   check(await D.evaluate(() => document.querySelectorAll('#hand .card').length) === 0, 'the stranger sees no hand');
-  await shot(D, '06-stranger');
+  await shot(D, '07-stranger');
   g = await api(`/api/games/${gameId}`);
   check(g.seats.map((s) => s.name).join(',') === 'anke,bram,Cato', `the seats keep their people (${g.seats.map((s) => s.name)})`);
 
   // ---- Anke logs out ----
   await A.click('#logout');
   await A.waitForSelector('#login-open', { timeout: 10000 });
-  await shot(A, '07-logged-out');
+  await shot(A, '08-logged-out');
   check(true, 'Anke logs out');
   check(pageErrors.length === 0, `no script errors in the pages (${pageErrors.join('; ')})`);
 } catch (e) {

@@ -11,6 +11,7 @@ import { drawBoard } from './board.js';
 import { Legal, plotMoves, parsePlay, cardName, describe, companyName, setCompanies, sentence } from './moves.js';
 import { companyColor, inkOn, SEAT_COLORS } from './colors.js';
 import { needSession } from './account.js';
+import { ChatPanel } from './chat.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -63,6 +64,7 @@ export class GamePage {
     E.players = h('section', { class: 'panel players', id: 'players' });
     E.events = h('section', { class: 'panel events', id: 'events' });
     E.log = h('section', { class: 'panel log', id: 'log' });
+    this.chat = new ChatPanel(this);
     E.dialog = h('div', { class: 'dialog-layer', id: 'dialog', hidden: true });
     E.chooser = h('div', { class: 'dialog-layer', id: 'chooser', hidden: true });
     this.root.appendChild(h('div', { class: 'game-page' },
@@ -70,7 +72,7 @@ export class GamePage {
       E.errors,
       E.layout = h('div', { class: 'game-layout', hidden: true },
         h('div', { class: 'main-col' }, E.boardWrap, E.decision, E.hand, E.market),
-        h('aside', { class: 'side-col' }, E.chart, E.players, E.events, E.log)),
+        h('aside', { class: 'side-col' }, E.chart, E.players, E.events, E.log, this.chat.el)),
       E.dialog, E.chooser));
   }
 
@@ -100,6 +102,8 @@ export class GamePage {
       try { msg = JSON.parse(ev.data); } catch (e) { this.showError(t('error.bad_frame')); return; }
       if (msg.type === 'state') this.onState(msg);
       else if (msg.type === 'error') this.onError(msg);
+      else if (msg.type === 'chat') this.chat.add(msg.messages);
+      else if (msg.type === 'muted') this.chat.onMuted(msg);
     };
     ws.onclose = () => {
       clearInterval(this.pingTimer);

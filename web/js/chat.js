@@ -1,0 +1,66 @@
+// chat.js: the chat panel of the game page (docs/protocol.md, "Chat"). A
+// player writes to the table, a spectator to the spectators; messages come in
+// "chat" frames (the history after a join, then each new one) and are shown
+// as text only — never as HTML: h() makes text nodes, so "<b>" stays "<b>".
+// A player may mute another seat (and unmute it) from a message's button.
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+
+export class ChatPanel {
+  constructor(page) {
+    this.page = page;
+    this.msgs = new Map();      // n -> message
+    this.muted = new Set();     // seats this player muted
+    this.list = h('ol', { class: 'chat-list', id: 'chat-list', 'aria-live': 'polite' });
+    this.input = h('input', { type: 'text', id: 'chat-input', maxlength: 500, 'aria-label': t('chat.write'), placeholder: t('chat.write') });
+    this.el = h('section', { class: 'panel chat', id: 'chat' },
+      h('h3', {}, t('chat.title')),
+      this.list,
+      h('form', { class: 'chat-form', id: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.send(); } },
+        this.input, h('button', { type: 'submit', class: 'small', id: 'chat-send' }, t('chat.send'))));
+  }
+
+  send() {
+    const text = this.input.value.trim();
+    const ws = this.page.ws;
+    if (!text || !ws || ws.readyState !== 1) return;
+    ws.send(JSON.stringify({ type: 'chat', text }));
+    this.input.value = '';
+  }
+
+  // A "chat" frame's messages (repeats, after a reconnect, replace their copy).
+  add(messages) {
+    for (const m of messages || []) this.msgs.set(m.n, m);
+    this.render();
+  }
+
+  // A "muted" frame: the server's answer to a mute.
+  onMuted(msg) {
+    if (msg.on) this.muted.add(msg.seat); else this.muted.delete(msg.seat);
+    this.render();
+  }
+
+  toggle(seat) {
+    const ws = this.page.ws;
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: 'mute', seat, on: !this.muted.has(seat) }));
+  }
+
+  render() {
+    clear(this.list);
+    const me = this.page.frame ? this.page.frame.seat : -1;
+    const all = [...this.msgs.values()].sort((a, b) => a.n - b.n).slice(-200);
+    for (const m of all) {
+      if (this.muted.has(m.seat)) continue;
+      const canMute = me >= 0 && m.seat >= 0 && m.seat !== me;
+      this.list.appendChild(h('li', { dataset: { n: m.n, seat: m.seat, channel: m.channel }, class: m.channel === 'spectators' ? 'spectator' : '' },
+        h('b', { class: 'chat-name' }, m.name, m.channel === 'spectators' ? ` (${t('chat.spectator')})` : '', ': '),
+        h('span', { class: 'chat-text' }, m.text),
+        canMute ? h('button', { type: 'button', class: 'small secondary chat-mute', dataset: { seat: m.seat }, title: t('chat.mute'), onclick: () => this.toggle(m.seat) }, t('chat.mute')) : null));
+    }
+    if (this.muted.size) {
+      this.list.appendChild(h('li', { class: 'muted small' }, t('chat.muted_seats', { names: [...this.muted].map((s) => this.page.seatName(s)).join(', ') }), ' ',
+        ...[...this.muted].map((s) => h('button', { type: 'button', class: 'small secondary chat-unmute', dataset: { seat: s }, onclick: () => this.toggle(s) }, t('chat.unmute')))));
+    }
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+}
