@@ -12,7 +12,12 @@
  * (determinization, tree descent, candidate lists, and for greedy the ranking
  * of new children).
  *
- * Usage: bench_ismcts [--seconds S] [--playout greedy|random] [--players N]
+ * With --threads-curve T it prints instead, for one middle position of each
+ * edition, the iterations per second of 1, 2, ..., T root-parallel threads
+ * (the scaling curve of docs/performance.md).
+ *
+ * Usage: bench_ismcts [--seconds S] [--playout greedy|fast|random] [--players N]
+ *                     [--depth D] [--threads-curve T]
  * It includes src/ai/ai.h: it measures the bots' internals. */
 #include "ai.h"
 #include <stdio.h>
@@ -75,7 +80,9 @@ static double raw_rate(const ch_state *st, int p, int playout, double seconds, d
             int d = ai_decider(&s, -1);
             if (d < 0)
                 break;
-            ch_move m = playout == AI_PLAYOUT_RANDOM ? ai_random_move(&ws, &s, d, &rng) : ai_greedy_move(&ws, &s, d);
+            ch_move m = playout == AI_PLAYOUT_RANDOM ? ai_random_move(&ws, &s, d, &rng)
+                        : playout == AI_PLAYOUT_FAST ? ai_fast_move(&ws, &s, d, &rng)
+                                                     : ai_greedy_move(&ws, &s, d);
             ch_apply_fast(&s, d, m);
             decisions++;
         }
@@ -86,30 +93,91 @@ static double raw_rate(const ch_state *st, int p, int playout, double seconds, d
     return t > 0 ? (double)decisions / t : 0;
 }
 
+static const char *policy_name(int playout)
+{
+    return playout == AI_PLAYOUT_RANDOM ? "random" : playout == AI_PLAYOUT_FAST ? "fast" : "greedy";
+}
+
+/* Iterations per second of one search from st with `threads` trees. */
+static double search_rate(const ch_state *st, int p, int playout, int depth, int threads, double seconds,
+                          double *dps, double *steps)
+{
+    ai_search_opts o = {0, seconds, threads, playout, (size_t)256 << 20, 0.7, 12, depth, 1.0, 1.0, 0};
+    ai_search *s = NULL;
+    if (ai_search_new(&s, &o) != CH_OK) {
+        fprintf(stderr, "bench_ismcts: cannot allocate the search\n");
+        exit(1);
+    }
+    ch_state view = *st;
+    ch_determinize(&view, p, 1);
+    ai_search_run(s, &view, p, 42);
+    ai_search_stats sst;
+    ai_search_last(s, &sst);
+    ai_search_free(s);
+    if (dps)
+        *dps = sst.seconds > 0 ? sst.playout_steps / sst.seconds : 0;
+    if (steps)
+        *steps = sst.iterations ? (double)sst.playout_steps / (double)sst.iterations : 0;
+    return sst.seconds > 0 ? sst.iterations / sst.seconds : 0;
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 2.0;
-    int playout = AI_PLAYOUT_GREEDY, np = 4;
+    int playout = AI_PLAYOUT_GREEDY, np = 4, depth = 0, curve = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
             seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--playout") && i + 1 < argc) {
             i++;
-            playout = !strcmp(argv[i], "random") ? AI_PLAYOUT_RANDOM : AI_PLAYOUT_GREEDY;
+            playout = !strcmp(argv[i], "random") ? AI_PLAYOUT_RANDOM
+                      : !strcmp(argv[i], "fast") ? AI_PLAYOUT_FAST
+                      : !strcmp(argv[i], "greedy") ? AI_PLAYOUT_GREEDY : -1;
+            if (playout < 0) {
+                fprintf(stderr, "bench_ismcts: --playout is greedy, fast or random\n");
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--players") && i + 1 < argc)
             np = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
+            depth = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads-curve") && i + 1 < argc)
+            curve = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: bench_ismcts [--seconds S] [--playout greedy|random] [--players N]\n");
+            fprintf(stderr, "usage: bench_ismcts [--seconds S] [--playout greedy|fast|random] [--players N] "
+                            "[--depth D] [--threads-curve T]\n");
             return 2;
         }
     }
-    if (!(seconds > 0) || np < 2 || np > 5) {
-        fprintf(stderr, "bench_ismcts: --seconds above 0, --players 2 to 5\n");
+    if (!(seconds > 0) || np < 2 || np > 5 || depth < 0 || curve < 0 || curve > 64) {
+        fprintf(stderr, "bench_ismcts: --seconds above 0, --players 2 to 5, --depth 0 or more, "
+                        "--threads-curve 1 to 64\n");
         return 2;
     }
     ai_params_default(&ws.prm);
-    const char *pol = playout == AI_PLAYOUT_RANDOM ? "random" : "greedy";
-    printf("bench_ismcts: %d players, %s playouts, %.1f s per measurement\n", np, pol, seconds);
+    const char *pol = policy_name(playout);
+    if (curve) {
+        printf("bench_ismcts: %d players, %s playouts, depth %d, middle position, %.1f s per measurement\n", np,
+               pol, depth, seconds);
+        printf("%-18s %7s | %10s %9s %10s\n", "edition", "threads", "it/s", "speedup", "per thread");
+        for (int ed = 0; ed < 2; ed++) {
+            ch_state st;
+            int p = position(&st, ed, np, 7 + (uint64_t)ed, 0.5);
+            if (p < 0)
+                continue;
+            double one = 0;
+            for (int t = 1; t <= curve; t++) {
+                double r = search_rate(&st, p, playout, depth, t, seconds, NULL, NULL);
+                if (t == 1)
+                    one = r;
+                printf("%-18s %7d | %10.1f %8.2fx %10.1f\n", ed ? "The Golden Age" : "Building Amsterdam", t, r,
+                       one > 0 ? r / one : 0, r / t);
+                fflush(stdout);
+            }
+        }
+        return 0;
+    }
+    printf("bench_ismcts: %d players, %s playouts, depth %d, %.1f s per measurement\n", np, pol, depth, seconds);
     printf("%-18s %-6s %6s | %8s %9s %12s | %8s %9s %12s | %12s %8s\n", "edition", "stage", "supply", "it/s 1T",
            "steps/it", "dec/s in 1T", "it/s 2T", "speedup", "dec/s in 2T", "raw dec/s", "in/raw");
     static const double stages[3] = {0.9, 0.5, 0.2};
@@ -123,24 +191,8 @@ int main(int argc, char **argv)
                 continue;
             }
             double rate[2] = {0, 0}, dps[2] = {0, 0}, steps = 0;
-            for (int t = 0; t < 2; t++) {
-                ai_search_opts o = {0, seconds, t + 1, playout, (size_t)256 << 20, 0.7, 12, 0, 1.0, 1.0, 0};
-                ai_search *s = NULL;
-                if (ai_search_new(&s, &o) != CH_OK) {
-                    fprintf(stderr, "bench_ismcts: cannot allocate the search\n");
-                    return 1;
-                }
-                ch_state view = st;
-                ch_determinize(&view, p, 1);
-                ai_search_run(s, &view, p, 42);
-                ai_search_stats sst;
-                ai_search_last(s, &sst);
-                rate[t] = sst.seconds > 0 ? sst.iterations / sst.seconds : 0;
-                dps[t] = sst.seconds > 0 ? sst.playout_steps / sst.seconds : 0;
-                if (t == 0 && sst.iterations)
-                    steps = (double)sst.playout_steps / (double)sst.iterations;
-                ai_search_free(s);
-            }
+            for (int t = 0; t < 2; t++)
+                rate[t] = search_rate(&st, p, playout, depth, t + 1, seconds, &dps[t], t == 0 ? &steps : NULL);
             double per_game = 0;
             double raw = raw_rate(&st, p, playout, seconds, &per_game);
             printf("%-18s %-6s %6d | %8.1f %9.1f %12.0f | %8.1f %8.2fx %12.0f | %12.0f %7.0f%%\n",

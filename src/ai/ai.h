@@ -6,6 +6,7 @@
  *   eval.c    position features and the heuristic value of a position
  *   greedy.c  the greedy policy: one-step lookahead plus rules for bids,
  *             auctions, events and offers; also the ISMCTS candidate moves
+ *   fast.c    the cheap playout policy (playout=fast)
  *   ismcts.c  single-observer ISMCTS with availability counts, root-parallel
  *   bot.c     the public ch_bot_* interface, options, the random bot
  */
@@ -123,8 +124,13 @@ void ai_greedy_scores(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, i
 /* A uniformly random legal move of p (the random playout policy). */
 ch_move ai_random_move(ai_ws *ws, const ch_state *st, int p, uint64_t *rng);
 
+/* ---- the cheap playout policy (fast.c) ---------------------------------------------------- */
+/* p's move by fast.c's rules (plays judged by the money they put on the
+ * table, rules of thumb elsewhere); randomness from *rng only. */
+ch_move ai_fast_move(ai_ws *ws, const ch_state *st, int p, uint64_t *rng);
+
 /* ---- ISMCTS (ismcts.c) --------------------------------------------------------------- */
-enum { AI_PLAYOUT_GREEDY = 0, AI_PLAYOUT_RANDOM = 1 };
+enum { AI_PLAYOUT_GREEDY = 0, AI_PLAYOUT_RANDOM = 1, AI_PLAYOUT_FAST = 2 };
 
 typedef struct ai_search_opts {
     long iterations;       /* per move (all threads together); 0: use time    */

@@ -105,8 +105,10 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
                 o->playout = AI_PLAYOUT_GREEDY;
             else if (!strcmp(val, "random"))
                 o->playout = AI_PLAYOUT_RANDOM;
+            else if (!strcmp(val, "fast"))
+                o->playout = AI_PLAYOUT_FAST;
             else
-                return opt_error(err, "bot %s: playout is greedy or random, not '%s'", name, val);
+                return opt_error(err, "bot %s: playout is greedy, fast or random, not '%s'", name, val);
         } else if (!strcmp(key, "memory")) {
             long v = strtol(val, &end, 10);
             if (errno || end == val || *end || v < 1 || v > 65536)

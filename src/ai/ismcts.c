@@ -138,6 +138,8 @@ static ch_move policy_move(ai_tree *t, ch_state *st, int d)
 {
     if (t->s->o.playout == AI_PLAYOUT_RANDOM)
         return ai_random_move(t->ws, st, d, &t->rng);
+    if (t->s->o.playout == AI_PLAYOUT_FAST)
+        return ai_fast_move(t->ws, st, d, &t->rng);
     return ai_greedy_move(t->ws, st, d);
 }
 
@@ -274,7 +276,7 @@ static void iterate(ai_tree *t)
         if (ntried < nc && !t->full && room) {
             int pick = -1;
             float prior = 0;
-            if (s->o.playout == AI_PLAYOUT_GREEDY) {
+            if (s->o.playout != AI_PLAYOUT_RANDOM) {
                 /* the untried move greedy likes best */
                 ai_greedy_scores(ws, st, d, ws->cand, nc, ws->score);
                 int top = 0;
