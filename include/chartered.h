@@ -405,6 +405,16 @@ int ch_validate(const ch_state *st, ch_msg *why);
 /* Final scores (cash + stocks at value) and the winners' bitmask (ties on
  * money broken by fewest building cards, then shared). */
 int ch_scores(const ch_state *st, int32_t *scores, unsigned *winners);
+/* The final score of each player in parts: cash, the worth of each company's
+ * stocks (0 off the chart), The Golden Age's flags (four stocks each) and
+ * fine (f20 per card in hand), the total (as ch_scores) and the rank (1 =
+ * winner; tied players share a rank). For end-of-game screens. */
+typedef struct ch_score_part {
+    int32_t cash, total, fine;
+    int32_t stocks[CH_MAX_COMPANIES], flags[CH_MAX_COMPANIES];
+    int hand, rank;
+} ch_score_part;
+int ch_score_parts(const ch_state *st, ch_score_part parts[CH_MAX_PLAYERS]);
 
 /* Re-deal what player p cannot see (other hands' hidden cards, deck order,
  * level reserve, other players' unrevealed bids) consistently with p's view. */

@@ -231,8 +231,61 @@ static void play_and_describe(int edition, int players, uint64_t seed)
             }
         }
     }
+    /* the end: the engine's breakdown adds up to ch_scores, ranks agree
+     * with the winners, and the result JSON carries it */
+    ch_score_part parts[CH_MAX_PLAYERS];
+    int32_t sc[CH_MAX_PLAYERS];
+    unsigned w;
+    assert_int_equal(ch_score_parts(st, parts), CH_OK);
+    assert_int_equal(ch_scores(st, sc, &w), CH_OK);
+    for (int p = 0; p < st->nplayers; p++) {
+        int32_t sum = parts[p].cash - parts[p].fine;
+        for (int c = 0; c < st->ncompanies; c++)
+            sum += parts[p].stocks[c] + parts[p].flags[c];
+        assert_int_equal(sum, parts[p].total);
+        assert_int_equal(sc[p], parts[p].total);
+        assert_int_equal(parts[p].rank == 1, (w >> p) & 1u);
+        assert_int_equal(parts[p].fine, edition == CH_ED_GOLDEN_AGE ? 20 * ch_hand_count(st, p) : 0);
+    }
+    chx_buf jb = {0};
+    assert_int_equal(chx_result_json(st, &jb), 0);
+    assert_non_null(strstr(jb.s, "\"parts\":[{\"cash\":"));
+    free(jb.s);
     free(st);
     free(before);
+}
+
+/* Plural entries take their CLDR form from n in each language, and plot
+ * and card names take their district's name in the language. */
+static void test_plurals_and_places(void **state)
+{
+    (void)state;
+    char out[128];
+    chx_format(CHX_LANG_EN, out, sizeof out, "describe.sell", "player", "Anke", "n", "1",
+               "company", "Tea", NULL);
+    assert_string_equal(out, "Anke sold 1 Tea stock");
+    chx_format(CHX_LANG_EN, out, sizeof out, "describe.sell", "player", "Anke", "n", "2",
+               "company", "Tea", NULL);
+    assert_string_equal(out, "Anke sold 2 Tea stocks");
+    chx_format(CHX_LANG_NL, out, sizeof out, "screen.hidden_cards", "n", "1", NULL);
+    assert_string_equal(out, "1 verborgen kaart");
+    chx_format(CHX_LANG_NL, out, sizeof out, "screen.hidden_cards", "n", "0", NULL);
+    assert_string_equal(out, "0 verborgen kaarten");
+    chx_format(CHX_LANG_JA, out, sizeof out, "screen.hidden_cards", "n", "1", NULL);
+    assert_string_equal(out, "非公開カード1枚");
+    assert_string_equal(chx_plural_category(CHX_LANG_EN, 1), "one");
+    assert_string_equal(chx_plural_category(CHX_LANG_NL, 0), "other");
+    assert_string_equal(chx_plural_category(CHX_LANG_JA, 1), "other");
+    chx_place(CHX_LANG_NL, "Harbour C1", out, sizeof out);
+    assert_string_equal(out, "Haven C1");
+    chx_place(CHX_LANG_NL, "Canal Ring A4", out, sizeof out);
+    assert_string_equal(out, "Grachtengordel A4");
+    chx_place(CHX_LANG_JA, "Old Side F2", out, sizeof out);
+    assert_string_equal(out, "旧市街 F2");
+    chx_place(CHX_LANG_NL, "L3", out, sizeof out);
+    assert_string_equal(out, "L3");
+    chx_place(CHX_LANG_NL, "Harbourside", out, sizeof out); /* not a district */
+    assert_string_equal(out, "Harbourside");
 }
 
 static void test_descriptions_random_games(void **state)
@@ -281,7 +334,7 @@ static void test_describe_merger_sentence(void **state)
     assert_string_equal(out, "Anke built on Harbour C1: Porcelain merged into Tea, "
                              "Tea f190, Anke paid f190");
     chx_describe_for(CHX_LANG_NL, -1, names, &a, 0, mv, &b, out, sizeof out);
-    assert_string_equal(out, "Anke bouwde op Harbour C1: Porselein opgegaan in Thee, "
+    assert_string_equal(out, "Anke bouwde op Haven C1: Porselein opgegaan in Thee, "
                              "Thee f190, Anke betaalde f190");
 }
 
@@ -291,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_catalogues_complete),
         cmocka_unit_test(test_every_phase_company_event_named),
         cmocka_unit_test(test_format_and_fallback),
+        cmocka_unit_test(test_plurals_and_places),
         cmocka_unit_test(test_languages_and_widths),
         cmocka_unit_test(test_descriptions_random_games),
         cmocka_unit_test(test_describe_merger_sentence),

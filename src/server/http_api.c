@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -365,6 +366,14 @@ static int api_replay(struct lws *wsi, srv_game *g)
     }
     if (!bad && step == steps)
         view = ch_view_to_json(&r->st, -1);
+    /* the final scores broken down by the engine (r->st is the last state) */
+    json_t *result = NULL;
+    if (!bad && g->status == GAME_OVER) {
+        chx_buf rb = {0};
+        if (chx_result_json(&r->st, &rb) == 0)
+            result = json_loads(rb.s, 0, NULL);
+        free(rb.s);
+    }
     srv_game_free(r);
     if (bad) {
         ch_free(view);
@@ -379,12 +388,18 @@ static int api_replay(struct lws *wsi, srv_game *g)
         if ((g->winners >> s) & 1u)
             json_array_append_new(w, json_integer(s));
     }
+    if (!result)
+        result = json_pack("{s:o,s:o}", "scores", sc, "winners", w);
+    else {
+        json_decref(sc);
+        json_decref(w);
+    }
     /* the game is over: its whole chat, spectators' too, with the decision
        each message was said at */
-    return respond(wsi, 200, json_pack("{s:s,s:i,s:i,s:o,s:o,s:{s:o,s:o},s:o}", "id", g->id,
+    return respond(wsi, 200, json_pack("{s:s,s:i,s:i,s:o,s:o,s:o,s:o}", "id", g->id,
                                        "steps", steps, "step", step, "moves", moves, "view",
-                                       vj ? vj : json_null(), "result", "scores", sc,
-                                       "winners", w, "chat", srv_chat_list(g, NULL, 0)));
+                                       vj ? vj : json_null(), "result", result,
+                                       "chat", srv_chat_list(g, NULL, 0)));
 }
 
 /* Route one request; `url` is the path without the query. */

@@ -177,12 +177,15 @@ json_t *srv_options_json(void)
     return o;
 }
 
-static void seat_bot_name(srv_seat *s)
+/* A bot's name: its kind and its seat number ("Greedy 2", "ISMCTS 3"), so
+ * that bots of one kind differ in the log, the results and the flags, and the
+ * name stays the same for the whole game (issue 16; strength is in "strength"). */
+static void seat_bot_name(srv_seat *s, int seat)
 {
-    if (strcmp(s->bot, "ismcts") == 0)
-        snprintf(s->name, sizeof s->name, "ismcts %d", s->strength);
-    else
-        snprintf(s->name, sizeof s->name, "%s", s->bot);
+    const char *kind = strcmp(s->bot, "ismcts") == 0   ? "ISMCTS"
+                       : strcmp(s->bot, "greedy") == 0 ? "Greedy"
+                                                       : "Random";
+    snprintf(s->name, sizeof s->name, "%s %d", kind, seat + 1);
 }
 
 json_t *srv_seat_identity_json(const srv_game *g, int i)
@@ -576,7 +579,7 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
                 }
                 s->strength = (int)json_integer_value(st);
             }
-            seat_bot_name(s);
+            seat_bot_name(s, i);
         } else {
             s->kind = SEAT_HUMAN;
             json_t *nm = o ? json_object_get(o, "name") : NULL;

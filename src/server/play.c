@@ -306,20 +306,10 @@ static const char *common_part(srv_game *g)
         chx_buf_add(&b, "}", 1);
     }
     if (g->status == GAME_OVER) {
-        chx_buf_puts(&b, ",\"result\":{\"scores\":[");
-        for (int s = 0; s < g->nseats; s++) {
-            if (s)
-                chx_buf_add(&b, ",", 1);
-            chx_buf_int(&b, g->scores[s]);
-        }
-        chx_buf_puts(&b, "],\"winners\":[");
-        for (int s = 0, k = 0; s < g->nseats; s++)
-            if ((g->winners >> s) & 1u) {
-                if (k++)
-                    chx_buf_add(&b, ",", 1);
-                chx_buf_int(&b, s);
-            }
-        chx_buf_puts(&b, "]}");
+        /* the engine's breakdown of each score, for the end-of-game screen */
+        chx_buf_puts(&b, ",\"result\":");
+        if (chx_result_json(&g->st, &b) != 0)
+            chx_buf_puts(&b, "null");
         if (g->rematch[0]) { /* proposed by a player (rematch.c) */
             chx_buf_puts(&b, ",\"rematch\":");
             chx_buf_json_str(&b, g->rematch);
@@ -362,8 +352,14 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
             p = e ? e + 1 : p + strlen(p);
         }
         free(lines);
+        /* what each money move costs or brings, for its button */
+        chx_buf_puts(&hb, "],\"prices\":");
+        if (chx_prices_json(&g->st, seat, &hb) != 0)
+            chx_buf_puts(&hb, "{}");
+        chx_buf_puts(&hb, ",\"log\":[");
+    } else {
+        chx_buf_puts(&hb, "],\"log\":[");
     }
-    chx_buf_puts(&hb, "],\"log\":[");
     int first = g->nmoves - SRV_LOG_FIRST;
     if (c->log_next > first)
         first = c->log_next;

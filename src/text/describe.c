@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "text.h"
 
@@ -32,8 +33,19 @@ void chx_card(int lang, const ch_state *st, int card, char *buf, size_t n)
         snprintf(buf, n, "%s", chx_msg(lang, key));
         return;
     }
-    if (!st || ch_card_name(st, card, buf, n) < 0 || !buf[0])
+    char en[64];
+    if (!st || ch_card_name(st, card, en, sizeof en) < 0 || !en[0])
         snprintf(buf, n, "?");
+    else
+        chx_place(lang, en, buf, n);
+}
+
+/* A plot's name in lang ("Haven C1"). */
+static void plot_words(int lang, const ch_board *bd, int plot, char *buf, size_t n)
+{
+    char en[64];
+    ch_plot_name(bd, plot, en, sizeof en);
+    chx_place(lang, en, buf, n);
 }
 
 static void player_name(int lang, const char *const *names, int p, char *buf,
@@ -122,10 +134,10 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
         key = "describe.done";
         break;
     case CH_M_PLAY:
-        ch_plot_name(&b->board, m.b, plot, sizeof plot);
+        plot_words(lang, &b->board, m.b, plot, sizeof plot);
         chx_card(lang, b, m.a, card, sizeof card);
         if (m.c != CH_NONE && m.c < b->ncards) {
-            ch_plot_name(&b->board, b->card_plot[m.c], plot2, sizeof plot2);
+            plot_words(lang, &b->board, b->card_plot[m.c], plot2, sizeof plot2);
             key = "describe.play_two";
         } else if (b->card_level[m.a]) {
             key = "describe.play_level";
@@ -146,7 +158,7 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
         key = "describe.buy";
         break;
     case CH_M_HQ:
-        ch_plot_name(&b->board, m.a, plot, sizeof plot);
+        plot_words(lang, &b->board, m.a, plot, sizeof plot);
         key = "describe.hq";
         break;
     case CH_M_LONE:
@@ -230,8 +242,8 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
         }
         break;
     case CH_M_FREE:
-        ch_plot_name(&b->board, m.a, plot, sizeof plot);
-        ch_plot_name(&b->board, m.b, plot2, sizeof plot2);
+        plot_words(lang, &b->board, m.a, plot, sizeof plot);
+        plot_words(lang, &b->board, m.b, plot2, sizeof plot2);
         key = "describe.free";
         break;
     case CH_M_FLAG:
@@ -244,7 +256,7 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
     const char *args[] = {"player", who,  "other", other, "company", co1,
                           "company2", co2, "card", card,  "plot",    plot,
                           "plot2", plot2, "n",     num,   NULL};
-    chx_subst(chx_msg(lang, key), args, buf, n);
+    chx_subst(chx_msg_n(lang, key, num[0] ? strtoll(num, NULL, 10) : 2), args, buf, n);
 
     /* Effects every player sees. */
     int parts = 0;

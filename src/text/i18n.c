@@ -103,12 +103,41 @@ int chx_lang_from_env(void)
     return CHX_LANG_EN;
 }
 
+/* The CLDR plural category of a whole number n in lang (CLDR "Language
+ * Plural Rules", cardinal): English and Dutch say "one" for 1 and "other"
+ * for every other whole number; Japanese has only "other". */
+const char *chx_plural_category(int lang, long long n)
+{
+    if (lang == CHX_LANG_JA)
+        return "other";
+    return n == 1 ? "one" : "other";
+}
+
+/* The text of an entry: a string as it is; a plural entry (an object of
+ * CLDR categories, docs/formats.md "Message catalogues") its form for n. */
+static const char *entry_text(json_t *v, int lang, long long n)
+{
+    if (json_is_string(v))
+        return json_string_value(v);
+    if (!json_is_object(v))
+        return NULL;
+    json_t *f = json_object_get(v, chx_plural_category(lang, n));
+    if (!json_is_string(f))
+        f = json_object_get(v, "other");
+    return json_is_string(f) ? json_string_value(f) : NULL;
+}
+
+const char *chx_msg_n(int lang, const char *key, long long n)
+{
+    const char *t = entry_text(json_object_get(cat(lang), key), lang, n);
+    if (!t && lang != CHX_LANG_EN)
+        t = entry_text(json_object_get(cat(CHX_LANG_EN), key), CHX_LANG_EN, n);
+    return t ? t : key;
+}
+
 const char *chx_msg(int lang, const char *key)
 {
-    json_t *v = json_object_get(cat(lang), key);
-    if (!json_is_string(v) && lang != CHX_LANG_EN)
-        v = json_object_get(cat(CHX_LANG_EN), key);
-    return json_is_string(v) ? json_string_value(v) : key;
+    return chx_msg_n(lang, key, 2); /* a plural entry: its "other" form */
 }
 
 void chx_subst(const char *tmpl, const char *const *args, char *buf, size_t n)
@@ -165,7 +194,12 @@ int chx_vformat(int lang, char *buf, size_t n, const char *key, va_list ap)
         args[na++] = va_arg(ap, const char *);
     }
     args[na] = NULL;
-    chx_subst(chx_msg(lang, key), args, buf, n);
+    /* a plural entry takes its form from the argument "n" */
+    long long count = 2;
+    for (int i = 0; i < na; i += 2)
+        if (!strcmp(args[i], "n") && args[i + 1])
+            count = strtoll(args[i + 1], NULL, 10);
+    chx_subst(chx_msg_n(lang, key, count), args, buf, n);
     return (int)strlen(buf);
 }
 
@@ -186,6 +220,29 @@ const char *chx_company(int lang, const ch_state *st, int c)
     snprintf(key, sizeof key, "company.%s.%d",
              st->edition == CH_ED_GOLDEN_AGE ? "ga" : "ba", c);
     return chx_msg(lang, key);
+}
+
+void chx_place(int lang, const char *name, char *buf, size_t n)
+{
+    if (n == 0)
+        return;
+    snprintf(buf, n, "%s", name ? name : "");
+    if (!name || lang == CHX_LANG_EN)
+        return;
+    /* the district part of a plot's or card's name ("Harbour C1"): the
+     * catalogue's district.* entries give its English and translated names */
+    const char *key;
+    json_t *v;
+    json_object_foreach(cat(CHX_LANG_EN), key, v) {
+        if (strncmp(key, "district.", 9) != 0 || !json_is_string(v))
+            continue;
+        const char *en = json_string_value(v);
+        size_t k = strlen(en);
+        if (k && strncmp(name, en, k) == 0 && (name[k] == ' ' || name[k] == '\0')) {
+            snprintf(buf, n, "%s%s", chx_msg(lang, key), name + k);
+            return;
+        }
+    }
 }
 
 /* Placeholder names of a text, sorted, joined by spaces: "n player". */
@@ -234,6 +291,25 @@ int chx_i18n_check(char *why, size_t n)
         const char *key;
         json_t *v;
         json_object_foreach(cat(l), key, v) {
+            if (json_is_object(v)) {
+                /* a plural entry: the categories lang needs, all text */
+                const char *need[] = {"one", "other"};
+                for (int k = l == CHX_LANG_JA ? 1 : 0; k < 2; k++)
+                    if (!json_is_string(json_object_get(v, need[k]))) {
+                        snprintf(why, n, "%s: plural \"%s\" lacks its \"%s\" form",
+                                 lang_files[l], key, need[k]);
+                        return -1;
+                    }
+                const char *cat_name;
+                json_t *f;
+                json_object_foreach(v, cat_name, f)
+                    if (!json_is_string(f) || (strcmp(cat_name, "one") && strcmp(cat_name, "other"))) {
+                        snprintf(why, n, "%s: plural \"%s\" has \"%s\", not a text "
+                                 "form of en/nl/ja (one, other)", lang_files[l], key, cat_name);
+                        return -1;
+                    }
+                continue;
+            }
             if (!json_is_string(v)) {
                 snprintf(why, n, "%s: \"%s\" is not a string", lang_files[l], key);
                 return -1;
@@ -251,14 +327,17 @@ int chx_i18n_check(char *why, size_t n)
             }
     json_object_foreach(cat(CHX_LANG_EN), key, v) {
         char pe[256], pl[256];
-        placeholders(json_string_value(v), pe, sizeof pe);
+        placeholders(chx_msg_n(CHX_LANG_EN, key, 2), pe, sizeof pe);
         for (int l = 1; l < CHX_NLANGS; l++) {
             json_t *t = json_object_get(cat(l), key);
             if (!t) {
                 snprintf(why, n, "%s lacks \"%s\"", lang_files[l], key);
                 return -1;
             }
-            placeholders(json_string_value(t), pl, sizeof pl);
+            /* every form of a plural entry has the placeholders of English's "other" */
+            placeholders(chx_msg_n(l, key, 1), pl, sizeof pl);
+            if (strcmp(pe, pl) == 0)
+                placeholders(chx_msg_n(l, key, 2), pl, sizeof pl);
             if (strcmp(pe, pl) != 0) {
                 snprintf(why, n, "%s: \"%s\" has placeholders {%s}, English "
                          "{%s}", lang_files[l], key, pl, pe);

@@ -49,6 +49,13 @@ int chx_lang_from_env(void);
 /* The text of key in lang (English when that language lacks it; the key
  * itself when no language has it). Never NULL; lives as long as the program. */
 const char *chx_msg(int lang, const char *key);
+/* A plural entry of the catalogue is an object of CLDR plural categories
+ * ({"one": "{n} card", "other": "{n} cards"}); chx_msg_n gives its form for
+ * the count n (a plain text entry as it is), chx_msg the "other" form, and
+ * chx_format picks the form by its argument "n". chx_plural_category: the
+ * CLDR cardinal category of n in lang ("one" or "other"). */
+const char *chx_msg_n(int lang, const char *key, long long n);
+const char *chx_plural_category(int lang, long long n);
 /* Replace "{name}" in tmpl by the values of args, a NULL-terminated list of
  * name, value pairs; unknown placeholders stay as written. UTF-8 safe cut. */
 void chx_subst(const char *tmpl, const char *const *args, char *buf, size_t n);
@@ -59,6 +66,10 @@ int chx_format(int lang, char *buf, size_t n, const char *key, ...);
 int chx_vformat(int lang, char *buf, size_t n, const char *key, va_list ap);
 /* A company's name in lang ("Thee"); "?" when out of range. */
 const char *chx_company(int lang, const ch_state *st, int c);
+/* A plot's or building card's name ("Harbour C1") with its district in lang
+ * ("Haven C1", "港 C1"), from the catalogue's district.* entries; a name with
+ * no known district (The Golden Age's lot numbers) as it is. */
+void chx_place(int lang, const char *name, char *buf, size_t n);
 /* 0 when every language has every key of every other and each text has the
  * same placeholders as its English; else -1 with the first problem in why. */
 int chx_i18n_check(char *why, size_t n);
@@ -98,5 +109,19 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
 /* A card's name in lang ("Harbour C1" keeps its district name; level cards
  * "L3"; Golden Age event cards translated). */
 void chx_card(int lang, const ch_state *st, int card, char *buf, size_t n);
+
+/* ---- prices (prices.c) -------------------------------------------------------
+ * A JSON object appended to b: each legal move of player p that moves p's own
+ * money (draw, take, refresh, buy, sell, credit, merge, flag, action, found)
+ * in notation -> the change of p's cash it makes (-50 for a purchase, +180
+ * for a sale), found by applying it to a copy. 0, or -1 out of memory. */
+int chx_prices_json(const ch_state *st, int p, chx_buf *b);
+
+/* ---- the end of a game (result.c) -------------------------------------------
+ * The result object of docs/protocol.md ("The result") appended to b:
+ * {"scores": [...], "winners": [...], "parts": [{cash, hand, fine, total,
+ * rank, holdings: [{company, stocks, value, worth, flag}]}]}, every number
+ * from ch_score_parts. 0, or -1 on a bad state or when out of memory. */
+int chx_result_json(const ch_state *st, chx_buf *b);
 
 #endif

@@ -1,9 +1,13 @@
-// i18n-check.mjs: checks the web client's message catalogues
-// (web/i18n/{en,nl,ja}.json): every key exists in every language, no text is
+// i18n-check.mjs: checks the message catalogues, the web client's
+// (web/i18n/{en,nl,ja}.json) and the shared ones (data/i18n/{en,nl,ja}.json):
+// every key of any catalogue exists in every language of it, no text is
 // empty, each translation uses the same {placeholders} as the English text,
-// and every key the client's code names literally — t('ui.market') — exists
-// in English (here or in the shared catalogue data/i18n/en.json). So a
-// missing translation fails the test instead of showing a key on screen.
+// a plural entry (an object of CLDR categories, docs/formats.md "Message
+// catalogues") has exactly the categories the language's CLDR rules name
+// (Intl.PluralRules: en and nl "one" and "other", ja "other"), no Dutch or
+// Japanese text contains an English company or district name, and every key
+// the client's code names literally — t('ui.market') — exists in English.
+// So a missing translation fails the test instead of showing a key on screen.
 // Usage: node i18n-check.mjs SRCDIR
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,18 +19,46 @@ const load = (file) => {
   try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch (e) { problems.push(`${file}: ${e.message}`); return {}; }
 };
 const web = Object.fromEntries(langs.map((l) => [l, load(path.join(src, 'web/i18n', `${l}.json`))]));
-const sharedFile = path.join(src, 'data/i18n/en.json');
-const shared = fs.existsSync(sharedFile) ? load(sharedFile) : {};
-const holes = (s) => [...String(s).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',');
+const sharedAll = Object.fromEntries(langs.map((l) => [l, load(path.join(src, 'data/i18n', `${l}.json`))]));
+const shared = sharedAll.en;
+const forms = (v) => (v && typeof v === 'object' ? Object.values(v) : [v]);
+const holes = (v) => [...new Set(forms(v).flatMap((s) => [...String(s).matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort().join(',');
+const categories = (l) => new Intl.PluralRules(l).resolvedOptions().pluralCategories.filter((c) => ['one', 'other', 'few', 'many', 'two', 'zero'].includes(c)).sort().join(',');
 
-for (const l of langs) {
-  for (const [k, v] of Object.entries(web[l])) {
-    if (typeof v !== 'string' || (v === '' && k !== 'ui.off_chart')) problems.push(`web/i18n/${l}.json: "${k}" is empty or not text`);
-    if (!(k in web.en)) problems.push(`web/i18n/${l}.json: "${k}" is not in en.json`);
+function checkCatalogues(name, cats) {
+  for (const l of langs) {
+    for (const [k, v] of Object.entries(cats[l])) {
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        const have = Object.keys(v).sort().join(',');
+        if (have !== categories(l)) problems.push(`${name}/${l}.json: plural "${k}" has the forms {${have}}, CLDR's ${l} needs {${categories(l)}}`);
+        for (const f of Object.values(v)) if (typeof f !== 'string' || f === '') problems.push(`${name}/${l}.json: plural "${k}" has an empty or non-text form`);
+      } else if (typeof v !== 'string' || (v === '' && k !== 'ui.off_chart')) problems.push(`${name}/${l}.json: "${k}" is empty or not text`);
+      if (!(k in cats.en)) problems.push(`${name}/${l}.json: "${k}" is not in en.json`);
+    }
+    for (const k of Object.keys(cats.en)) {
+      if (!(k in cats[l])) problems.push(`${name}/${l}.json: "${k}" is missing`);
+      else if (holes(cats[l][k]) !== holes(cats.en[k])) problems.push(`${name}/${l}.json: "${k}" has placeholders {${holes(cats[l][k])}}, English has {${holes(cats.en[k])}}`);
+    }
   }
-  for (const k of Object.keys(web.en)) {
-    if (!(k in web[l])) problems.push(`web/i18n/${l}.json: "${k}" is missing`);
-    else if (holes(web[l][k]) !== holes(web.en[k])) problems.push(`web/i18n/${l}.json: "${k}" has placeholders {${holes(web[l][k])}}, English has {${holes(web.en[k])}}`);
+}
+checkCatalogues('web/i18n', web);
+checkCatalogues('data/i18n', sharedAll);
+
+// No English company or district name in a Dutch or Japanese text (where the
+// language names it differently: "Jordaan" is Jordaan in Dutch too).
+const englishNames = [];
+for (const [k, v] of Object.entries(shared)) {
+  if (!/^(company\.(ba|ga)\.\d+|district\.\w+)$/.test(k)) continue;
+  for (const l of ['nl', 'ja']) if (sharedAll[l][k] !== v) englishNames.push([v, l]);
+}
+for (const l of ['nl', 'ja']) {
+  const names = [...new Set(englishNames.filter(([, x]) => x === l).map(([n]) => n))];
+  const re = new RegExp(`\\b(${names.join('|')})\\b`);
+  for (const [cname, cats] of [['web/i18n', web], ['data/i18n', sharedAll]]) {
+    for (const [k, v] of Object.entries(cats[l])) {
+      if (k.startsWith('why.') || k.startsWith('setup.') || k.startsWith('help.')) continue;   // notation words typed by players stay English
+      for (const f of forms(v)) { const m = re.exec(String(f)); if (m) problems.push(`${cname}/${l}.json: "${k}" names "${m[1]}" in English`); }
+    }
   }
 }
 
@@ -57,4 +89,4 @@ if (problems.length) {
   console.log(`i18n: ${problems.length} problems:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`i18n: ok - ${Object.keys(web.en).length} keys in en, nl and ja; ${used} literal uses in web/js all defined`);
+console.log(`i18n: ok - ${Object.keys(web.en).length} web and ${Object.keys(shared).length} shared keys in en, nl and ja; ${used} literal uses in web/js all defined`);

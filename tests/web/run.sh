@@ -4,7 +4,7 @@
 # It installs the npm packages (playwright-core only; no browser download:
 # Debian's chromium is used), checks the message catalogues (i18n-check.mjs)
 # and the reading of legal-move lists (moves-check.mjs), starts `BINARY serve`
-# on a free port with a temporary database, runs e2e.mjs and ratings.mjs and stops the server. Screenshots are kept in $CH_ARTIFACTS (default
+# on a free port with a temporary database, runs e2e.mjs, ratings.mjs and ux.mjs and stops the server. Screenshots are kept in $CH_ARTIFACTS (default
 # tests/web/artifacts/, ignored by git).
 set -euo pipefail
 BIN=$(realpath "$1")
@@ -68,6 +68,9 @@ rc=0
 [ "$rc" -eq 0 ] && { (cd "$HERE" && CH_BASE="$BASE" node e2e.mjs) || rc=$?; }
 # ratings, profiles, leaderboard, rematch (on the same server: after e2e.mjs)
 [ "$rc" -eq 0 ] && { (cd "$HERE" && CH_BASE="$BASE" node ratings.mjs) || rc=$?; }
+# ux.mjs: issue 16's features (solo start, keyboard play, end screen, replay,
+# three languages at two widths), against the same server
+(cd "$HERE" && CH_BASE="$BASE" node ux.mjs) || rc=$?
 if [ "$rc" -ne 0 ]; then
     echo "--- server log (last 40 lines)"; tail -40 "$TMP/serve.log"
     [ -f "$CH_SERVER_LOG" ] && { echo "--- restarted server's log"; tail -40 "$CH_SERVER_LOG"; }

@@ -3,8 +3,14 @@
 // bridges, warehouses in company colours with their heights, HQs, broken
 // roofs, upside-down placeholders and (The Golden Age) free warehouses.
 // It knows no rule: which plots are playable comes from the legal moves,
-// passed in as a set of plot names.
-import { companyColor, inkOn } from './colors.js';
+// passed in as a set of plot names. Warehouses are drawn as buildings, one
+// storey per level, with a roof; each company's buildings carry its colour,
+// its pattern and its mark (colors.js); an HQ is a flag token on the roof; a
+// broken roof is a cracked red roof; the plot's label sits on a light tag at
+// the foot of the cell so it stays readable under a building. drawLegend()
+// explains every sign.
+import { companyColor, inkOn, patternDefs } from './colors.js';
+import { t, placeName } from './i18n.js';
 
 const CELL = 48;      // grid cell in SVG units
 const INSET = 4;      // water between unconnected neighbours is 2*INSET wide
@@ -29,6 +35,7 @@ export function drawBoard(view, opts) {
   const W = (maxx + 1) * CELL, H = (maxy + 1) * CELL;
   const svg = el('svg', { viewBox: `-6 -6 ${W + 12} ${H + 12}`, class: 'board', role: 'img',
     'aria-label': view.board.name });
+  svg.appendChild(patternDefs(NS, view.companies || []));
   el('rect', { x: -6, y: -6, width: W + 12, height: H + 12, class: 'water', rx: 8 }, svg);
   const districts = view.board.districts || [];
   const compIndex = new Map((view.companies || []).map((c, i) => [c.name, i]));
@@ -83,8 +90,8 @@ export function drawBoard(view, opts) {
     if (!ps.length || districts.length < 2) return;
     const x0 = Math.min(...ps.map((p) => p.x)), x1 = Math.max(...ps.map((p) => p.x));
     const y0 = Math.min(...ps.map((p) => p.y)), y1 = Math.max(...ps.map((p) => p.y));
-    const t = el('text', { x: (x0 + x1 + 1) * CELL / 2, y: (y0 + y1 + 1) * CELL / 2, class: 'district-name' }, gLabels);
-    t.textContent = d;
+    const tx = el('text', { x: (x0 + x1 + 1) * CELL / 2, y: y0 * CELL + 1, class: 'district-name' }, gLabels);
+    tx.textContent = placeName(d);
   });
 
   const playable = opts.playable || new Set();
@@ -95,35 +102,19 @@ export function drawBoard(view, opts) {
     const s = pieces.get(p.name) || { height: 0, owner: null, flags: [] };
     const g = el('g', { class: 'plot', 'data-plot': p.name, transform: `translate(${p.x * CELL},${p.y * CELL})` }, gPieces);
     const title = el('title', {}, g);
-    title.textContent = p.name + (s.owner ? ` — ${s.owner}` : '') + (s.height ? ` (${s.height})` : '');
+    const ci = s.owner ? compIndex.get(s.owner) : -1;
+    title.textContent = placeName(p.name) + (s.owner ? ` — ${opts.companyName ? opts.companyName(s.owner) : s.owner}` : '') + (s.height ? ` (${t('legend.levels', { n: s.height })})` : '');
+    if (s.owner) g.dataset.company = s.owner;
     const flags = s.flags || [];
     const filled = s.height > 0 || s.owner !== null || flags.includes('upside');
-    if (filled) {
-      const color = s.owner ? companyColor(s.owner, compIndex.get(s.owner)) : '#b9b2a2';
-      const r = el('rect', { x: INSET + 4, y: INSET + 4, width: CELL - 2 * INSET - 8, height: CELL - 2 * INSET - 8,
-        rx: 4, fill: color, class: 'warehouse' + (flags.includes('upside') ? ' upside' : '') }, g);
-      if (flags.includes('upside')) r.setAttribute('fill-opacity', '0.45');
-      const ink = s.owner ? inkOn(color) : '#222';
-      if (s.height > 0) {
-        const h = el('text', { x: CELL / 2, y: CELL / 2 + 6, class: 'height', fill: ink }, g);
-        h.textContent = String(s.height);
-      }
-      if (flags.includes('hq')) {
-        el('circle', { cx: CELL - INSET - 7, cy: INSET + 7, r: 7, class: 'hq' }, g);
-        const t = el('text', { x: CELL - INSET - 7, y: INSET + 10, class: 'hq-text' }, g);
-        t.textContent = 'H';
-      }
-      if (flags.includes('roof')) {
-        el('path', { d: `M${INSET + 3} ${INSET + 13} L${INSET + 11} ${INSET + 3} L${INSET + 19} ${INSET + 13} Z`, class: 'roof' }, g);
-      }
-      if (flags.includes('free')) {
-        const f = el('text', { x: INSET + 8, y: CELL - INSET - 5, class: 'free-mark', fill: ink }, g);
-        f.textContent = 'f';
-      }
-    }
-    const lab = el('text', { x: INSET + 3, y: CELL - INSET - 3, class: 'plot-label' + (filled ? ' on-piece' : '') }, g);
-    lab.textContent = p.label;
-    if (filled && s.owner) lab.setAttribute('fill', inkOn(companyColor(s.owner, compIndex.get(s.owner))));
+    if (filled) drawBuilding(g, s, flags, ci, opts);
+    // the plot's label on a light tag at the foot of the cell: readable on
+    // land and under a building alike
+    const label = p.label;
+    const lw = 4 + 5.6 * String(label).length;
+    el('rect', { x: INSET + 1, y: CELL - INSET - 11, width: lw, height: 10, rx: 2, class: 'label-tag' }, g);
+    const lab = el('text', { x: INSET + 3, y: CELL - INSET - 3, class: 'plot-label' }, g);
+    lab.textContent = label;
     if (hand.has(p.name) && !filled) {
       el('rect', { x: INSET + 2, y: INSET + 2, width: CELL - 2 * INSET - 4, height: CELL - 2 * INSET - 4, rx: 3, class: 'in-hand' }, g);
     }
@@ -132,6 +123,7 @@ export function drawBoard(view, opts) {
       el('rect', { x: INSET, y: INSET, width: CELL - 2 * INSET, height: CELL - 2 * INSET, rx: 3, class: 'playable-ring' }, g);
       g.setAttribute('tabindex', '0');
       g.setAttribute('role', 'button');
+      g.setAttribute('aria-label', title.textContent);
       g.addEventListener('click', (ev) => { ev.stopPropagation(); opts.onPlot && opts.onPlot(p.name, ev); });
       g.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); opts.onPlot && opts.onPlot(p.name, ev); } });
     }
@@ -141,5 +133,91 @@ export function drawBoard(view, opts) {
       el('rect', { x: INSET - 2, y: INSET - 2, width: CELL - 2 * INSET + 4, height: CELL - 2 * INSET + 4, rx: 5, class: 'last-ring' }, g);
     }
   });
+  if (opts.highlight) {
+    svg.classList.add('highlighting');
+    svg.querySelectorAll(`.plot[data-company="${CSS.escape(opts.highlight)}"]`).forEach((g) => g.classList.add('hl'));
+  }
   return svg;
+}
+
+// A building: one storey per level (a lone or placeholder warehouse one),
+// in its company's colour with its pattern and mark, a roof on top (cracked
+// and red when broken), the HQ as a flag token on the roof, and a "free"
+// ribbon for The Golden Age's free warehouses.
+function drawBuilding(g, s, flags, ci, opts) {
+  const storeys = Math.max(1, s.height || 1);
+  const upside = flags.includes('upside');
+  const color = s.owner ? companyColor(s.owner, ci) : '#b9b2a2';
+  const ink = s.owner ? inkOn(color) : '#222';
+  const bw = 26, x0 = (CELL - bw) / 2;
+  const sh = Math.min(7, 22 / storeys);           // storey height
+  const base = CELL - INSET - 12;                 // the ground line, above the label tag
+  const top = base - storeys * sh;
+  const b = el('g', { class: 'warehouse' + (upside ? ' upside' : '') + (s.owner ? '' : ' lone') }, g);
+  el('rect', { x: x0, y: top, width: bw, height: base - top, fill: color, class: 'body' }, b);
+  if (s.owner && ci >= 0 && ci % 9 !== 0) el('rect', { x: x0, y: top, width: bw, height: base - top, fill: `url(#pat-${ci})`, class: 'pattern' }, b);
+  for (let k = 1; k < storeys; k++) el('line', { x1: x0, x2: x0 + bw, y1: base - k * sh, y2: base - k * sh, class: 'storey', stroke: ink }, b);
+  // windows: one row per storey
+  for (let k = 0; k < storeys && sh >= 5; k++) {
+    const wy = base - (k + 1) * sh + sh / 2 - 1.2;
+    for (const wx of [x0 + 4, x0 + bw - 7]) el('rect', { x: wx, y: wy, width: 3, height: 2.4, class: 'window', fill: ink }, b);
+  }
+  const broken = flags.includes('roof');
+  el('path', { d: `M${x0 - 3} ${top} L${CELL / 2} ${top - 9} L${x0 + bw + 3} ${top} Z`, class: broken ? 'roof broken' : 'roof' }, b);
+  if (broken) el('path', { d: `M${CELL / 2 - 4} ${top - 6} L${CELL / 2 - 1} ${top - 2} L${CELL / 2 - 3} ${top - 1} L${CELL / 2 + 1} ${top + 3}`, class: 'crack' }, b);
+  if (s.owner && opts.mark) {
+    const m = el('text', { x: CELL / 2, y: base - 2, class: 'co-mark', fill: ink }, b);
+    m.textContent = opts.mark(s.owner);
+  }
+  if (flags.includes('hq')) {
+    // the HQ: a flag on a pole over the roof
+    const fx = CELL / 2, fy = top - 9;
+    el('line', { x1: fx, y1: fy, x2: fx, y2: Math.max(1, fy - 10), class: 'hq-pole' }, b);
+    el('path', { d: `M${fx} ${Math.max(1, fy - 10)} l9 3 l-9 3 Z`, class: 'hq', fill: color }, b);
+  }
+  if (flags.includes('free')) {
+    el('rect', { x: x0 - 4, y: base - 8, width: 12, height: 7, rx: 1.5, class: 'free-tag' }, b);
+    const f = el('text', { x: x0 + 2, y: base - 2.5, class: 'free-mark' }, b);
+    f.textContent = '★';
+  }
+}
+
+// The legend of the board's signs, as a small SVG per sign and its words.
+export function drawLegend(view, opts) {
+  const items = [
+    ['warehouse', t('legend.warehouse')], ['levels', t('legend.storeys')], ['hq', t('legend.hq')],
+    ['roof', t('legend.broken_roof')], ['upside', t('legend.placeholder')],
+  ];
+  if (view.edition === 'golden-age') items.push(['free', t('legend.free')]);
+  items.push(['playable', t('legend.playable')], ['hand', t('legend.in_hand')], ['last', t('legend.last')], ['bridge', t('legend.bridge')]);
+  const box = document.createElement('div');
+  box.className = 'legend-items';
+  for (const [kind, words] of items) {
+    const svg = el('svg', { viewBox: `0 0 ${CELL} ${CELL}`, class: 'legend-icon', 'aria-hidden': 'true' });
+    el('rect', { x: 0, y: 0, width: CELL, height: CELL, fill: '#efe6cf' }, svg);
+    const g = el('g', {}, svg);
+    const co = (view.companies || [])[1] || { name: '' };
+    const one = { owner: co.name, height: 1, flags: [] };
+    if (kind === 'warehouse') drawBuilding(g, { owner: null, height: 1 }, [], -1, opts);
+    if (kind === 'levels') drawBuilding(g, { owner: co.name, height: 3 }, [], 1, opts);
+    if (kind === 'hq') drawBuilding(g, one, ['hq'], 1, opts);
+    if (kind === 'roof') drawBuilding(g, one, ['roof'], 1, opts);
+    if (kind === 'upside') drawBuilding(g, { owner: null, height: 0 }, ['upside'], -1, opts);
+    if (kind === 'free') drawBuilding(g, one, ['free'], 1, opts);
+    if (kind === 'playable') el('rect', { x: INSET, y: INSET, width: CELL - 2 * INSET, height: CELL - 2 * INSET, rx: 3, class: 'playable-ring' }, g);
+    if (kind === 'hand') el('rect', { x: INSET + 2, y: INSET + 2, width: CELL - 2 * INSET - 4, height: CELL - 2 * INSET - 4, rx: 3, class: 'in-hand' }, g);
+    if (kind === 'last') el('rect', { x: INSET - 2, y: INSET - 2, width: CELL - 2 * INSET + 4, height: CELL - 2 * INSET + 4, rx: 5, class: 'last-ring' }, g);
+    if (kind === 'bridge') {
+      el('rect', { x: 0, y: CELL / 2 - 6, width: CELL, height: 12, class: 'canal' }, g);
+      el('line', { x1: CELL / 2, y1: CELL / 2 - 10, x2: CELL / 2, y2: CELL / 2 + 10, class: 'bridge' }, g);
+      el('line', { x1: CELL / 2, y1: CELL / 2 - 10, x2: CELL / 2, y2: CELL / 2 + 10, class: 'bridge-rail' }, g);
+    }
+    const item = document.createElement('div');
+    item.className = `legend-item legend-${kind}`;
+    const span = document.createElement('span');
+    span.textContent = words;
+    item.append(svg, span);
+    box.appendChild(item);
+  }
+  return box;
 }

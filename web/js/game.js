@@ -6,12 +6,13 @@
 // number, and the server's answer (a new state or an error frame) is shown.
 import { rematchBox } from './rematch.js';
 import { h, clear } from './dom.js';
-import { t, lang, has } from './i18n.js';
-import { drawBoard } from './board.js';
+import { t, lang, has, placeName } from './i18n.js';
+import { drawBoard, drawLegend } from './board.js';
 import { Legal, plotMoves, parsePlay, cardName, describe, companyName, setCompanies, sentence } from './moves.js';
-import { companyColor, inkOn, SEAT_COLORS } from './colors.js';
+import { companyColor, inkOn, SEAT_COLORS, swatchSVG } from './colors.js';
 import { needSession } from './account.js';
 import { ChatPanel } from './chat.js';
+import { prefs, togglePref, turnAlert, moneyFly } from './effects.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -57,6 +58,9 @@ export class GamePage {
     const zoom = h('button', { class: 'small zoom', id: 'zoom', 'aria-pressed': 'false', title: t('ui.zoom'), 'aria-label': t('ui.zoom'),
       onclick: () => { const on = E.boardWrap.classList.toggle('zoomed'); zoom.setAttribute('aria-pressed', String(on)); } }, '2×');
     E.boardWrap = h('div', { class: 'board-wrap' }, zoom, E.board);
+    E.legend = h('details', { class: 'legend panel', id: 'legend' });
+    E.live = h('div', { class: 'sr-only', id: 'live', 'aria-live': 'polite', role: 'log' });
+    E.settings = h('div', { class: 'settings', id: 'settings' });
     E.decision = h('section', { class: 'panel decision', id: 'decision' });
     E.hand = h('section', { class: 'panel hand', id: 'hand' });
     E.market = h('section', { class: 'panel market', id: 'market' });
@@ -68,10 +72,11 @@ export class GamePage {
     E.dialog = h('div', { class: 'dialog-layer', id: 'dialog', hidden: true });
     E.chooser = h('div', { class: 'dialog-layer', id: 'chooser', hidden: true });
     this.root.appendChild(h('div', { class: 'game-page' },
-      h('div', { class: 'game-top' }, E.status, E.conn),
+      h('div', { class: 'game-top' }, E.status, E.conn, E.settings),
+      E.live,
       E.errors,
       E.layout = h('div', { class: 'game-layout', hidden: true },
-        h('div', { class: 'main-col' }, E.boardWrap, E.decision, E.hand, E.market),
+        h('div', { class: 'main-col' }, E.boardWrap, E.legend, E.decision, E.hand, E.market),
         h('aside', { class: 'side-col' }, E.chart, E.players, E.events, E.log, this.chat.el)),
       E.dialog, E.chooser));
   }
@@ -184,12 +189,30 @@ export class GamePage {
     if (frame.static) this.staticPart = frame.static;
     frame.view = Object.assign({}, frame.view, this.staticPart);
     const newDecision = frame.decision !== this.lastDecision;
+    this.announce(frame);
+    const prevCash = this.frame && this.seat >= 0 && this.frame.view.players[this.seat] ? this.frame.view.players[this.seat].cash : null;
+    const wasMine = this.frame && (this.frame.legal || []).length > 0;
     this.frame = frame;
     this.lastDecision = frame.decision;
     this.sent = false;
     this.root.classList.remove('busy');
-    if (newDecision) { this.levelFilter = null; this.dialogHidden = false; this.el.errors.hidden = true; this.closeChooser(); }
+    if (newDecision) { this.levelFilter = null; this.freeFirst = null; this.dialogHidden = false; this.el.errors.hidden = true; this.closeChooser(); }
     this.render();
+    // it became this seat's turn: a sound and the page's title (switchable)
+    const isMine = (frame.legal || []).length > 0;
+    if (isMine && !wasMine) turnAlert(true); else if (!isMine) turnAlert(false);
+    const me = typeof frame.seat === 'number' && frame.seat >= 0 ? frame.view.players[frame.seat] : null;
+    if (me && prevCash !== null && me.cash !== prevCash) moneyFly(document.querySelector(`.player[data-seat="${frame.seat}"] .facts`), me.cash - prevCash);
+  }
+
+  // The live region says what the others did, in words, for screen readers.
+  announce(frame) {
+    const fresh = (frame.log || []).filter((e) => e.n > (this.announcedN ?? Infinity) && e.player !== frame.seat);
+    if (this.announcedN === undefined || this.announcedN === null) { this.announcedN = Math.max(-1, ...(frame.log || []).map((e) => e.n)); return; }
+    for (const e of frame.log || []) this.announcedN = Math.max(this.announcedN, e.n);
+    if (!fresh.length || !this.el.live) return;
+    const words = fresh.slice(-3).map((e) => logWords(e, (k) => this.seatName(k)).text).join('. ');
+    this.el.live.textContent = words;
   }
 
   // ---- drawing --------------------------------------------------------
@@ -214,7 +237,9 @@ export class GamePage {
     Object.assign(this.root.dataset, { decision: f.decision, phase: this.view.turn.phase, status: f.status,
       seat: this.seat, myTurn: this.myTurn ? '1' : '0' });
     this.renderStatus();
+    this.renderSettings();
     this.renderBoard();
+    this.renderLegend();
     this.renderDecision();
     this.renderHand();
     this.renderMarket();
@@ -269,6 +294,13 @@ export class GamePage {
     const v = this.view;
     const pm = this.myTurn ? plotMoves(this.legal) : new Map();
     let playable = new Set(pm.keys());
+    // The Golden Age's two free warehouses: a click on one plot, then on a
+    // second among those that make a listed pair with it
+    const frees = this.myTurn ? this.legal.verb('free') : [];
+    if (frees.length && this.freeFirst) {
+      const pairs = frees.filter((m) => m.slice(5).split(' + ').includes(this.freeFirst));
+      playable = new Set(pairs.flatMap((m) => m.slice(5).split(' + ')).filter((x) => x !== this.freeFirst));
+    }
     if (this.levelFilter) {
       playable = new Set([...pm.entries()].filter(([, ms]) => ms.some((m) => parsePlay(m).level === this.levelFilter)).map(([p]) => p));
     }
@@ -279,12 +311,69 @@ export class GamePage {
     const lastN = this.frame.last ? this.frame.last.n : null;
     const fresh = lastN !== this.animatedN;
     this.animatedN = lastN;
+    const shown = this.shownLog ? movePlots(this.shownLog.move || '') : null;
     const svg = drawBoard(v, {
-      playable, last: this.lastPlots(), hand, fresh,
-      onPlot: (name) => this.choose(pm.get(name).filter((m) => !this.levelFilter || parsePlay(m).level === this.levelFilter || !m.startsWith('play')), name),
+      playable, last: shown || this.lastPlots(), hand, fresh: fresh && !shown && prefs.anim,
+      highlight: this.highlightCo || (this.shownLog ? companyOf(this.shownLog.move || '', v) : null),
+      companyName, mark: (co) => companyMark(co),
+      onPlot: (name) => {
+        if (frees.length) { this.pickFree(name, frees); return; }
+        this.choose(pm.get(name).filter((m) => !this.levelFilter || parsePlay(m).level === this.levelFilter || !m.startsWith('play')), placeName(name));
+      },
     });
+    if (this.freeFirst) svg.querySelector(`.plot[data-plot="${CSS.escape(this.freeFirst)}"]`)?.classList.add('last');
     const E = clear(this.el.board);
     E.appendChild(svg);
+  }
+
+  // The first free warehouse chosen, then the second: the pair is sent.
+  pickFree(plot, frees) {
+    if (!this.freeFirst) {
+      this.freeFirst = plot;
+      this.renderBoard();
+      this.renderDecision();
+      return;
+    }
+    if (plot === this.freeFirst) { this.freeFirst = null; this.renderBoard(); this.renderDecision(); return; }
+    const m = frees.find((x) => { const [a, b] = x.slice(5).split(' + '); return (a === this.freeFirst && b === plot) || (b === this.freeFirst && a === plot); });
+    this.freeFirst = null;
+    if (m) this.send(m);
+  }
+
+  renderLegend() {
+    const E = this.el.legend;
+    const open = E.open;
+    clear(E);
+    E.appendChild(h('summary', {}, t('legend.title')));
+    E.appendChild(drawLegend(this.view, { mark: (co) => companyMark(co) }));
+    const cos = h('div', { class: 'legend-companies' });
+    this.view.companies.forEach((c, i) => {
+      const item = h('span', { class: 'legend-company', tabindex: '0', dataset: { company: c.name } }, swatchSVG(c.name, i, companyMark(c.name)), companyName(c.name));
+      this.hoverCompany(item, c.name);
+      cos.appendChild(item);
+    });
+    E.appendChild(cos);
+    if (this.legendOpened === undefined) { this.legendOpened = true; E.open = window.innerWidth >= 900; } else E.open = open;
+  }
+
+  // A hover, a focus or a tap on a company shows its warehouses on the board.
+  hoverCompany(node, name) {
+    const on = () => { if (this.highlightCo !== name) { this.highlightCo = name; this.renderBoard(); } };
+    const off = () => { if (this.highlightCo === name) { this.highlightCo = null; this.renderBoard(); } };
+    node.addEventListener('mouseenter', on);
+    node.addEventListener('mouseleave', off);
+    node.addEventListener('focus', on);
+    node.addEventListener('blur', off);
+    node.addEventListener('click', () => { if (this.highlightCo === name) off(); else on(); });
+  }
+
+  renderSettings() {
+    const E = clear(this.el.settings);
+    const box = (key, label) => h('label', {}, h('input', { type: 'checkbox', id: `pref-${key}`, checked: prefs[key], onchange: () => { togglePref(key); this.root.classList.toggle('no-anim', !prefs.anim); } }), ' ', label);
+    E.appendChild(box('anim', t('ui.pref_anim')));
+    E.appendChild(box('sound', t('ui.pref_sound')));
+    E.appendChild(box('title', t('ui.pref_title')));
+    this.root.classList.toggle('no-anim', !prefs.anim);
   }
 
   // One move: send it; several: ask which.
@@ -298,6 +387,9 @@ export class GamePage {
       h('button', { class: 'secondary', onclick: () => this.closeChooser() }, t('ui.cancel')));
     C.appendChild(box);
     C.hidden = false;
+    box.addEventListener('keydown', (e) => { if (e.key === 'Escape') this.closeChooser(); });
+    const first = box.querySelector('button.move');
+    if (first) first.focus();
   }
 
   closeChooser() { this.el.chooser.hidden = true; clear(this.el.chooser); }
@@ -307,10 +399,17 @@ export class GamePage {
     const b = h('button', {
       class: `move ${cls || ''}`, dataset: { move: m }, disabled: this.sent || !this.myTurn,
       onclick: () => { this.closeChooser(); this.send(m); },
-    }, co ? h('span', { class: 'swatch', style: { background: companyColor(co, 0) } }) : null,
-    label || describe(m, (i) => this.seatName(i)));
+    }, co ? swatchSVG(co, this.view.companies.findIndex((c) => c.name === co), companyMark(co)) : null,
+    label || describe(m, (i) => this.seatName(i)), this.priceTag(m));
     b.title = m;
     return b;
+  }
+
+  // What a move costs or brings (the server's "prices", from the engine).
+  priceTag(m) {
+    const p = this.frame && this.frame.prices ? this.frame.prices[m] : undefined;
+    if (p === undefined || p === null || p === 0) return null;
+    return h('span', { class: `price ${p > 0 ? 'gain' : 'cost'}` }, p > 0 ? `+f${p}` : `−f${-p}`);
   }
 
   // Moves the board, the hand and the market do not show, as buttons.
@@ -319,10 +418,15 @@ export class GamePage {
     const v = this.view;
     const phase = v.turn.phase;
     this.el.decision.hidden = false;
-    if (this.frame.status === 'over' || v.turn.over) { E.appendChild(this.resultBox()); return; }
+    if (this.frame.status === 'over' || v.turn.over) {
+      // the end screen comes first, above the board
+      if (this.el.boardWrap.previousSibling !== this.el.decision) this.el.boardWrap.before(this.el.decision);
+      E.appendChild(this.resultBox());
+      return;
+    }
     if (this.replay) { this.el.decision.hidden = true; return; }
     if (!this.myTurn) {
-      E.appendChild(h('p', { class: 'prompt' }, this.sent ? t('ui.sending') : t('ui.not_your_turn')));
+      E.appendChild(h('p', { class: 'prompt' }, this.sent ? t('ui.sending') : this.seat < 0 ? t('ui.watching') : t('ui.not_your_turn')));
       return;
     }
     E.appendChild(h('h2', {}, this.prompt(phase)));
@@ -330,9 +434,9 @@ export class GamePage {
       E.appendChild(h('button', { class: 'primary', id: 'open-dialog', onclick: () => { this.dialogHidden = false; this.renderDialog(); } }, t('ui.open_dialog')));
       return;
     }
-    const handled = new Set(['play', 'take', 'draw', 'refresh']);
+    const handled = new Set(['play', 'take', 'draw', 'refresh', 'free']);
     const pm = plotMoves(this.legal);
-    if (pm.size) E.appendChild(h('p', { class: 'hint' }, t('ui.hint_board')));
+    if (pm.size) E.appendChild(h('p', { class: 'hint' }, this.legal.verb('free').length ? (this.freeFirst ? t('ui.hint_free_second', { plot: placeName(this.freeFirst) }) : t('ui.hint_free_first')) : t('ui.hint_board')));
     if (this.legal.verb('take').length || this.legal.verb('draw').length) E.appendChild(h('p', { class: 'hint' }, t('ui.hint_market')));
     const rest = this.legal.otherVerbs(handled);
     E.appendChild(this.buttonGroups(rest));
@@ -377,9 +481,7 @@ export class GamePage {
     for (let i = 1; i < amounts.length; i++) step = gcd(step, amounts[i] - amounts[i - 1]);
     step = step || 1;
     const input = h('input', { type: 'number', min: lo, max: hi, step, value: lo, class: 'amount', id: `amount-${prefix}`, inputmode: 'numeric', 'aria-label': label || describe(`${prefix} f${lo}`) });
-    const slider = h('input', { type: 'range', min: lo, max: hi, step, value: lo, class: 'amount-slider', 'aria-hidden': 'true', tabindex: '-1' });
-    slider.addEventListener('input', () => { input.value = slider.value; });
-    input.addEventListener('input', () => { slider.value = input.value; });
+    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); btn.click(); } });
     const btn = h('button', {
       class: 'move primary', id: `send-${prefix}`, dataset: { prefix },
       disabled: this.sent || !this.myTurn,
@@ -392,14 +494,14 @@ export class GamePage {
         this.send(`${prefix} f${n}`);
       },
     }, t(`amount.${prefix}`, { _default: prefix }));
-    // quick picks: lowest, highest
+    // the limits and the step, and quick picks of the lowest and highest
     const quick = h('div', { class: 'quick' },
-      h('button', { class: 'small', onclick: () => { input.value = lo; slider.value = lo; } }, `f${lo}`),
-      h('button', { class: 'small', onclick: () => { input.value = hi; slider.value = hi; } }, `f${hi}`));
+      h('button', { class: 'small', onclick: () => { input.value = lo; } }, t('ui.lowest', { amount: `f${lo}` })),
+      h('button', { class: 'small', onclick: () => { input.value = hi; } }, t('ui.highest', { amount: `f${hi}` })));
     return h('div', { class: 'amount-row' },
       h('label', { for: `amount-${prefix}` }, label || t(`amount_label.${prefix}`, { _default: prefix }), ' ',
-        h('span', { class: 'range-note' }, t('ui.range', { lo: `f${lo}`, hi: `f${hi}` }))),
-      h('div', { class: 'amount-controls' }, h('span', { class: 'fl' }, 'f'), input, btn), slider, quick);
+        h('span', { class: 'range-note', id: `range-${prefix}` }, t('ui.range_step', { lo: `f${lo}`, hi: `f${hi}`, step: `f${step}` }))),
+      h('div', { class: 'amount-controls' }, h('span', { class: 'fl' }, 'f'), input, btn), quick);
   }
 
   renderHand() {
@@ -421,13 +523,14 @@ export class GamePage {
       // a plot card: its plays, two-card foundings with it as either card included
       else moves = (pm.get(name) || []).filter((m) => m.startsWith('play ') && !parsePlay(m).level);
       const card = h('button', {
-        class: `card${isLevel ? ' level' : ''}${moves.length ? ' playable' : ''}${this.levelFilter === name ? ' selected' : ''}`,
+        class: `card${isLevel ? ' level' : ' plotcard'}${moves.length ? ' playable' : ''}${this.levelFilter === name ? ' selected' : ''}`,
         dataset: { card: name }, disabled: !moves.length,
         onclick: () => {
           if (isLevel) { this.levelFilter = this.levelFilter === name ? null : name; this.render(); }
           else this.choose(moves, name);
         },
-      }, isLevel ? h('span', { class: 'lvl' }, name) : name);
+      }, isLevel ? h('span', { class: 'lvl' }, name) : cardFace(name));
+      if (!isLevel) card.setAttribute('aria-label', placeName(name));
       list.appendChild(card);
     }
     if (!cards.length) list.appendChild(h('span', { class: 'muted' }, t('ui.empty_hand')));
@@ -447,9 +550,9 @@ export class GamePage {
       const mv = `take ${name}`;
       const ok = takes.includes(mv);
       row.appendChild(h('button', {
-        class: `card${/^L\d$/.test(name) ? ' level' : ''}${ok ? ' playable' : ''}`, dataset: ok ? { move: mv } : { card: name },
-        disabled: !ok, title: ok ? describe(mv) : name, onclick: () => this.send(mv),
-      }, name));
+        class: `card${/^L\d$/.test(name) ? ' level' : ' plotcard'}${ok ? ' playable' : ''}`, dataset: ok ? { move: mv } : { card: name },
+        disabled: !ok, title: ok ? describe(mv) : placeName(name), 'aria-label': ok ? describe(mv) : placeName(name), onclick: () => this.send(mv),
+      }, /^L\d$/.test(name) ? h('span', { class: 'lvl' }, name) : cardFace(name), ok ? this.priceTag(mv) : null));
     }
     E.appendChild(row);
     const btns = h('div', { class: 'move-group' });
@@ -457,7 +560,7 @@ export class GamePage {
     E.appendChild(btns);
     const info = [t('ui.deck_count', { n: p.deck_count ?? '?' }), t('ui.discard_count', { n: (p.discard || []).length })];
     if (v.edition === 'amsterdam') info.push(t('ui.reserve_count', { n: p.reserve_count ?? 0 }));
-    if (p.discard && p.discard.length) info.push(t('ui.discard_top', { card: cardName(p.discard[p.discard.length - 1]) }));
+    if (p.discard && p.discard.length) info.push(t('ui.discard_top', { card: placeName(cardName(p.discard[p.discard.length - 1])) }));
     E.appendChild(h('p', { class: 'muted small' }, info.join(' · ')));
   }
 
@@ -466,16 +569,18 @@ export class GamePage {
     const v = this.view;
     E.appendChild(h('h3', {}, t('screen.chart')));
     const max = v.edition === 'amsterdam' ? 300 : Math.max(300, ...v.companies.map((c) => c.value));
+    E.appendChild(stockChart(v, max));
     const list = h('div', { class: 'chart-rows' });
     v.companies.forEach((c, i) => {
       const col = companyColor(c.name, i);
       const pct = c.on_chart ? Math.max(3, Math.round(100 * c.value / max)) : 0;
-      const row = h('div', { class: `chart-row${c.on_chart ? '' : ' off'}`, dataset: { company: c.name } },
-        h('span', { class: 'co-name' }, h('span', { class: 'swatch', style: { background: col } }), companyName(c.name)),
+      const row = h('div', { class: `chart-row${c.on_chart ? '' : ' off'}`, dataset: { company: c.name }, tabindex: '0' },
+        h('span', { class: 'co-name' }, swatchSVG(c.name, i, companyMark(c.name)), companyName(c.name)),
         h('span', { class: 'bar' }, h('span', { class: 'fill', style: { width: `${pct}%`, background: col } })),
         h('span', { class: 'value' }, c.on_chart ? `f${c.value}` : t('ui.off_chart')),
         h('span', { class: 'bank', title: t('ui.bank_stocks') }, t('screen.bank', { n: c.bank })),
         c.flag !== null && c.flag !== undefined ? h('span', { class: 'flag', title: t('ui.flag_of', { name: this.seatName(c.flag) }) }, '⚑', this.seatName(c.flag)) : null);
+      this.hoverCompany(row, c.name);
       list.appendChild(row);
     });
     E.appendChild(list);
@@ -496,7 +601,7 @@ export class GamePage {
       if (deciders.has(i)) tags.push(h('span', { class: 'tag deciding' }, t('ui.deciding')));
       if (v.turn.active === i) tags.push(h('span', { class: 'tag active' }, t('ui.active')));
       const stocks = p.stocks ? Object.entries(p.stocks).filter(([, n]) => n > 0)
-        .map(([co, n]) => h('span', { class: 'stock', style: { background: companyColor(co, 0), color: inkOn(companyColor(co, 0)) } }, `${companyName(co)} ×${n}`))
+        .map(([co, n]) => { const ci = v.companies.findIndex((c) => c.name === co); const chip = h('span', { class: 'stock', tabindex: '0', dataset: { company: co }, style: { background: companyColor(co, ci), color: inkOn(companyColor(co, ci)) } }, `${companyMark(co)} ${companyName(co)} ×${n}`); this.hoverCompany(chip, co); return chip; })
         : [h('span', { class: 'muted' }, t('ui.stocks_hidden'))];
       const facts = [t('ui.cash', { n: p.cash }), t('ui.hand_count', { n: p.hand_count ?? (p.hand || []).length })];
       if (v.edition === 'amsterdam') {
@@ -511,7 +616,7 @@ export class GamePage {
         h('div', { class: 'pname' }, h('span', { class: 'dot', style: { background: SEAT_COLORS[i % SEAT_COLORS.length] } }), this.seatName(i), ...tags),
         h('div', { class: 'facts' }, facts.join(' · ')),
         h('div', { class: 'stocks' }, stocks.length ? stocks : h('span', { class: 'muted' }, t('ui.no_stocks'))),
-        known.length ? h('div', { class: 'known small muted' }, t('ui.known_cards', { cards: known.map(cardName).join(', ') })) : null));
+        known.length ? h('div', { class: 'known small muted' }, t('ui.known_cards', { cards: known.map((c) => placeName(cardName(c))).join(', ') })) : null));
     });
   }
 
@@ -544,8 +649,13 @@ export class GamePage {
       if (i < entries.length - 200) return;
       const w = logWords(e, (k) => this.seatName(k), offerTo);
       const who = !w.withPlayer && e.player !== null && e.player !== undefined && e.player >= 0 ? this.seatName(e.player) : '';
-      list.appendChild(h('li', { value: e.n + 1, dataset: { n: e.n, move: e.move || '' }, class: this.frame.last && this.frame.last.n === e.n ? 'last' : '' },
-        who ? h('b', {}, who, ': ') : null, w.text));
+      const li = h('li', { value: e.n + 1, tabindex: '0', dataset: { n: e.n, move: e.move || '' }, class: `${this.frame.last && this.frame.last.n === e.n ? 'last' : ''}${this.shownLog && this.shownLog.n === e.n ? ' shown' : ''}` },
+        who ? h('b', {}, who, ': ') : null, w.text);
+      // a click (or Enter) on a move shows on the board what it changed
+      const show = () => { this.shownLog = this.shownLog && this.shownLog.n === e.n ? null : e; this.renderBoard(); list.querySelectorAll('li.shown').forEach((x) => x.classList.remove('shown')); if (this.shownLog) li.classList.add('shown'); };
+      li.addEventListener('click', show);
+      li.addEventListener('keydown', (ev) => { if (ev.key === 'Enter') { ev.preventDefault(); show(); } });
+      list.appendChild(li);
     });
     E.appendChild(list);
     list.scrollTop = list.scrollHeight;
@@ -553,8 +663,9 @@ export class GamePage {
 
   resultBox() {
     const r = this.frame.result;
-    const box = h('div', { class: 'result', id: 'result' }, h('h2', {}, t('ui.game_over')));
-    if (r && r.scores) {
+    const box = h('div', { class: 'result endscreen', id: 'result' }, h('h2', {}, t('ui.game_over')));
+    if (r && r.parts) box.appendChild(this.endTable(r));
+    else if (r && r.scores) {
       const winners = new Set(r.winners || []);
       box.appendChild(h('ol', { class: 'scores' }, r.scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0]).map(([s, i]) =>
         h('li', { class: winners.has(i) ? 'winner' : '' }, `${this.seatName(i)}: f${s}`, winners.has(i) ? ` — ${t('ui.winner')}` : ''))));
@@ -563,6 +674,42 @@ export class GamePage {
     const rematch = rematchBox(this);
     if (rematch) box.appendChild(rematch);
     return box;
+  }
+
+  // The end-of-game table: the engine's breakdown of every score (the
+  // result's "parts": cash, each holding at its final value, The Golden
+  // Age's flags and fine, total, rank); the page only lays it out.
+  endTable(r) {
+    const ga = this.view.edition === 'golden-age';
+    const order = r.parts.map((p, i) => [p, i]).sort((a, b) => a[0].rank - b[0].rank || a[1] - b[1]);
+    const ranks = r.parts.map((p) => p.rank);
+    const head = [t('end.rank'), t('end.player'), t('end.cash'), t('end.holdings')];
+    if (ga) head.push(t('end.flags'), t('end.fine'));
+    head.push(t('end.total'));
+    const holding = (x) => h('span', { class: 'holding' }, swatchSVG(x.company, this.view.companies.findIndex((c) => c.name === x.company), companyMark(x.company)), ' ',
+      x.value ? t('end.holding', { n: x.stocks, company: companyName(x.company), value: `f${x.value}`, worth: `f${x.worth}` })
+        : t('end.holding_off', { n: x.stocks, company: companyName(x.company) }));
+    const rows = order.map(([p, i]) => {
+      const tied = ranks.filter((k) => k === p.rank).length > 1;
+      const stocks = p.holdings.filter((x) => x.stocks > 0);
+      const flags = p.holdings.filter((x) => x.flag > 0);
+      const cells = [
+        h('td', { class: 'rank' }, `${p.rank}${tied ? '=' : ''}`),
+        h('td', {}, this.seatName(i), p.rank === 1 ? ` — ${t('ui.winner')}` : '', tied ? h('div', { class: 'small muted' }, t('end.tied')) : null),
+        h('td', {}, `f${p.cash}`),
+        h('td', {}, stocks.length ? stocks.map(holding) : '—'),
+      ];
+      if (ga) {
+        cells.push(h('td', {}, flags.length ? flags.map((x) => h('span', { class: 'holding' }, t('end.flag', { company: companyName(x.company), worth: `f${x.flag}` }))) : '—'));
+        cells.push(h('td', {}, p.fine ? t('end.fine_n', { n: p.hand, amount: `f${p.fine}` }) : '—'));
+      }
+      cells.push(h('td', { class: 'total' }, h('b', {}, `f${p.total}`)));
+      return h('tr', { class: p.rank === 1 ? 'winner' : '', dataset: { seat: i } }, cells);
+    });
+    const wrap = h('div', { class: 'table-wrap' }, h('table', { id: 'end-table' }, h('thead', {}, h('tr', {}, head.map((x) => h('th', {}, x)))), h('tbody', {}, rows)));
+    const winners = (r.winners || []).map((i) => this.seatName(i));
+    return h('div', {}, h('p', { class: 'end-summary' }, winners.length > 1 ? t('end.shared_win', { names: winners.join(', ') }) : t('end.win', { name: winners[0] || '—' })), wrap,
+      !ga && order.length > 1 ? h('p', { class: 'small muted' }, t('end.tiebreak_ba')) : null);
   }
 
   // ---- dialogs --------------------------------------------------------
@@ -617,7 +764,7 @@ export class GamePage {
       }
       case 'pick': {
         const look = v.piles.look || [];
-        if (look.length) body.appendChild(h('p', {}, t('dlg.look', { cards: look.map(cardName).join(', ') })));
+        if (look.length) body.appendChild(h('p', {}, t('dlg.look', { cards: look.map((c) => placeName(cardName(c))).join(', ') })));
         break;
       }
       case 'coop': case 'lose': case 'veilinge': case 'event': {
@@ -666,15 +813,29 @@ export class GamePage {
     return '—';
   }
 
+  // A merger explained: the companies and their values per share, what
+  // each player holds of them, and (selling) what each choice brings, with
+  // the amounts from the server's prices (the engine).
   mergerInfo() {
     const v = this.view, m = v.merger;
-    const box = h('div', { class: 'merger' });
-    const co = (n) => { const c = v.companies.find((x) => x.name === n); return c ? `${companyName(n)} (f${c.value})` : companyName(n); };
+    const box = h('div', { class: 'merger', id: 'merger-info' });
+    const cv = (n) => { const c = v.companies.find((x) => x.name === n); return c ? c.value : 0; };
+    const co = (n) => `${companyName(n)} (${t('dlg.per_share', { value: `f${cv(n)}` })})`;
     if (m.absorbed && m.absorber) box.appendChild(h('p', {}, t('dlg.merging', { a: co(m.absorbed), b: co(m.absorber) })));
     if ((m.pending || []).length) box.appendChild(h('p', {}, t('dlg.pending', { list: m.pending.map(co).join(', ') })));
+    const names = [...new Set([m.absorbed, m.absorber, ...(m.pending || [])].filter(Boolean))];
+    if (names.length) {
+      const head = h('tr', {}, h('th', {}, t('end.player')), names.map((n) => h('th', {}, swatchSVG(n, v.companies.findIndex((c) => c.name === n), companyMark(n)), ' ', companyName(n))));
+      const rows = v.players.map((p, i) => h('tr', { class: i === this.seat ? 'me' : '' }, h('td', {}, this.seatName(i)),
+        names.map((n) => h('td', {}, p.stocks ? String(p.stocks[n] || 0) : '?'))));
+      box.appendChild(h('table', { class: 'holdings' }, h('thead', {}, head), h('tbody', {}, rows)));
+    }
     if (v.turn.phase === 'merge-sell' && m.absorbed && this.seat >= 0) {
       const mine = v.players[this.seat].stocks ? v.players[this.seat].stocks[m.absorbed] : null;
       if (mine !== null && mine !== undefined) box.appendChild(h('p', {}, t('dlg.you_hold', { n: mine, company: companyName(m.absorbed) })));
+      const sells = this.legal.verb('sell');
+      const one = sells.map((x) => (this.frame.prices || {})[x]).filter((x) => x > 0);
+      if (one.length) box.appendChild(h('p', { class: 'hint' }, t('dlg.sell_keep', { company: companyName(m.absorbed), value: `f${cv(m.absorbed)}` })));
     }
     return box;
   }
@@ -682,7 +843,7 @@ export class GamePage {
   offerSide(side) {
     const o = this.view.event.offer[side];
     const parts = [];
-    for (const c of o.cards || []) parts.push(cardName(c));
+    for (const c of o.cards || []) parts.push(placeName(cardName(c)));
     if (o.hidden_cards) parts.push(t('screen.hidden_cards', { n: o.hidden_cards }));
     for (const [co, n] of Object.entries(o.stocks || {})) if (n > 0) parts.push(`${companyName(co)} ×${n}`);
     if (o.money) parts.push(`f${o.money}`);
@@ -700,6 +861,38 @@ export class GamePage {
         h('div', {}, h('h4', {}, responding ? t('dlg.you_pay') : t('dlg.you_ask')), h('p', { class: 'offer-ask' }, this.offerSide('ask')))));
   }
 
+  // The cards of an offer: grouped (cards the partner is known to hold
+  // first, then by district, level cards last) with a search field that
+  // narrows every group, so a long list stays short to read.
+  cardPicker(verb, moves) {
+    const v = this.view;
+    const partner = v.event && v.event.offer ? v.event.offer.to : null;
+    const known = new Set(verb === 'ask' && partner !== null && partner !== undefined ? (v.players[partner].known || []).map(cardName) : []);
+    const groups = new Map();
+    const add = (k, m) => { if (!groups.has(k)) groups.set(k, []); groups.get(k).push(m); };
+    for (const m of moves) {
+      const c = m.slice(verb.length + 1);
+      if (known.has(c)) add(t('dlg.group_known'), m);
+      else if (/^L\d$/.test(c)) add(t('dlg.group_levels'), m);
+      else { const pl = placeName(c); const d = pl.includes(' ') ? pl.slice(0, pl.lastIndexOf(' ')) : t('dlg.group_lots'); add(d, m); }
+    }
+    const search = h('input', { type: 'search', class: 'offer-search', id: `search-${verb}`, placeholder: t('dlg.search_cards'), 'aria-label': t('dlg.search_cards') });
+    const body = h('div', { class: 'card-groups' });
+    for (const [name, ms] of groups) {
+      body.appendChild(h('div', { class: 'offer-group' }, h('h5', {}, name),
+        h('div', { class: 'move-group cards-list' }, ms.map((m) => { const b = this.moveButton(m, placeName(m.slice(verb.length + 1)), 'small card-btn'); b.dataset.words = placeName(m.slice(verb.length + 1)).toLowerCase(); return b; }))));
+    }
+    search.addEventListener('input', () => {
+      const q = search.value.trim().toLowerCase();
+      body.querySelectorAll('.offer-group').forEach((g) => {
+        let any = false;
+        g.querySelectorAll('button').forEach((b) => { const ok = !q || b.dataset.words.includes(q) || b.dataset.move.toLowerCase().includes(q); b.hidden = !ok; any = any || ok; });
+        g.hidden = !any;
+      });
+    });
+    return h('div', { class: 'card-picker' }, moves.length > 8 ? search : null, body);
+  }
+
   offerBuilder() {
     const box = h('div', { class: 'offer-builder' });
     box.appendChild(this.offerView(false));
@@ -711,7 +904,7 @@ export class GamePage {
       return h('div', { class: `offer-col offer-${verb}` },
         h('h4', {}, t(`dlg.add_${verb}`)),
         stocks.length ? h('div', { class: 'move-group' }, stocks.map((m) => this.moveButton(m, null, 'small'))) : null,
-        cards.length ? h('div', { class: 'move-group cards-list' }, cards.map((m) => this.moveButton(m, m.slice(verb.length + 1), 'small card-btn'))) : null,
+        cards.length ? this.cardPicker(verb, cards) : null,
         amounts.length ? this.amountInput(verb, amounts, t(`dlg.money_${verb}`)) : null);
     };
     box.appendChild(h('div', { class: 'offer-cols' }, col('give'), col('ask')));
@@ -749,4 +942,64 @@ function companyOf(m, view) {
   if (!['found', 'credit', 'sell', 'keep', 'buy', 'flag', 'lose', 'give', 'ask', 'auction'].includes(w[0])) return null;
   const last = w.slice(w[0] === 'auction' ? 2 : 1).join(' ').replace(/^\d+ /, '');
   return view.companies.some((c) => c.name === last) ? last : null;
+}
+
+// The plots a move changed, for the board's highlight of a log entry.
+function movePlots(m) {
+  const set = new Set();
+  if (m.startsWith('play ')) { const p = parsePlay(m); set.add(p.plot); if (p.plot2) set.add(p.plot2); }
+  else if (m.startsWith('hq ')) set.add(m.slice(3));
+  else if (m.startsWith('free ')) m.slice(5).split(' + ').forEach((x) => set.add(x));
+  return set.size ? set : null;
+}
+
+// A company's short mark, shown on its buildings and swatches beside its
+// colour and pattern: the first two letters of its name in the page's
+// language (three where two would be shared).
+const marks = new Map();
+function companyMark(name) {
+  const full = companyName(name);
+  const key = `${lang()}|${full}`;
+  if (marks.has(key)) return marks.get(key);
+  const letters = [...full.replace(/\s+/g, '')];
+  let m = letters.slice(0, lang() === 'ja' ? 1 : 2).join('');
+  m = m.charAt(0).toUpperCase() + m.slice(1);
+  marks.set(key, m);
+  return m;
+}
+
+// The stock chart, drawn: one column per company from f0 up to its value,
+// in its colour and pattern, with grid lines every f50 and the value on top.
+function stockChart(v, max) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const n = v.companies.length, W = 34 * n + 24, H = 110, top = 10, bottom = 14;
+  const y = (val) => H - bottom - (H - bottom - top) * Math.min(val, max) / max;
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('class', 'stock-chart');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', v.companies.map((c) => `${companyName(c.name)} ${c.on_chart ? 'f' + c.value : '—'}`).join(', '));
+  const mk = (tag, attrs, text) => { const e = document.createElementNS(NS, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); if (text !== undefined) e.textContent = text; svg.appendChild(e); return e; };
+  for (let val = 0; val <= max; val += 50) {
+    mk('line', { x1: 20, x2: W, y1: y(val), y2: y(val), class: 'grid' });
+    mk('text', { x: 1, y: y(val) + 3, class: 'axis' }, String(val));
+  }
+  v.companies.forEach((c, i) => {
+    const x = 28 + 34 * i, col = companyColor(c.name, i);
+    if (c.on_chart) {
+      mk('rect', { x, y: y(c.value), width: 22, height: H - bottom - y(c.value), fill: col, class: 'co-bar' });
+      if (i % 9) mk('rect', { x, y: y(c.value), width: 22, height: H - bottom - y(c.value), fill: `url(#pat-${i})`, class: 'co-pat' });
+      mk('text', { x: x + 11, y: y(c.value) - 2, class: 'co-val', 'text-anchor': 'middle' }, String(c.value));
+    }
+    mk('text', { x: x + 11, y: H - 3, class: 'axis', 'text-anchor': 'middle' }, companyMark(c.name));
+  });
+  return svg;
+}
+
+// A building card's face: its district small, its lot large.
+function cardFace(name) {
+  const pl = placeName(name);
+  const cut = pl.lastIndexOf(' ');
+  if (cut < 0) return h('span', { class: 'card-lot' }, pl);
+  return [h('span', { class: 'card-district' }, pl.slice(0, cut)), h('span', { class: 'card-lot' }, pl.slice(cut + 1))];
 }

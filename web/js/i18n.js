@@ -55,10 +55,24 @@ export function lang() { return current; }
 
 export function has(key) { return key in table || key in english; }
 
+// A plural entry is an object of CLDR plural categories ({"one": "{n} card",
+// "other": "{n} cards"}, docs/formats.md "Message catalogues"): its form is
+// chosen by the parameter n with the browser's CLDR rules (Intl.PluralRules),
+// the same categories src/text/i18n.c uses for the terminal.
+const rulesCache = {};
+export function pluralForm(entry, n, language) {
+  if (typeof entry === 'string' || entry === undefined) return entry;
+  const l = language || current;
+  const rules = rulesCache[l] || (rulesCache[l] = new Intl.PluralRules(l));
+  const cat = Number.isFinite(Number(n)) ? rules.select(Number(n)) : 'other';
+  return entry[cat] !== undefined ? entry[cat] : entry.other;
+}
+
 // t('ui.turn_n', {n: 3}): the message with its placeholders filled.
 export function t(key, params) {
-  let s = table[key];
-  if (s === undefined) s = english[key];
+  const n = params ? params.n : undefined;
+  let s = pluralForm(table[key], n);
+  if (s === undefined) s = pluralForm(english[key], n, 'en');
   if (s === undefined) return params && params._default !== undefined ? params._default : key;
   if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
   return s;
@@ -69,4 +83,17 @@ export function t(key, params) {
 export function tAny(keys, params, fallback) {
   for (const k of keys) if (has(k)) return t(k, params);
   return fallback;
+}
+
+// A plot's or building card's name ("Harbour C1") with its district in the
+// page's language ("Haven C1"), from the shared catalogue's district.*
+// entries (the terminal uses the same entries: chx_place in src/text).
+// Level cards, lot numbers and anything else stay as they are.
+export function placeName(name) {
+  const s = String(name);
+  for (const [k, en] of Object.entries(english)) {
+    if (!k.startsWith('district.') || typeof en !== 'string') continue;
+    if (s === en || s.startsWith(en + ' ')) return t(k) + s.slice(en.length);
+  }
+  return s;
 }

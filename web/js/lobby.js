@@ -79,7 +79,15 @@ export class LobbyPage {
       h('h3', {}, t('lobby.seats')),
       h('div', { class: 'seats' }, F.seats.map((s, i) => this.seatRow(s, i))),
       h('button', { type: 'submit', class: 'primary', id: 'create' }, t('lobby.create_button')));
+    // one click: a game against three bots, the creator seated at once
+    const solo = h('section', { class: 'panel solo', id: 'solo-panel' },
+      h('h2', {}, t('lobby.solo_title')),
+      h('p', { class: 'muted' }, t('lobby.solo_help')),
+      h('div', { class: 'row-buttons' },
+        h('button', { type: 'button', class: 'primary', id: 'solo', onclick: () => this.solo('amsterdam') }, t('lobby.solo_ba')),
+        h('button', { type: 'button', class: 'primary', id: 'solo-ga', onclick: () => this.solo('golden-age') }, t('lobby.solo_ga'))));
     R.appendChild(h('div', { class: 'lobby' },
+      solo,
       form,
       this.created ? this.createdBox() : null,
       h('section', { class: 'panel games', id: 'open-games' }, h('h2', {}, t('lobby.open_games')),
@@ -112,6 +120,24 @@ export class LobbyPage {
             bots.map((b) => h('option', { value: b.id, selected: b.id === s.bot }, t(`bot.${b.id}`, { _default: b.id })))),
           bot && bot.strengths ? h('select', { class: 'seat-strength', 'aria-label': t('lobby.strength'), onchange: (e) => { s.strength = +e.target.value; } },
             bot.strengths.map((n) => h('option', { value: n, selected: n === (s.strength || 2) }, t('lobby.strength_n', { n })))) : null));
+  }
+
+  // A solo game: the player and three bots (greedy, greedy, ISMCTS), then
+  // straight to the player's seat.
+  async solo(edition) {
+    const ed = this.options.editions.find((e) => e.id === edition);
+    const n = Math.min(4, ed ? ed.players[1] : 4);
+    const seats = [{ kind: 'human', name: (this.joinName || '').trim() || undefined }];
+    for (let i = 1; i < n; i++) seats.push(i === n - 1 ? { kind: 'bot', bot: 'ismcts', strength: 1 } : { kind: 'bot', bot: 'greedy' });
+    const body = { edition, players: n, seats };
+    if (edition === 'golden-age') body.events = true;
+    try {
+      const g = await api('POST', '/api/games', body);
+      const mine = g.seats.find((s) => s.kind === 'human');
+      location.hash = mine.link.replace(/^\/?#/, '#');
+    } catch (e) {
+      toast(t('lobby.create_failed', { why: e.message }), 'error');
+    }
   }
 
   async create() {
@@ -191,11 +217,13 @@ export class LobbyPage {
       // date, winner and scores (from the stored result: docs/protocol.md)
       const who = (s) => s.name || s.bot || '?';
       const winners = (g.winners || []).map((w) => who(g.seats[w])).join(', ');
-      O.appendChild(h('div', { class: 'game-row', dataset: { game: g.id } },
+      const abandoned = g.status === 'abandoned' || g.abandoned;
+      O.appendChild(h('div', { class: `game-row${abandoned ? ' abandoned' : ''}`, dataset: { game: g.id } },
         h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })),
+          abandoned ? [' · ', h('span', { class: 'tag off' }, t('status.abandoned'))] : null,
           g.finished ? [' · ', h('span', { class: 'finished' }, t('lobby.finished_on', { date: dateText(g.finished) }))] : null,
           winners ? [' · ', h('span', { class: 'winner' }, t('lobby.winner', { name: winners }))] : null),
-        h('div', { class: 'muted small scores' }, g.seats.map((s, i) => who(s) + (g.scores ? ` f${g.scores[i]}` : '')).join(', ')),
+        h('div', { class: 'muted small scores scores-line' }, g.seats.map((s, i) => who(s) + (g.scores ? ` f${g.scores[i]}` : '')).join(', ')),
         h('a', { class: 'button small', href: `#/replay/${g.id}` }, t('lobby.replay'))));
     }
   }

@@ -3,7 +3,7 @@
 // "PREFIX fN" from LO to HI) and sorts them by what the player clicks: a plot
 // on the board, a card of the market or the hand, a button, an amount. The
 // client never invents a move: every move it sends is one of these texts.
-import { t, has } from './i18n.js';
+import { t, has, placeName } from './i18n.js';
 
 export class Legal {
   constructor(lines) {
@@ -105,16 +105,16 @@ export function sentence(e, seatName, offerTo) {
     case 'draw': case 'refresh': case 'done': case 'pass': case 'lone': case 'withdraw': case 'accept': case 'decline':
       return t(`describe.${w[0]}`, P());
     case 'propose': return t('describe.propose', P({ other: offerTo !== null && offerTo !== undefined ? seatName(offerTo) : '?' }));
-    case 'take': return t('describe.take', P({ card: rest }));
+    case 'take': return t('describe.take', P({ card: placeName(rest) }));
     case 'play': {
       const p = parsePlay(m);
-      let s = p.plot2 ? t('describe.play_two', P({ plot: p.plot, plot2: p.plot2 }))
-        : p.level ? t('describe.play_level', P({ card: p.level, plot: p.plot })) : t('describe.play', P({ plot: p.plot }));
+      let s = p.plot2 ? t('describe.play_two', P({ plot: placeName(p.plot), plot2: placeName(p.plot2) }))
+        : p.level ? t('describe.play_level', P({ card: p.level, plot: placeName(p.plot) })) : t('describe.play', P({ plot: placeName(p.plot) }));
       if (p.roof) s += t('describe.sep') + t('describe.roof');
       return s;
     }
-    case 'hq': return t('describe.hq', P({ plot: rest }));
-    case 'free': { const [a, b] = rest.split(' + '); return t('describe.free', P({ plot: a, plot2: b })); }
+    case 'hq': return t('describe.hq', P({ plot: placeName(rest) }));
+    case 'free': { const [a, b] = rest.split(' + '); return t('describe.free', P({ plot: placeName(a), plot2: placeName(b) })); }
     case 'found': case 'credit': case 'buy': case 'keep': case 'flag': case 'lose':
       if (!rest) return `${player}: ${t(`hidden.${w[0]}`, { _default: m })}`;
       return t(`describe.${w[0]}`, P({ company: co(rest) }));
@@ -129,10 +129,10 @@ export function sentence(e, seatName, offerTo) {
     case 'bid': return rest ? t('describe.bid', P({ n: rest })) : t('describe.sealed_bid', P());
     case 'offer': { const n = parseInt(rest.slice(1), 10) - 1; return t('describe.offer', P({ other: Number.isNaN(n) ? rest : seatName(n) })); }
     case 'give': case 'ask': {
-      const item = rest === 'card' || rest === '' ? aCard : (/^f\d+$/.test(rest) ? rest : co(rest));
+      const item = rest === 'card' || rest === '' ? aCard : itemWords(rest);
       return t(`describe.${w[0]}`, P({ card: item }));
     }
-    case 'pick': return rest && !e.hidden ? t('describe.pick', P({ card: rest })) : t('describe.pick_hidden', P());
+    case 'pick': return rest && !e.hidden ? t('describe.pick', P({ card: placeName(rest) })) : t('describe.pick_hidden', P());
     case 'auction': {
       if (w[1] === 'stock' || w[1] === 'own') return t(`describe.auction_${w[1]}`, P({ company: co(w.slice(2).join(' ')) }));
       return t(w[1] === 'deck' ? 'describe.auction_deck' : 'describe.auction_discard', P());
@@ -148,7 +148,7 @@ export function describe(move, seatName) {
   const co = (n) => companyName(n);
   switch (w[0]) {
     case 'draw': return t('move.draw');
-    case 'take': return t('move.take', { card: rest });
+    case 'take': return t('move.take', { card: placeName(rest) });
     case 'refresh': return t('move.refresh');
     case 'done': return t('move.done');
     case 'pass': return t('move.pass');
@@ -159,13 +159,13 @@ export function describe(move, seatName) {
     case 'decline': return t('move.decline');
     case 'play': {
       const p = parsePlay(move);
-      let s = p.plot2 ? t('move.play_two', { plot: p.plot, plot2: p.plot2 })
-        : p.level ? t('move.play_level', { level: p.level, plot: p.plot }) : t('move.play', { plot: p.plot });
+      let s = p.plot2 ? t('move.play_two', { plot: placeName(p.plot), plot2: placeName(p.plot2) })
+        : p.level ? t('move.play_level', { level: p.level, plot: placeName(p.plot) }) : t('move.play', { plot: placeName(p.plot) });
       if (p.roof) s += t('move.roof_suffix');
       return s;
     }
-    case 'hq': return t('move.hq', { plot: rest });
-    case 'free': { const [a, b] = rest.split(' + '); return t('move.free', { plot: a, plot2: b }); }
+    case 'hq': return t('move.hq', { plot: placeName(rest) });
+    case 'free': { const [a, b] = rest.split(' + '); return t('move.free', { plot: placeName(a), plot2: placeName(b) }); }
     case 'found': return t('move.found', { company: co(rest) });
     case 'credit': return t('move.credit', { company: co(rest) });
     case 'merge': { const m = /^merge (.+) into (.+)$/.exec(move); return m ? t('move.merge', { a: co(m[1]), b: co(m[2]) }) : move; }
@@ -183,7 +183,7 @@ export function describe(move, seatName) {
     case 'offer': { const n = parseInt(rest.slice(1), 10) - 1; return t('move.offer', { player: seatName ? seatName(n) : rest }); }
     case 'give': return t('move.give', { item: itemWords(rest) });
     case 'ask': return t('move.ask', { item: itemWords(rest) });
-    case 'pick': return t('move.pick', { card: rest });
+    case 'pick': return t('move.pick', { card: placeName(rest) });
     case 'auction': {
       if (w[1] === 'stock') return t('move.auction_stock', { company: co(w.slice(2).join(' ')) });
       if (w[1] === 'own') return t('move.auction_own', { company: co(w.slice(2).join(' ')) });
@@ -195,5 +195,5 @@ export function describe(move, seatName) {
 
 function itemWords(item) {
   if (/^f\d+$/.test(item)) return item;
-  return companyName(item);
+  return companyKeys.has(item) ? companyName(item) : placeName(item);
 }

@@ -1,7 +1,8 @@
 // replay.js: the replay viewer of a finished game. It asks the server for the
 // spectator view after K moves (GET /api/games/ID/replay?step=K) and draws it
-// with the game page's board and panels; buttons, a slider, the arrow keys
-// and a click on a move of the list step through the game.
+// with the game page's board and panels; buttons, a slider, a field to jump
+// to any move, play/pause (one move a second), the arrow keys (space plays
+// or pauses) step through the game, and the bar says the shown move in words.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
@@ -22,6 +23,7 @@ export class ReplayPage {
       if (e.target && /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
       if (e.key === 'ArrowRight') this.go(this.step + 1);
       if (e.key === 'ArrowLeft') this.go(this.step - 1);
+      if (e.key === ' ' && e.target === document.body) { e.preventDefault(); this.toggle(); }
     };
     window.addEventListener('keydown', this.keys);
     // the seats' names come from the game's summary
@@ -29,7 +31,21 @@ export class ReplayPage {
     this.go(null);
   }
 
-  destroy() { window.removeEventListener('keydown', this.keys); this.page.destroy(); }
+  destroy() { this.stop(); window.removeEventListener('keydown', this.keys); this.page.destroy(); }
+
+  // play: one move a second until the end or a pause
+  toggle() { if (this.timer) this.stop(); else this.play(); this.show(); }
+  play() {
+    if (this.data && this.step >= this.data.steps) this.go(0);
+    this.timer = setInterval(async () => {
+      if (this.busy) return;
+      if (!this.data || this.step >= this.data.steps) { this.stop(); this.show(); return; }
+      this.busy = true;
+      await this.go(this.step + 1);
+      this.busy = false;
+    }, 1000);
+  }
+  stop() { clearInterval(this.timer); this.timer = null; }
 
   relang() { this.show(); }
 
@@ -64,15 +80,26 @@ export class ReplayPage {
     this.page.setConn && (this.page.el.conn.textContent = t('replay.title'));
     const B = clear(this.bar);
     const slider = h('input', { type: 'range', min: 0, max: d.steps, value: d.step, id: 'replay-slider', 'aria-label': t('replay.step') });
+    slider.addEventListener('input', () => { this.el && (this.el.pos.textContent = t('replay.pos', { k: slider.value, n: d.steps })); });
     slider.addEventListener('change', () => this.go(+slider.value));
+    const jump = h('input', { type: 'number', min: 0, max: d.steps, value: d.step, id: 'replay-jump', 'aria-label': t('replay.jump') });
+    jump.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); this.go(Math.max(0, Math.min(d.steps, +jump.value || 0))); } });
+    jump.addEventListener('change', () => this.go(Math.max(0, Math.min(d.steps, +jump.value || 0))));
+    const pos = h('span', { class: 'replay-pos', id: 'replay-pos' }, t('replay.pos', { k: d.step, n: d.steps }));
+    this.el = { pos };
+    const shownMove = moves[d.step - 1];
     const next = moves[d.step];
-    B.appendChild(h('div', { class: 'replay-controls' },
+    const say = (e, k) => t('replay.this_move', { k, who: this.page.seatName(e.player), move: logWords(e, (i) => this.page.seatName(i)).text });
+    B.append(h('div', { class: 'replay-controls' },
       h('button', { id: 'replay-first', onclick: () => this.go(0), disabled: d.step === 0, 'aria-label': t('replay.first') }, '«'),
       h('button', { id: 'replay-prev', onclick: () => this.go(d.step - 1), disabled: d.step === 0 }, '◀ ', t('replay.prev')),
-      h('span', { class: 'replay-pos', id: 'replay-pos' }, t('replay.pos', { k: d.step, n: d.steps })),
+      h('button', { id: 'replay-play', class: 'primary', 'aria-pressed': String(!!this.timer), onclick: () => this.toggle() }, this.timer ? `❚❚ ${t('replay.pause')}` : `▶ ${t('replay.play')}`),
       h('button', { id: 'replay-next', onclick: () => this.go(d.step + 1), disabled: d.step >= d.steps }, t('replay.next'), ' ▶'),
-      h('button', { id: 'replay-last', onclick: () => this.go(d.steps), disabled: d.step >= d.steps, 'aria-label': t('replay.last') }, '»')),
+      h('button', { id: 'replay-last', onclick: () => this.go(d.steps), disabled: d.step >= d.steps, 'aria-label': t('replay.last') }, '»'),
+      pos,
+      h('label', { class: 'jump' }, t('replay.jump'), ' ', jump)),
     slider,
+    h('p', { class: 'replay-now', id: 'replay-now', 'aria-live': 'polite' }, shownMove ? say(shownMove, d.step) : t('replay.pos', { k: 0, n: d.steps })),
     h('p', { class: 'muted small' }, next ? t('replay.next_move', { who: this.page.seatName(next.player), move: logWords(next, (i) => this.page.seatName(i)).text }) : t('ui.game_over')));
   }
 

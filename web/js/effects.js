@@ -1,0 +1,61 @@
+// effects.js: the page's small effects and the player's switches for them,
+// kept in localStorage: short animations (a placed warehouse, money paid),
+// a sound and a title change when it becomes the player's turn. The sound
+// is made here (Web Audio, two short tones): no sound file, no copied art.
+import { t } from './i18n.js';
+
+const KEY = 'chartered.prefs';
+export const prefs = Object.assign({ anim: true, sound: true, title: true }, (() => {
+  try { return JSON.parse(localStorage.getItem(KEY) || '{}'); } catch (e) { return {}; }
+})());
+
+export function togglePref(name) {
+  prefs[name] = !prefs[name];
+  localStorage.setItem(KEY, JSON.stringify(prefs));
+  if (name === 'title' && !prefs.title) turnAlert(false);
+}
+
+let audio = null;
+function chime() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const now = audio.currentTime;
+    [660, 880].forEach((f, i) => {
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.type = 'sine';
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, now + i * 0.14);
+      g.gain.exponentialRampToValueAtTime(0.15, now + i * 0.14 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.14 + 0.18);
+      o.connect(g).connect(audio.destination);
+      o.start(now + i * 0.14);
+      o.stop(now + i * 0.14 + 0.2);
+    });
+  } catch (e) { /* no audio: the title still tells */ }
+}
+
+// on: it became the player's turn (a chime, "● Your turn" in the title);
+// off: the title as it was.
+export function turnAlert(on) {
+  const base = t('app.title');
+  if (on) {
+    if (prefs.sound) chime();
+    if (prefs.title) document.title = `● ${t('ui.your_turn_title')} — ${base}`;
+    document.body.dataset.turnAlert = String((+document.body.dataset.turnAlert || 0) + 1);
+  } else if (document.title !== base) {
+    document.title = base;
+  }
+}
+
+// Money paid or received: "+f50" rises from the node and fades.
+export function moneyFly(node, delta) {
+  if (!prefs.anim || !node || !delta) return;
+  const r = node.getBoundingClientRect();
+  const e = document.createElement('span');
+  e.className = `money-fly${delta < 0 ? ' cost' : ''}`;
+  e.textContent = delta > 0 ? `+f${delta}` : `−f${-delta}`;
+  e.style.left = `${Math.round(r.left + 8)}px`;
+  e.style.top = `${Math.round(r.top)}px`;
+  document.body.appendChild(e);
+  setTimeout(() => e.remove(), 1200);
+}
