@@ -288,6 +288,49 @@ static void test_plurals_and_places(void **state)
     assert_string_equal(out, "Harbourside");
 }
 
+/* Help texts wrap between words: no line wider than the width, no word cut,
+ * nothing lost; Japanese (no spaces) between characters. */
+static void test_wrap(void **state)
+{
+    (void)state;
+    for (int l = 0; l < CHX_NLANGS; l++) {
+        const char *text = chx_msg(l, "help.turn");
+        for (int width = 20; width <= 100; width += 40) {
+            chx_buf b = {0};
+            chx_wrap(text, width, &b);
+            assert_non_null(b.s);
+            char *save = NULL, *copy = strdup(b.s);
+            chx_buf joined = {0};
+            for (char *ln = strtok_r(copy, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
+                if (chx_width(ln) > (size_t)width)
+                    fail_msg("%s width %d: line too wide: %s", chx_lang_code(l), width, ln);
+                if (joined.len && l != CHX_LANG_JA)
+                    chx_buf_puts(&joined, " ");
+                chx_buf_puts(&joined, ln);
+            }
+            if (l != CHX_LANG_JA) {
+                /* every word intact: the lines joined by spaces are the text */
+                assert_string_equal(joined.s, text);
+            } else {
+                /* without its spaces, nothing lost */
+                char a[2048] = "", c[2048] = "";
+                size_t ka = 0, kc = 0;
+                for (const char *q = text; *q && ka < sizeof a - 1; q++)
+                    if (*q != ' ')
+                        a[ka++] = *q;
+                for (const char *q = joined.s; *q && kc < sizeof c - 1; q++)
+                    if (*q != ' ')
+                        c[kc++] = *q;
+                a[ka] = c[kc] = '\0';
+                assert_string_equal(a, c);
+            }
+            free(joined.s);
+            free(copy);
+            free(b.s);
+        }
+    }
+}
+
 static void test_descriptions_random_games(void **state)
 {
     (void)state;
@@ -345,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_every_phase_company_event_named),
         cmocka_unit_test(test_format_and_fallback),
         cmocka_unit_test(test_plurals_and_places),
+        cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_languages_and_widths),
         cmocka_unit_test(test_descriptions_random_games),
         cmocka_unit_test(test_describe_merger_sentence),

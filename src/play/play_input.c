@@ -260,7 +260,13 @@ static void show_help(play_game *g)
     }
     if (!g->plain)
         play_clear(g);
-    fprintf(g->out, "\n%s\n\n%s\n\n", text, chx_msg(g->lang, "help.commands"));
+    /* wrapped between words at the screen's width (not by the terminal) */
+    chx_buf b = {0};
+    chx_wrap(text, g->width > 0 ? g->width - 1 : 79, &b);
+    chx_buf_puts(&b, "\n");
+    chx_wrap(chx_msg(g->lang, "help.commands"), g->width > 0 ? g->width - 1 : 79, &b);
+    fprintf(g->out, "\n%s\n", b.s ? b.s : "");
+    free(b.s);
 }
 
 /* ---- the decision ------------------------------------------------------------------------- */

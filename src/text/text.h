@@ -81,6 +81,10 @@ size_t chx_width(const char *s);
 size_t chx_width_n(const char *s, size_t len);
 size_t chx_cut(const char *s, size_t cols);
 
+/* text wrapped at width display columns between words (Japanese: between
+ * characters), each line ending with '\n', appended to out (wrap.c). */
+void chx_wrap(const char *text, int width, chx_buf *out);
+
 /* ---- the library's reasons in words (reason.c) ------------------------------
  * A reason of the library (a refused move from ch_check/ch_apply, a move text
  * ch_move_parse did not understand; ch_msg in chartered.h) in lang, into

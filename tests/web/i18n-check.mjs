@@ -62,6 +62,18 @@ for (const l of ['nl', 'ja']) {
   }
 }
 
+// The Dutch help cites the Dutch rulebook's section names: a section the
+// English help names ('The turn') is not named in English in Dutch, unless
+// the name is the same in both rulebooks (the event names) or the section is
+// one of The Golden Age's, whose rulebook is in English only (then it says so).
+for (const [k, v] of Object.entries(shared)) {
+  if (!k.startsWith('help.') || typeof v !== 'string') continue;
+  const m = /'([^']+)'\.?$/.exec(v);
+  const nl = String(sharedAll.nl[k] || '');
+  if (m && !/^(Coopmanscappen|Dreighinghe|Veilinge|Verlappen|Aenleggen)$/.test(m[1]) && nl.includes(`'${m[1]}'`) && !nl.includes('Engelse regels'))
+    problems.push(`data/i18n/nl.json: "${k}" cites the English section '${m[1]}'`);
+}
+
 // literal keys in the code
 const jsDir = path.join(src, 'web/js');
 let used = 0;

@@ -22,7 +22,7 @@ import path from 'node:path';
 
 const BASE = process.env.CH_BASE;
 const ART = path.join(process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts'), 'ux');
-const LIMIT_MS = Number(process.env.CH_UX_LIMIT_MS || 240000);
+const LIMIT_MS = Number(process.env.CH_UX_LIMIT_MS || 300000);
 if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
 fs.mkdirSync(ART, { recursive: true });
 
@@ -113,7 +113,7 @@ async function playToEnd(page, tag, onStep) {
     if (st && st.decision !== last) { last = st.decision; since = Date.now(); }
     if (Date.now() - since > 60000) throw new Error(`no progress for 60 s in ${tag} at decision ${last}`);
     if (!st || !st.myTurn) { await sleep(40); continue; }
-    try { if (onStep) await onStep(st); await act(page, st, tag); n++; } catch (e) { console.log(`retry (${tag}, ${st.phase}): ${e.message.split('\n')[0]}`); await sleep(50); }
+    try { if (!(onStep && await onStep(st))) await act(page, st, tag); n++; } catch (e) { console.log(`retry (${tag}, ${st.phase}): ${e.message.split('\n')[0]}`); await sleep(50); }
   }
 }
 
@@ -200,11 +200,14 @@ try {
   const priceSeen = async () => { priced = priced || await A.evaluate(() => [...document.querySelectorAll('button[data-move] .price')].some((p) => /f\d+/.test(p.textContent))); };
 
   // ---- the whole game by clicking ----------------------------------------
-  const n1 = await playToEnd(A, 'ba', async () => { if (!priced) await priceSeen(); });
+  const n1 = await playToEnd(A, 'ba', async () => { if (!priced) await priceSeen(); return false; });
   check(priced, 'a money move\'s button shows its price');
   await A.waitForSelector('#end-table');
   await A.evaluate(() => window.scrollTo(0, 0));
   await shot(A, '09-end-ba', true);
+  // the two small pictures the README shows (docs/screenshots/)
+  await A.locator('.board-wrap').screenshot({ path: path.join(ART, 'readme-board.png') });
+  await A.locator('#result').screenshot({ path: path.join(ART, 'readme-end.png') });
   const rep = await (await fetch(`${BASE}/api/games/${gameId}/replay`)).json();
   const shown = await A.evaluate(() => [...document.querySelectorAll('#end-table tbody tr')].map((tr) => ({ seat: +tr.dataset.seat, total: tr.querySelector('.total').textContent, cells: tr.children.length })));
   check(shown.length === 4 && shown.every((r) => r.total === `f${rep.result.scores[r.seat]}`),
@@ -232,10 +235,17 @@ try {
   await shot(A, '10-replay');
 
   // ---- The Golden Age, in Japanese on a phone ------------------------------
+  // the solo button starts a Golden Age game too; the whole game is played
+  // with three players (the harbour side: a shorter game than the solo's four)
   const G = await newPage('ja-JP', PHONE, 'ga');
   await G.goto(`${BASE}/#/`);
   await G.waitForSelector('#solo-ga');
   await G.click('#solo-ga');
+  await G.waitForSelector('#app[data-status="playing"]', { timeout: 20000 });
+  check(await G.evaluate(() => document.querySelector('#app').dataset.seat === '0'), 'one click starts a solo Golden Age game, seated at once');
+  const ga = await (await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ edition: 'golden-age', players: 3, events: true, seats: [{ kind: 'human', name: 'Cees' }, { kind: 'bot', bot: 'greedy' }, { kind: 'bot', bot: 'greedy' }] }) })).json();
+  await G.goto(`${BASE}/${ga.seats[0].link.replace(/^\//, '')}`);
   await G.waitForSelector('#app[data-status="playing"]', { timeout: 20000 });
   let freePicks = 0;
   const n2 = await playToEnd(G, 'ga', async (st) => {
@@ -249,8 +259,9 @@ try {
       await G.locator(`#board .plot.playable[data-plot="${pick(second)}"]`).click();
       await waitDecisionAfter(G, d);
       freePicks++;
-      throw new Error('free warehouses placed');   // this decision is done: act() is skipped
+      return true;   // this decision is made
     }
+    return false;
   });
   check(freePicks > 0, `The Golden Age's free warehouses are picked by clicking two plots (${freePicks} times; ${n2} decisions clicked)`);
   await G.waitForSelector('#end-table');

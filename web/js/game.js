@@ -61,6 +61,7 @@ export class GamePage {
     E.legend = h('details', { class: 'legend panel', id: 'legend' });
     E.live = h('div', { class: 'sr-only', id: 'live', 'aria-live': 'polite', role: 'log' });
     E.settings = h('div', { class: 'settings', id: 'settings' });
+    E.settingsBox = h('details', { class: 'settings-box' }, h('summary', { 'aria-label': t('ui.settings') }, '⚙ ', t('ui.settings')), E.settings);
     E.decision = h('section', { class: 'panel decision', id: 'decision' });
     E.hand = h('section', { class: 'panel hand', id: 'hand' });
     E.market = h('section', { class: 'panel market', id: 'market' });
@@ -72,11 +73,11 @@ export class GamePage {
     E.dialog = h('div', { class: 'dialog-layer', id: 'dialog', hidden: true });
     E.chooser = h('div', { class: 'dialog-layer', id: 'chooser', hidden: true });
     this.root.appendChild(h('div', { class: 'game-page' },
-      h('div', { class: 'game-top' }, E.status, E.conn, E.settings),
+      h('div', { class: 'game-top' }, E.status, E.conn, E.settingsBox),
       E.live,
       E.errors,
       E.layout = h('div', { class: 'game-layout', hidden: true },
-        h('div', { class: 'main-col' }, E.boardWrap, E.legend, E.decision, E.hand, E.market),
+        h('div', { class: 'main-col' }, E.boardWrap, E.decision, E.hand, E.market, E.legend),
         h('aside', { class: 'side-col' }, E.chart, E.players, E.events, E.log, this.chat.el)),
       E.dialog, E.chooser));
   }
@@ -321,7 +322,16 @@ export class GamePage {
         this.choose(pm.get(name).filter((m) => !this.levelFilter || parsePlay(m).level === this.levelFilter || !m.startsWith('play')), placeName(name));
       },
     });
-    if (this.freeFirst) svg.querySelector(`.plot[data-plot="${CSS.escape(this.freeFirst)}"]`)?.classList.add('last');
+    if (this.freeFirst) {
+      // the first free warehouse's plot, ringed until the second is chosen
+      const g = svg.querySelector(`.plot[data-plot="${CSS.escape(this.freeFirst)}"]`);
+      if (g) {
+        const ring = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+        for (const [k, x] of Object.entries({ x: 2, y: 2, width: 44, height: 44, rx: 5, class: 'first-free' })) ring.setAttribute(k, x);
+        g.appendChild(ring);
+        g.classList.add('chosen');
+      }
+    }
     const E = clear(this.el.board);
     E.appendChild(svg);
   }
@@ -342,6 +352,10 @@ export class GamePage {
 
   renderLegend() {
     const E = this.el.legend;
+    // drawn again only when the language or the edition changes
+    const key = `${lang()}|${this.view.edition}|${this.view.companies.map((c) => c.name).join(',')}`;
+    if (this.legendKey === key) return;
+    this.legendKey = key;
     const open = E.open;
     clear(E);
     E.appendChild(h('summary', {}, t('legend.title')));

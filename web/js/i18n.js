@@ -47,6 +47,7 @@ export async function setLang(lang) {
   if (!Object.keys(english).length) english = await loadLang('en');
   table = lang === 'en' ? english : await loadLang(lang);
   current = lang;
+  placeCache.clear();
   localStorage.setItem('chartered.lang', lang);
   document.documentElement.lang = lang;
 }
@@ -89,11 +90,17 @@ export function tAny(keys, params, fallback) {
 // page's language ("Haven C1"), from the shared catalogue's district.*
 // entries (the terminal uses the same entries: chx_place in src/text).
 // Level cards, lot numbers and anything else stay as they are.
+let districts = null;   // [[English name, key]], from the English catalogue
+const placeCache = new Map();
 export function placeName(name) {
   const s = String(name);
-  for (const [k, en] of Object.entries(english)) {
-    if (!k.startsWith('district.') || typeof en !== 'string') continue;
-    if (s === en || s.startsWith(en + ' ')) return t(k) + s.slice(en.length);
-  }
-  return s;
+  const key = `${current}|${s}`;
+  const hit = placeCache.get(key);
+  if (hit !== undefined) return hit;
+  if (!districts) districts = Object.entries(english).filter(([k, en]) => k.startsWith('district.') && typeof en === 'string').map(([k, en]) => [en, k]);
+  let out = s;
+  for (const [en, k] of districts) if (s === en || s.startsWith(en + ' ')) { out = t(k) + s.slice(en.length); break; }
+  if (placeCache.size > 5000) placeCache.clear();
+  placeCache.set(key, out);
+  return out;
 }
