@@ -277,12 +277,10 @@ static void grid_lines(const play_game *g, lines *L, int d)
     const char *water = "~";
     /* district names over their top-left cells */
     for (int y = 0; y <= maxy; y++) {
-        /* district names on the first row of each district */
-        char names[4096];
-        memset(names, ' ', sizeof names);
-        size_t nlen = 0;
-        int any = 0;
-        for (int dd = 0; d < 0 && dd < b->ndistricts; dd++) {
+        /* district names on the first row of each district, in the
+         * player's language (chx_place), placed by display column */
+        int at_col[CH_MAX_DISTRICTS], which[CH_MAX_DISTRICTS], k = 0;
+        for (int dd = 0; d < 0 && dd < b->ndistricts && k < CH_MAX_DISTRICTS; dd++) {
             int dx = 127, dy = 127;
             for (int p = 0; p < b->nplots; p++)
                 if (b->plot_district[p] == dd) {
@@ -291,17 +289,34 @@ static void grid_lines(const play_game *g, lines *L, int d)
                 }
             if (dy != y || b->ndistricts < 2)
                 continue;
-            size_t at = (size_t)dx * (CELL + 1) + 1;
-            size_t l = strlen(b->district[dd]);
-            if (at + l + 1 < sizeof names) {
-                memcpy(names + at, b->district[dd], l);
-                if (at + l > nlen)
-                    nlen = at + l;
-                any = 1;
+            int i = k++;
+            while (i > 0 && at_col[i - 1] > dx * (CELL + 1) + 1) {
+                at_col[i] = at_col[i - 1];
+                which[i] = which[i - 1];
+                i--;
             }
+            at_col[i] = dx * (CELL + 1) + 1;
+            which[i] = dd;
         }
-        if (any) {
-            names[nlen] = '\0';
+        if (k > 0) {
+            char names[1024] = "";
+            size_t cols = 0;
+            for (int i = 0; i < k; i++) {
+                char nm[64];
+                chx_place(g->lang, b->district[which[i]], nm, sizeof nm);
+                while (cols < (size_t)at_col[i] && strlen(names) + 1 < sizeof names) {
+                    strcat(names, " ");
+                    cols++;
+                }
+                if (strlen(names) + strlen(nm) + 1 < sizeof names) {
+                    strcat(names, nm);
+                    cols += chx_width(nm) + 1;
+                    strcat(names, " ");
+                }
+            }
+            size_t nl = strlen(names);
+            while (nl > 0 && names[nl - 1] == ' ')
+                names[--nl] = '\0';
             add(L, "%s%s%s", play_sgr(g, SGR_BOLD), names, play_sgr(g, SGR_RESET));
         }
         if (!rowfull[y]) {
