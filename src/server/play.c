@@ -22,7 +22,7 @@ int srv_seat_decides(const srv_game *g, int s)
 }
 
 /* The log entry of the move just applied (g->st is the state after it).
- * Words are made for the languages of the game's clients (and English). */
+ * Words are made in every language of the catalogue. */
 static void log_add(srv_game *g, const ch_state *before, int p, ch_move m, int words)
 {
     srv_log *e = &g->log[g->nmoves % SRV_LOG_RING];
@@ -31,12 +31,9 @@ static void log_add(srv_game *g, const ch_state *before, int p, ch_move m, int w
     srv_mask_move(before, p, m, e);
     if (!words)
         return;
-    unsigned langs = 1u << CHX_LANG_EN;
-    for (srv_client *c = g->clients; c; c = c->gnext) {
-        int l = chx_lang_find(c->lang);
-        if (l >= 0 && l < 3)
-            langs |= 1u << l;
-    }
+    /* every language, not only those of the clients attached now: a player
+       or spectator who comes later reads the recent log in theirs (issue 16) */
+    unsigned langs = (1u << CHX_NLANGS) - 1;
     const char *names[CH_MAX_PLAYERS] = {0};
     for (int i = 0; i < g->nseats; i++)
         names[i] = g->seat[i].name;

@@ -4,7 +4,7 @@
 // to any move, play/pause (one move a second), the arrow keys (space plays
 // or pauses) step through the game, and the bar says the shown move in words.
 import { h, clear } from './dom.js';
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { api } from './api.js';
 import { GamePage, logWords } from './game.js';
 
@@ -47,12 +47,13 @@ export class ReplayPage {
   }
   stop() { clearInterval(this.timer); this.timer = null; }
 
-  relang() { this.show(); }
+  relang() { this.go(this.step); }
 
   async go(step) {
     if (step !== null && this.data && (step < 0 || step > this.data.steps)) return;
     try {
-      const q = step === null ? '' : `?step=${step}`;
+      // the moves in words in the page's language
+      const q = step === null ? `?lang=${lang()}` : `?step=${step}&lang=${lang()}`;
       this.data = await api('GET', `/api/games/${this.game}/replay${q}`);
       this.step = this.data.step;
       this.show();
@@ -89,7 +90,9 @@ export class ReplayPage {
     this.el = { pos };
     const shownMove = moves[d.step - 1];
     const next = moves[d.step];
-    const say = (e, k) => t('replay.this_move', { k, who: this.page.seatName(e.player), move: logWords(e, (i) => this.page.seatName(i)).text });
+    // a move in words, with its player's name unless the words have it
+    const words = (e) => { const w = logWords(e, (i) => this.page.seatName(i)); return w.withPlayer ? w.text : `${this.page.seatName(e.player)}: ${w.text}`; };
+    const say = (e, k) => t('replay.this_move', { k, move: words(e) });
     B.append(h('div', { class: 'replay-controls' },
       h('button', { id: 'replay-first', onclick: () => this.go(0), disabled: d.step === 0, 'aria-label': t('replay.first') }, '«'),
       h('button', { id: 'replay-prev', onclick: () => this.go(d.step - 1), disabled: d.step === 0 }, '◀ ', t('replay.prev')),
@@ -100,7 +103,7 @@ export class ReplayPage {
       h('label', { class: 'jump' }, t('replay.jump'), ' ', jump)),
     slider,
     h('p', { class: 'replay-now', id: 'replay-now', 'aria-live': 'polite' }, shownMove ? say(shownMove, d.step) : t('replay.pos', { k: 0, n: d.steps })),
-    h('p', { class: 'muted small' }, next ? t('replay.next_move', { who: this.page.seatName(next.player), move: logWords(next, (i) => this.page.seatName(i)).text }) : t('ui.game_over')));
+    h('p', { class: 'muted small' }, next ? t('replay.next_move', { move: words(next) }) : t('ui.game_over')));
   }
 
   seatsFromView(view) {
