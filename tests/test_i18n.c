@@ -255,6 +255,34 @@ static void play_and_describe(int edition, int players, uint64_t seed)
     free(before);
 }
 
+/* The prices of a decision's money moves come from the engine: at the start
+ * of Building Amsterdam a purchase costs f50 and a new market f100
+ * (rulebook "Turn option 1"), and building moves are not priced. */
+static void test_prices(void **state)
+{
+    (void)state;
+    ch_board b;
+    ch_setup s;
+    ch_msg m;
+    ch_setup_default(&s, CH_ED_AMSTERDAM);
+    s.nplayers = 3;
+    s.seed = 5;
+    assert_int_equal(ch_board_builtin(&b, CH_ED_AMSTERDAM, "standard", &m), CH_OK);
+    ch_state *st = malloc(sizeof *st);
+    assert_non_null(st);
+    assert_int_equal(ch_new(st, &s, &b, &m), CH_OK);
+    unsigned mask;
+    ch_decider(st, &mask);
+    int p = __builtin_ctz(mask);
+    chx_buf j = {0};
+    assert_int_equal(chx_prices_json(st, p, &j), 0);
+    assert_non_null(strstr(j.s, "\"draw\":-50"));
+    assert_non_null(strstr(j.s, "\"refresh\":-100"));
+    assert_null(strstr(j.s, "\"play "));
+    free(j.s);
+    free(st);
+}
+
 /* Plural entries take their CLDR form from n in each language, and plot
  * and card names take their district's name in the language. */
 static void test_plurals_and_places(void **state)
@@ -389,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_format_and_fallback),
         cmocka_unit_test(test_plurals_and_places),
         cmocka_unit_test(test_wrap),
+        cmocka_unit_test(test_prices),
         cmocka_unit_test(test_languages_and_widths),
         cmocka_unit_test(test_descriptions_random_games),
         cmocka_unit_test(test_describe_merger_sentence),
