@@ -579,8 +579,12 @@ export class GamePage {
   }
 
   renderChart() {
-    const E = clear(this.el.chart);
     const v = this.view;
+    // drawn again only when a value, a bank or a flag changes, or the language
+    const key = `${lang()}|${v.companies.map((c) => `${c.name}:${c.on_chart}:${c.value}:${c.bank}:${c.flag}`).join(',')}|${(this.frame.seats || []).map((x) => x.name).join(',')}`;
+    if (key === this.chartKey && this.el.chart.firstChild) return;
+    this.chartKey = key;
+    const E = clear(this.el.chart);
     E.appendChild(h('h3', {}, t('screen.chart')));
     const max = v.edition === 'amsterdam' ? 300 : Math.max(300, ...v.companies.map((c) => c.value));
     E.appendChild(stockChart(v, max));
@@ -652,6 +656,10 @@ export class GamePage {
   }
 
   renderLog() {
+    // drawn again only when an entry, the language or the shown line changes
+    const entriesKey = `${lang()}|${this.logMap ? this.logMap.size : 0}|${this.frame.last ? this.frame.last.n : ''}|${this.shownLog ? this.shownLog.n : ''}`;
+    if (entriesKey === this.logKey && this.el.log.firstChild) return;
+    this.logKey = entriesKey;
     const E = clear(this.el.log);
     E.appendChild(h('h3', {}, t('ui.log')));
     const list = h('ol', { class: 'log-list', id: 'log-list' });

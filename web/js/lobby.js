@@ -132,8 +132,10 @@ export class LobbyPage {
     const body = { edition, players: n, seats };
     if (edition === 'golden-age') body.events = true;
     try {
+      // the creator plays seat 0 at once: as themselves, or as a guest
+      await ensureSession((this.joinName || '').trim());
       const g = await api('POST', '/api/games', body);
-      const mine = g.seats.find((s) => s.kind === 'human');
+      const mine = g.seats.find((s) => s.you) || g.seats.find((s) => s.kind === 'human');
       location.hash = mine.link.replace(/^\/?#/, '#');
     } catch (e) {
       toast(t('lobby.create_failed', { why: e.message }), 'error');
@@ -205,7 +207,7 @@ export class LobbyPage {
       // taken through its invite link
       const free = g.seats.filter((s) => s.kind === 'human' && !s.claimed && s.access === 'open');
       L.appendChild(h('div', { class: 'game-row', dataset: { game: g.id } },
-        h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', g.arrangement || '', ' · ',
+        h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', g.arrangement ? t(`arrangement.${g.arrangement}`, { _default: g.arrangement }) : '', ' · ',
           t('lobby.n_players', { n: g.players }), ' · ', t(`status.${g.status}`, { _default: g.status })),
         h('div', { class: 'muted small' }, g.seats.map((s) => s.kind === 'bot' ? (s.name || s.bot) : (s.name || '?') + (s.claimed ? '' : ` (${t('lobby.free')})`)).join(', ')),
         h('div', { class: 'row-buttons' },
