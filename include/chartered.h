@@ -420,6 +420,13 @@ int ch_score_parts(const ch_state *st, ch_score_part parts[CH_MAX_PLAYERS]);
  * level reserve, other players' unrevealed bids) consistently with p's view. */
 void ch_determinize(ch_state *st, int p, uint64_t seed);
 
+/* ---- the library itself ------------------------------------------------------
+ * For bindings that declare the structs themselves (the Python package): the
+ * version the library was built as (CH_VERSION) and sizeof(ch_state), to be
+ * compared with what the binding read from its copy of this header. */
+const char *ch_version(void);
+size_t ch_state_size(void);
+
 /* ---- random numbers ---------------------------------------------------------
  * The library's one generator, xoshiro256** seeded through splitmix64: the
  * same one that ch_state holds for its shuffles, for callers that need

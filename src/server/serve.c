@@ -23,14 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "paths.h"
 #include "server.h"
-
-#ifndef CH_WEB_DIR
-#define CH_WEB_DIR "web"
-#endif
-#ifndef CH_I18N_DIR
-#define CH_I18N_DIR "data/i18n"
-#endif
 
 srv *g_srv;
 static volatile sig_atomic_t interrupted;
@@ -251,7 +245,7 @@ static void usage(FILE *f)
             "                   from X-Forwarded-For and mark cookies Secure when\n"
             "                   X-Forwarded-Proto says https\n"
             "  --quiet          no log lines\n",
-            CH_WEB_DIR, CH_I18N_DIR);
+            srv_default_web_dir(), srv_default_i18n_dir());
 }
 
 static void raise_nofile(void)
@@ -293,7 +287,7 @@ int cmd_serve(int argc, char **argv)
     /* views on a worker thread where there is a second core: at 5,000 moves/s
        on two cores, p99 from 107 ms to 25-35 ms */
     int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
-    srv_options o = {8080, NULL, "chartered.db", CH_WEB_DIR, CH_I18N_DIR, 2, views_default, 1, 0, 1, 0, 0};
+    srv_options o = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(), 2, views_default, 1, 0, 1, 0, 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -1,0 +1,97 @@
+# install.cmake: what `cmake --install` puts where, and the Debian package
+# (CPack), included at the end of CMakeLists.txt. docs/install.md says how to
+# use it; tests/e2e_deb.sh builds, installs and purges the package.
+#
+#   bin/chartered                       the program
+#   lib/<multiarch>/libchartered.so.*   rules + bots, only ch_* exported
+#   lib/<multiarch>/libchartered.a      the same objects, static
+#   lib/<multiarch>/pkgconfig/chartered.pc
+#   include/chartered.h
+#   share/chartered/web, i18n, data     the browser client, the catalogues,
+#                                        boards and arrangements
+#   share/man/man1/chartered.1, man5/chartered-formats.5
+#   share/doc/chartered/                 README, CHANGELOG, docs, examples
+#   lib/python3/dist-packages/chartered  the Python package
+#   lib/systemd/system/chartered.service and /etc/chartered/chartered.conf
+#                                        (with -DCH_INSTALL_SERVICE=ON, the
+#                                        default when the prefix is /usr)
+
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(ch_service_default ON)
+else()
+  set(ch_service_default OFF)
+endif()
+option(CH_INSTALL_SERVICE "Install the systemd unit and /etc/chartered" ${ch_service_default})
+
+install(TARGETS chartered_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS chartered_shared chartered_static
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/include/chartered.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(CH_PC_PREFIX /usr)
+else()
+  file(RELATIVE_PATH ch_pc_up ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+  string(REGEX REPLACE "/$" "" ch_pc_up "${ch_pc_up}")
+  set(CH_PC_PREFIX "\${pcfiledir}/${ch_pc_up}")
+endif()
+configure_file(${CMAKE_SOURCE_DIR}/packaging/chartered.pc.in ${CMAKE_BINARY_DIR}/chartered.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/chartered.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/web/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/web
+        PATTERN "README.md" EXCLUDE)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/i18n/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/i18n)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/boards ${CMAKE_SOURCE_DIR}/data/arrangements
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/data)
+
+install(FILES ${CMAKE_SOURCE_DIR}/man/chartered.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${CMAKE_SOURCE_DIR}/man/chartered-formats.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/CHANGELOG.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
+        PATTERN "__pycache__" EXCLUDE)
+
+if(CH_INSTALL_SERVICE)
+  install(FILES ${CMAKE_SOURCE_DIR}/packaging/chartered.service DESTINATION lib/systemd/system)
+  install(FILES ${CMAKE_SOURCE_DIR}/packaging/chartered.conf
+          DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/chartered)
+endif()
+
+# The Python package (docs/python.md) where Debian's python3 finds it; it opens
+# the installed libchartered.so.0 and reads the installed chartered.h.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/chartered DESTINATION lib/python3/dist-packages
+        PATTERN "__pycache__" EXCLUDE)
+
+# ---- the Debian package: cpack -G DEB (in a build with prefix /usr) --------
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME chartered)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "board games Chartered: rules engine, bots, game server and terminal game")
+set(CPACK_PACKAGE_CONTACT "chartered maintainers <chartered@example.invalid>")
+set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # chartered_<version>_<arch>.deb
+set(CPACK_DEBIAN_PACKAGE_SECTION games)
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+"The digital edition of Chartered: Building Amsterdam and Chartered: The
+Golden Age: libchartered (the rules engine and bots, C API, pkg-config
+chartered), the chartered program (scripting commands, terminal game,
+bot tournaments and analysis) and its game server with a browser client,
+run as the systemd service chartered.service.")
+# dpkg-shlibdeps declares the libraries the program links (jansson,
+# libwebsockets, SQLite, libev, libsodium, ...); libwebsockets loads its libev
+# plugin at run time, which no linker sees, so it is named here.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# a shlibs file for libchartered.so.0, and dpkg's ldconfig trigger
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libwebsockets-evlib-ev")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "librsvg2-bin")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-cffi, python3-numpy") # for the Python package
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+    ${CMAKE_SOURCE_DIR}/packaging/debian/postinst
+    ${CMAKE_SOURCE_DIR}/packaging/debian/prerm
+    ${CMAKE_SOURCE_DIR}/packaging/debian/postrm
+    ${CMAKE_SOURCE_DIR}/packaging/debian/conffiles)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+include(CPack)

@@ -1,0 +1,420 @@
+"""game.py: Game and State, the OpenSpiel-shaped API over libchartered.
+
+A State owns one ch_state (a plain struct: clone() is a copy). Actions are
+integers that pack a ch_move (docs/python.md, "Actions"): the same move is the
+same integer in every state, legal_actions() lists the legal ones in the
+engine's order, and action_to_string / string_to_action go through the
+engine's move notation. Every call that the engine refuses raises ChError with
+the engine's reason and leaves the state as it was; bad arguments raise
+ValueError or TypeError before the engine is called. Nothing here can abort
+the interpreter: the engine never exits on input, and every index is checked
+first.
+"""
+import json
+
+from ._lib import ffi, lib
+from . import observation as _obs
+
+# OpenSpiel's player ids (pyspiel.PlayerId)
+CHANCE = -1
+SIMULTANEOUS = -2
+INVALID = -3
+TERMINAL = -4
+
+EDITIONS = {"amsterdam": lib.CH_ED_AMSTERDAM, "golden-age": lib.CH_ED_GOLDEN_AGE}
+PRESETS = {"golden-age": lib.CH_GA_PRINTED, "golden-age-first": lib.CH_GA_FIRST}
+_LEGAL_CAP = 1 << 14
+_U64 = (1 << 64) - 1
+
+
+class ChError(Exception):
+    """The engine refused: .code is its status (CH_E*), .name its name
+    ("illegal"), .reason the engine's message ("Harbour C1 is not in your hand")."""
+
+    def __init__(self, code, reason):
+        self.code = int(code)
+        self.name = ffi.string(lib.ch_strerror(self.code)).decode()
+        self.reason = reason
+        super().__init__(f"{self.name}: {reason}")
+
+
+def _msg_text(msg):
+    return ffi.string(msg.text).decode("utf-8", "replace")
+
+
+def pack(m):
+    """The action integer of a ch_move."""
+    return (m.type | (m.a << 8) | (m.b << 16) | (m.c << 24) |
+            ((m.n & 0xFFFFFFFF) << 32))
+
+
+def unpack(action, out):
+    """Fill the ch_move out from an action integer; ValueError if it cannot be one."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise TypeError(f"an action is an int, not {type(action).__name__}")
+    if action < 0 or action >> 64:
+        raise ValueError(f"action {action} is out of range (0 to 2^64-1)")
+    t = action & 0xFF
+    if t == 0 or t >= lib.CH_M_NTYPES:
+        raise ValueError(f"action {action} has no move type (type {t})")
+    out.type = t
+    out.a = (action >> 8) & 0xFF
+    out.b = (action >> 16) & 0xFF
+    out.c = (action >> 24) & 0xFF
+    n = (action >> 32) & 0xFFFFFFFF
+    out.n = n - (1 << 32) if n >= 1 << 31 else n
+    return out
+
+
+class Game:
+    """One kind of game: edition, player count, board, preset and events.
+
+    load_game("amsterdam", players=4) or load_game("golden-age", players=5,
+    preset="golden-age-first", events=True); arrangement= names a built-in
+    arrangement (Building Amsterdam: standard, quick-battle, crossroads,
+    outliers; The Golden Age: harbour or centre, by default its preset's side).
+    """
+
+    def __init__(self, edition="amsterdam", players=4, arrangement=None,
+                 preset="golden-age", events=False):
+        if edition not in EDITIONS:
+            raise ValueError(f"unknown edition {edition!r} (amsterdam or golden-age)")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError("players is an int")
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r} (golden-age or golden-age-first)")
+        self.edition = edition
+        self._ed = EDITIONS[edition]
+        self.preset = preset
+        self.events = bool(events)
+        self._setup = ffi.new("ch_setup *")
+        lib.ch_setup_default(self._setup, self._ed)
+        self._setup.nplayers = players
+        if self._ed == lib.CH_ED_GOLDEN_AGE:
+            self._setup.preset = PRESETS[preset]
+            self._setup.events = int(self.events)
+            if arrangement is None:
+                side = lib.ch_ga_side(PRESETS[preset], players)
+                if side == ffi.NULL:
+                    raise ValueError(f"The Golden Age is for 2 to 6 players, not {players}")
+                arrangement = ffi.string(side).decode()
+        elif arrangement is None:
+            arrangement = "standard"
+        if not isinstance(arrangement, str):
+            raise TypeError("arrangement is a str")
+        self.arrangement = arrangement
+        self._board = ffi.new("ch_board *")
+        msg = ffi.new("ch_msg *")
+        rc = lib.ch_board_builtin(self._board, self._ed, arrangement.encode(), msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(msg))
+        # a trial game checks the player count with the engine's own reason
+        st = ffi.new("ch_state *")
+        rc = lib.ch_new(st, self._setup, self._board, msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(msg))
+        self._players = players
+        self.nplots = st.board.nplots
+        self.ncards = st.ncards
+        self.ncompanies = st.ncompanies
+        self.layout = _obs.Layout(self)
+
+    def num_players(self):
+        return self._players
+
+    def max_game_length(self):
+        return 100000  # the self-play checker's bound on decisions
+
+    def observation_tensor_shape(self):
+        return [self.layout.size]
+
+    def observation_tensor_size(self):
+        return self.layout.size
+
+    def get_type(self):
+        """What OpenSpiel's GameType says, as a dict."""
+        return {"short_name": "chartered_" + self.edition.replace("-", "_"),
+                "dynamics": "sequential (simultaneous sealed bids)",
+                "chance_mode": "sampled_stochastic",
+                "information": "imperfect_information",
+                "utility": "general_sum",
+                "reward_model": "terminal",
+                "min_num_players": 2, "max_num_players": 5 if self._ed == 0 else 6,
+                "provides_information_state_string": True,
+                "provides_observation_tensor": True}
+
+    def new_initial_state(self, seed=0):
+        """A new game dealt from seed (0 to 2^64-1): the same seed gives the same game."""
+        return State(self, seed)
+
+    def __repr__(self):
+        return (f"load_game({self.edition!r}, players={self._players}, "
+                f"arrangement={self.arrangement!r}"
+                + (f", preset={self.preset!r}, events={self.events}" if self._ed else "") + ")")
+
+
+def load_game(edition="amsterdam", **params):
+    """OpenSpiel's pyspiel.load_game: a Game from its name and parameters."""
+    return Game(edition, **params)
+
+
+class State:
+    """A game in progress. See docs/python.md for the API and its conventions."""
+
+    __slots__ = ("game", "_st", "_buf", "_msg", "_move", "_history")
+
+    def __init__(self, game, seed=0, _copy_of=None):
+        self.game = game
+        self._st = ffi.new("ch_state *")
+        self._buf = None
+        self._msg = ffi.new("ch_msg *")
+        self._move = ffi.new("ch_move *")
+        if _copy_of is not None:
+            ffi.memmove(self._st, _copy_of._st, ffi.sizeof("ch_state"))
+            self._history = list(_copy_of._history)
+            return
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0 or seed > _U64:
+            raise ValueError(f"seed must be an int from 0 to 2^64-1, not {seed!r}")
+        game._setup.seed = seed
+        rc = lib.ch_new(self._st, game._setup, game._board, self._msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(self._msg))
+        self._history = []
+
+    # ---- who decides ----------------------------------------------------------
+    def _mask(self):
+        mask = ffi.new("unsigned *")
+        kind = lib.ch_decider(self._st, mask)
+        return kind, mask[0]
+
+    def current_player(self):
+        """The deciding player (0-based); SIMULTANEOUS (-2) when several bid at
+        once (sealed bids: see deciders()); TERMINAL (-4) when the game is over.
+        Never CHANCE: chance is sampled inside the engine (docs/python.md)."""
+        kind, mask = self._mask()
+        if kind == lib.CH_DEC_TERMINAL:
+            return TERMINAL
+        if kind == lib.CH_DEC_SIMULTANEOUS:
+            return SIMULTANEOUS
+        return (mask & -mask).bit_length() - 1
+
+    def deciders(self):
+        """Every player who must decide now (several during sealed bids)."""
+        kind, mask = self._mask()
+        return [p for p in range(self.game._players) if mask >> p & 1]
+
+    def is_terminal(self):
+        return self._mask()[0] == lib.CH_DEC_TERMINAL
+
+    def is_chance_node(self):
+        return False
+
+    def is_simultaneous_node(self):
+        return self._mask()[0] == lib.CH_DEC_SIMULTANEOUS
+
+    def _player(self, player):
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise TypeError(f"a player is an int, not {type(player).__name__}")
+        if not 0 <= player < self.game._players:
+            raise ValueError(f"player {player} does not exist (0 to {self.game._players - 1})")
+        return player
+
+    def _default_player(self, player):
+        if player is not None:
+            return self._player(player)
+        p = self.current_player()
+        if p == TERMINAL:
+            raise ChError(lib.CH_EOVER, "the game is over")
+        if p == SIMULTANEOUS:
+            raise ValueError("several players decide at once (sealed bids): name the "
+                             f"player, one of {self.deciders()}")
+        return p
+
+    # ---- moves ---------------------------------------------------------------
+    def _legal_moves(self, p):
+        if self._buf is None:
+            self._buf = ffi.new("ch_move[]", _LEGAL_CAP)
+        n = lib.ch_legal(self._st, p, self._buf, _LEGAL_CAP)
+        if n > _LEGAL_CAP:
+            raise RuntimeError(f"{n} legal moves: more than the buffer of {_LEGAL_CAP}")
+        return max(n, 0)
+
+    def legal_actions(self, player=None):
+        """The legal actions of player (default: the one deciding), in the
+        engine's order; [] for a player who does not decide now."""
+        if player is None:
+            p = self.current_player()
+            if p == TERMINAL:
+                return []
+            if p == SIMULTANEOUS:
+                raise ValueError("several players decide at once: legal_actions(player)")
+        else:
+            p = self._player(player)
+            if p not in self.deciders():
+                return []
+        n = self._legal_moves(p)
+        b = self._buf
+        return [b[i].type | (b[i].a << 8) | (b[i].b << 16) | (b[i].c << 24) |
+                ((b[i].n & 0xFFFFFFFF) << 32) for i in range(n)]
+
+    def legal_actions_mask(self, player=None):
+        """OpenSpiel's name for the legal actions as a mask is over a dense
+        action space; chartered's actions are sparse: see chartered.Env for
+        a masked dense space. This returns the list, as legal_actions."""
+        return self.legal_actions(player)
+
+    def apply_action(self, action, player=None):
+        """Apply an action of player (default: the one deciding; during sealed
+        bids name the player). An illegal action raises ChError with the
+        engine's reason and changes nothing."""
+        p = self._default_player(player)
+        m = unpack(action, self._move)
+        rc = lib.ch_apply(self._st, p, m[0], self._msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(self._msg))
+        self._history.append((p, action))
+
+    def apply_actions(self, actions):
+        """OpenSpiel's simultaneous move: actions[p] for every player p (entries
+        of players who do not decide are ignored); applied in seat order. All
+        are checked first, so a refused one changes nothing."""
+        if not self.is_simultaneous_node():
+            raise ValueError("apply_actions is for simultaneous nodes; use apply_action")
+        if len(actions) != self.game._players:
+            raise ValueError(f"{len(actions)} actions for {self.game._players} players")
+        who = self.deciders()
+        for p in who:
+            m = unpack(actions[p], self._move)
+            rc = lib.ch_check(self._st, p, m[0], self._msg)
+            if rc != lib.CH_OK:
+                raise ChError(rc, f"player {p}: " + _msg_text(self._msg))
+        trial = self.clone()
+        for p in who:
+            trial.apply_action(actions[p], p)  # a later bid may depend on an earlier
+        ffi.memmove(self._st, trial._st, ffi.sizeof("ch_state"))
+        self._history = trial._history
+
+    def action_to_string(self, player, action):
+        """The move in the engine's notation ("play Harbour C1")."""
+        self._player(player)
+        m = unpack(action, self._move)
+        buf = ffi.new("char[]", 256)
+        lib.ch_move_str(self._st, m[0], buf, 256)
+        return ffi.string(buf).decode()
+
+    def string_to_action(self, player, text):
+        """The action of a move in notation for player; ChError when it does not read."""
+        p = self._player(player)
+        if not isinstance(text, str):
+            raise TypeError("a move is a str")
+        rc = lib.ch_move_parse(self._st, p, text.encode(), self._move, self._msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(self._msg))
+        return pack(self._move[0])
+
+    def history(self):
+        """The actions applied so far, as (player, action) pairs."""
+        return list(self._history)
+
+    # ---- outcomes ---------------------------------------------------------------
+    def scores(self):
+        """Final scores in florins (cash + stocks at value) and the winners."""
+        sc = ffi.new("int32_t[]", lib.CH_MAX_PLAYERS)
+        w = ffi.new("unsigned *")
+        rc = lib.ch_scores(self._st, sc, w)
+        if rc != lib.CH_OK:
+            raise ChError(rc, "the game is not over")
+        n = self.game._players
+        return [sc[i] for i in range(n)], [p for p in range(n) if w[0] >> p & 1]
+
+    def returns(self):
+        """1.0 for each winner (a shared win counts for every winner), 0.0 for
+        the others; all 0.0 while the game runs (docs/python.md)."""
+        n = self.game._players
+        if not self.is_terminal():
+            return [0.0] * n
+        _, winners = self.scores()
+        return [1.0 if p in winners else 0.0 for p in range(n)]
+
+    def rewards(self):
+        return self.returns() if self.is_terminal() else [0.0] * self.game._players
+
+    # ---- information -------------------------------------------------------------
+    def view(self, player):
+        """What player may see, as the engine's JSON view (a dict); -1: a spectator."""
+        if player != -1:
+            self._player(player)
+        text = lib.ch_view_json(self._st, player, lib.CH_JSON_COMPACT | lib.CH_JSON_DYNAMIC)
+        if text == ffi.NULL:
+            raise MemoryError("ch_view_json")
+        try:
+            return json.loads(ffi.string(text).decode())
+        finally:
+            lib.ch_free(text)
+
+    def information_state_string(self, player):
+        """player's information: the engine's view for player (every hidden
+        thing removed) as compact JSON, plus the player's own past actions."""
+        p = self._player(player)
+        text = lib.ch_view_json(self._st, p, lib.CH_JSON_COMPACT | lib.CH_JSON_DYNAMIC)
+        try:
+            view = ffi.string(text).decode()
+        finally:
+            lib.ch_free(text)
+        own = ",".join(str(a) for q, a in self._history if q == p)
+        return view + "\nown:" + own
+
+    def observation_string(self, player):
+        p = self._player(player)
+        text = lib.ch_view_json(self._st, p, lib.CH_JSON_COMPACT | lib.CH_JSON_DYNAMIC)
+        try:
+            return ffi.string(text).decode()
+        finally:
+            lib.ch_free(text)
+
+    def observation_tensor(self, player):
+        """A float32 numpy vector of game.observation_tensor_size() built from
+        player's view only; the layout is docs/python.md's."""
+        p = self._player(player)
+        return self.game.layout.tensor(self, p, self.view(p))
+
+    def resample_from_infostate(self, player, seed=0):
+        """A new State that player cannot tell from this one: what player
+        cannot see (other hands, deck order, others' unrevealed bids, in The
+        Golden Age others' stocks) re-dealt consistently with player's view
+        (ch_determinize)."""
+        p = self._player(player)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _U64:
+            raise ValueError("seed must be an int from 0 to 2^64-1")
+        s = self.clone()
+        lib.ch_determinize(s._st, p, seed)
+        return s
+
+    # ---- the rest ------------------------------------------------------------------
+    def clone(self):
+        return State(self.game, _copy_of=self)
+
+    def validate(self):
+        """Run the engine's full consistency check; ChError if it fails."""
+        rc = lib.ch_validate(self._st, self._msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(self._msg))
+
+    def to_json(self):
+        """The full state (hidden things included) as the engine's JSON text."""
+        text = lib.ch_state_to_json(self._st)
+        try:
+            return ffi.string(text).decode()
+        finally:
+            lib.ch_free(text)
+
+    def phase(self):
+        return ffi.string(lib.ch_phase_name(self._st.phase)).decode()
+
+    def __str__(self):
+        return self.to_json()
+
+    def __eq__(self, other):
+        return isinstance(other, State) and ffi.buffer(self._st)[:] == ffi.buffer(other._st)[:]
+
+    __hash__ = None

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# cli_install.sh: `cmake --install` of this build into a temporary prefix
+# gives a working installation: the program (--version is CH_VERSION, and
+# `serve` defaults to PREFIX/share/chartered for the web client and the
+# catalogues), libchartered.so and .a, chartered.h, a chartered.pc with which
+# examples/random_game.c compiles and runs (shared and static), the web client
+# and catalogues, and man pages that man(1) formats without warnings.
+# usage: bash cli_install.sh BINARY SRCDIR   (BINARY's folder is the build)
+set -euo pipefail
+BIN=$1
+SRC=$2
+BUILD=$(dirname "$BIN")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+P="$WORK/prefix"
+cmake --install "$BUILD" --prefix "$P" >"$WORK/install.log" || { cat "$WORK/install.log"; fail "cmake --install"; }
+
+version=$(sed -n 's/^#define CH_VERSION "\(.*\)"/\1/p' "$SRC/include/chartered.h")
+[ "$("$P/bin/chartered" --version)" = "chartered $version" ] || fail "--version: $("$P/bin/chartered" --version)"
+for f in include/chartered.h share/chartered/web/index.html share/chartered/i18n/en.json \
+         share/chartered/data/arrangements/standard.arr share/man/man1/chartered.1 \
+         share/man/man5/chartered-formats.5 share/doc/chartered/CHANGELOG.md; do
+    [ -f "$P/$f" ] || fail "not installed: $f"
+done
+ls "$P"/lib*/libchartered.so.* "$P"/lib*/libchartered.a >/dev/null || fail "libraries not installed"
+
+# the installed server finds its files under the prefix, not in the source tree
+help=$("$P/bin/chartered" serve --help)
+echo "$help" | grep -q -- "--web DIR .*(default $P/share/chartered/web)" || fail "serve's web default: $help"
+echo "$help" | grep -q -- "(default $P/share/chartered/i18n)" || fail "serve's i18n default: $help"
+# ... and the build tree's program still uses the source tree
+bhelp=$("$BIN" serve --help)
+[[ "$bhelp" == *"(default $SRC/web)"* || "$bhelp" == *"(default $(cd "$SRC" && pwd -P)/web)"* ]] || \
+    fail "build tree's web default: $bhelp"
+
+# pkg-config: the example compiles against the installed library and runs
+export PKG_CONFIG_PATH=$(dirname "$(ls -d "$P"/lib*/pkgconfig/chartered.pc | head -1)")
+[ "$(pkg-config --modversion chartered)" = "$version" ] || fail "pkg-config --modversion"
+# a library built with the sanitizers (CH_SANITIZE) needs them in the program too
+SAN=""
+libdeps=$(ldd "$(ls "$P"/lib*/libchartered.so | head -1)")
+[[ "$libdeps" == *libasan* ]] && SAN="-fsanitize=address,undefined"
+cc $SAN -Wall -Wextra -Werror "$SRC/examples/random_game.c" $(pkg-config --cflags --libs chartered) -o "$WORK/rg"
+out=$(LD_LIBRARY_PATH=$(dirname "$(ls "$P"/lib*/libchartered.so | head -1)") "$WORK/rg" 7)
+echo "$out" | grep -q "^amsterdam, 4 players, seed 7: [0-9]* moves" || fail "example: $out"
+echo "$out" | grep -q "^golden-age, 3 players, seed 7: [0-9]* moves" || fail "example: $out"
+# statically too (jansson from pkg-config's Requires.private)
+cc $SAN "$SRC/examples/random_game.c" $(pkg-config --cflags chartered) \
+   "$(ls "$P"/lib*/libchartered.a | head -1)" $(pkg-config --libs --static jansson) -lpthread -lm -o "$WORK/rg_static"
+[ "$("$WORK/rg_static" 7)" = "$out" ] || fail "static example differs from the shared one"
+
+# man pages format without warnings
+for m in man1/chartered.1 man5/chartered-formats.5; do
+    w=$(MANWIDTH=80 man --warnings -l "$P/share/man/$m" 2>&1 >/dev/null || true)
+    [ -z "$w" ] || fail "man $m: $w"
+done
+echo "ok: installed into a prefix; $out" | head -2

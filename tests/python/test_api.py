@@ -1,0 +1,175 @@
+"""test_api.py: the Python API's contract (docs/python.md).
+- No hidden information: in random games of both editions, at every decision
+  (sealed bids included), each player's observation tensor and information
+  state string are the same after resample_from_infostate(p) (which re-deals
+  everything p cannot see), while the full state does change; and the tensor
+  marks no card of another player's hand that is not public.
+- Errors: an illegal action, a malformed action, a wrong player, a move out
+  of turn raise an exception carrying the engine's reason, and the state is
+  unchanged byte for byte; bad arguments everywhere raise ValueError or
+  TypeError; the interpreter never aborts.
+- clone() is independent; the environment's mask matches the legal moves,
+  and a masked-out slot is refused.
+usage: python3 test_api.py
+"""
+import random
+import sys
+
+import numpy as np
+
+import chartered
+from chartered import SIMULTANEOUS, TERMINAL, ChError
+from chartered._lib import ffi, lib
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def raises(exc, fn, *a, **k):
+    try:
+        fn(*a, **k)
+    except exc as e:
+        return e
+    return None
+
+
+# ---- hidden information ----------------------------------------------------------
+seen_sim = resampled_changed = checks = 0
+for ed, np_, params, seeds in [("amsterdam", 3, {}, range(4)), ("amsterdam", 5, {}, range(2)),
+                               ("golden-age", 4, {"events": True}, range(3)),
+                               ("golden-age", 6, {"preset": "golden-age-first"}, range(2))]:
+    game = chartered.load_game(ed, players=np_, **params)
+    lay = game.layout
+    for seed in seeds:
+        s = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        step = 0
+        while not s.is_terminal():
+            if s.current_player() == SIMULTANEOUS:
+                seen_sim += 1
+            if step % 7 == 0 or s.current_player() == SIMULTANEOUS:
+                for p in range(np_):
+                    r = s.resample_from_infostate(p, seed * 1000 + step)
+                    o1, o2 = s.observation_tensor(p), r.observation_tensor(p)
+                    check(np.array_equal(o1, o2),
+                          f"{ed} seed {seed} step {step}: player {p}'s observation changes "
+                          f"when what they cannot see is re-dealt")
+                    check(s.information_state_string(p) == r.information_state_string(p),
+                          f"{ed} seed {seed} step {step}: player {p}'s information state changes")
+                    resampled_changed += (r != s)
+                    # the cards block: nothing of another player's hidden hand
+                    cards = lay.block(o1, "cards")
+                    full = s._st
+                    for c in range(game.ncards):
+                        for q in range(np_):
+                            if q == p:
+                                continue
+                            in_q = (full.pl[q].hand[c >> 6] >> (c & 63)) & 1
+                            known = (full.pl[q].known[c >> 6] >> (c & 63)) & 1
+                            if in_q and not known:
+                                check(cards[c, 0] == 0 and cards[c, 4 + (q - p) % np_] == 0,
+                                      f"{ed} seed {seed}: card {c} hidden in player {q}'s hand "
+                                      f"shows in player {p}'s tensor")
+                    checks += 1
+            p = s.deciders()[0]
+            s.apply_action(rng.choice(s.legal_actions(p)), p)
+            step += 1
+check(seen_sim > 0, "no sealed-bid decision was met (the test would not cover them)")
+check(resampled_changed > checks // 2,
+      f"resampling changed the state only {resampled_changed} times of {checks}")
+print(f"hidden information: {checks} observations checked, {seen_sim} simultaneous decisions")
+
+# ---- errors leave the state unchanged ---------------------------------------------
+game = chartered.load_game("amsterdam", players=4)
+s = game.new_initial_state(5)
+before = s.clone()
+p = s.current_player()
+other = (p + 1) % 4
+legal = s.legal_actions()
+e = raises(ChError, s.apply_action, s.string_to_action(p, "play Harbour A1"), p) \
+    if "play Harbour A1" not in [s.action_to_string(p, a) for a in legal] else None
+check(e is not None and e.code == lib.CH_EILLEGAL and e.reason, f"illegal move: {e!r}")
+check(s == before, "a refused move changed the state")
+e = raises(ChError, s.apply_action, legal[0], other)
+check(e is not None and e.code == lib.CH_ETURN and e.reason, f"out of turn: {e!r}")
+check(s == before, "a move out of turn changed the state")
+e = raises(ChError, s.string_to_action, p, "fly to the moon")
+check(e is not None and e.code == lib.CH_ESYNTAX and e.reason, f"bad notation: {e!r}")
+for bad in [-1, 1 << 64, 0, "draw", 3.5, True, 0xFF]:
+    e = raises((ValueError, TypeError, ChError), s.apply_action, bad)
+    check(e is not None, f"apply_action({bad!r}) was accepted")
+check(s == before, "bad actions changed the state")
+for bad in [-1, 4, 99, "1", None, 1.0]:
+    if bad is None:
+        continue
+    check(raises((ValueError, TypeError), s.observation_tensor, bad) is not None,
+          f"observation_tensor({bad!r}) accepted")
+    check(raises((ValueError, TypeError), s.legal_actions, bad) is not None,
+          f"legal_actions({bad!r}) accepted")
+    check(raises((ValueError, TypeError), s.resample_from_infostate, bad) is not None,
+          f"resample_from_infostate({bad!r}) accepted")
+check(raises(ValueError, game.new_initial_state, -3) is not None, "negative seed accepted")
+check(raises(ChError, chartered.load_game, "amsterdam", players=9) is not None, "9 players accepted")
+check(raises(ValueError, chartered.load_game, "monopoly") is not None, "unknown edition accepted")
+check(raises(ChError, chartered.load_game, "amsterdam", arrangement="nowhere") is not None,
+      "unknown arrangement accepted")
+check(s == before, "errors changed the state")
+
+# ---- apply_actions at a sealed bid refuses a bad bid without a change ----------------
+found = False
+for seed in range(40):
+    t = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    while not t.is_terminal() and t.current_player() != SIMULTANEOUS:
+        q = t.deciders()[0]
+        t.apply_action(rng.choice(t.legal_actions(q)), q)
+    if t.is_terminal():
+        continue
+    found = True
+    who = t.deciders()
+    acts = [0] * 4
+    for q in who:
+        acts[q] = t.legal_actions(q)[0]
+    bad = list(acts)
+    m = chartered.unpack(acts[who[-1]], ffi.new("ch_move *"))
+    m.n = 99999  # more than anyone's cash
+    bad[who[-1]] = chartered.pack(m[0])
+    snap = t.clone()
+    check(raises(ChError, t.apply_actions, bad) is not None, "a bid above cash was accepted")
+    check(t == snap, "a refused apply_actions changed the state")
+    check(raises(ValueError, t.apply_action, acts[who[0]]) is not None,
+          "apply_action without a player at a simultaneous node was accepted")
+    t.apply_actions(acts)
+    check(t != snap, "apply_actions did nothing")
+    break
+check(found, "no sealed bid reached in 40 games")
+
+# ---- clone, returns, env --------------------------------------------------------------
+c = s.clone()
+c.apply_action(c.legal_actions()[0])
+check(s == before and c != s, "clone is not independent")
+check(s.returns() == [0.0] * 4, "returns before the end")
+env = chartered.Env("golden-age", players=3, names=True)
+obs, info = env.reset(seed=11)
+steps = 0
+while True:
+    n = len(info["legal"])
+    check(int(info["action_mask"].sum()) == n and info["action_mask"][:n].all(), "mask != legal")
+    check(obs.shape == (env.observation_size,), "observation shape")
+    if steps == 0:
+        check(raises(ValueError, env.step, n) is not None, "masked-out slot accepted")
+    obs, rew, done, trunc, info = env.step(random.Random(steps).randrange(n))
+    steps += 1
+    if done:
+        check(info["player"] == TERMINAL and sorted(rew.tolist())[-1] == 1.0, "end rewards")
+        break
+
+if failures:
+    print(f"{len(failures)} failures")
+    sys.exit(1)
+print(f"ok: hidden information, errors, clone and environment ({steps} env steps)")
