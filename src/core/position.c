@@ -538,7 +538,15 @@ static int rfail(rctx *r, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    return fail(r->err, CH_EFORMAT, "%s:%d: %s", r->file, line, text);
+    /* a position file's errors name its line and stay in English, as the
+       JSON loader's do (json.c's jfail): they are about a file format that
+       designers write, not a refusal of a player's move, so they are not
+       recorded for chx_reason's translation */
+    if (r->err) {
+        ch_msg_clear(r->err);
+        snprintf(r->err->text, sizeof r->err->text, "%s:%d: %s", r->file, line, text);
+    }
+    return CH_EFORMAT;
 }
 
 /* ---- "did you mean" ---- */
@@ -1359,7 +1367,7 @@ static int offer_items(rctx *r, int give, const char *rest)
         word(&q, name, sizeof name);
         int c = find_company(st, name);
         if (c >= 0 && word(&q, num, sizeof num)) {
-            unsigned long long v;
+            unsigned long long v = 0;
             int rc = need_uint(r, num, 9, "a count of stocks", &v);
             if (rc)
                 return rc;
@@ -1768,7 +1776,7 @@ static int finish(rctx *r)
     for (int i = 0; i < CH_MARKET_MAX; i++)
         st->market[i] = CH_NONE;
     {
-        for (int i = 0; i < st->market_size; i++) {
+        for (int i = 0; i < st->market_size && i < CH_MARKET_MAX; i++) {
             int c = r->pile[PILE_MARKET][i];
             if (c >= CH_NONE + 1000)
                 continue;
