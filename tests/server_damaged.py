@@ -43,11 +43,18 @@ for i in range(4):
     ws = srv.ws()
     ws.send({"type": "join", "game": gid, "token": tok})
     made = 0
+    mine = lambda m: m["type"] == "state" and 0 in m["deciders"] and m["legal"]
+    m = ws.recv_until(mine)
     while made < 3:
-        m = ws.recv_until(lambda m: m["type"] == "state" and 0 in m["deciders"] and m["legal"])
-        ws.send({"type": "move", "move": pick_move(m["legal"], rng), "decision": m["decision"]})
-        made += 1
-    ws.recv_until(lambda m: m["type"] == "state" and m["decision"] > 0)
+        d = m["decision"]
+        ws.send({"type": "move", "move": pick_move(m["legal"], rng), "decision": d})
+        # count the move only once it is acknowledged (a state past its
+        # decision): a presence push of the old decision can make it stale
+        r = ws.recv_until(lambda x: x["type"] == "error" or
+                          (x["type"] == "state" and x["decision"] > d))
+        if r["type"] == "state":
+            made += 1
+        m = r if mine(r) else ws.recv_until(mine)
     ws.close()
 srv.stop()
 c = sqlite3.connect(db)
