@@ -8,6 +8,7 @@ PKGS=(build-essential cmake pkg-config clang libjansson-dev libcmocka-dev tmux p
       libwebsockets-dev libsqlite3-dev
       libev-dev libwebsockets-evlib-ev
       libsodium-dev
+      libpq-dev postgresql
       python3-websockets
       libclang-rt-14-dev
       python3-cffi python3-numpy
