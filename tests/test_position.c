@@ -184,6 +184,37 @@ static void hand_written_position(void **s)
     assert_int_equal(a.pl[1].cash, 70);
 }
 
+/* Levels on the board put their cards on the discard pile, as a built plot
+ * does with its card; a random reserve is one setup could have left. */
+static void levels_discarded(void **s)
+{
+    (void)s;
+    ch_state a;
+    ch_msg m;
+    const char *text = "players 3\nseed 4\nwarehouse Harbour B1 height 4\nwarehouse Harbour D1 height 2\n"
+                       "discard L2#96\nhand 1 L3, L3, L3, L3, L3\nreserve random 3\n";
+    if (read_text(&a, text, &m) != CH_OK)
+        fail_msg("%s", m.text);
+    int n[6] = {0}, listed = 0, reserve[6] = {0}, l2 = 96; /* "L2#96": a level card by its id */
+    assert_int_equal(a.card_level[l2], 2);
+    for (int i = 0; i < a.ndiscard; i++) {
+        n[a.card_level[a.discard[i]]]++;
+        listed += a.discard[i] == l2;
+    }
+    assert_int_equal(n[2], 2); /* L2#96 as written, and one more */
+    assert_int_equal(n[3], 1); /* the only L3 not in the hand */
+    assert_int_equal(n[4], 1);
+    assert_int_equal(listed, 1);
+    assert_int_equal(a.discard[a.ndiscard - 1], l2); /* written on top */
+    assert_int_equal(a.nreserve, 3);
+    for (int i = 0; i < a.nreserve; i++)
+        reserve[a.card_level[a.reserve[i]]]++;
+    assert_int_equal(reserve[2], 2);
+    assert_int_equal(reserve[3], 0); /* every L3 is held or played: Aenleggen took the reserve's */
+    assert_int_equal(reserve[4], 1);
+    t_valid(&a);
+}
+
 typedef struct bad {
     const char *text;
     const char *reason; /* "test.pos:LINE: ..." prefix expected */
@@ -218,6 +249,24 @@ static const bad BAD[] = {
     {"edition golden-age\nplayers 3\nwarehouse Harbour 4\n", "test.pos:3: a warehouse at Harbour 4 belongs to no enterprise"},
     {"players 3\nplaceholder Harbour C1 Coal\n", "test.pos:2: a placeholder is an HQ"},
     {"players 9\n", "test.pos:1: the player count must be a whole number from 0 to 6, not '9'"},
+    /* level cards: a level on the board was built by playing its card, which
+     * stays on the discard pile; the reserve is what setup set aside */
+    {"players 3\nhand 1 L4, L4\nwarehouse Harbour B1 height 4\nwarehouse Harbour D1 height 4\n",
+     "test.pos:4: Harbour D1 has a fourth level, but 2 stacks carry one and only 1 of the 3 L4 cards"},
+    {"players 3\nhand 2 L3, L3, L3, L3, L3, L3, L3\n", "test.pos:2: no L3 card is left"},
+    {"players 3\nwarehouse Harbour B1 height 5\n", "test.pos:2: a stack is a warehouse and at most three levels"},
+    {"players 3\nreserve L2, L2, L2\n", "test.pos:2: the level reserve holds at most two second-level cards"},
+    {"players 3\nreserve L4, L4\n", "test.pos:2: the level reserve holds at most two second-level cards"},
+    {"players 3\nhand 1 L4, L4, L4\nreserve random 4\n", "test.pos:3: no level card is left for the level reserve"},
+    /* the rest of ch_validate's board checks, at the line that is wrong */
+    {"players 3\nwarehouse Harbour B1 Coal hq\ncompany Coal f30\n",
+     "test.pos:3: Coal has 1 warehouse on the board: a company has at least two"},
+    {"players 3\nwarehouse Harbour B1 Coal hq\nwarehouse Harbour C1 Coal\nwarehouse Harbour A3 Coal\ncompany Coal f30\n",
+     "test.pos:5: Coal stands in 2 separate groups (Harbour B1 and Harbour A3)"},
+    {"players 3\nwarehouse Harbour B1 roof\n", "test.pos:2: a broken roof lies only on a company's warehouse"},
+    {"edition golden-age\nplayers 3\nwarehouse Harbour 1 height 2 Gold hq\nwarehouse Harbour 2 Gold\n"
+     "player 1 cash f500\ncompany Gold f50 flag 1\n",
+     "test.pos:6: player 1 has 1 flag on enterprises and 2 left"},
 };
 
 static void strict_loading(void **s)
@@ -243,6 +292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_written_position),
         cmocka_unit_test(strict_loading),
+        cmocka_unit_test(levels_discarded),
         cmocka_unit_test(round_trip_amsterdam),
         cmocka_unit_test(round_trip_golden_age),
     };

@@ -1010,6 +1010,8 @@ static int plot_line(rctx *r, int is_warehouse, const char *rest)
         return rfail(r, r->line, "a broken roof lies on a warehouse");
     if ((flags & CH_PF_NOPIECE) && !(flags & CH_PF_UPSIDE))
         return rfail(r, r->line, "nopiece goes with an upside-down placeholder only");
+    if (r->edition == CH_ED_AMSTERDAM && height > 4)
+        return rfail(r, r->line, "a stack is a warehouse and at most three levels (second, third, fourth): height 1 to 4");
     if (r->edition == CH_ED_GOLDEN_AGE && (flags & CH_PF_HQ) && height < 2)
         return rfail(r, r->line, "in The Golden Age an HQ stands on a warehouse: height counts both (2 or more)");
     if (flags & CH_PF_HQ) {
@@ -1659,13 +1661,23 @@ static int take(rctx *r, int v, uint64_t *rng, int for_deck, int line, int *out)
             }
         return rfail(r, line, "no %s card is left to place here", name);
     }
+    /* the level reserve holds what setup put there, less what Aenleggen took:
+     * at most two second-level cards, one third and one fourth */
+    int room[6] = {0, 0, 2, 1, 1, 0};
+    if (for_deck == 2)
+        for (int i = 0; i < r->npile[PILE_RESERVE]; i++)
+            if (r->pile[PILE_RESERVE][i] >= 0 && room[st->card_level[r->pile[PILE_RESERVE][i]]] > 0)
+                room[st->card_level[r->pile[PILE_RESERVE][i]]]--;
     int pool[CH_MAX_CARDS], n = 0;
     for (int c = 0; c < st->ncards; c++)
         if (!r->placed[c] && st->loc[c] != CH_LOC_UNUSED && (for_deck || !st->card_event[c]) &&
-            (for_deck != 2 || st->card_level[c]) &&
+            (for_deck != 2 || (st->card_level[c] && room[st->card_level[c]] > 0)) &&
             !(hand >= 0 && r->hl_given[hand] && st->card_level[c] &&
               r->levels_dealt[hand] >= st->pl[hand].hidden_levels))
             pool[n++] = c;
+    if (!n && for_deck == 2)
+        return rfail(r, line, "no level card is left for the level reserve, which holds at most two L2, one L3 "
+                     "and one L4 (Setup, step 4): name fewer ('reserve random N')");
     if (!n)
         return rfail(r, line, "no card is left to deal at random here");
     int c = pool[local_below(rng, (uint32_t)n)];
@@ -1673,6 +1685,117 @@ static int take(rctx *r, int v, uint64_t *rng, int for_deck, int line, int *out)
         r->levels_dealt[hand]++;
     r->placed[c] = line;
     *out = c;
+    return CH_OK;
+}
+
+static const char *const level_word[] = {"", "", "second", "third", "fourth", "fifth"};
+
+/* Building Amsterdam: each level on the board was built by playing its level
+ * card, which stays on the discard pile (Veilinge takes back plot cards only,
+ * and nothing shuffles the discard pile back). So the discard pile holds at
+ * least as many level-k cards as stacks carry a level k; the cards no line
+ * placed make up the difference, as a built plot's card does. */
+static int levels_played(rctx *r)
+{
+    ch_state *st = &r->st;
+    if (st->edition != CH_ED_AMSTERDAM)
+        return CH_OK;
+    for (int k = 2; k <= 4; k++) {
+        int on = 0, line = 0, where = -1, played = 0, cards = 0;
+        for (int x = 0; x < st->board.nplots; x++)
+            if (st->height[x] >= k) {
+                on++;
+                if (r->plot_line[x] >= line) {
+                    line = r->plot_line[x];
+                    where = x;
+                }
+            }
+        for (int c = 0; c < st->ncards; c++)
+            cards += st->loc[c] != CH_LOC_UNUSED && st->card_level[c] == k;
+        for (int i = 0; i < r->npile[PILE_DISCARD]; i++) {
+            int v = r->pile[PILE_DISCARD][i];
+            played += v >= 0 && st->card_level[v] == k;
+        }
+        for (int c = 0; c < st->ncards && played < on; c++)
+            if (!r->placed[c] && st->loc[c] != CH_LOC_UNUSED && st->card_level[c] == k) {
+                if (r->npile[PILE_DISCARD] >= CH_MAX_CARDS)
+                    return rfail(r, line, "too many cards");
+                r->pile[PILE_DISCARD][r->npile[PILE_DISCARD]++] = c; /* at the bottom */
+                r->placed[c] = line;
+                played++;
+            }
+        if (played < on)
+            return rfail(r, line, "%s has a %s level, but %d stacks carry one and only %d of the %d L%d cards "
+                         "can have been played: a level is built by playing its card, which stays on the "
+                         "discard pile (the others are placed elsewhere)",
+                         r->pn.n[where], level_word[k], on, played, cards, k);
+    }
+    return CH_OK;
+}
+
+/* What ch_validate checks of the board and the flags, said at the line that
+ * is wrong: a broken roof lies on a company's warehouse (a roof goes only on a
+ * build that changes a company's value, Ruling R-31, and no company ever
+ * leaves a warehouse lone); a company is one connected group of at least two
+ * warehouses; a Golden Age player has two flags in all. */
+static int companies_whole(rctx *r)
+{
+    ch_state *st = &r->st;
+    for (int x = 0; x < st->board.nplots; x++)
+        if ((st->pflags[x] & CH_PF_ROOF) && st->owner[x] == CH_NONE)
+            return rfail(r, r->plot_line[x], "a broken roof lies only on a company's warehouse (Ruling R-31), "
+                         "not on the lone warehouse on %s", r->pn.n[x]);
+    for (int c = 0; c < st->ncompanies; c++) {
+        if (!st->co[c].on_chart)
+            continue;
+        int ln = r->co_line[c] ? r->co_line[c] : r->line;
+        int ws = 0, groups = 0, first = -1, second = -1;
+        uint64_t seen[2] = {0, 0};
+        uint8_t stack[CH_MAX_PLOTS];
+        for (int x = 0; x < st->board.nplots; x++) {
+            if (st->owner[x] != c || !has_piece(st, x))
+                continue;
+            ws += st->height[x] > 0;
+            if (bs_has(seen, x))
+                continue;
+            if (groups++ == 0)
+                first = x;
+            else if (second < 0)
+                second = x;
+            int top = 0;
+            bs_set(seen, x);
+            stack[top++] = (uint8_t)x;
+            while (top) {
+                int y = stack[--top];
+                for (int i = 0; i < st->board.deg[y]; i++) {
+                    int z = st->board.adj[y][i];
+                    if (st->owner[z] == c && has_piece(st, z) && !bs_has(seen, z)) {
+                        bs_set(seen, z);
+                        stack[top++] = (uint8_t)z;
+                    }
+                }
+            }
+        }
+        if (groups > 1)
+            return rfail(r, ln, "%s stands in %d separate groups (%s and %s): a company is one connected group",
+                         ch_company_name(st, c), groups, r->pn.n[first], r->pn.n[second]);
+        if (ws < 2)
+            return rfail(r, ln, "%s has %d warehouse%s on the board: a company has at least two (founding joins two)",
+                         ch_company_name(st, c), ws, ws == 1 ? "" : "s");
+    }
+    if (st->edition == CH_ED_GOLDEN_AGE)
+        for (int p = 0; p < st->nplayers; p++) {
+            int placed = 0, ln = r->pl_line[p];
+            for (int c = 0; c < st->ncompanies; c++)
+                if (st->co[c].flag == p + 1) {
+                    placed++;
+                    if (r->co_line[c] > ln)
+                        ln = r->co_line[c];
+                }
+            if (placed + st->pl[p].flags > 2)
+                return rfail(r, ln ? ln : r->line, "player %d has %d flag%s on enterprises and %d left: each player has two",
+                             p + 1, placed, placed == 1 ? "" : "s", st->pl[p].flags);
+        }
     return CH_OK;
 }
 
@@ -1707,11 +1830,18 @@ static int finish(rctx *r)
             r->pile[PILE_RESERVE][r->npile[PILE_RESERVE]++] = R_RANDOM;
     }
     /* shared names first, in the order read, then random cards */
-    int order[] = {PILE_HAND0, PILE_HAND0 + 1, PILE_HAND0 + 2, PILE_HAND0 + 3, PILE_HAND0 + 4,
-                   PILE_HAND0 + 5, PILE_MARKET, PILE_RESERVE, PILE_LOOK, PILE_DISCARD, PILE_DECK};
-    for (int pass = 0; pass < 2; pass++)
+    /* (random cards: the level reserve first, so that the hands cannot take
+     * the level cards it must hold) */
+    int order[2][11] = {{PILE_HAND0, PILE_HAND0 + 1, PILE_HAND0 + 2, PILE_HAND0 + 3, PILE_HAND0 + 4,
+                         PILE_HAND0 + 5, PILE_MARKET, PILE_RESERVE, PILE_LOOK, PILE_DISCARD, PILE_DECK},
+                        {PILE_RESERVE, PILE_HAND0, PILE_HAND0 + 1, PILE_HAND0 + 2, PILE_HAND0 + 3,
+                         PILE_HAND0 + 4, PILE_HAND0 + 5, PILE_MARKET, PILE_LOOK, PILE_DISCARD, PILE_DECK}};
+    for (int pass = 0; pass < 2; pass++) {
+        /* once the named cards are placed, and before any is dealt at random */
+        if (pass == 1 && (rc = levels_played(r)))
+            return rc;
         for (int k = 0; k < 11; k++) {
-            int pile = order[k];
+            int pile = order[pass][k];
             if (pile >= PILE_HAND0 + st->nplayers)
                 continue;
             for (int i = 0; i < r->npile[pile]; i++) {
@@ -1725,6 +1855,7 @@ static int finish(rctx *r)
                 r->pile[pile][i] = c;
             }
         }
+    }
     /* the deck: as listed (top first), then the rest shuffled */
     uint8_t rest[CH_MAX_CARDS];
     int nrest = 0;
@@ -1759,10 +1890,14 @@ static int finish(rctx *r)
     if (r->npile[PILE_RESERVE] > CH_RESERVE_MAX)
         return rfail(r, r->pile_line[PILE_RESERVE], "the level reserve holds at most %d cards", CH_RESERVE_MAX);
     st->nreserve = 0;
+    int room[6] = {0, 0, 2, 1, 1, 0};
     for (int i = r->npile[PILE_RESERVE] - 1; i >= 0; i--) {
         int c = r->pile[PILE_RESERVE][i];
         if (!st->card_level[c])
             return rfail(r, r->pile_line[PILE_RESERVE], "the level reserve holds level cards only, not %s", r->cn.n[c]);
+        if (room[st->card_level[c]]-- <= 0)
+            return rfail(r, r->pile_line[PILE_RESERVE], "the level reserve holds at most two second-level cards, one "
+                         "third and one fourth, as setup set it aside (Setup, step 4), so not %s", r->cn.n[c]);
         st->reserve[st->nreserve++] = (uint8_t)c;
         st->loc[c] = CH_LOC_RESERVE;
     }
@@ -1962,6 +2097,8 @@ static int finish(rctx *r)
             }
         }
     }
+    if (!building && (rc = companies_whole(r)))
+        return rc;
     if ((rc = ch_validate(st, &why)) != CH_OK)
         return rfail(r, r->turn_line ? r->turn_line : last, "impossible position: %s", why.text);
     unsigned mask;
