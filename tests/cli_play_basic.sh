@@ -3,7 +3,9 @@
 # flags and their errors, the interactive setup questions (with bad answers),
 # input from a pipe (plain screens, garbage and illegal moves refused, end of
 # input saving the game and saying where, resume continuing it, the saved
-# file replaying), the language from the locale, the rules pager, a game file
+# file replaying), the language from the locale, moves listed and typed in
+# Japanese and Dutch notation (English read too) and help citing the
+# rulebook's sections in the language, the rules pager, a game file
 # of `chartered new` played with every seat a person, and in tmux: hot seat
 # (the "pass the keyboard" pause hides the last person's hand; undo refused
 # against people), colour following the terminal (NO_COLOR honoured) and
@@ -39,7 +41,7 @@ run() { # INPUT CMD...: stdin from INPUT, output in out/err, status in RC
     RC=$?
     set -e
 }
-has() { grep -qF -- "$1" "$TMP/${2:-out}" || fail "expected '$1' in $2"; }
+has() { grep -qF -- "$1" "$TMP/${2:-out}" || fail "expected '$1' in ${2:-out}"; }
 
 # ---- flags -------------------------------------------------------------------
 run "" "$BIN" play --help
@@ -108,6 +110,22 @@ grep -q "is not legal now\|needs the florin sign" "$TMP/out" && fail "English re
 run 'bid f10\n' "$BIN" play --seats human,greedy --seed 3 --autosave a3nl.json --lang nl
 has "Niet toegestaan: 'bid f10' mag nu niet: "
 ok "reasons in Japanese and Dutch"
+
+# moves in the language's notation (src/text/notation.c): listed, typed, and
+# English still read; the help cites the rulebook's sections in the language
+run 'help\n\n建設 港 C1\n' "$BIN" play --seats human,greedy --seed 3 --autosave a3jb.json --lang ja --plain --width 200
+has "  1  引く"
+has "建設 港 C1"
+has "プレイヤー1が港 C1に建てた"
+has "ルールの「手番」を参照"
+grep -qE "  (draw|play Harbour)" "$TMP/out" && fail "English notation in the Japanese list"
+grep -qF "'The turn'" "$TMP/out" && fail "an English section name in the Japanese help"
+run 'help\n\nplay Harbour C1\n' "$BIN" play --seats human,greedy --seed 3 --autosave a3nb.json --lang nl --plain --width 200
+has "bouw Haven C1"
+has "Speler 1 bouwde op Haven C1"
+has "Zie de regels, 'Een spelersbeurt'"
+has "Verkoop hoogstens twee aandelen ('pas'"
+ok "moves in Japanese and Dutch notation, English read too; help cites translated sections"
 
 # ---- the rules pager ---------------------------------------------------------------
 run 'rules\n\nq\n\n' "$BIN" play --seats human,greedy --seed 3 --autosave a6.json --lang en

@@ -8,7 +8,9 @@
 # right under it, and the prompt on the last row used; a long list of moves
 # ends with "... en nog N". Refused moves give the engine's reason in the
 # game's language (chx_reason): an illegal move and a typo in the notation,
-# with the values in them.
+# with the values in them. The moves are listed in Dutch notation ("trek",
+# "bouw Haven E3", no English word or district), part of a Dutch move
+# narrows the list, and a whole Dutch move typed in lower case is played.
 # Usage: bash tests/cli_play_compact.sh PATH/TO/chartered REPO-ROOT
 set -euo pipefail
 BIN=$(readlink -f "${1:?usage: cli_play_compact.sh PATH/TO/chartered REPO-ROOT}")
@@ -68,6 +70,25 @@ tm capture-pane -p -J -t t >"$TMP/pane"
 grep -qF "'bid 120' is geen zet en geen opdracht: bedrag '120' heeft het guldenteken nodig: schrijf het als f120" \
     "$TMP/pane" || fail "the notation typo's reason is not in Dutch"
 echo "ok: refusals in Dutch"
+
+# ---- moves listed, echoed and typed in Dutch notation (src/text/notation.c) -------
+tm capture-pane -p -J -t t >"$TMP/pane"
+grep -qE '^ +1  trek( |$)' "$TMP/pane" || fail "the list does not start with 'trek' (draw in Dutch)"
+grep -qE '(^| )(draw|take|play|refresh)( |$)' "$TMP/pane" && fail "English notation words in the Dutch list"
+grep -qE ' Harbour | Canal Ring | Old Side ' "$TMP/pane" && fail "an English district name in the Dutch list"
+type_line "bouw"   # part of a move in Dutch narrows the list
+wait_prompt || fail "no prompt after narrowing"
+tm capture-pane -p -J -t t >"$TMP/pane"
+grep -qE "[0-9]+ zetten passen bij 'bouw'" "$TMP/pane" || fail "typing 'bouw' did not narrow the list"
+move=$(grep -oE '[0-9]+  bouw [A-Z][a-z]+( Zijde)? [A-F][1-4]' "$TMP/pane" | head -1 | sed 's/^[0-9]*  //' || true)
+[ -n "$move" ] || fail "no 'bouw ...' move listed"
+plot=${move#bouw }
+type_line "$(echo "$move" | tr '[:upper:]' '[:lower:]')"   # the whole move, any case
+wait_prompt || fail "no prompt after a Dutch move"
+tm capture-pane -p -J -t t >"$TMP/pane"
+{ grep -qF "handel in hoogstens twee aandelen" "$TMP/pane" && ! grep -qF "$plot" "$TMP/pane"; } ||
+    { cat "$TMP/pane"; fail "the Dutch move '$move' was not played (no trade after it, or $plot still in hand)"; }
+echo "ok: the list in Dutch notation; '$move' typed and played"
 
 # ---- the compact screen at every decision ------------------------------------------
 check_screen() { # N: save the position, compare the pane with it

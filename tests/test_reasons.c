@@ -601,9 +601,10 @@ static void test_refusals_translated(void **state)
     t_turn(&st, 0);
     t_give(&st, 0, "Harbour C1");
     t_cash(&st, 0, 30);
-    /* a card not in hand: the plot's name stays as typed */
-    expect_reason(&st, 0, "play Harbour D1", "Harbour D1 zit niet in je hand",
-                  "Harbour D1 は手札にありません");
+    /* a card not in hand: the plot's district in the language, as the
+     * terminal's list of moves names it (src/text/notation.c) */
+    expect_reason(&st, 0, "play Harbour D1", "Haven D1 zit niet in je hand",
+                  "港 D1 は手札にありません");
     /* a move at the wrong time: the library's phrase is translated too */
     expect_reason(&st, 0, "bid f120",
                   "'bid f120' mag nu niet: kopen, een bouwkaart spelen of verkopen",
@@ -619,9 +620,9 @@ static void test_refusals_translated(void **state)
     expect_reason(&st, 0, "done now", "onverwacht 'now' na 'done': daar hoort niets meer bij",
                   "'done' の後に予期しない 'now' があります: この手には続きがありません");
     expect_reason(&st, 0, "play Harbor C1", "'Harbor C1' is geen kavel op dit bord: een "
-                  "kavel is een wijk en een label, zoals 'Harbour A1'",
+                  "kavel is een wijk en een label, zoals 'Haven A1'",
                   "'Harbor C1' はこの盤の区画ではありません: 区画は地区名とラベルで、"
-                  "'Harbour A1' のように書きます");
+                  "'港 A1' のように書きます");
     expect_reason(&st, 0, "sell 2",
                   "'sell 2' heeft een bedrijf nodig, zoals 'sell 2 Tea'",
                   "'sell 2' には会社が必要です ('sell 2 Tea' のように)");

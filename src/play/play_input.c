@@ -1,5 +1,6 @@
 /* play_input.c: one decision of a person in `chartered play`: the legal
- * moves listed with numbers and in notation (runs of amounts folded into one
+ * moves listed with numbers and in notation in the game's language
+ * (notation.c: "verkoop Buskruit"; runs of amounts folded into one
  * line), and the answer read back: a number, the notation (checked by the
  * library, whose reason is shown when it is refused), or part of a move,
  * which narrows the list. Also the commands that work at every prompt: help
@@ -110,9 +111,13 @@ void play_rules(play_game *g)
 
 /* ---- the list of moves ---------------------------------------------------------------- */
 
+/* Each legal move with its notation in the game's language (shown, and
+ * matched when the player types part of a move) and in English (matched
+ * too: the notation of the docs works in every language). */
 typedef struct movelist {
     ch_move *mv;
     char (*text)[128];
+    char (*en)[128];
     int n;
 } movelist;
 
@@ -120,17 +125,26 @@ static int list_load(const play_game *g, int p, movelist *L)
 {
     L->mv = NULL;
     L->text = NULL;
+    L->en = NULL;
     L->n = chx_legal_alloc(&g->st, p, &L->mv);
     if (L->n <= 0)
         return L->n;
     L->text = malloc((size_t)L->n * sizeof *L->text);
-    if (!L->text) {
+    L->en = malloc((size_t)L->n * sizeof *L->en);
+    if (!L->text || !L->en) {
         free(L->mv);
+        free(L->text);
+        free(L->en);
+        L->mv = NULL;
+        L->text = L->en = NULL;
         return -1;
     }
-    for (int i = 0; i < L->n; i++)
-        if (ch_move_str(&g->st, L->mv[i], L->text[i], sizeof L->text[i]) <= 0)
-            snprintf(L->text[i], sizeof L->text[i], "?");
+    for (int i = 0; i < L->n; i++) {
+        if (ch_move_str(&g->st, L->mv[i], L->en[i], sizeof L->en[i]) <= 0)
+            snprintf(L->en[i], sizeof L->en[i], "?");
+        if (chx_move_text(g->lang, &g->st, L->mv[i], L->text[i], sizeof L->text[i]) <= 0)
+            snprintf(L->text[i], sizeof L->text[i], "%s", L->en[i]);
+    }
     return L->n;
 }
 
@@ -138,9 +152,10 @@ static void list_free(movelist *L)
 {
     free(L->mv);
     free(L->text);
+    free(L->en);
 }
 
-static int matches(const char *text, const char *filter)
+static int matches_in(const char *text, const char *filter)
 {
     if (!filter[0])
         return 1;
@@ -149,6 +164,12 @@ static int matches(const char *text, const char *filter)
         if (strncasecmp(s, filter, fl) == 0)
             return 1;
     return 0;
+}
+
+/* Move i of L contains filter, in the game's language or in English. */
+static int matches(const movelist *L, int i, const char *filter)
+{
+    return matches_in(L->text[i], filter) || matches_in(L->en[i], filter);
 }
 
 static int trailing_amount(const char *t, long *val, size_t *plen)
@@ -175,7 +196,7 @@ static int list_print(play_game *g, const movelist *L, const char *filter, int *
     int ne = 0, nmatch = 0;
     size_t maxw = 0;
     for (int i = 0; i < L->n;) {
-        if (!matches(L->text[i], filter)) {
+        if (!matches(L, i, filter)) {
             i++;
             continue;
         }
@@ -185,7 +206,7 @@ static int list_print(play_game *g, const movelist *L, const char *filter, int *
         if (trailing_amount(L->text[i], &v0, &pl0))
             while (j < L->n && trailing_amount(L->text[j], &v, &pl) && pl == pl0 &&
                    !strncmp(L->text[j], L->text[i], pl) && v == v0 + (j - i) &&
-                   matches(L->text[j], filter))
+                   matches(L, j, filter))
                 j++;
         if (j - i >= 3) {
             snprintf(entry[ne], sizeof entry[ne], "%3d-%d  %.*s f%ld..f%ld", i + 1,
@@ -375,7 +396,7 @@ int play_ask(play_game *g, int p, ch_move *m)
         if (!line[0]) {
             int count = 0, idx = -1;
             for (int i = 0; filter[0] && i < L.n; i++)
-                if (matches(L.text[i], filter)) {
+                if (matches(&L, i, filter)) {
                     count++;
                     idx = i;
                 }
@@ -450,10 +471,10 @@ int play_ask(play_game *g, int p, ch_move *m)
             list_free(&L);
             continue;
         }
-        /* notation first: a whole move */
+        /* notation first: a whole move, in English or the game's language */
         ch_msg why = {{0}};
         ch_move mv;
-        int rc = ch_move_parse(&g->st, p, line, &mv, &why);
+        int rc = chx_move_read(g->lang, &g->st, p, line, &mv, &why);
         if (rc == CH_OK) {
             ch_msg reason = {{0}};
             rc = ch_check(&g->st, p, mv, &reason);
@@ -472,7 +493,7 @@ int play_ask(play_game *g, int p, ch_move *m)
         /* part of a move: narrow the list */
         int count = 0;
         for (int i = 0; i < L.n; i++)
-            count += matches(L.text[i], line);
+            count += matches(&L, i, line);
         list_free(&L);
         if (count > 0) {
             snprintf(filter, sizeof filter, "%s", line);

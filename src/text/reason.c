@@ -6,9 +6,10 @@
  * {2}, ... for the arguments in the format's order, so a language may put
  * them where its grammar wants them. Arguments that are themselves English
  * phrases of the library ("make a sealed bid", "your") are translated too
- * (entries "why.arg.<phrase>"), and so are company names; user text, plot,
- * district and event names and the move notation stay as written, because
- * they are what a player types. Whatever lacks a translation is shown in
+ * (entries "why.arg.<phrase>"), and so are company names and the district
+ * of a plot or card the library names ("Haven F4", as the terminal's list of
+ * moves writes it, notation.c); the player's own text and event names stay
+ * as written. Whatever lacks a translation is shown in
  * English: a gap is visible, never fatal (tests/test_reasons.c keeps every
  * format of the library translated).
  */
@@ -94,6 +95,7 @@ int chx_reason(int lang, const ch_msg *why, char *buf, size_t n)
     }
     static const char *const names[CH_MSG_NARGS] = {"1", "2", "3", "4", "5", "6"};
     const char *args[2 * CH_MSG_NARGS + 1];
+    char placed[CH_MSG_NARGS][CH_MSG_ARGLEN + 64];
     int k = 0;
     for (int i = 0; i < why->nargs; i++) {
         const char *v = why->args[i];
@@ -103,6 +105,13 @@ int chx_reason(int lang, const ch_msg *why, char *buf, size_t n)
             const char *t = lookup(lang, akey);
             if (!t)
                 t = company(lang, v);
+            if (!t) {
+                /* a plot or card the library named ("Harbour F4"): its
+                 * district in lang, as the list of moves shows it */
+                chx_place(lang, v, placed[i], sizeof placed[i]);
+                if (strcmp(placed[i], v))
+                    t = placed[i];
+            }
             if (t)
                 v = t;
         }

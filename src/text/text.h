@@ -114,6 +114,21 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
  * "L3"; Golden Age event cards translated). */
 void chx_card(int lang, const ch_state *st, int card, char *buf, size_t n);
 
+/* ---- notation in the player's language (notation.c) -------------------------
+ * chx_move_text: move m in notation with its words, company and district
+ * names in lang ("verkoop Buskruit", "bouw Haven C1"; English: ch_move_str's
+ * text). Returns the length of the whole text (<= 0 when ch_move_str fails),
+ * cut on a UTF-8 boundary to fit n. chx_move_english: a typed text in lang's
+ * notation turned back into the library's English notation, phrase by phrase,
+ * case ignored (what is not a phrase of lang is kept). chx_move_read: player
+ * p's typed move, in English or in lang's notation, into *m; CH_OK, or the
+ * library's code and reason (for the English reading when the text holds no
+ * word of lang). */
+int chx_move_text(int lang, const ch_state *st, ch_move m, char *buf, size_t n);
+int chx_move_english(int lang, const ch_state *st, const char *text, char *buf, size_t n);
+int chx_move_read(int lang, const ch_state *st, int p, const char *text, ch_move *m,
+                  ch_msg *why);
+
 /* ---- prices (prices.c) -------------------------------------------------------
  * A JSON object appended to b: each legal move of player p that moves p's own
  * money (draw, take, refresh, buy, sell, credit, merge, flag, action, found)

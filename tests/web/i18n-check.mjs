@@ -5,8 +5,9 @@
 // a plural entry (an object of CLDR categories, docs/formats.md "Message
 // catalogues") has exactly the categories the language's CLDR rules name
 // (Intl.PluralRules: en and nl "one" and "other", ja "other"), no Dutch or
-// Japanese text contains an English company or district name, and every key
-// the client's code names literally — t('ui.market') — exists in English.
+// Japanese text contains an English company or district name, the Dutch and
+// Japanese help cite the rulebook's sections and the move words in their
+// language (no English section name), and every key the client's code names literally — t('ui.market') — exists in English.
 // So a missing translation fails the test instead of showing a key on screen.
 // Usage: node i18n-check.mjs SRCDIR
 import fs from 'node:fs';
@@ -56,22 +57,40 @@ for (const l of ['nl', 'ja']) {
   const re = new RegExp(`\\b(${names.join('|')})\\b`);
   for (const [cname, cats] of [['web/i18n', web], ['data/i18n', sharedAll]]) {
     for (const [k, v] of Object.entries(cats[l])) {
-      if (k.startsWith('why.') || k.startsWith('setup.') || k.startsWith('help.')) continue;   // notation words typed by players stay English
+      if (k.startsWith('why.') || k.startsWith('setup.') || k.startsWith('notation.')) continue;   // examples of English notation (read in every language)
       for (const f of forms(v)) { const m = re.exec(String(f)); if (m) problems.push(`${cname}/${l}.json: "${k}" names "${m[1]}" in English`); }
     }
   }
 }
 
-// The Dutch help cites the Dutch rulebook's section names: a section the
-// English help names ('The turn') is not named in English in Dutch, unless
-// the name is the same in both rulebooks (the event names) or the section is
-// one of The Golden Age's, whose rulebook is in English only (then it says so).
-for (const [k, v] of Object.entries(shared)) {
-  if (!k.startsWith('help.') || typeof v !== 'string') continue;
-  const m = /'([^']+)'\.?$/.exec(v);
-  const nl = String(sharedAll.nl[k] || '');
-  if (m && !/^(Coopmanscappen|Dreighinghe|Veilinge|Verlappen|Aenleggen)$/.test(m[1]) && nl.includes(`'${m[1]}'`) && !nl.includes('Engelse regels'))
-    problems.push(`data/i18n/nl.json: "${k}" cites the English section '${m[1]}'`);
+// The Dutch and Japanese help (the terminal's `help`, and the browser's
+// decision panel, which cites section.*) name the rulebook's sections in
+// their language: section.<phase> is the name the help text cites, a Dutch
+// or Japanese section.* differs from the English one (but for the stock
+// events, named alike in every rulebook), and no help text names a section
+// in English. The notation words a help text quotes ('pass') are the
+// language's own (notation.*: 'pas', 'パス'), as the terminal lists them.
+const EVENTS = /^(Coopmanscappen|Dreighinghe|Veilinge|Verlappen|Aenleggen)$/;
+const enSections = Object.entries(shared).filter(([k]) => k.startsWith('section.'));
+if (enSections.length < 20) problems.push(`data/i18n/en.json: only ${enSections.length} section.* names`);
+const notationWords = Object.keys(shared).filter((k) => k.startsWith('notation.')).map((k) => k.slice(9));
+for (const l of ['nl', 'ja']) {
+  const cat = sharedAll[l];
+  for (const [k, en] of enSections) {
+    if (!EVENTS.test(en) && cat[k] === en) problems.push(`data/i18n/${l}.json: "${k}" is the English section name '${en}'`);
+  }
+  for (const [k, v] of Object.entries(cat)) {
+    if (!k.startsWith('help.') || typeof v !== 'string') continue;
+    const sk = `section.${k.slice(5)}`;
+    if (sk in cat && !v.includes(cat[sk])) problems.push(`data/i18n/${l}.json: "${k}" does not cite its section '${cat[sk]}' (${sk})`);
+    for (const [, en] of enSections) {
+      if (!EVENTS.test(en) && v.includes(en)) problems.push(`data/i18n/${l}.json: "${k}" cites the English section '${en}'`);
+    }
+    for (const m of v.matchAll(/'([^' ]+)[^']*'/g)) {
+      const w = m[1];
+      if (notationWords.includes(w) && cat[`notation.${w}`] !== w) problems.push(`data/i18n/${l}.json: "${k}" quotes the English move word '${w}' (${l}: '${cat[`notation.${w}`]}')`);
+    }
+  }
 }
 
 // literal keys in the code
