@@ -15,8 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "server.h"
 
 #define CHAT_MAX_BYTES 500
@@ -24,28 +22,14 @@
 #define CHAT_BURST 5.0
 #define CHAT_PER_SEC 0.5 /* 5 in 10 seconds */
 
-static sqlite3_stmt *ins_chat, *sel_chat, *max_chat;
-
-static sqlite3 *db(void)
+static db_conn *db(void)
 {
-    return srv_store_sqlite(g_srv->store);
-}
-
-static sqlite3_stmt *prep(sqlite3_stmt **st, const char *sql)
-{
-    if (!*st && sqlite3_prepare_v2(db(), sql, -1, st, NULL) != SQLITE_OK)
-        *st = NULL;
-    if (*st)
-        sqlite3_reset(*st);
-    return *st;
+    return srv_store_db(g_srv->store);
 }
 
 void srv_chat_finalize(void)
 {
-    sqlite3_finalize(ins_chat);
-    sqlite3_finalize(sel_chat);
-    sqlite3_finalize(max_chat);
-    ins_chat = sel_chat = max_chat = NULL;
+    /* nothing kept: the statements are the connection's (db.h) */
 }
 
 /* The next message number of g (read from the database the first time). */
@@ -53,16 +37,9 @@ static int next_n(srv_game *g)
 {
     if (g->chat_next > 0)
         return g->chat_next;
-    int n = 1;
-    sqlite3_stmt *st = prep(&max_chat, "SELECT max(n) FROM chat WHERE game = ?");
-    if (st) {
-        sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            n = sqlite3_column_int(st, 0) + 1;
-        sqlite3_reset(st);
-    }
-    g->chat_next = n;
-    return n;
+    g->chat_next = (int)db_one_int(db(), "SELECT max(n) FROM chat WHERE game = $1",
+                                   DB_P(DB_T(g->id)), 0, NULL) + 1;
+    return g->chat_next;
 }
 
 /* May client c read a message of `channel` from `seat` in g? */
@@ -139,22 +116,10 @@ const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n)
     const char *name = seat >= 0 ? g->seat[seat].name : c->ident.name;
     int num = next_n(g);
     int64_t at = srv_now_ms();
-    sqlite3_stmt *st = prep(&ins_chat, "INSERT INTO chat(game, n, decision, channel, seat, name, "
-                                       "text, at) VALUES(?,?,?,?,?,?,?,?)");
-    int rc = SQLITE_ERROR;
-    if (st) {
-        sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(st, 2, num);
-        sqlite3_bind_int(st, 3, g->ncommitted);
-        sqlite3_bind_int(st, 4, channel);
-        sqlite3_bind_int(st, 5, seat);
-        sqlite3_bind_text(st, 6, name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 7, text, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(st, 8, at);
-        rc = sqlite3_step(st);
-        sqlite3_reset(st);
-    }
-    if (rc != SQLITE_DONE) {
+    if (db_exec(db(), "INSERT INTO chat(game, n, decision, channel, seat, name, text, at) "
+                "VALUES($1,$2,$3,$4,$5,$6,$7,$8)",
+                DB_P(DB_T(g->id), DB_I(num), DB_I(g->ncommitted), DB_I(channel), DB_I(seat),
+                     DB_T(name), DB_T(text), DB_I(at))) != 0) {
         snprintf(why, n, "the database refused the message");
         return "storage";
     }
@@ -170,23 +135,21 @@ const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n)
 json_t *srv_chat_list(srv_game *g, const srv_client *c, int limit)
 {
     json_t *a = json_array();
-    sqlite3_stmt *st = prep(&sel_chat, "SELECT n, channel, seat, name, text, decision, at FROM "
-                                       "chat WHERE game = ? ORDER BY n DESC LIMIT ?");
+    db_rows *st = db_query(db(), "SELECT n, channel, seat, name, text, decision, at FROM chat "
+                           "WHERE game = $1 ORDER BY n DESC LIMIT $2",
+                           DB_P(DB_T(g->id), DB_I(limit > 0 ? limit : 1000000)));
     if (!st)
         return a;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 2, limit > 0 ? limit : 1000000);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        int channel = sqlite3_column_int(st, 1), seat = sqlite3_column_int(st, 2);
+    while (db_next(st) == 1) {
+        int channel = (int)db_int(st, 1), seat = (int)db_int(st, 2);
         if (c && !visible(g, c, channel, seat))
             continue;
-        json_array_insert_new(a, 0, message_json(sqlite3_column_int(st, 0), channel, seat,
-                                                 (const char *)sqlite3_column_text(st, 3),
-                                                 (const char *)sqlite3_column_text(st, 4),
-                                                 sqlite3_column_int(st, 5),
-                                                 sqlite3_column_int64(st, 6)));
+        json_array_insert_new(a, 0, message_json((int)db_int(st, 0), channel, seat,
+                                                 db_text(st, 3) ? db_text(st, 3) : "",
+                                                 db_text(st, 4) ? db_text(st, 4) : "",
+                                                 (int)db_int(st, 5), db_int(st, 6)));
     }
-    sqlite3_reset(st);
+    db_end(st);
     return a;
 }
 

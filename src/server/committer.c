@@ -24,8 +24,9 @@ typedef struct cjob {
     int n;
     srv_game **games;
     srv_batch_item *items;
-    int ok;
-    char err[200];              /* the database's reason when not ok */
+    int ok;                     /* 1 written; 0 refused; SRV_STORE_CONFLICT: refused
+                                   because another writer stored a move first */
+    char err[300];              /* the database's reason when not ok */
 } cjob;
 
 struct srv_committer {
@@ -60,8 +61,9 @@ static void *writer(void *arg)
         if (!c->todo_head)
             c->todo_tail = NULL;
         pthread_mutex_unlock(&c->mu);
-        j->ok = srv_store_write(c->db, j->items, j->n) == 0;
-        if (!j->ok)
+        int rc = srv_store_write(c->db, j->items, j->n);
+        j->ok = rc == 0 ? 1 : rc == SRV_STORE_CONFLICT ? SRV_STORE_CONFLICT : 0;
+        if (j->ok != 1)
             snprintf(j->err, sizeof j->err, "%s", srv_store_errmsg(c->db));
         pthread_mutex_lock(&c->mu);
         j->next = c->done;
@@ -148,14 +150,16 @@ void srv_committer_drain(srv_committer *c)
     }
     for (cjob *j = rev, *nx; j; j = nx) {
         nx = j->next;
-        if (j->ok) /* once per transaction: the backoff counts commits */
+        /* once per transaction: the backoff counts commits; a conflict is
+           the database working as meant (another writer was first) */
+        if (j->ok)
             srv_storage_ok();
         else
             srv_storage_failed(j->err);
         for (int i = 0; i < j->n; i++) {
             srv_game *g = j->games[i];
             g->commit_busy = 0;
-            if (!j->ok && j->items[i].seats)
+            if (j->ok != 1 && j->items[i].seats)
                 g->meta_dirty = 1;
             srv_commit_done(g, j->items[i].nmoves, j->items[i].away, j->ok);
         }

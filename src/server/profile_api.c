@@ -11,17 +11,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "rating.h"
 #include "server.h"
 
 #define PROFILE_GAMES 100   /* finished games on a profile, newest first */
 #define BOARD_PLAYERS 100   /* players on a leaderboard */
 
-static sqlite3 *db(void)
+static db_conn *db(void)
 {
-    return srv_store_sqlite(g_srv->store);
+    return srv_store_db(g_srv->store);
+}
+
+/* The edition key of a stored setup (read here rather than in SQL: the
+ * JSON functions of SQLite and PostgreSQL differ). */
+static const char *edition_of(const char *setup_text, char *out, size_t n)
+{
+    json_t *setup = setup_text ? json_loads(setup_text, 0, NULL) : NULL;
+    const char *ed = json_string_value(json_object_get(setup, "edition"));
+    snprintf(out, n, "%s", ed ? ed : "amsterdam");
+    json_decref(setup);
+    return out;
 }
 
 static json_t *rating_json(const char *edition, double r, double rd, int games)
@@ -51,83 +60,75 @@ static json_t *seat_names(const char *seats_text)
 
 static int api_player(struct lws *wsi, const char *name)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db(), "SELECT id, name, created FROM accounts WHERE name_key = lower(?)",
-                           -1, &st, NULL) != SQLITE_OK)
+    db_rows *st = db_query(db(), "SELECT id, name, created FROM accounts WHERE name_key = "
+                           "lower($1)", DB_P(DB_T(name)));
+    if (!st)
         return srv_http_error(wsi, 500, "the database cannot read players");
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
+    if (db_next(st) != 1) {
+        db_end(st);
         return srv_http_error(wsi, 404, "no player with that name");
     }
-    int64_t uid = sqlite3_column_int64(st, 0);
-    json_t *out = json_pack("{s:s,s:I}", "name", (const char *)sqlite3_column_text(st, 1),
-                            "created", (json_int_t)sqlite3_column_int64(st, 2));
-    sqlite3_finalize(st);
+    int64_t uid = db_int(st, 0);
+    json_t *out = json_pack("{s:s,s:I}", "name", db_text(st, 1) ? db_text(st, 1) : "",
+                            "created", (json_int_t)db_int(st, 2));
+    db_end(st);
 
     json_t *ratings = json_array();
-    if (sqlite3_prepare_v2(db(), "SELECT edition, rating, deviation, games FROM ratings "
-                           "WHERE user_id=? ORDER BY edition", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, uid);
-        while (sqlite3_step(st) == SQLITE_ROW)
-            json_array_append_new(ratings, rating_json((const char *)sqlite3_column_text(st, 0),
-                                                       sqlite3_column_double(st, 1),
-                                                       sqlite3_column_double(st, 2),
-                                                       sqlite3_column_int(st, 3)));
-        sqlite3_finalize(st);
+    if ((st = db_query(db(), "SELECT edition, rating, deviation, games FROM ratings "
+                       "WHERE user_id=$1 ORDER BY edition", DB_P(DB_I(uid))))) {
+        while (db_next(st) == 1)
+            json_array_append_new(ratings, rating_json(db_text(st, 0), db_real(st, 1),
+                                                       db_real(st, 2), (int)db_int(st, 3)));
+        db_end(st);
     }
     json_object_set_new(out, "ratings", ratings);
 
     int played = 0, playing = 0;
-    if (sqlite3_prepare_v2(db(), "SELECT (SELECT count(*) FROM game_players p JOIN results r "
-                           "ON r.game=p.game WHERE p.user_id=?1), (SELECT count(*) FROM "
-                           "game_players p JOIN games g ON g.id=p.game WHERE p.user_id=?1 AND "
-                           "g.status='playing')", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, uid);
-        if (sqlite3_step(st) == SQLITE_ROW) {
-            played = sqlite3_column_int(st, 0);
-            playing = sqlite3_column_int(st, 1);
+    if ((st = db_query(db(), "SELECT (SELECT count(*) FROM game_players p JOIN results r "
+                       "ON r.game=p.game WHERE p.user_id=$1), (SELECT count(*) FROM "
+                       "game_players p JOIN games g ON g.id=p.game WHERE p.user_id=$1 AND "
+                       "g.status='playing')", DB_P(DB_I(uid))))) {
+        if (db_next(st) == 1) {
+            played = (int)db_int(st, 0);
+            playing = (int)db_int(st, 1);
         }
-        sqlite3_finalize(st);
+        db_end(st);
     }
     json_object_set_new(out, "played", json_integer(played));
     json_object_set_new(out, "playing", json_integer(playing));
 
     json_t *games = json_array();
-    if (sqlite3_prepare_v2(db(), "SELECT p.game, p.seat, json_extract(g.setup,'$.edition'), "
-                           "g.seats, r.finished, r.scores, r.winners, r.rated, c.place, "
-                           "c.rating_before, c.rating_after FROM game_players p "
-                           "JOIN results r ON r.game=p.game JOIN games g ON g.id=p.game "
-                           "LEFT JOIN rating_changes c ON c.game=p.game AND c.user_id=p.user_id "
-                           "WHERE p.user_id=? ORDER BY r.finished DESC, p.game LIMIT ?", -1, &st,
-                           NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, uid);
-        sqlite3_bind_int(st, 2, PROFILE_GAMES);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *id = (const char *)sqlite3_column_text(st, 0);
-            char replay[64];
+    if ((st = db_query(db(), "SELECT p.game, p.seat, g.setup, "
+                       "g.seats, r.finished, r.scores, r.winners, r.rated, c.place, "
+                       "c.rating_before, c.rating_after FROM game_players p "
+                       "JOIN results r ON r.game=p.game JOIN games g ON g.id=p.game "
+                       "LEFT JOIN rating_changes c ON c.game=p.game AND c.user_id=p.user_id "
+                       "WHERE p.user_id=$1 ORDER BY r.finished DESC, p.game LIMIT $2",
+                       DB_P(DB_I(uid), DB_I(PROFILE_GAMES))))) {
+        while (db_next(st) == 1) {
+            const char *id = db_text(st, 0);
+            char replay[64], ed[32];
             snprintf(replay, sizeof replay, "/#/replay/%s", id ? id : "");
-            const char *ed = (const char *)sqlite3_column_text(st, 2);
-            json_t *sc = json_loads((const char *)sqlite3_column_text(st, 5), 0, NULL);
-            json_t *w = json_loads((const char *)sqlite3_column_text(st, 6), 0, NULL);
+            edition_of(db_text(st, 2), ed, sizeof ed);
+            json_t *sc = json_loads(db_text(st, 5) ? db_text(st, 5) : "", 0, NULL);
+            json_t *w = json_loads(db_text(st, 6) ? db_text(st, 6) : "", 0, NULL);
             json_t *gm = json_pack("{s:s,s:s,s:i,s:I,s:o,s:o,s:o,s:b,s:s}", "id", id ? id : "",
-                                   "edition", ed ? ed : "amsterdam", "seat",
-                                   sqlite3_column_int(st, 1), "finished",
-                                   (json_int_t)sqlite3_column_int64(st, 4), "names",
-                                   seat_names((const char *)sqlite3_column_text(st, 3)),
+                                   "edition", ed, "seat", (int)db_int(st, 1), "finished",
+                                   (json_int_t)db_int(st, 4), "names",
+                                   seat_names(db_text(st, 3)),
                                    "scores", sc ? sc : json_array(), "winners",
-                                   w ? w : json_array(), "rated", sqlite3_column_int(st, 7),
+                                   w ? w : json_array(), "rated", (int)db_int(st, 7),
                                    "replay", replay);
-            if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
-                json_object_set_new(gm, "place", json_integer(sqlite3_column_int(st, 8)));
+            if (!db_null(st, 8)) {
+                json_object_set_new(gm, "place", json_integer(db_int(st, 8)));
                 json_object_set_new(gm, "rating_before",
-                                    json_integer((int)(sqlite3_column_double(st, 9) + 0.5)));
+                                    json_integer((int)(db_real(st, 9) + 0.5)));
                 json_object_set_new(gm, "rating_after",
-                                    json_integer((int)(sqlite3_column_double(st, 10) + 0.5)));
+                                    json_integer((int)(db_real(st, 10) + 0.5)));
             }
             json_array_append_new(games, gm);
         }
-        sqlite3_finalize(st);
+        db_end(st);
     }
     json_object_set_new(out, "games", games);
     return srv_http_respond(wsi, 200, out, NULL);
@@ -143,28 +144,25 @@ static int api_leaderboard(struct lws *wsi)
         return srv_http_error(wsi, 400, "edition must be \"amsterdam\" or \"golden-age\"");
     rating_settings set;
     rating_settings_default(&set);
-    sqlite3_stmt *st;
     /* established ratings first (lichess lists only those), then the
        provisional ones, each by rating */
-    if (sqlite3_prepare_v2(db(), "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r "
-                           "JOIN accounts a ON a.id=r.user_id WHERE r.edition=? ORDER BY "
-                           "(r.deviation >= ?) , r.rating DESC, a.name LIMIT ?", -1, &st,
-                           NULL) != SQLITE_OK)
+    db_rows *st = db_query(db(), "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r "
+                           "JOIN accounts a ON a.id=r.user_id WHERE r.edition=$1 ORDER BY "
+                           "(r.deviation >= $2), r.rating DESC, a.name LIMIT $3",
+                           DB_P(DB_T(ed), DB_D(set.provisional_deviation),
+                                DB_I(BOARD_PLAYERS)));
+    if (!st)
         return srv_http_error(wsi, 500, "the database cannot read the ratings");
-    sqlite3_bind_text(st, 1, ed, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_double(st, 2, set.provisional_deviation);
-    sqlite3_bind_int(st, 3, BOARD_PLAYERS);
     json_t *players = json_array();
     int rank = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        json_t *p = rating_json(ed, sqlite3_column_double(st, 1), sqlite3_column_double(st, 2),
-                                sqlite3_column_int(st, 3));
+    while (db_next(st) == 1) {
+        json_t *p = rating_json(ed, db_real(st, 1), db_real(st, 2), (int)db_int(st, 3));
         json_object_del(p, "edition");
         json_object_set_new(p, "rank", json_integer(++rank));
-        json_object_set_new(p, "name", json_string((const char *)sqlite3_column_text(st, 0)));
+        json_object_set_new(p, "name", json_string(db_text(st, 0) ? db_text(st, 0) : ""));
         json_array_append_new(players, p);
     }
-    sqlite3_finalize(st);
+    db_end(st);
     return srv_http_respond(wsi, 200, json_pack("{s:s,s:o}", "edition", ed, "players", players),
                             NULL);
 }
@@ -208,26 +206,25 @@ static int api_my_games(struct lws *wsi)
     /* and the turn-based ones out of memory (accounts only: a guest's games
        are in memory while the guest plays) */
     int64_t uid = me.user_id;
-    sqlite3_stmt *st;
-    if (uid > 0 && sqlite3_prepare_v2(db(), "SELECT p.game, p.seat, json_extract(g.setup,"
-                                      "'$.edition'), t.since, t.days, t.to_move FROM "
-                                      "game_players p JOIN turn_clock t ON t.game=p.game "
-                                      "JOIN games g ON g.id=p.game WHERE p.user_id=?", -1, &st,
-                                      NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, uid);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *id = (const char *)sqlite3_column_text(st, 0);
+    db_rows *st;
+    if (uid > 0 && (st = db_query(db(), "SELECT p.game, p.seat, g.setup, t.since, t.days, "
+                                  "t.to_move FROM game_players p JOIN turn_clock t ON "
+                                  "t.game=p.game JOIN games g ON g.id=p.game WHERE p.user_id=$1",
+                                  DB_P(DB_I(uid))))) {
+        while (db_next(st) == 1) {
+            const char *id = db_text(st, 0);
             if (!id || srv_game_held(id))
                 continue;
-            int s = sqlite3_column_int(st, 1), days = sqlite3_column_int(st, 4);
-            int mine = (sqlite3_column_int(st, 5) >> s) & 1;
-            const char *ed = (const char *)sqlite3_column_text(st, 2);
-            int64_t since = sqlite3_column_int64(st, 3);
+            int s = (int)db_int(st, 1), days = (int)db_int(st, 4);
+            int mine = (int)((db_int(st, 5) >> s) & 1);
+            char ed[32];
+            edition_of(db_text(st, 2), ed, sizeof ed);
+            int64_t since = db_int(st, 3);
             json_array_append_new(mine ? turn : wait,
-                                  my_entry(id, ed ? ed : "amsterdam", s, mine, days,
+                                  my_entry(id, ed, s, mine, days,
                                            mine && since > 0 ? since + days * srv_day_ms() : 0));
         }
-        sqlite3_finalize(st);
+        db_end(st);
     }
     /* your turn first */
     size_t i;

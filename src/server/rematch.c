@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "server.h"
 
 /* The request that creates the same table (seats without their people). */
@@ -54,15 +52,9 @@ static json_t *same_table(const srv_game *g, int seat)
 static void remember(srv_game *old, const char *id)
 {
     snprintf(old->rematch, sizeof old->rematch, "%s", id);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(srv_store_sqlite(g_srv->store), "UPDATE results SET rematch=? "
-                           "WHERE game=?", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, old->id, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) != SQLITE_DONE)
-            lwsl_err("game %s: the rematch link is not stored\n", old->id);
-        sqlite3_finalize(st);
-    }
+    if (db_exec(srv_store_db(g_srv->store), "UPDATE results SET rematch=$1 WHERE game=$2",
+                DB_P(DB_T(id), DB_T(old->id))) != 0)
+        lwsl_err("game %s: the rematch link is not stored\n", old->id);
     /* every client of the old game sees the link */
     for (srv_client *c = old->clients; c; c = c->gnext)
         srv_client_want_state(c);

@@ -16,14 +16,12 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "rating.h"
 #include "server.h"
 
 /* Schema version 3 (store.c's migrations): turn-based clocks, results,
  * ratings, their changes, and which account sat in which game. */
-int srv_players_schema(sqlite3 *db)
+int srv_players_schema(db_conn *db)
 {
     static const char *sql =
         "CREATE TABLE IF NOT EXISTS results ("
@@ -42,29 +40,31 @@ int srv_players_schema(sqlite3 *db)
         " deviation_after REAL NOT NULL, PRIMARY KEY (game, user_id)) WITHOUT ROWID;"
         "CREATE TABLE IF NOT EXISTS game_players ("
         " user_id INTEGER NOT NULL, game TEXT NOT NULL, seat INTEGER NOT NULL,"
-        " PRIMARY KEY (user_id, game)) WITHOUT ROWID;"
-        /* the accounts of the games stored so far (seats JSON: owner "u:ID") */
+        " PRIMARY KEY (user_id, game)) WITHOUT ROWID;";
+    /* the accounts of the games stored so far (seats JSON: owner "u:ID"):
+       only SQLite files can be that old (a PostgreSQL database is made at
+       the current version, with nothing to fill in) */
+    static const char *fill =
         "INSERT OR IGNORE INTO game_players(user_id, game, seat)"
         " SELECT CAST(substr(json_extract(j.value, '$.owner'), 3) AS INTEGER), g.id, j.key"
         " FROM games g, json_each(g.seats) j"
         " WHERE json_extract(j.value, '$.owner') LIKE 'u:%';";
-    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    if (db_script(db, sql) != 0)
+        return -1;
+    return db_kind(db) == DB_SQLITE && db_script(db, fill) != 0 ? -1 : 0;
 }
 
-int srv_results_loaded(sqlite3 *db, srv_game *g)
+int srv_results_loaded(db_conn *db, srv_game *g)
 {
     g->rematch[0] = 0;
     if (g->status != GAME_OVER)
         return 0;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT rematch FROM results WHERE game=?", -1, &st, NULL) !=
-        SQLITE_OK)
+    db_rows *r = db_query(db, "SELECT rematch FROM results WHERE game=$1", DB_P(DB_T(g->id)));
+    if (!r)
         return -1;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        snprintf(g->rematch, sizeof g->rematch, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    return 0;
+    if (db_next(r) == 1 && db_text(r, 0))
+        snprintf(g->rematch, sizeof g->rematch, "%s", db_text(r, 0));
+    return db_end(r) == 0 ? 0 : -1;
 }
 
 static const char *edition_key(int ed)
@@ -119,30 +119,26 @@ srv_result *srv_result_make(const srv_game *g)
 
 /* The player's rating in that edition before this game: the stored one, or
  * a new player's. */
-static int read_rating(sqlite3 *db, int64_t user, const char *ed, rating_glicko *g, int *games)
+static int read_rating(db_conn *db, int64_t user, const char *ed, rating_glicko *g, int *games)
 {
     rating_settings set;
     rating_settings_default(&set);
     *g = rating_initial(&set);
     *games = 0;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT rating, deviation, volatility, games FROM ratings "
-                           "WHERE user_id=? AND edition=?", -1, &st, NULL) != SQLITE_OK)
+    db_rows *r = db_query(db, "SELECT rating, deviation, volatility, games FROM ratings "
+                          "WHERE user_id=$1 AND edition=$2", DB_P(DB_I(user), DB_T(ed)));
+    if (!r)
         return -1;
-    sqlite3_bind_int64(st, 1, user);
-    sqlite3_bind_text(st, 2, ed, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        g->rating = sqlite3_column_double(st, 0);
-        g->deviation = sqlite3_column_double(st, 1);
-        g->volatility = sqlite3_column_double(st, 2);
-        *games = sqlite3_column_int(st, 3);
+    if (db_next(r) == 1) {
+        g->rating = db_real(r, 0);
+        g->deviation = db_real(r, 1);
+        g->volatility = db_real(r, 2);
+        *games = (int)db_int(r, 3);
     }
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+    return db_end(r) == 0 ? 0 : -1;
 }
 
-static int apply_ratings(sqlite3 *db, const char *game, const srv_result *r)
+static int apply_ratings(db_conn *db, const char *game, const srv_result *r)
 {
     const char *ed = edition_key(r->edition);
     rating_settings set;
@@ -154,50 +150,28 @@ static int apply_ratings(sqlite3 *db, const char *game, const srv_result *r)
             return -1;
     if (rating_game(&set, r->n, before, r->place, after) != 0)
         return -1;
-    sqlite3_stmt *up = NULL, *ch = NULL;
-    int rc = -1;
-    if (sqlite3_prepare_v2(db, "INSERT INTO ratings(user_id, edition, rating, deviation, "
-                           "volatility, games, updated) VALUES(?1,?2,?3,?4,?5,?6,?7) "
-                           "ON CONFLICT(user_id, edition) DO UPDATE SET rating=?3, "
-                           "deviation=?4, volatility=?5, games=?6, updated=?7", -1, &up,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO rating_changes(game, user_id, edition, seat, "
-                           "place, rating_before, deviation_before, rating_after, "
-                           "deviation_after) VALUES(?,?,?,?,?,?,?,?,?)", -1, &ch,
-                           NULL) != SQLITE_OK)
-        goto done;
     for (int i = 0; i < r->n; i++) {
-        sqlite3_reset(up);
-        sqlite3_bind_int64(up, 1, r->user[i]);
-        sqlite3_bind_text(up, 2, ed, -1, SQLITE_STATIC);
-        sqlite3_bind_double(up, 3, after[i].rating);
-        sqlite3_bind_double(up, 4, after[i].deviation);
-        sqlite3_bind_double(up, 5, after[i].volatility);
-        sqlite3_bind_int(up, 6, games[i] + 1);
-        sqlite3_bind_int64(up, 7, r->finished);
-        if (sqlite3_step(up) != SQLITE_DONE)
-            goto done;
-        sqlite3_reset(ch);
-        sqlite3_bind_text(ch, 1, game, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(ch, 2, r->user[i]);
-        sqlite3_bind_text(ch, 3, ed, -1, SQLITE_STATIC);
-        sqlite3_bind_int(ch, 4, i);
-        sqlite3_bind_int(ch, 5, r->place[i]);
-        sqlite3_bind_double(ch, 6, before[i].rating);
-        sqlite3_bind_double(ch, 7, before[i].deviation);
-        sqlite3_bind_double(ch, 8, after[i].rating);
-        sqlite3_bind_double(ch, 9, after[i].deviation);
-        if (sqlite3_step(ch) != SQLITE_DONE)
-            goto done;
+        if (db_exec(db, "INSERT INTO ratings(user_id, edition, rating, deviation, volatility, "
+                    "games, updated) VALUES($1,$2,$3,$4,$5,$6,$7) ON CONFLICT(user_id, edition) "
+                    "DO UPDATE SET rating=excluded.rating, deviation=excluded.deviation, "
+                    "volatility=excluded.volatility, games=excluded.games, "
+                    "updated=excluded.updated",
+                    DB_P(DB_I(r->user[i]), DB_T(ed), DB_D(after[i].rating),
+                         DB_D(after[i].deviation), DB_D(after[i].volatility),
+                         DB_I(games[i] + 1), DB_I(r->finished))) != 0)
+            return -1;
+        if (db_exec(db, "INSERT INTO rating_changes(game, user_id, edition, seat, place, "
+                    "rating_before, deviation_before, rating_after, deviation_after) "
+                    "VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9)",
+                    DB_P(DB_T(game), DB_I(r->user[i]), DB_T(ed), DB_I(i), DB_I(r->place[i]),
+                         DB_D(before[i].rating), DB_D(before[i].deviation),
+                         DB_D(after[i].rating), DB_D(after[i].deviation))) != 0)
+            return -1;
     }
-    rc = 0;
-done:
-    sqlite3_finalize(up);
-    sqlite3_finalize(ch);
-    return rc;
+    return 0;
 }
 
-int srv_result_write(sqlite3 *db, const char *game, const srv_result *r)
+int srv_result_write(db_conn *db, const char *game, const srv_result *r)
 {
     if (!r)
         return 0;
@@ -213,44 +187,26 @@ int srv_result_write(sqlite3 *db, const char *game, const srv_result *r)
             snprintf(winners + l, sizeof winners - l, "%s%d", k++ ? "," : "", i);
         }
     strcat(winners, "]");
-    sqlite3_stmt *st;
     /* once per game: a status written again (a retried commit) changes
        nothing, and ratings move once */
-    if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO results(game, finished, scores, winners, "
-                           "rated) VALUES(?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+    if (db_exec(db, "INSERT INTO results(game, finished, scores, winners, rated) "
+                "VALUES($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING",
+                DB_P(DB_T(game), DB_I(r->finished), DB_T(scores), DB_T(winners),
+                     DB_I(r->rated))) != 0)
         return -1;
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, r->finished);
-    sqlite3_bind_text(st, 3, scores, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, winners, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 5, r->rated);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return -1;
-    if (sqlite3_changes(db) == 0 || !r->rated)
+    if (db_changes(db) == 0 || !r->rated)
         return 0;
     return apply_ratings(db, game, r);
 }
 
-int srv_players_write(sqlite3 *db, const char *game, const int64_t *user, int n)
+int srv_players_write(db_conn *db, const char *game, const int64_t *user, int n)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO game_players(user_id, game, seat) "
-                           "VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
-        if (!user[i])
-            continue;
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, user[i]);
-        sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 3, i);
-        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-    }
-    sqlite3_finalize(st);
-    return rc;
+    for (int i = 0; i < n; i++)
+        if (user[i] && db_exec(db, "INSERT INTO game_players(user_id, game, seat) "
+                               "VALUES($1,$2,$3) ON CONFLICT DO NOTHING",
+                               DB_P(DB_I(user[i]), DB_T(game), DB_I(i))) != 0)
+            return -1;
+    return 0;
 }
 
 void srv_players_of(const srv_game *g, int64_t *user)

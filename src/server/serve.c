@@ -40,7 +40,7 @@ int64_t srv_now_ms(void)
 /* Nothing of g's commit was written: take its pending moves back by
  * rebuilding it from what the database holds (moves made after the failed
  * ones go too: none of them was acknowledged). */
-static void commit_failed(srv_game *g)
+static void commit_failed(srv_game *g, int conflict)
 {
     json_t *moves = srv_store_moves(g_srv->store, g->id);
     char why[300];
@@ -53,17 +53,19 @@ static void commit_failed(srv_game *g)
     g->npending = 0;
     for (srv_client *c = g->clients; c; c = c->gnext)
         if (c->seat >= 0)
-            srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code", "storage",
-                                              "message",
-                                              "the database refused the write; the "
+            srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
+                                              conflict ? "conflict" : "storage", "message",
+                                              conflict ? "another server stored a move of this "
+                                              "game first; the last moves were not made"
+                                              : "the database refused the write; the "
                                               "last moves were not made"));
     srv_game_changed(g);
 }
 
 void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
 {
-    if (!ok) {
-        commit_failed(g);
+    if (ok != 1) {
+        commit_failed(g, ok == SRV_STORE_CONFLICT);
         return;
     }
     if (k > g->npending)
@@ -86,7 +88,8 @@ void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
 /* The commit on the event loop itself (no writer thread, or at the stop). */
 static void commit_here(srv_game *list)
 {
-    int ok = srv_store_commit(g_srv->store, list) == 0;
+    int rc = srv_store_commit(g_srv->store, list);
+    int ok = rc == 0 ? 1 : rc == SRV_STORE_CONFLICT ? SRV_STORE_CONFLICT : 0;
     if (ok)
         srv_storage_ok();
     else
@@ -94,7 +97,7 @@ static void commit_here(srv_game *list)
     for (srv_game *g = list, *nx; g; g = nx) {
         nx = g->next_commit;
         g->next_commit = NULL;
-        if (ok)
+        if (ok == 1)
             g->meta_dirty = 0;
         srv_commit_done(g, g->npending, g->away_stored, ok);
     }
@@ -135,7 +138,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_timers_check(srv_now_ms());
     srv_games_evict(srv_now_ms());
     if (g_srv->store)
-        srv_turn_wake(srv_store_sqlite(g_srv->store), srv_now_ms());
+        srv_turn_wake(srv_store_db(g_srv->store), srv_now_ms());
     srv_storage_tick(srv_now_ms());
     srv_limits_tick(srv_now_ms());
     if (interrupted) {
@@ -212,21 +215,24 @@ static void on_ev_signal(struct ev_loop *loop, ev_signal *w, int revents)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: chartered serve [--port N] [--host ADDR] [--db FILE] [--web DIR]\n"
+            "usage: chartered serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR]\n"
             "                       [--i18n DIR] [--bot-threads N] [--view-threads N]\n"
             "                       [--sync full|normal] [--loop libev|poll] [--skip-damaged]\n"
             "                       [--trust-proxy]\n"
             "                       [--quiet]\n"
             "\n"
             "Plays both editions online: the browser client, a JSON API and WebSocket\n"
-            "games on one port (docs/protocol.md). Games are kept in an SQLite file and\n"
-            "resume after a restart.\n"
+            "games on one port (docs/protocol.md). Games are kept in an SQLite file (or a\n"
+            "PostgreSQL database) and resume after a restart.\n"
             "\n"
             "  --port N         port to listen on (default 8080; 0 picks a free one)\n"
             "  --host ADDR      listen on exactly this address: an IPv4 or IPv6 literal,\n"
             "                   a name (its first address) or an interface (its address);\n"
             "                   default: every interface\n"
-            "  --db FILE        database file (default chartered.db)\n"
+            "  --db FILE|URL    SQLite database file (default chartered.db), or PostgreSQL:\n"
+            "                   a postgresql://... URL or a libpq connection string\n"
+            "                   such as \"host=/run/postgresql dbname=chartered\"\n"
+            "                   (docs/storage.md)\n"
             "  --web DIR        the browser client (default %s)\n"
             "  --i18n DIR       message catalogues LANG.json (default %s)\n"
             "  --bot-threads N  worker threads for bots (default 2)\n"
@@ -394,8 +400,10 @@ int cmd_serve(int argc, char **argv)
     }
     int loaded = srv_store_writable(s->store, why, sizeof why) == 0 ?
                  srv_store_load(s->store, o.skip_damaged, why, sizeof why) : -1;
+    char shown[256];
+    db_target_shown(o.db, shown, sizeof shown);
     if (loaded < 0) {
-        fprintf(stderr, "error: serve: database %s: %s\n", o.db, why);
+        fprintf(stderr, "error: serve: database %s: %s\n", shown, why);
         teardown(s);
         return 1;
     }
@@ -472,7 +480,7 @@ int cmd_serve(int argc, char **argv)
     g_loop = loop;
     printf("chartered: serving on http://%s%s%s:%d/ (database %s)\n",
            strchr(bound, ':') ? "[" : "", lis.any ? "localhost" : bound,
-           strchr(bound, ':') ? "]" : "", port, o.db);
+           strchr(bound, ':') ? "]" : "", port, shown);
     if (loaded > 0)
         printf("chartered: %d games loaded from the database\n", loaded);
     fflush(stdout);

@@ -17,6 +17,7 @@
 #include <libwebsockets.h>
 
 #include "chartered.h"
+#include "db.h"
 #include "text.h"
 
 #define SRV_FRAME_MAX 16384   /* largest client frame (WebSocket and HTTP body) */
@@ -390,9 +391,9 @@ void srv_log_write(chx_buf *b, const srv_log *e, int viewer, const char *lang);
 
 /* ---- persistence (store.c) ------------------------------------------------- */
 srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
-/* The store's SQLite connection (the event loop's: session.c). */
-struct sqlite3 *srv_store_sqlite(srv_store *s);
-/* The schema version this code writes (PRAGMA user_version). */
+/* The store's database connection (db.h; the event loop's: session.c). */
+db_conn *srv_store_db(srv_store *s);
+/* The schema version this code writes (db_schema_version). */
 #define SRV_SCHEMA_VERSION 4
 void srv_store_close(srv_store *s);
 int srv_store_create_game(srv_store *s, srv_game *g);
@@ -419,10 +420,16 @@ typedef struct srv_batch_item {
 } srv_batch_item;
 int srv_batch_fill(srv_batch_item *it, srv_game *g);
 void srv_batch_free(srv_batch_item *it);
-/* Write the items in one transaction; -1 (rolled back) on failure. */
+/* Write the items in one transaction; -1 (rolled back) on failure, or
+ * SRV_STORE_CONFLICT when a row was there already: another writer (another
+ * server on the same PostgreSQL) stored one of these move numbers first,
+ * and the whole batch is refused (the moves' primary key (game, n)). */
+#define SRV_STORE_CONFLICT (-2)
 int srv_store_write(srv_store *s, const srv_batch_item *items, int n);
-/* The reason of the connection's last failed write. */
+/* The reason of the connection's last failed write, and its class (db.h:
+ * DB_ERR, DB_CONFLICT, DB_LOST). */
 const char *srv_store_errmsg(srv_store *s);
+int srv_store_errclass(srv_store *s);
 
 /* The writer thread (committer.c): the commits run beside the event loop, on
  * a database connection of their own; a game's moves are acknowledged (its
@@ -436,7 +443,9 @@ void srv_committer_drain(srv_committer *c);
 /* Write what was handed, finish it, and stop the thread. */
 void srv_committer_stop(srv_committer *c);
 /* After a commit: the game's first k pending moves are in the database
- * (ok), or nothing of it is (the game is rebuilt from the database). */
+ * (ok 1), or nothing of it is (the game is rebuilt from the database; ok 0:
+ * the database refused, clients hear "storage"; ok SRV_STORE_CONFLICT:
+ * another writer stored one of those move numbers first, "conflict"). */
 void srv_commit_done(srv_game *g, int k, unsigned away, int ok);
 /* Load every game in play (replaying moves) after checking the file
  * (PRAGMA quick_check). Each game that cannot be loaded is reported with its
@@ -453,8 +462,6 @@ json_t *srv_store_list_over(srv_store *s, int limit);
 /* The move list of a game as [{"player","move"}...]. */
 json_t *srv_store_moves(srv_store *s, const char *id);
 
-typedef struct sqlite3 sqlite3;
-
 /* ---- turn-based games (turnbased.c) ----------------------------------------- */
 /* The length of a day of the clocks (CHARTERED_DAY_SECONDS, default 86400 s). */
 int64_t srv_day_ms(void);
@@ -468,11 +475,11 @@ int srv_turn_read(srv_game *g, json_t *req, char *why, size_t n);
 int srv_turn_idle(const srv_game *g);
 /* The turn_clock part of a commit (on the loop), and its write (writer). */
 void srv_turn_batch(srv_batch_item *it, const srv_game *g);
-int srv_turn_write(sqlite3 *db, const srv_batch_item *it);
+int srv_turn_write(db_conn *db, const srv_batch_item *it);
 /* The table turn_clock (schema version 3: store.c's migrations). */
-int srv_turn_schema(sqlite3 *db);
+int srv_turn_schema(db_conn *db);
 /* A turn-based game read back: its clock from turn_clock. */
-int srv_turn_loaded(sqlite3 *db, srv_game *g);
+int srv_turn_loaded(db_conn *db, srv_game *g);
 /* At most this many turn-based games in play per player (docs/protocol.md). */
 #define SRV_TURN_GAMES_MAX 50
 /* The turn-based games in play of a session's owner ("u:ID"/"g:SID"), in
@@ -483,7 +490,7 @@ int srv_turn_count(const char *owner, int64_t user_id);
 int srv_turn_full(const srv_game *g, const char *owner, int64_t user_id, char *why, size_t n);
 /* Periodic: read back the games out of memory whose clock ran out or whose
  * bot must move. */
-void srv_turn_wake(sqlite3 *db, int64_t now_ms);
+void srv_turn_wake(db_conn *db, int64_t now_ms);
 
 /* ---- results, ratings and players (results.c, profile_api.c, rematch.c) ---- */
 /* A finished game's result as the writer stores it (docs/ratings.md). */
@@ -503,14 +510,14 @@ int srv_game_rated(const srv_game *g);
 srv_result *srv_result_make(const srv_game *g);
 /* On the writer: store the result once and, for a rated game, the new
  * ratings; inside the commit's transaction. */
-int srv_result_write(sqlite3 *db, const char *game, const srv_result *r);
+int srv_result_write(db_conn *db, const char *game, const srv_result *r);
 /* The accounts of the seats (0: none), and their rows in game_players. */
 void srv_players_of(const srv_game *g, int64_t *user);
-int srv_players_write(sqlite3 *db, const char *game, const int64_t *user, int n);
+int srv_players_write(db_conn *db, const char *game, const int64_t *user, int n);
 /* Schema version 3: results, ratings, rating_changes, game_players. */
-int srv_players_schema(sqlite3 *db);
+int srv_players_schema(db_conn *db);
 /* A finished game read back: its rematch link. */
-int srv_results_loaded(sqlite3 *db, srv_game *g);
+int srv_results_loaded(db_conn *db, srv_game *g);
 /* GET /api/players/NAME, /api/leaderboard, /api/my-games: 1 when `rest`
  * (the path after /api/) is one of them (answered, *rc set). */
 int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc);

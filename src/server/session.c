@@ -18,40 +18,19 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "server.h"
 
 /* How long a session lasts from its creation (then: log in again). */
 #define SESSION_DAYS 30
 
-static sqlite3_stmt *sel_session, *ins_session, *del_session, *sel_alive, *sel_account,
-    *ins_account, *upd_pwhash;
-
-static sqlite3 *db(void)
+static db_conn *db(void)
 {
-    return srv_store_sqlite(g_srv->store);
-}
-
-static sqlite3_stmt *prep(sqlite3_stmt **st, const char *sql)
-{
-    if (!*st && sqlite3_prepare_v2(db(), sql, -1, st, NULL) != SQLITE_OK) {
-        lwsl_err("database: %s\n", sqlite3_errmsg(db()));
-        *st = NULL;
-    }
-    if (*st)
-        sqlite3_reset(*st);
-    return *st;
+    return srv_store_db(g_srv->store);
 }
 
 void srv_session_finalize(void)
 {
-    sqlite3_stmt **all[] = {&sel_session, &ins_session, &del_session, &sel_alive, &sel_account,
-                            &ins_account, &upd_pwhash};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
-        sqlite3_finalize(*all[i]);
-        *all[i] = NULL;
-    }
+    /* nothing kept: the statements are the connection's (db.h) */
 }
 
 /* The value of cookie `name` in a Cookie header, into out. */
@@ -103,20 +82,21 @@ int srv_session_lookup(const char *token, srv_ident *id)
     if (!token || strlen(token) != SRV_SESSION_HEX)
         return -1;
     srv_token_hash(token, id->hash);
-    sqlite3_stmt *st = prep(&sel_session,
-                            "SELECT s.sid, s.user_id, s.guest_name, s.created, a.name FROM "
-                            "sessions s LEFT JOIN accounts a ON a.id = s.user_id "
-                            "WHERE s.hash = ?");
-    if (!st)
+    db_rows *st = db_query(db(), "SELECT s.sid, s.user_id, s.guest_name, s.created, a.name FROM "
+                           "sessions s LEFT JOIN accounts a ON a.id = s.user_id "
+                           "WHERE s.hash = $1", DB_P(DB_T(id->hash)));
+    if (!st) {
+        lwsl_err("database: %s\n", db_errmsg(db()));
+        id->hash[0] = 0;
         return -1;
-    sqlite3_bind_text(st, 1, id->hash, -1, SQLITE_TRANSIENT);
+    }
     int found = 0;
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        int64_t created = sqlite3_column_int64(st, 3);
-        int64_t uid = sqlite3_column_int64(st, 1);
-        const char *sid = (const char *)sqlite3_column_text(st, 0);
-        const char *gname = (const char *)sqlite3_column_text(st, 2);
-        const char *aname = (const char *)sqlite3_column_text(st, 4);
+    if (db_next(st) == 1) {
+        int64_t created = db_int(st, 3);
+        int64_t uid = db_int(st, 1);
+        const char *sid = db_text(st, 0);
+        const char *gname = db_text(st, 2);
+        const char *aname = db_text(st, 4);
         if ((int64_t)time(NULL) - created < (int64_t)SESSION_DAYS * 86400 && sid &&
             (uid ? aname != NULL : 1)) {
             id->user_id = uid;
@@ -128,7 +108,7 @@ int srv_session_lookup(const char *token, srv_ident *id)
             found = 1;
         }
     }
-    sqlite3_reset(st);
+    db_end(st);
     if (!found)
         id->hash[0] = 0;
     return found ? 0 : -1;
@@ -149,13 +129,10 @@ void srv_ident_of(struct lws *wsi, srv_ident *id)
 
 int srv_session_alive(const char *hash)
 {
-    sqlite3_stmt *st = prep(&sel_alive, "SELECT 1 FROM sessions WHERE hash = ?");
-    if (!st || !hash || !*hash)
+    if (!hash || !*hash)
         return 0;
-    sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
-    int ok = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_reset(st);
-    return ok;
+    return db_one_int(db(), "SELECT 1 FROM sessions WHERE hash = $1", DB_P(DB_T(hash)), 0,
+                      NULL) == 1;
 }
 
 int srv_session_create(int64_t user_id, const char *guest_name, char token[SRV_SESSION_HEX + 1],
@@ -166,26 +143,11 @@ int srv_session_create(int64_t user_id, const char *guest_name, char token[SRV_S
     if (srv_random_hex(token, SRV_SESSION_HEX) != 0 || srv_random_hex(sid, 16) != 0)
         return -1;
     srv_token_hash(token, id->hash);
-    sqlite3_stmt *st = prep(&ins_session, "INSERT INTO sessions(hash, sid, user_id, guest_name, "
-                                          "created) VALUES(?,?,?,?,?)");
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, id->hash, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, sid, -1, SQLITE_TRANSIENT);
-    if (user_id)
-        sqlite3_bind_int64(st, 3, user_id);
-    else
-        sqlite3_bind_null(st, 3);
-    if (guest_name)
-        sqlite3_bind_text(st, 4, guest_name, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, 4);
-    sqlite3_bind_int64(st, 5, (int64_t)time(NULL));
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (rc != SQLITE_DONE) {
-        lwsl_err("database: %s\n", sqlite3_errmsg(db()));
+    if (db_exec(db(), "INSERT INTO sessions(hash, sid, user_id, guest_name, created) "
+                "VALUES($1,$2,$3,$4,$5)",
+                DB_P(DB_T(id->hash), DB_T(sid), user_id ? DB_I(user_id) : DB_NULL,
+                     DB_T(guest_name), DB_I((int64_t)time(NULL)))) != 0) {
+        lwsl_err("database: %s\n", db_errmsg(db()));
         return -1;
     }
     return srv_session_lookup(token, id);
@@ -193,65 +155,48 @@ int srv_session_create(int64_t user_id, const char *guest_name, char token[SRV_S
 
 int srv_session_delete(const char *hash)
 {
-    sqlite3_stmt *st = prep(&del_session, "DELETE FROM sessions WHERE hash = ?");
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return db_exec(db(), "DELETE FROM sessions WHERE hash = $1", DB_P(DB_T(hash))) ? -1 : 0;
 }
 
 int srv_account_find(const char *name, int64_t *user_id, char *pwhash, size_t n, char *shown,
                      size_t sn)
 {
-    sqlite3_stmt *st = prep(&sel_account, "SELECT id, pwhash, name FROM accounts "
-                                          "WHERE name_key = lower(?)");
+    db_rows *st = db_query(db(), "SELECT id, pwhash, name FROM accounts WHERE name_key = "
+                           "lower($1)", DB_P(DB_T(name)));
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(st), found = 0;
-    if (rc == SQLITE_ROW) {
-        *user_id = sqlite3_column_int64(st, 0);
-        snprintf(pwhash, n, "%s", (const char *)sqlite3_column_text(st, 1));
+    int rc = db_next(st), found = 0;
+    if (rc == 1) {
+        *user_id = db_int(st, 0);
+        snprintf(pwhash, n, "%s", db_text(st, 1) ? db_text(st, 1) : "");
         if (shown)
-            snprintf(shown, sn, "%s", (const char *)sqlite3_column_text(st, 2));
+            snprintf(shown, sn, "%s", db_text(st, 2) ? db_text(st, 2) : "");
         found = 1;
     }
-    sqlite3_reset(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? found : -1;
+    return db_end(st) == 0 && rc >= 0 ? found : -1;
 }
 
 int srv_account_create(const char *name, const char *pwhash, int64_t *user_id)
 {
-    sqlite3_stmt *st = prep(&ins_account, "INSERT INTO accounts(name, name_key, pwhash, created) "
-                                          "VALUES(?, lower(?), ?, ?)");
+    /* RETURNING: the new id on both back ends (no last_insert_rowid) */
+    db_rows *st = db_query(db(), "INSERT INTO accounts(name, name_key, pwhash, created) "
+                           "VALUES($1, lower($2), $3, $4) RETURNING id",
+                           DB_P(DB_T(name), DB_T(name), DB_T(pwhash), DB_I((int64_t)time(NULL))));
     if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, pwhash, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc == SQLITE_CONSTRAINT)
+        return db_errclass(db()) == DB_CONFLICT ? 1 : -1;
+    int rc = db_next(st);
+    if (rc == 1)
+        *user_id = db_int(st, 0);
+    db_end(st);
+    if (rc == DB_CONFLICT)
         return 1; /* the name is taken */
-    if (rc != SQLITE_DONE)
-        return -1;
-    *user_id = sqlite3_last_insert_rowid(db());
-    return 0;
+    return rc == 1 ? 0 : -1;
 }
 
 int srv_account_set_hash(int64_t user_id, const char *pwhash)
 {
-    sqlite3_stmt *st = prep(&upd_pwhash, "UPDATE accounts SET pwhash = ? WHERE id = ?");
-    if (!st)
-        return -1;
-    sqlite3_bind_text(st, 1, pwhash, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, user_id);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return db_exec(db(), "UPDATE accounts SET pwhash = $1 WHERE id = $2",
+                   DB_P(DB_T(pwhash), DB_I(user_id))) ? -1 : 0;
 }
 
 void srv_client_addr(struct lws *wsi, char *out, size_t n)

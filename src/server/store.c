@@ -1,4 +1,5 @@
-/* store.c: persistence in SQLite (WAL mode). A game is stored as its setup,
+/* store.c: persistence, through the database interface of db.h (SQLite by
+ * default, or PostgreSQL; docs/storage.md). A game is stored as its setup,
  * its seats (seat tokens as hashes, the sessions they are bound to) and its move list; the state is never stored
  * but rebuilt by replaying the moves (the engine is deterministic), which is
  * how every game resumes after a restart or a kill -9. All the moves made
@@ -16,51 +17,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
+#include "db.h"
 #include "server.h"
 
-/* How long a write waits for another process's lock on the database
- * (sqlite3_busy_timeout) before it fails with SQLITE_BUSY. Commits run on
- * the writer thread, but a game's creation and the loop's reads wait this
- * long on the event loop, and every connection with them: the only
- * writer is this server, a lock held by another process (an administrator's
- * sqlite3 shell, a backup) is the exception, and then the moves of that loop
- * turn are refused with a "storage" error rather than stall everyone. */
-#define SRV_STORE_BUSY_MS 250
+/* The moves of a batch go up to MOVES_PER_INSERT to a statement: a round
+ * trip per statement matters on PostgreSQL (a socket away), and SQLite
+ * takes them as fast. */
+#define MOVES_PER_INSERT 16
 
 struct srv_store {
-    sqlite3 *db;
-    sqlite3_stmt *ins_move, *upd_meta, *ins_game, *sel_moves, *sel_over, *list_over;
-    char err[200];              /* the last failed write's reason (backoff.c logs it,
+    db_conn *db;
+    char *ins_moves[MOVES_PER_INSERT + 1]; /* [k]: the insert of k moves */
+    char err[300];              /* the last failed write's reason (backoff.c logs it,
                                    rate-limited: not here, once per failure) */
+    int errclass;               /* its class: DB_ERR, DB_CONFLICT, DB_LOST */
 };
+
+static char *moves_insert(int k);
 
 const char *srv_store_errmsg(srv_store *s)
 {
     return s->err;
 }
 
-/* Keep the reason of a failed write: SQLite's message and, for an I/O
- * error, the system's (EFBIG, EROFS, ENOSPC). */
+int srv_store_errclass(srv_store *s)
+{
+    return s->errclass;
+}
+
+/* Keep the reason of a failed write (db.h: with the system's reason for an
+ * I/O error: EFBIG, EROFS, ENOSPC). */
 static void note_err(srv_store *s)
 {
-    int sys = sqlite3_system_errno(s->db);
-    if (sys)
-        snprintf(s->err, sizeof s->err, "%s: %s", sqlite3_errmsg(s->db), strerror(sys));
-    else
-        snprintf(s->err, sizeof s->err, "%s", sqlite3_errmsg(s->db));
+    snprintf(s->err, sizeof s->err, "%s", db_errmsg(s->db));
+    s->errclass = db_errclass(s->db);
+}
+
+db_conn *srv_store_db(srv_store *s)
+{
+    return s->db;
 }
 
 #define GAME_COLUMNS "id, setup, seats, status, turn_timer, created"
 
-/* The schema is versioned (PRAGMA user_version) and upgraded in place by
- * the migrations below, in order, in one transaction: a database made by an
+/* The schema is versioned (db_schema_version: SQLite's PRAGMA user_version,
+ * PostgreSQL's schema_version table) and upgraded in place by the
+ * migrations below, in order, in one transaction: a database made by an
  * older chartered opens and is brought up to date; one made by a newer
- * chartered is refused rather than misread.
+ * chartered is refused rather than misread. The tables are written once, in
+ * SQLite's dialect; db_script translates them for PostgreSQL.
  *
  * Version 1: games and moves (databases from before versioning say 0 and
- * have exactly these tables). */
+ * have exactly these tables). The moves' primary key (game, n) refuses a
+ * second writer of move n of a game (DB_CONFLICT): two servers on one
+ * PostgreSQL can never both write it. */
 static const char *schema_v1 =
     "CREATE TABLE IF NOT EXISTS games ("
     " id TEXT PRIMARY KEY, setup TEXT NOT NULL, seats TEXT NOT NULL,"
@@ -89,17 +99,14 @@ static const char *schema_v4 =
     " at INTEGER NOT NULL, PRIMARY KEY (game, n)) WITHOUT ROWID;";
 
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
-static int hash_seat_tokens(sqlite3 *db)
+static int hash_seat_tokens(db_conn *db)
 {
-    sqlite3_stmt *sel = NULL, *upd = NULL;
-    int rc = -1;
-    if (sqlite3_prepare_v2(db, "SELECT id, seats FROM games", -1, &sel, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "UPDATE games SET seats = ? WHERE id = ?", -1, &upd, NULL) !=
-            SQLITE_OK)
-        goto done;
-    int st;
-    while ((st = sqlite3_step(sel)) == SQLITE_ROW) {
-        const char *text = (const char *)sqlite3_column_text(sel, 1);
+    db_rows *r = db_query(db, "SELECT id, seats FROM games", 0, NULL);
+    if (!r)
+        return -1;
+    int st, rc = 0;
+    while (rc == 0 && (st = db_next(r)) == 1) {
+        const char *text = db_text(r, 1);
         json_t *seats = text ? json_loads(text, 0, NULL) : NULL;
         size_t i;
         json_t *o;
@@ -118,48 +125,36 @@ static int hash_seat_tokens(sqlite3 *db)
         json_decref(seats);
         if (!out)
             continue;
-        sqlite3_reset(upd);
-        sqlite3_bind_text(upd, 1, out, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(upd, 2, (const char *)sqlite3_column_text(sel, 0), -1,
-                          SQLITE_TRANSIENT);
+        rc = db_exec(db, "UPDATE games SET seats = $1 WHERE id = $2",
+                     DB_P(DB_T(out), DB_T(db_text(r, 0))));
         free(out);
-        if (sqlite3_step(upd) != SQLITE_DONE)
-            goto done;
     }
-    rc = st == SQLITE_DONE ? 0 : -1;
-done:
-    sqlite3_finalize(sel);
-    sqlite3_finalize(upd);
-    return rc;
+    int e = db_end(r);
+    return rc == 0 && e == 0 ? 0 : -1;
 }
 
-static int migrate(sqlite3 *db, char *why, size_t n)
+static int migrate(db_conn *db, char *why, size_t n)
 {
-    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-        snprintf(why, n, "%s", sqlite3_errmsg(db));
+    if (db_migration_begin(db) != 0) {
+        snprintf(why, n, "%s", db_errmsg(db));
+        db_rollback(db);
         return -1;
     }
-    sqlite3_stmt *st = NULL;
-    int v = -1;
-    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
+    int v = db_schema_version(db);
     const char *step = "reading the schema version";
     if (v < 0)
         goto fail;
     if (v > SRV_SCHEMA_VERSION) {
-        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        db_rollback(db);
         snprintf(why, n, "the database has schema version %d, made by a newer chartered "
                  "(this one knows up to %d)", v, SRV_SCHEMA_VERSION);
         return -1;
     }
     step = "migration to version 1";
-    if (v < 1 && sqlite3_exec(db, schema_v1, NULL, NULL, NULL) != SQLITE_OK)
+    if (v < 1 && db_script(db, schema_v1) != 0)
         goto fail;
     step = "migration to version 2";
-    if (v < 2 && (sqlite3_exec(db, schema_v2, NULL, NULL, NULL) != SQLITE_OK ||
-                  hash_seat_tokens(db) != 0))
+    if (v < 2 && (db_script(db, schema_v2) != 0 || hash_seat_tokens(db) != 0))
         goto fail;
     /* Version 3: turn-based clocks (turnbased.c), results, ratings and who
        played which game (results.c) */
@@ -167,25 +162,18 @@ static int migrate(sqlite3 *db, char *why, size_t n)
     if (v < 3 && (srv_turn_schema(db) != 0 || srv_players_schema(db) != 0))
         goto fail;
     step = "migration to version 4";
-    if (v < 4 && sqlite3_exec(db, schema_v4, NULL, NULL, NULL) != SQLITE_OK)
+    if (v < 4 && db_script(db, schema_v4) != 0)
         goto fail;
-    char sql[64];
-    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", SRV_SCHEMA_VERSION);
     step = "setting the schema version";
-    if (v != SRV_SCHEMA_VERSION && sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)
         goto fail;
-    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+    if (db_commit(db) == 0)
         return 0;
     step = "committing the migration";
 fail:
-    snprintf(why, n, "%s: %s", step, sqlite3_errmsg(db));
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    snprintf(why, n, "%s: %s", step, db_errmsg(db));
+    db_rollback(db);
     return -1;
-}
-
-struct sqlite3 *srv_store_sqlite(srv_store *s)
-{
-    return s->db;
 }
 
 srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
@@ -195,62 +183,34 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         snprintf(why, n, "out of memory");
         return NULL;
     }
-    if (sqlite3_open(path, &s->db) != SQLITE_OK) {
-        snprintf(why, n, "cannot open database %s: %s", path,
-                 s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        goto fail;
+    s->db = db_open(path, sync_full, why, n);
+    if (!s->db) {
+        free(s);
+        return NULL;
     }
-    char sql[512];
-    snprintf(sql, sizeof sql, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s;",
-             sync_full ? "FULL" : "NORMAL");
-    char *err = NULL;
-    if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-        snprintf(why, n, "database %s: %s", path, err ? err : "error");
-        sqlite3_free(err);
-        goto fail;
-    }
-    sqlite3_busy_timeout(s->db, SRV_STORE_BUSY_MS);
+    for (int k = 1; k <= MOVES_PER_INSERT; k++)
+        if (!(s->ins_moves[k] = moves_insert(k))) {
+            snprintf(why, n, "out of memory");
+            srv_store_close(s);
+            return NULL;
+        }
     char mwhy[300];
     if (migrate(s->db, mwhy, sizeof mwhy) != 0) {
-        snprintf(why, n, "database %s: %s", path, mwhy);
-        goto fail;
-    }
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO moves(game,n,player,move) VALUES(?,?,?,?)", -1,
-                           &s->ins_move, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "UPDATE games SET seats=?, status=? WHERE id=?", -1,
-                           &s->upd_meta, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "INSERT INTO games(id,setup,seats,status,turn_timer,created) "
-                           "VALUES(?,?,?,?,?,?)", -1, &s->ins_game, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "SELECT player, move FROM moves WHERE game=? ORDER BY n", -1,
-                           &s->sel_moves, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE id=?", -1,
-                           &s->sel_over, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
-                           "WHERE game=games.id), r.finished, r.scores, r.winners FROM games "
-                           "LEFT JOIN results r ON r.game=games.id "
-                           "WHERE status IN ('over','abandoned') "
-                           "ORDER BY created DESC, id DESC LIMIT ?", -1, &s->list_over,
-                           NULL) != SQLITE_OK) {
-        snprintf(why, n, "database %s: %s", path, sqlite3_errmsg(s->db));
-        goto fail;
+        snprintf(why, n, "database %s: %s", db_kind(s->db) == DB_PG ? "(PostgreSQL)" : path,
+                 mwhy);
+        srv_store_close(s);
+        return NULL;
     }
     return s;
-fail:
-    srv_store_close(s);
-    return NULL;
 }
 
 void srv_store_close(srv_store *s)
 {
     if (!s)
         return;
-    sqlite3_finalize(s->ins_move);
-    sqlite3_finalize(s->upd_meta);
-    sqlite3_finalize(s->ins_game);
-    sqlite3_finalize(s->sel_moves);
-    sqlite3_finalize(s->sel_over);
-    sqlite3_finalize(s->list_over);
-    sqlite3_close(s->db);
+    db_close(s->db);
+    for (int k = 0; k <= MOVES_PER_INSERT; k++)
+        free(s->ins_moves[k]);
     free(s);
 }
 
@@ -262,28 +222,19 @@ static char *dump_free(json_t *j)
     return s;
 }
 
-/* Run a write statement once and reset it at once: a statement left
- * unreset after an error (SQLITE_BUSY while another process holds the lock)
- * counts as still running, and then every later COMMIT of this connection
- * fails with "SQL statements in progress", long after the lock is gone. */
-static int step_done(sqlite3_stmt *st)
-{
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
+static const char *sql_upd_meta = "UPDATE games SET seats=$1, status=$2 WHERE id=$3";
 
 static int bind_meta(srv_store *s, srv_game *g)
 {
     char *seats = dump_free(srv_seats_store_json(g));
     if (!seats)
         return -1;
-    sqlite3_reset(s->upd_meta);
-    sqlite3_bind_text(s->upd_meta, 1, seats, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s->upd_meta, 2, srv_game_status(g), -1, SQLITE_STATIC);
-    sqlite3_bind_text(s->upd_meta, 3, g->id, -1, SQLITE_TRANSIENT);
+    int rc = db_exec(s->db, sql_upd_meta,
+                     DB_P(DB_T(seats), DB_T(srv_game_status(g)), DB_T(g->id)));
     free(seats);
-    return step_done(s->upd_meta);
+    if (rc)
+        note_err(s);
+    return rc ? -1 : 0;
 }
 
 int srv_store_create_game(srv_store *s, srv_game *g)
@@ -294,15 +245,11 @@ int srv_store_create_game(srv_store *s, srv_game *g)
     int rc = -1;
     /* the game and its rows in game_players and turn_clock: one transaction,
        one sync (the writer thread waits for the lock meanwhile) */
-    if (setup && seats && sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) {
-        sqlite3_reset(s->ins_game);
-        sqlite3_bind_text(s->ins_game, 1, g->id, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(s->ins_game, 2, setup, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(s->ins_game, 3, seats, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(s->ins_game, 4, srv_game_status(g), -1, SQLITE_STATIC);
-        sqlite3_bind_int(s->ins_game, 5, g->turn_timer);
-        sqlite3_bind_int64(s->ins_game, 6, g->created);
-        rc = step_done(s->ins_game);
+    if (setup && seats && db_begin(s->db) == 0) {
+        rc = db_exec(s->db, "INSERT INTO games(id,setup,seats,status,turn_timer,created) "
+                     "VALUES($1,$2,$3,$4,$5,$6)",
+                     DB_P(DB_T(g->id), DB_T(setup), DB_T(seats), DB_T(srv_game_status(g)),
+                          DB_I(g->turn_timer), DB_I(g->created)));
         if (rc == 0) { /* the creator's seat, for profiles and "My games" */
             int64_t users[CH_MAX_PLAYERS];
             srv_players_of(g, users);
@@ -315,18 +262,19 @@ int srv_store_create_game(srv_store *s, srv_game *g)
             srv_turn_batch(&it, g);
             rc = it.clock == 1 ? srv_turn_write(s->db, &it) : 0;
         }
-        if (rc == 0 && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        if (rc == 0 && db_commit(s->db) != 0)
             rc = -1;
         if (rc) {
             note_err(s);
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            db_rollback(s->db);
         }
     } else if (setup && seats) {
         note_err(s);
+        db_rollback(s->db);
     }
     free(setup);
     free(seats);
-    return rc;
+    return rc ? -1 : 0;
 }
 
 int srv_store_delete_game(srv_store *s, const char *id)
@@ -334,31 +282,22 @@ int srv_store_delete_game(srv_store *s, const char *id)
     /* only a game that never started (waiting, no move), with what refers
        to it: its seats' accounts (game_players) and its chat */
     static const char *const sql[] = {
-        "DELETE FROM chat WHERE game=?1 AND EXISTS (SELECT 1 FROM games WHERE id=?1 AND "
-        "status='waiting') AND NOT EXISTS (SELECT 1 FROM moves WHERE game=?1)",
-        "DELETE FROM game_players WHERE game=?1 AND EXISTS (SELECT 1 FROM games WHERE id=?1 AND "
-        "status='waiting') AND NOT EXISTS (SELECT 1 FROM moves WHERE game=?1)",
-        "DELETE FROM games WHERE id=?1 AND status='waiting' AND "
-        "NOT EXISTS (SELECT 1 FROM moves WHERE game=?1)"};
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-        note_err(s);
-        return -1;
-    }
-    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++) {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(s->db, sql[i], -1, &st, NULL) != SQLITE_OK)
+        "DELETE FROM chat WHERE game=$1 AND EXISTS (SELECT 1 FROM games WHERE id=$1 AND "
+        "status='waiting') AND NOT EXISTS (SELECT 1 FROM moves WHERE game=$1)",
+        "DELETE FROM game_players WHERE game=$1 AND EXISTS (SELECT 1 FROM games WHERE id=$1 AND "
+        "status='waiting') AND NOT EXISTS (SELECT 1 FROM moves WHERE game=$1)",
+        "DELETE FROM games WHERE id=$1 AND status='waiting' AND "
+        "NOT EXISTS (SELECT 1 FROM moves WHERE game=$1)"};
+    if (db_begin(s->db) != 0)
+        goto fail;
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
+        if (db_exec(s->db, sql[i], DB_P(DB_T(id))) != 0)
             goto fail;
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-        int rc = sqlite3_step(st);
-        sqlite3_finalize(st);
-        if (rc != SQLITE_DONE)
-            goto fail;
-    }
-    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+    if (db_commit(s->db) == 0)
         return 0;
 fail:
     note_err(s);
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    db_rollback(s->db);
     return -1;
 }
 
@@ -422,32 +361,49 @@ void srv_batch_free(srv_batch_item *it)
     it->result = NULL;
 }
 
+/* The text of an insert of k moves (the store's, made at its open). */
+static char *moves_insert(int k)
+{
+    size_t cap = 64 + (size_t)k * 40;
+    char *t = malloc(cap);
+    if (!t)
+        return NULL;
+    size_t l = (size_t)snprintf(t, cap, "INSERT INTO moves(game,n,player,move) VALUES");
+    for (int i = 0; i < k; i++)
+        l += (size_t)snprintf(t + l, cap - l, "%s($%d,$%d,$%d,$%d)", i ? "," : "", 4 * i + 1,
+                              4 * i + 2, 4 * i + 3, 4 * i + 4);
+    return t;
+}
+
+static int write_moves(srv_store *s, const srv_batch_item *it)
+{
+    for (int i = 0; i < it->nmoves; i += MOVES_PER_INSERT) {
+        int k = it->nmoves - i < MOVES_PER_INSERT ? it->nmoves - i : MOVES_PER_INSERT;
+        db_val v[4 * MOVES_PER_INSERT];
+        for (int j = 0; j < k; j++) {
+            const srv_pending *p = &it->moves[i + j];
+            v[4 * j] = DB_T(it->id);
+            v[4 * j + 1] = DB_I(p->n);
+            v[4 * j + 2] = DB_I(p->player);
+            v[4 * j + 3] = DB_T(p->move);
+        }
+        if (db_exec(s->db, s->ins_moves[k], 4 * k, v) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int srv_store_write(srv_store *s, const srv_batch_item *items, int n)
 {
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-        note_err(s);
-        return -1;
-    }
+    if (db_begin(s->db) != 0)
+        goto fail;
     for (int k = 0; k < n; k++) {
         const srv_batch_item *it = &items[k];
-        for (int i = 0; i < it->nmoves; i++) {
-            const srv_pending *p = &it->moves[i];
-            sqlite3_reset(s->ins_move);
-            sqlite3_bind_text(s->ins_move, 1, it->id, -1, SQLITE_STATIC);
-            sqlite3_bind_int(s->ins_move, 2, p->n);
-            sqlite3_bind_int(s->ins_move, 3, p->player);
-            sqlite3_bind_text(s->ins_move, 4, p->move, -1, SQLITE_STATIC);
-            if (step_done(s->ins_move) != 0)
-                goto fail;
-        }
-        if (it->seats) {
-            sqlite3_reset(s->upd_meta);
-            sqlite3_bind_text(s->upd_meta, 1, it->seats, -1, SQLITE_STATIC);
-            sqlite3_bind_text(s->upd_meta, 2, it->status, -1, SQLITE_STATIC);
-            sqlite3_bind_text(s->upd_meta, 3, it->id, -1, SQLITE_STATIC);
-            if (step_done(s->upd_meta) != 0)
-                goto fail;
-        }
+        if (write_moves(s, it) != 0)
+            goto fail;
+        if (it->seats && db_exec(s->db, sql_upd_meta,
+                                 DB_P(DB_T(it->seats), DB_T(it->status), DB_T(it->id))) != 0)
+            goto fail;
         if (srv_turn_write(s->db, it) != 0)
             goto fail;
         if (it->seats && srv_players_write(s->db, it->id, it->users, CH_MAX_PLAYERS) != 0)
@@ -455,13 +411,13 @@ int srv_store_write(srv_store *s, const srv_batch_item *items, int n)
         if (srv_result_write(s->db, it->id, it->result) != 0)
             goto fail;
     }
-    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    if (db_commit(s->db) != 0)
         goto fail;
     return 0;
 fail:
     note_err(s);
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    return -1;
+    db_rollback(s->db);
+    return s->errclass == DB_CONFLICT ? SRV_STORE_CONFLICT : -1;
 }
 
 int srv_store_commit(srv_store *s, srv_game *list)
@@ -491,15 +447,16 @@ int srv_store_commit(srv_store *s, srv_game *list)
 json_t *srv_store_moves(srv_store *s, const char *id)
 {
     json_t *a = json_array();
-    sqlite3_reset(s->sel_moves);
-    sqlite3_bind_text(s->sel_moves, 1, id, -1, SQLITE_TRANSIENT);
-    int rc;
-    while ((rc = sqlite3_step(s->sel_moves)) == SQLITE_ROW)
-        json_array_append_new(a, json_pack("{s:i,s:s}", "player",
-                                           sqlite3_column_int(s->sel_moves, 0), "move",
-                                           (const char *)sqlite3_column_text(s->sel_moves, 1)));
-    sqlite3_reset(s->sel_moves);
-    if (rc != SQLITE_DONE) {
+    db_rows *r = db_query(s->db, "SELECT player, move FROM moves WHERE game=$1 ORDER BY n",
+                          DB_P(DB_T(id)));
+    if (!r) {
+        json_decref(a);
+        return NULL;
+    }
+    while (db_next(r) == 1)
+        json_array_append_new(a, json_pack("{s:i,s:s}", "player", (int)db_int(r, 0), "move",
+                                           db_text(r, 1) ? db_text(r, 1) : ""));
+    if (db_end(r) != 0) {
         json_decref(a);
         return NULL;
     }
@@ -508,7 +465,7 @@ json_t *srv_store_moves(srv_store *s, const char *id)
 
 /* A game from a row of GAME_COLUMNS (setup and seats only: no moves), or
  * NULL with the reason in why. */
-static srv_game *game_from_row(sqlite3_stmt *st, char *why, size_t n)
+static srv_game *game_from_row(db_rows *st, char *why, size_t n)
 {
     srv_game *g = calloc(1, sizeof *g);
     if (!g) {
@@ -516,9 +473,9 @@ static srv_game *game_from_row(sqlite3_stmt *st, char *why, size_t n)
         return NULL;
     }
     g->vcache_decision = -1;
-    const char *id = (const char *)sqlite3_column_text(st, 0);
-    const char *st_setup = (const char *)sqlite3_column_text(st, 1);
-    const char *st_seats = (const char *)sqlite3_column_text(st, 2);
+    const char *id = db_text(st, 0);
+    const char *st_setup = db_text(st, 1);
+    const char *st_seats = db_text(st, 2);
     json_t *setup = st_setup ? json_loads(st_setup, 0, NULL) : NULL;
     json_t *seats = st_seats ? json_loads(st_seats, 0, NULL) : NULL;
     int ok = 0;
@@ -534,14 +491,14 @@ static srv_game *game_from_row(sqlite3_stmt *st, char *why, size_t n)
         return NULL;
     }
     snprintf(g->id, sizeof g->id, "%s", id);
-    g->turn_timer = sqlite3_column_int(st, 4);
-    g->created = sqlite3_column_int64(st, 5);
+    g->turn_timer = (int)db_int(st, 4);
+    g->created = db_int(st, 5);
     return g;
 }
 
 /* The game of the current row with its moves replayed, or NULL with the
  * reason in err (not logged). */
-static srv_game *load_row_why(srv_store *s, sqlite3_stmt *st, char *err, size_t errn)
+static srv_game *load_row_why(srv_store *s, db_rows *st, char *err, size_t errn)
 {
     json_t *moves = NULL;
     srv_game *g = game_from_row(st, err, errn);
@@ -550,12 +507,12 @@ static srv_game *load_row_why(srv_store *s, sqlite3_stmt *st, char *err, size_t 
     moves = srv_store_moves(s, g->id);
     if (!moves || srv_replay_moves(g, moves, -1, err, errn) != 0) {
         if (!moves)
-            snprintf(err, errn, "the moves cannot be read: %s", sqlite3_errmsg(s->db));
+            snprintf(err, errn, "the moves cannot be read: %s", db_errmsg(s->db));
         goto bad;
     }
     json_decref(moves);
     moves = NULL;
-    const char *status = (const char *)sqlite3_column_text(st, 3);
+    const char *status = db_text(st, 3);
     unsigned mask;
     int claimed_all = 1;
     for (int i = 0; i < g->nseats; i++)
@@ -577,7 +534,7 @@ static srv_game *load_row_why(srv_store *s, sqlite3_stmt *st, char *err, size_t 
             goto bad;
     g->decide_since_ms = srv_now_ms();
     if (srv_turn_loaded(s->db, g) != 0 || srv_results_loaded(s->db, g) != 0) {
-        snprintf(err, errn, "its turn clock or result cannot be read: %s", sqlite3_errmsg(s->db));
+        snprintf(err, errn, "its turn clock or result cannot be read: %s", db_errmsg(s->db));
         goto bad;
     }
     return g;
@@ -588,9 +545,9 @@ bad:
 }
 
 /* The game of the current row with its moves replayed, or NULL (logged). */
-static srv_game *load_row(srv_store *s, sqlite3_stmt *st)
+static srv_game *load_row(srv_store *s, db_rows *st)
 {
-    const char *id = (const char *)sqlite3_column_text(st, 0);
+    const char *id = db_text(st, 0);
     char err[300];
     srv_game *g = load_row_why(s, st, err, sizeof err);
     if (!g)
@@ -598,68 +555,30 @@ static srv_game *load_row(srv_store *s, sqlite3_stmt *st)
     return g;
 }
 
-/* The start's check of the whole file (PRAGMA quick_check: every page, every
- * index, no row lost) and of whether it can be written. A damaged file is
- * never silently half-used: the caller refuses to start unless told to skip
- * what cannot be read (--skip-damaged). 0 when fine, else the number of
- * problems, each printed on standard error. */
-static int check_file(srv_store *s)
-{
-    sqlite3_stmt *st;
-    int problems = 0;
-    if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check(20)", -1, &st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "chartered: database check: %s\n", sqlite3_errmsg(s->db));
-        return 1;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *line = (const char *)sqlite3_column_text(st, 0);
-        if (line && strcmp(line, "ok") != 0) {
-            fprintf(stderr, "chartered: database check: %s\n", line);
-            problems++;
-        }
-    }
-    if (rc != SQLITE_DONE) {
-        fprintf(stderr, "chartered: database check stopped: %s\n", sqlite3_errmsg(s->db));
-        problems++;
-    }
-    sqlite3_finalize(st);
-    return problems;
-}
-
 int srv_store_writable(srv_store *s, char *why, size_t n)
 {
-    /* a file the server may read but not write: SQLite opens it read-only
-       without a word, and every creation and move would fail later */
-    if (sqlite3_db_readonly(s->db, "main") == 1) {
-        snprintf(why, n, "the database is read-only (its file or folder cannot be written)");
-        return -1;
-    }
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS write_probe(x); "
-                     "DROP TABLE write_probe; ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) {
-        note_err(s);
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        snprintf(why, n, "the database cannot be written: %s", s->err);
-        return -1;
-    }
-    return 0;
+    return db_writable(s->db, why, n);
 }
 
 int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n)
 {
-    sqlite3_stmt *st;
-    int problems = check_file(s);
+    /* The start's check of the whole database (db_check; SQLite: PRAGMA
+     * quick_check: every page, every index, no row lost). A damaged file is
+     * never silently half-used: the start is refused unless told to skip
+     * what cannot be read (--skip-damaged). */
+    int problems = db_check(s->db);
     /* finished games stay in the database until asked for, and so do the
        turn-based games in play (turnbased.c) */
-    if (sqlite3_prepare_v2(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE status NOT IN ('over','abandoned') "
-                           "AND id NOT IN (SELECT game FROM turn_clock) "
-                           "ORDER BY created, id", -1, &st, NULL) != SQLITE_OK) {
-        snprintf(why, n, "database: %s", sqlite3_errmsg(s->db));
+    db_rows *st = db_query(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE status NOT IN "
+                           "('over','abandoned') AND id NOT IN (SELECT game FROM turn_clock) "
+                           "ORDER BY created, id", 0, NULL);
+    if (!st) {
+        snprintf(why, n, "database: %s", db_errmsg(s->db));
         return -1;
     }
     int count = 0, bad = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *id = (const char *)sqlite3_column_text(st, 0);
+    while ((rc = db_next(st)) == 1) {
+        const char *id = db_text(st, 0);
         char err[300];
         srv_game *g = load_row_why(s, st, err, sizeof err);
         if (g) {
@@ -672,12 +591,12 @@ int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n)
     }
     /* the loop also stops on an error (a damaged page): then games after
        it were never seen, which must not pass for "no more games" */
-    if (rc != SQLITE_DONE) {
+    if (rc != 0) {
         fprintf(stderr, "chartered: reading the games stopped after %d: %s\n", count + bad,
-                sqlite3_errmsg(s->db));
+                db_errmsg(s->db));
         problems++;
     }
-    sqlite3_finalize(st);
+    db_end(st);
     if (problems || bad) {
         if (!skip_damaged) {
             snprintf(why, n, "the database is damaged: %d game%s cannot be loaded, %d "
@@ -697,23 +616,25 @@ int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n)
 srv_game *srv_store_load_over(srv_store *s, const char *id)
 {
     srv_game *g = NULL;
-    sqlite3_reset(s->sel_over);
-    sqlite3_bind_text(s->sel_over, 1, id, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(s->sel_over) == SQLITE_ROW)
-        g = load_row(s, s->sel_over);
-    sqlite3_reset(s->sel_over);
-    sqlite3_clear_bindings(s->sel_over);
+    db_rows *st = db_query(s->db, "SELECT " GAME_COLUMNS " FROM games WHERE id=$1",
+                           DB_P(DB_T(id)));
+    if (st && db_next(st) == 1)
+        g = load_row(s, st);
+    db_end(st);
     return g;
 }
 
 json_t *srv_store_list_over(srv_store *s, int limit)
 {
     json_t *a = json_array();
-    sqlite3_reset(s->list_over);
-    sqlite3_bind_int(s->list_over, 1, limit);
-    int rc;
-    while ((rc = sqlite3_step(s->list_over)) == SQLITE_ROW) {
-        const char *id = (const char *)sqlite3_column_text(s->list_over, 0);
+    db_rows *st = db_query(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
+                           "WHERE game=games.id), r.finished, r.scores, r.winners FROM games "
+                           "LEFT JOIN results r ON r.game=games.id "
+                           "WHERE status IN ('over','abandoned') "
+                           "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
+    int rc = st ? 0 : -1;
+    while (st && (rc = db_next(st)) == 1) {
+        const char *id = db_text(st, 0);
         srv_game *held = id ? srv_game_held(id) : NULL;
         json_t *summary;
         if (held) { /* in memory: its summary shows who is connected */
@@ -722,22 +643,21 @@ json_t *srv_store_list_over(srv_store *s, int limit)
             /* the summary needs the setup, the seats and the move count only:
                no replay */
             char why[300];
-            srv_game *g = game_from_row(s->list_over, why, sizeof why);
+            srv_game *g = game_from_row(st, why, sizeof why);
             if (!g)
                 continue;
             g->status = GAME_OVER;
-            g->nmoves = g->ncommitted = sqlite3_column_int(s->list_over, 6);
+            g->nmoves = g->ncommitted = (int)db_int(st, 6);
             summary = srv_game_summary(g);
             srv_game_free(g);
             /* the scores come from the stored result (results.c) */
             json_object_del(summary, "scores");
             json_object_del(summary, "winners");
         }
-        if (sqlite3_column_type(s->list_over, 7) != SQLITE_NULL) {
-            json_t *sc = json_loads((const char *)sqlite3_column_text(s->list_over, 8), 0, NULL);
-            json_t *w = json_loads((const char *)sqlite3_column_text(s->list_over, 9), 0, NULL);
-            json_object_set_new(summary, "finished",
-                                json_integer(sqlite3_column_int64(s->list_over, 7)));
+        if (!db_null(st, 7)) {
+            json_t *sc = json_loads(db_text(st, 8), 0, NULL);
+            json_t *w = json_loads(db_text(st, 9), 0, NULL);
+            json_object_set_new(summary, "finished", json_integer(db_int(st, 7)));
             if (sc)
                 json_object_set_new(summary, "scores", sc);
             if (w)
@@ -745,9 +665,10 @@ json_t *srv_store_list_over(srv_store *s, int limit)
         }
         json_array_append_new(a, summary);
     }
-    sqlite3_reset(s->list_over);
-    if (rc != SQLITE_DONE) {
-        lwsl_err("database: %s\n", sqlite3_errmsg(s->db));
+    if (st && db_end(st) != 0)
+        rc = -1;
+    if (rc != 0) {
+        lwsl_err("database: %s\n", db_errmsg(s->db));
         json_decref(a);
         return NULL;
     }

@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "server.h"
 
 #define DAY_SECONDS_DEFAULT 86400
@@ -56,30 +54,19 @@ int64_t srv_game_clock_ms(const srv_game *g)
     return (int64_t)g->turn_timer * 1000;
 }
 
-int srv_turn_schema(sqlite3 *db)
+int srv_turn_schema(db_conn *db)
 {
     /* a database of the few builds that made turn_clock before the schema
        had versions lacks to_move: the table held only clocks, which the
        next commit of each game writes again */
-    sqlite3_stmt *st;
-    int has_to_move = 0, exists = 0;
-    if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('turn_clock')", -1, &st,
-                           NULL) == SQLITE_OK) {
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            exists = 1;
-            has_to_move |= !strcmp((const char *)sqlite3_column_text(st, 0), "to_move");
-        }
-        sqlite3_finalize(st);
-    }
-    if (exists && !has_to_move &&
-        sqlite3_exec(db, "ALTER TABLE turn_clock ADD COLUMN to_move INTEGER NOT NULL DEFAULT 0",
-                     NULL, NULL, NULL) != SQLITE_OK)
+    if (db_has_column(db, "turn_clock", "game") && !db_has_column(db, "turn_clock", "to_move") &&
+        db_script(db, "ALTER TABLE turn_clock ADD COLUMN to_move INTEGER NOT NULL DEFAULT 0") != 0)
         return -1;
-    return sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS turn_clock ("
-                        " game TEXT PRIMARY KEY, since INTEGER NOT NULL, days INTEGER NOT NULL,"
-                        " to_move INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
-                        "CREATE INDEX IF NOT EXISTS turn_clock_since ON turn_clock(since);",
-                        NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    return db_script(db, "CREATE TABLE IF NOT EXISTS turn_clock ("
+                     " game TEXT PRIMARY KEY, since INTEGER NOT NULL, days INTEGER NOT NULL,"
+                     " to_move INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+                     "CREATE INDEX IF NOT EXISTS turn_clock_since ON turn_clock(since);") == 0
+               ? 0 : -1;
 }
 
 int srv_turn_read(srv_game *g, json_t *req, char *why, size_t n)
@@ -155,67 +142,53 @@ void srv_turn_batch(srv_batch_item *it, const srv_game *g)
             it->to_move |= 1u << s;
 }
 
-int srv_turn_write(sqlite3 *db, const srv_batch_item *it)
+int srv_turn_write(db_conn *db, const srv_batch_item *it)
 {
     if (!it->clock)
         return 0;
-    sqlite3_stmt *st;
-    const char *sql = it->clock == 1
-        ? "INSERT INTO turn_clock(game, since, days, to_move) VALUES(?1, ?2, ?3, ?4) "
-          "ON CONFLICT(game) DO UPDATE SET since=excluded.since, days=excluded.days, "
-          "to_move=excluded.to_move"
-        : "DELETE FROM turn_clock WHERE game=?1";
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_text(st, 1, it->id, -1, SQLITE_STATIC);
-    if (it->clock == 1) {
-        sqlite3_bind_int64(st, 2, it->since);
-        sqlite3_bind_int(st, 3, it->days);
-        sqlite3_bind_int(st, 4, (int)it->to_move);
-    }
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    if (it->clock == 2)
+        return db_exec(db, "DELETE FROM turn_clock WHERE game=$1", DB_P(DB_T(it->id))) ? -1 : 0;
+    return db_exec(db, "INSERT INTO turn_clock(game, since, days, to_move) VALUES($1,$2,$3,$4) "
+                   "ON CONFLICT(game) DO UPDATE SET since=excluded.since, days=excluded.days, "
+                   "to_move=excluded.to_move",
+                   DB_P(DB_T(it->id), DB_I(it->since), DB_I(it->days), DB_I(it->to_move)))
+               ? -1 : 0;
 }
 
-int srv_turn_loaded(sqlite3 *db, srv_game *g)
+int srv_turn_loaded(db_conn *db, srv_game *g)
 {
     if (g->days <= 0 || g->status != GAME_PLAYING)
         return 0;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT since FROM turn_clock WHERE game=?", -1, &st,
-                           NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
+    int rc;
+    int64_t since = db_one_int(db, "SELECT since FROM turn_clock WHERE game=$1",
+                               DB_P(DB_T(g->id)), 0, &rc);
+    if (since > 0)
         /* the clock goes on from when the decision began, not from the load */
-        g->decide_since_ms = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return 0;
+        g->decide_since_ms = since;
+    return rc == 0 ? 0 : -1;
 }
 
-void srv_turn_wake(sqlite3 *db, int64_t now_ms)
+void srv_turn_wake(db_conn *db, int64_t now_ms)
 {
     static int64_t last;
     if (now_ms - last < 1000) /* once a second is enough for clocks in days */
         return;
     last = now_ms;
-    sqlite3_stmt *st;
+    int64_t day = srv_day_ms();
     /* the clock is at least one day: the index on since narrows it down */
-    if (sqlite3_prepare_v2(db, "SELECT game FROM turn_clock WHERE since <= ?1 - ?2 AND "
-                           "since + days * ?2 <= ?1 ORDER BY since LIMIT 64", -1, &st,
-                           NULL) != SQLITE_OK)
+    db_rows *r = db_query(db, "SELECT game FROM turn_clock WHERE since <= $1 AND "
+                          "since + days * $2 <= $3 ORDER BY since LIMIT 64",
+                          DB_P(DB_I(now_ms - day), DB_I(day), DB_I(now_ms)));
+    if (!r)
         return;
-    sqlite3_bind_int64(st, 1, now_ms);
-    sqlite3_bind_int64(st, 2, srv_day_ms());
     char ids[64][SRV_ID_HEX + 1];
     int n = 0;
-    while (n < 64 && sqlite3_step(st) == SQLITE_ROW) {
-        const char *id = (const char *)sqlite3_column_text(st, 0);
+    while (n < 64 && db_next(r) == 1) {
+        const char *id = db_text(r, 0);
         if (id && strlen(id) == SRV_ID_HEX)
             memcpy(ids[n++], id, SRV_ID_HEX + 1);
     }
-    sqlite3_finalize(st);
+    db_end(r);
     for (int i = 0; i < n; i++) {
         if (srv_game_held(ids[i]))
             continue; /* in memory: the timers (play.c) look after it */
@@ -223,13 +196,7 @@ void srv_turn_wake(sqlite3 *db, int64_t now_ms)
         if (!g) {
             /* it cannot be read back (logged by the load): do not try again
                every second */
-            sqlite3_stmt *del;
-            if (sqlite3_prepare_v2(db, "DELETE FROM turn_clock WHERE game=?", -1, &del,
-                                   NULL) == SQLITE_OK) {
-                sqlite3_bind_text(del, 1, ids[i], -1, SQLITE_STATIC);
-                sqlite3_step(del);
-                sqlite3_finalize(del);
-            }
+            db_exec(db, "DELETE FROM turn_clock WHERE game=$1", DB_P(DB_T(ids[i])));
             continue;
         }
         srv_game_kick_bots(g);
@@ -243,18 +210,17 @@ int srv_turn_count(const char *owner, int64_t user_id)
         if (g->days > 0 && g->status != GAME_OVER && srv_seat_of(g, owner) >= 0)
             n++;
     /* and those out of memory (accounts only: game_players) */
-    sqlite3_stmt *st;
+    db_rows *r;
     if (user_id > 0 && g_srv->store &&
-        sqlite3_prepare_v2(srv_store_sqlite(g_srv->store), "SELECT t.game FROM turn_clock t JOIN "
-                           "game_players p ON p.game=t.game WHERE p.user_id=?", -1, &st,
-                           NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, user_id);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *id = (const char *)sqlite3_column_text(st, 0);
+        (r = db_query(srv_store_db(g_srv->store), "SELECT t.game FROM turn_clock t JOIN "
+                      "game_players p ON p.game=t.game WHERE p.user_id=$1",
+                      DB_P(DB_I(user_id))))) {
+        while (db_next(r) == 1) {
+            const char *id = db_text(r, 0);
             if (id && !srv_game_held(id))
                 n++;
         }
-        sqlite3_finalize(st);
+        db_end(r);
     }
     return n;
 }

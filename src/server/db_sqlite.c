@@ -1,0 +1,390 @@
+/* db_sqlite.c: the SQLite back end of db.h (the default: a file, nothing to
+ * set up). WAL mode; synchronous FULL or NORMAL (--sync); a write waits
+ * SRV_DB_BUSY_MS for another process's lock. Statements are prepared once
+ * and kept (a small cache keyed by their text), so the commit's insert of
+ * each move costs a bind and a step, as before the interface existed.
+ * Parameters written $1, $2 (the PostgreSQL form both back ends share) are
+ * turned into SQLite's ?1, ?2 when a statement is prepared. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "db_impl.h"
+
+/* How long a write waits for another process's lock on the database
+ * (sqlite3_busy_timeout) before it fails with SQLITE_BUSY. Commits run on
+ * the writer thread, but a game's creation and the loop's reads wait this
+ * long on the event loop, and every connection with them: the only
+ * writer is this server, a lock held by another process (an administrator's
+ * sqlite3 shell, a backup) is the exception, and then the moves of that loop
+ * turn are refused with a "storage" error rather than stall everyone. */
+#define SRV_DB_BUSY_MS 250
+#define CACHE_MAX 96
+
+typedef struct cached {
+    const char *key;            /* the caller's text (compared by pointer first) */
+    char *sql;                  /* its copy */
+    sqlite3_stmt *st;
+    int busy;                   /* in use by a query not yet ended */
+} cached;
+
+typedef struct sq_conn {
+    db_conn h;
+    sqlite3 *db;
+    cached cache[CACHE_MAX];
+    int ncache;
+} sq_conn;
+
+typedef struct sq_rows {
+    db_rows h;
+    sqlite3_stmt *st;
+    cached *ce;                 /* NULL: a statement of its own, finalized at the end */
+    int rc;
+} sq_rows;
+
+static sq_conn *SQ(db_conn *c)
+{
+    return (sq_conn *)c;
+}
+
+/* Keep the reason of a failure: SQLite's message and, for an I/O error, the
+ * system's (EFBIG, EROFS, ENOSPC); and its class. */
+static int note_err(sq_conn *s, int rc)
+{
+    int sys = sqlite3_system_errno(s->db);
+    if (sys)
+        snprintf(s->h.err, sizeof s->h.err, "%s: %s", sqlite3_errmsg(s->db), strerror(sys));
+    else
+        snprintf(s->h.err, sizeof s->h.err, "%s", sqlite3_errmsg(s->db));
+    int ext = sqlite3_extended_errcode(s->db);
+    s->h.errclass = (rc & 0xff) == SQLITE_CONSTRAINT &&
+                    (ext == SQLITE_CONSTRAINT_PRIMARYKEY || ext == SQLITE_CONSTRAINT_UNIQUE)
+                    ? DB_CONFLICT : DB_ERR;
+    return s->h.errclass;
+}
+
+/* $N -> ?N outside quoted text. */
+static char *translate(const char *sql)
+{
+    char *out = strdup(sql);
+    if (!out)
+        return NULL;
+    int quote = 0;
+    for (char *p = out; *p; p++) {
+        if (*p == '\'')
+            quote = !quote;
+        else if (!quote && *p == '$' && p[1] >= '0' && p[1] <= '9')
+            *p = '?';
+    }
+    return out;
+}
+
+static sqlite3_stmt *prepare(sq_conn *s, const char *sql)
+{
+    char *t = translate(sql);
+    sqlite3_stmt *st = NULL;
+    if (!t) {
+        snprintf(s->h.err, sizeof s->h.err, "out of memory");
+        s->h.errclass = DB_ERR;
+        return NULL;
+    }
+    int rc = sqlite3_prepare_v2(s->db, t, -1, &st, NULL);
+    free(t);
+    if (rc != SQLITE_OK) {
+        note_err(s, rc);
+        return NULL;
+    }
+    return st;
+}
+
+/* A prepared statement for sql, from the cache when free there; *ce is its
+ * entry (NULL: the caller finalizes it). */
+static sqlite3_stmt *get(sq_conn *s, const char *sql, cached **ce)
+{
+    *ce = NULL;
+    for (int i = 0; i < s->ncache; i++) {
+        cached *e = &s->cache[i];
+        if (e->key == sql || strcmp(e->sql, sql) == 0) {
+            if (e->busy)
+                break; /* nested use of the same text: a statement of its own */
+            e->busy = 1;
+            *ce = e;
+            return e->st;
+        }
+    }
+    sqlite3_stmt *st = prepare(s, sql);
+    if (st && s->ncache < CACHE_MAX) {
+        int known = 0;
+        for (int i = 0; i < s->ncache; i++)
+            if (strcmp(s->cache[i].sql, sql) == 0)
+                known = 1;
+        char *copy = known ? NULL : strdup(sql);
+        if (copy) {
+            cached *e = &s->cache[s->ncache++];
+            e->key = sql;
+            e->sql = copy;
+            e->st = st;
+            e->busy = 1;
+            *ce = e;
+        }
+    }
+    return st;
+}
+
+static void release(sqlite3_stmt *st, cached *ce)
+{
+    if (ce) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        ce->busy = 0;
+    } else {
+        sqlite3_finalize(st);
+    }
+}
+
+static void bind(sqlite3_stmt *st, int n, const db_val *p)
+{
+    for (int i = 0; i < n; i++) {
+        switch (p[i].type) {
+        case 'i':
+            sqlite3_bind_int64(st, i + 1, p[i].i);
+            break;
+        case 'd':
+            sqlite3_bind_double(st, i + 1, p[i].d);
+            break;
+        case 't': /* a NULL text is SQL NULL */
+            if (p[i].s)
+                sqlite3_bind_text(st, i + 1, p[i].s, -1, SQLITE_TRANSIENT);
+            else
+                sqlite3_bind_null(st, i + 1);
+            break;
+        default:
+            sqlite3_bind_null(st, i + 1);
+        }
+    }
+}
+
+static int sq_exec(db_conn *c, const char *sql, int n, const db_val *p)
+{
+    sq_conn *s = SQ(c);
+    cached *ce;
+    sqlite3_stmt *st = get(s, sql, &ce);
+    if (!st)
+        return c->errclass;
+    bind(st, n, p);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        ;
+    int out = rc == SQLITE_DONE ? DB_OK : note_err(s, rc);
+    /* reset at once: a statement left unreset after an error (SQLITE_BUSY
+       while another process holds the lock) counts as still running, and
+       then every later COMMIT of this connection fails with "SQL
+       statements in progress", long after the lock is gone */
+    release(st, ce);
+    return out;
+}
+
+static int64_t sq_changes(db_conn *c)
+{
+    return sqlite3_changes(SQ(c)->db);
+}
+
+static int sq_script(db_conn *c, const char *sql)
+{
+    int rc = sqlite3_exec(SQ(c)->db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? DB_OK : note_err(SQ(c), rc);
+}
+
+static db_rows *sq_query(db_conn *c, const char *sql, int n, const db_val *p)
+{
+    sq_conn *s = SQ(c);
+    sq_rows *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        c->errclass = DB_ERR;
+        return NULL;
+    }
+    r->st = get(s, sql, &r->ce);
+    if (!r->st) {
+        free(r);
+        return NULL;
+    }
+    bind(r->st, n, p);
+    r->h.c = c;
+    r->rc = SQLITE_ROW;
+    return &r->h;
+}
+
+static int sq_next(db_rows *h)
+{
+    sq_rows *r = (sq_rows *)h;
+    if (r->rc != SQLITE_ROW)
+        return r->rc == SQLITE_DONE ? 0 : h->c->errclass;
+    r->rc = sqlite3_step(r->st);
+    if (r->rc == SQLITE_ROW)
+        return 1;
+    if (r->rc == SQLITE_DONE)
+        return 0;
+    return note_err(SQ(h->c), r->rc);
+}
+
+static int sq_end(db_rows *h)
+{
+    sq_rows *r = (sq_rows *)h;
+    int out = r->rc == SQLITE_ROW || r->rc == SQLITE_DONE ? DB_OK : h->c->errclass;
+    release(r->st, r->ce);
+    free(r);
+    return out;
+}
+
+static const char *sq_text(db_rows *h, int col)
+{
+    return (const char *)sqlite3_column_text(((sq_rows *)h)->st, col);
+}
+
+static int sq_null(db_rows *h, int col)
+{
+    return sqlite3_column_type(((sq_rows *)h)->st, col) == SQLITE_NULL;
+}
+
+static int64_t sq_int(db_rows *h, int col)
+{
+    return sqlite3_column_int64(((sq_rows *)h)->st, col);
+}
+
+static double sq_real(db_rows *h, int col)
+{
+    return sqlite3_column_double(((sq_rows *)h)->st, col);
+}
+
+static int sq_begin(db_conn *c)
+{
+    return sq_script(c, "BEGIN IMMEDIATE");
+}
+
+static int sq_commit(db_conn *c)
+{
+    return sq_script(c, "COMMIT");
+}
+
+static int sq_rollback(db_conn *c)
+{
+    /* keeps the first failure's reason: that is the one to report */
+    return sqlite3_exec(SQ(c)->db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK ? DB_OK : DB_ERR;
+}
+
+static int sq_schema_version(db_conn *c)
+{
+    int rc;
+    int64_t v = db_one_int(c, "PRAGMA user_version", 0, NULL, -1, &rc);
+    return rc == DB_OK ? (int)v : -1;
+}
+
+static int sq_set_schema_version(db_conn *c, int v)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+    return sq_script(c, sql);
+}
+
+static int sq_has_column(db_conn *c, const char *table, const char *column)
+{
+    int rc;
+    return db_one_int(c, "SELECT count(*) FROM pragma_table_info($1) WHERE name = $2",
+                      DB_P(DB_T(table), DB_T(column)), 0, &rc) > 0;
+}
+
+/* PRAGMA quick_check: every page, every index, no row lost. */
+static int sq_check(db_conn *c)
+{
+    sq_conn *s = SQ(c);
+    sqlite3_stmt *st;
+    int problems = 0;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check(20)", -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "chartered: database check: %s\n", sqlite3_errmsg(s->db));
+        return 1;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *line = (const char *)sqlite3_column_text(st, 0);
+        if (line && strcmp(line, "ok") != 0) {
+            fprintf(stderr, "chartered: database check: %s\n", line);
+            problems++;
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        fprintf(stderr, "chartered: database check stopped: %s\n", sqlite3_errmsg(s->db));
+        problems++;
+    }
+    sqlite3_finalize(st);
+    return problems;
+}
+
+static int sq_writable(db_conn *c, char *why, size_t n)
+{
+    sq_conn *s = SQ(c);
+    /* a file the server may read but not write: SQLite opens it read-only
+       without a word, and every creation and move would fail later */
+    if (sqlite3_db_readonly(s->db, "main") == 1) {
+        snprintf(why, n, "the database is read-only (its file or folder cannot be written)");
+        return -1;
+    }
+    int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS write_probe(x); "
+                          "DROP TABLE write_probe; ROLLBACK", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        note_err(s, rc);
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        snprintf(why, n, "the database cannot be written: %s", c->err);
+        return -1;
+    }
+    return 0;
+}
+
+static void sq_close(db_conn *c)
+{
+    sq_conn *s = SQ(c);
+    for (int i = 0; i < s->ncache; i++) {
+        sqlite3_finalize(s->cache[i].st);
+        free(s->cache[i].sql);
+    }
+    sqlite3_close(s->db);
+    free(s);
+}
+
+static const db_ops sq_ops = {
+    sq_close, sq_exec, sq_changes, sq_script, sq_query, sq_next, sq_end, sq_text, sq_null,
+    sq_int, sq_real, sq_begin, sq_commit, sq_rollback, sq_begin, sq_schema_version,
+    sq_set_schema_version, sq_has_column, sq_check, sq_writable,
+};
+
+db_conn *db_sqlite_open(const char *path, int sync_full, char *why, size_t n)
+{
+    sq_conn *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(why, n, "out of memory");
+        return NULL;
+    }
+    s->h.ops = &sq_ops;
+    s->h.kind = DB_SQLITE;
+    if (sqlite3_open(path, &s->db) != SQLITE_OK) {
+        snprintf(why, n, "cannot open database %s: %s", path,
+                 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        sq_close(&s->h);
+        return NULL;
+    }
+    char sql[128];
+    snprintf(sql, sizeof sql, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s;",
+             sync_full ? "FULL" : "NORMAL");
+    char *err = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        snprintf(why, n, "database %s: %s", path, err ? err : "error");
+        sqlite3_free(err);
+        sq_close(&s->h);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, SRV_DB_BUSY_MS);
+    return &s->h;
+}
