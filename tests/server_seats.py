@@ -35,8 +35,17 @@ def first(ws, types=("state", "error")):
     return ws.recv_until(lambda m: m["type"] in types, timeout=20)
 
 
-def refused(ws, code, what):
-    m = first(ws)
+def refused(ws, code, what, own=None):
+    """The answer to a join that must be refused. A connection that already
+    plays seat `own` may get state frames of that seat at any time (the game
+    changed: a commit came back, a player (dis)connected), before or after
+    the refusal; those are kept for the final check, and only a frame of
+    another seat, or the error, answers. Nothing here depends on timing."""
+    while True:
+        m = first(ws)
+        if own is None or m["type"] != "state" or m["seat"] != own:
+            break
+        mallory_frames.append(m)
     check(m["type"] == "error" and m["code"] == code, f"{what}: expected {code}, got "
           f"{m.get('type')} {m.get('code')} seat {m.get('seat')}")
     return m
@@ -148,7 +157,7 @@ try:
           f"Mallory's own seat, her own view: {m.get('seat')}")
     mallory_frames.append(m)
     w.send({"type": "join", "game": gid, "token": T1})
-    mallory_frames.append(refused(w, "seat_taken", "the leaked link from a seated player"))
+    mallory_frames.append(refused(w, "seat_taken", "the leaked link from a seated player", own=2))
 
     # ---- Anke plays her seat from any of her sessions ----
     a = WS("127.0.0.1", P, cookie=anke)
@@ -164,13 +173,19 @@ try:
             prefix, lo, _hi = x[len("range "):].rsplit(" ", 2)
             return f"{prefix} {lo}"
         return x
+    sent = set()  # one move per decision: a state frame can come again for one
     while True:
         m = w.recv_until(lambda x: x["type"] == "state" and x["deciders"], timeout=30)
-        if m["deciders"] and set(m["deciders"]) <= {0, 1}:
+        if set(m["deciders"]) <= {0, 1}:
             break
-        if 2 in m["deciders"] and m["legal"]:
+        if 2 in m["deciders"] and m["legal"] and m["decision"] not in sent:
+            sent.add(m["decision"])
             w.send({"type": "move", "move": mine(m["legal"]), "decision": m["decision"]})
     dec = m["decision"]
+    # answers to her earlier moves (a "stale" one for a frame already old)
+    # are queued before this pong: the next error answers the move below
+    w.send({"type": "ping"})
+    w.recv_until(lambda x: x["type"] == "pong")
     w.send({"type": "move", "move": "draw", "decision": dec})
     e = w.recv_until(lambda x: x["type"] == "error")
     check(e["code"] in ("not_your_turn", "illegal_move"), f"Mallory cannot move for seat "
