@@ -9,6 +9,7 @@ PKGS=(build-essential cmake pkg-config clang libjansson-dev libcmocka-dev tmux p
       libev-dev libwebsockets-evlib-ev
       libsodium-dev
       libpq-dev postgresql
+      haproxy
       python3-websockets
       libclang-rt-14-dev
       python3-cffi python3-numpy

@@ -107,6 +107,15 @@ void srv_storage_stop_summary(void)
                 (double)(srv_now_ms() - bo.since_ms) / 1000.0, bo.err);
 }
 
+int srv_storage_failing(int64_t *since, const char **why)
+{
+    if (since)
+        *since = bo.fails ? bo.since_ms : 0;
+    if (why)
+        *why = bo.err;
+    return bo.fails;
+}
+
 int64_t srv_storage_wait_ms(int64_t now)
 {
     return bo.fails && now < bo.retry_ms ? bo.retry_ms - now : 0;

@@ -13,6 +13,7 @@
 
 #include <sodium.h>
 
+#include "cluster.h"
 #include "server.h"
 #include "text.h"
 
@@ -155,6 +156,7 @@ static int api_list(struct lws *wsi)
             json_array_append_new(a, srv_game_summary(g));
             count++;
         }
+    srv_cluster_list(a, 200); /* the other nodes' games (cluster.c) */
     return respond(wsi, 200, json_pack("{s:o}", "games", a));
 }
 
@@ -195,6 +197,7 @@ static int api_create(struct lws *wsi, srv_pss *pss)
     }
     srv_storage_ok();
     srv_game_add(g);
+    srv_cluster_created(g); /* its lease (cluster.c) */
     srv_limit_created(g, addr);
     json_t *seats = json_array();
     for (int i = 0; i < g->nseats; i++) {
@@ -433,8 +436,8 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
         return prc;
     if (!strcmp(rest, "options"))
         return respond(wsi, 200, srv_options_json());
-    if (!strcmp(rest, "health") && !pss->is_post)
-        return respond(wsi, 200, json_pack("{s:b,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1,
+    if (!strcmp(rest, "health") && !pss->is_post) {
+        json_t *h = json_pack("{s:b,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1,
                                            "games_in_memory", g_srv->ngames, "clients",
                                            (json_int_t)g_srv->nclients, "moves",
                                            (json_int_t)g_srv->moves_total, "games_evicted",
@@ -447,7 +450,10 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
                                            (json_int_t)srv_storage_wait_ms(srv_now_ms()),
                                            "games_expired", (json_int_t)g_srv->games_expired,
                                            "games_abandoned",
-                                           (json_int_t)g_srv->games_abandoned));
+                                           (json_int_t)g_srv->games_abandoned);
+        srv_health_node(h); /* node, games owned, database link (health.c) */
+        return respond(wsi, 200, h);
+    }
     if (!strcmp(rest, "games"))
         return pss->is_post ? api_create(wsi, pss) : api_list(wsi);
     if (strncmp(rest, "games/", 6) == 0) {
@@ -463,6 +469,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             return respond_error(wsi, 404, "no such game");
         if (!slash && !pss->is_post)
             return respond(wsi, 200, srv_game_summary(g));
+        int crc; /* a change: the node that plays it answers (cluster.c) */
+        if (pss->is_post && srv_cluster_http(wsi, &g, url, &crc))
+            return crc;
         if (slash && !strcmp(slash, "/join") && pss->is_post)
             return api_join(wsi, pss, g);
         if (slash && !strcmp(slash, "/replay") && !pss->is_post)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "server.h"
 #include "text.h"
 
@@ -68,6 +69,12 @@ void srv_game_finish(srv_game *g)
 static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size_t n)
 {
     ch_msg msg;
+    if (!srv_game_playable(g)) { /* a cluster: only the lease's node plays (lease.c) */
+        snprintf(why, n, g->lease == SRV_LEASE_HELD ?
+                 "the database cannot be reached: moves wait until it is back" :
+                 "another node plays this game now: reconnect");
+        return MOVE_NO_LEASE;
+    }
     if (ch_check(&g->st, s, m, &msg) != CH_OK) {
         chx_reason(lang, &msg, why, n);
         return MOVE_ILLEGAL;

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "paths.h"
 #include "server.h"
 
@@ -82,6 +83,7 @@ void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
        clients for them (srv_game_changed waits while moves are pending) */
     if (g->npending || g->meta_dirty)
         srv_commit_schedule(g);
+    srv_cluster_committed(g); /* the other nodes re-read a changed lobby entry */
     srv_game_changed(g);
 }
 
@@ -140,6 +142,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     if (g_srv->store)
         srv_turn_wake(srv_store_db(g_srv->store), srv_now_ms());
     srv_storage_tick(srv_now_ms());
+    srv_cluster_tick();
     srv_limits_tick(srv_now_ms());
     if (interrupted) {
         lws_cancel_service(g_srv->ctx);
@@ -160,8 +163,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             srv_bots_drain(g_srv->bots);
         if (g_srv && g_srv->views)
             srv_views_drain(g_srv->views);
-        if (g_srv)
+        if (g_srv) {
             srv_pw_drain();
+            srv_lease_drain();
+        }
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
         char uri[32];
@@ -218,7 +223,8 @@ static void usage(FILE *f)
             "usage: chartered serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR]\n"
             "                       [--i18n DIR] [--bot-threads N] [--view-threads N]\n"
             "                       [--sync full|normal] [--loop libev|poll] [--skip-damaged]\n"
-            "                       [--trust-proxy]\n"
+            "                       [--trust-proxy] [--node NAME] [--cluster CONN]\n"
+            "                       [--lease-seconds N]\n"
             "                       [--quiet]\n"
             "\n"
             "Plays both editions online: the browser client, a JSON API and WebSocket\n"
@@ -250,8 +256,9 @@ static void usage(FILE *f)
             "  --trust-proxy    a reverse proxy is in front: take the client's address\n"
             "                   from X-Forwarded-For and mark cookies Secure when\n"
             "                   X-Forwarded-Proto says https\n"
-            "  --quiet          no log lines\n",
-            srv_default_web_dir(), srv_default_i18n_dir());
+            "  --quiet          no log lines\n"
+            "%s",
+            srv_default_web_dir(), srv_default_i18n_dir(), srv_cluster_usage());
 }
 
 static void raise_nofile(void)
@@ -269,6 +276,7 @@ static void teardown(srv *s)
 {
     srv_committer_stop(s->committer);
     s->committer = NULL;
+    srv_lease_stop();
     srv_bots_stop(s->bots);
     s->bots = NULL;
     srv_views_stop(s->views);
@@ -325,7 +333,11 @@ int cmd_serve(int argc, char **argv)
             return 2;
         }
         char *end;
-        if (!strcmp(a, "--port")) {
+        int cf = srv_cluster_flag(a, v); /* --node, --cluster, --lease-seconds */
+        if (cf < 0)
+            return 2;
+        if (cf > 0) {
+        } else if (!strcmp(a, "--port")) {
             long p = strtol(v, &end, 10);
             if (*end || p < 0 || p > 65535) {
                 fprintf(stderr, "error: serve: --port must be 0 to 65535, not '%s'\n", v);
@@ -398,8 +410,11 @@ int cmd_serve(int argc, char **argv)
         free(s);
         return 1;
     }
-    int loaded = srv_store_writable(s->store, why, sizeof why) == 0 ?
-                 srv_store_load(s->store, o.skip_damaged, why, sizeof why) : -1;
+    /* a node of a cluster loads the games it holds the lease of (lease.c,
+       at its first renewal), not every game in play */
+    const char *conninfo = srv_cluster_conninfo(o.db);
+    int loaded = srv_store_writable(s->store, why, sizeof why) != 0 ? -1 :
+                 conninfo ? 0 : srv_store_load(s->store, o.skip_damaged, why, sizeof why);
     char shown[256];
     db_target_shown(o.db, shown, sizeof shown);
     if (loaded < 0) {
@@ -412,6 +427,11 @@ int cmd_serve(int argc, char **argv)
     if (!s->committer) /* the loop commits itself: slower, as safe */
         fprintf(stderr, "chartered: serve: %s; committing on the event loop\n", why);
     s->bots = srv_bots_start(o.bot_threads);
+    if (conninfo && srv_lease_start(conninfo, why, sizeof why) != 0) {
+        fprintf(stderr, "error: serve: cluster: %s\n", why);
+        teardown(s);
+        return 1;
+    }
     if (srv_pw_start() != 0) {
         fprintf(stderr, "error: serve: cannot start libsodium or the password thread\n");
         teardown(s);
@@ -481,6 +501,9 @@ int cmd_serve(int argc, char **argv)
     printf("chartered: serving on http://%s%s%s:%d/ (database %s)\n",
            strchr(bound, ':') ? "[" : "", lis.any ? "localhost" : bound,
            strchr(bound, ':') ? "]" : "", port, shown);
+    if (conninfo)
+        printf("chartered: node %s of a cluster, leases of %lld s\n", srv_node_name(),
+               (long long)(srv_lease_ms() / 1000));
     if (loaded > 0)
         printf("chartered: %d games loaded from the database\n", loaded);
     fflush(stdout);

@@ -140,6 +140,11 @@ struct srv_game {
     int counted_waiting;        /* counted in its creator's waiting games */
     int abandoned;              /* over because nobody came back (limits.c) */
     int64_t alone_since_ms;     /* playing with no person connected since; 0: not */
+    int lease;                  /* cluster: SRV_LEASE_* (cluster.h); a single
+                                   node holds every game */
+    int64_t lease_at;           /* when this node took the lease (ms) */
+    int cl_sig;                 /* status and claimed seats last told to the
+                                   other nodes (cluster.c) */
     srv_game *hnext;            /* hash chain */
     srv_game *lnext;            /* list of every game, newest first */
 };
@@ -267,6 +272,9 @@ int srv_listen_verify(const srv_listen *l, int port, char *bound, size_t bn, cha
  * that went through. Both on the event loop. */
 void srv_storage_failed(const char *why);
 void srv_storage_ok(void);
+/* Failed commits in a row (0: the last one went through); *since: when the
+ * first of them failed, *why: the database's last reason (health.c). */
+int srv_storage_failing(int64_t *since, const char **why);
 /* ms left before the next write may be tried (0: now). */
 int64_t srv_storage_wait_ms(int64_t now);
 /* Periodic: once the pause is over, the bots are asked to move again. */
@@ -351,7 +359,7 @@ const char *srv_status_name(int status);
 
 /* ---- play (play.c) -------------------------------------------------------- */
 enum { MOVE_OK = 0, MOVE_NOT_STARTED, MOVE_NOT_YOUR_TURN, MOVE_ILLEGAL,
-       MOVE_STALE, MOVE_NOMEM };
+       MOVE_STALE, MOVE_NOMEM, MOVE_NO_LEASE };
 /* Check and apply a move of seat s made for decision `decision` (-1: any).
  * The move becomes pending (committed by the next commit). The library's
  * reason for a refused move is written in the language lang ("en", "nl",

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "server.h"
 
 /* Close c at its next writable callback, telling it why in the close
@@ -218,6 +219,8 @@ static void handle(srv_client *c, const char *text, size_t len)
             send_error(c, "bad_request", "\"game\" must be the game's id (text)");
         } else if (!g) {
             send_error(c, "no_game", "there is no game with that id");
+        } else if (srv_cluster_ws(c, &g)) {
+            /* another node plays it, or the database is away (cluster.c) */
         } else if (!strcmp(type, "watch")) {
             set_lang(c, msg);
             attach(c, g, -1);
@@ -258,7 +261,7 @@ static void handle(srv_client *c, const char *text, size_t len)
             int rc = srv_play(g, c->seat, json_string_value(mv), decision, c->lang,
                               why, sizeof why);
             static const char *codes[] = {"", "not_started", "not_your_turn", "illegal_move",
-                                          "stale", "storage"};
+                                          "stale", "storage", "storage"};
             if (rc != MOVE_OK)
                 send_error(c, codes[rc], why);
         }

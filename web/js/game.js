@@ -91,7 +91,11 @@ export class GamePage {
     if (this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     this.setConn('connecting');
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    // ?game= lets a load balancer send every connection of a game to one
+    // node; &node= is the node that plays it, when one said so ("moved",
+    // docs/cluster.md)
+    const q = `?game=${encodeURIComponent(this.game)}${this.node ? `&node=${encodeURIComponent(this.node)}` : ''}`;
+    const ws = new WebSocket(`${proto}//${location.host}/ws${q}`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
@@ -110,6 +114,7 @@ export class GamePage {
       else if (msg.type === 'error') this.onError(msg);
       else if (msg.type === 'chat') this.chat.add(msg.messages);
       else if (msg.type === 'muted') this.chat.onMuted(msg);
+      else if (msg.type === 'moved') { this.node = msg.node; this.retry = 0; } // the server closes; we reconnect there
     };
     ws.onclose = () => {
       clearInterval(this.pingTimer);

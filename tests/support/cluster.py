@@ -1,0 +1,208 @@
+"""cluster.py: a whole cluster on loopback for the cluster tests, the
+benchmarks and scripts/cluster.sh (docs/cluster.md): a private PostgreSQL
+(pgtmp.py: initdb in a temp folder, Unix socket only), two or three
+`chartered serve` nodes with --cluster, and HAProxy (Debian's) from
+packaging/haproxy.cfg.in on 127.0.0.1. Everything is started with bounded
+waits and stopped at the end (a `with` block, or stop()), kill -9 included.
+
+The nodes' storage: the PostgreSQL database when the binary has the
+PostgreSQL back end (`serve --help` names postgresql://), else one SQLite
+file that the nodes share (one machine only; SQLite locks between
+processes). The leases and cross-node events are PostgreSQL's either way.
+
+    with Cluster(binary, src, work, nodes=2) as cl:
+        cl.port                  # HAProxy's port
+        cl.node("a").port        # a node's own port (wsclient.Server)
+        cl.kill("a")             # kill -9
+        cl.start_node("a")       # again
+        cl.pg.stop(); cl.pg.start()
+        cl.health("a")           # GET /api/health of that node
+"""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pgtmp  # noqa: E402
+from wsclient import Server, free_port, http_json  # noqa: E402
+
+HAPROXY_START_TIMEOUT = 20
+
+
+def haproxy_path():
+    return shutil.which("haproxy") or ("/usr/sbin/haproxy"
+                                       if os.path.exists("/usr/sbin/haproxy") else None)
+
+
+def available():
+    """(True, "") when PostgreSQL and HAProxy are here, else (False, why)."""
+    ok, why = pgtmp.available()
+    if not ok:
+        return False, why
+    if not haproxy_path():
+        return False, "haproxy not found: install the Debian package haproxy (scripts/install-deps.sh does)"
+    return True, ""
+
+
+def has_pg_store(binary):
+    out = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True,
+                         timeout=30).stdout
+    lines = out.splitlines()
+    for i, l in enumerate(lines):  # the --db line and the two after it
+        if l.strip().startswith("--db "):
+            return "postgres" in " ".join(lines[i:i + 3]).lower()
+    return False
+
+
+def fill_haproxy(src, bind, nodes):
+    """The configuration for nodes [(name, port)] behind bind ("127.0.0.1:P")."""
+    with open(os.path.join(src, "packaging", "haproxy.cfg.in")) as f:
+        t = f.read()
+    rules = "\n".join("    use-server %s if { url_param(node) -m str %s }" % (n, n)
+                      for n, _ in nodes)
+    servers = "\n".join("    server %s 127.0.0.1:%d" % (n, p) for n, p in nodes)
+    import resource
+    nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    maxconn = max(256, min(20000, (nofile - 200) // 2))
+    return (t.replace("@GLOBAL@", "    maxconn %d" % maxconn).replace("@BIND@", bind).replace("@RULES@", rules)
+            .replace("@SERVERS@", servers))
+
+
+class Cluster:
+    def __init__(self, binary, src, work, nodes=2, lease=3, names=None, extra=(), pg_dir=None,
+                 store=None):
+        self.binary, self.src, self.work = binary, src, work
+        self.names = names or ["a", "b", "c"][:nodes]
+        self.lease = lease
+        self.extra = list(extra)
+        self.pg = pgtmp.PgTmp(pg_dir)
+        self.nodes = {}
+        self.hap = None
+        self.port = None
+        self.store = store  # "pg" or "sqlite"; None: pg when the binary can
+        self.db = None
+
+    def __enter__(self):
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def start(self):
+        os.makedirs(self.work, exist_ok=True)
+        self.pg.start()
+        if self.store is None:
+            self.store = "pg" if has_pg_store(self.binary) else "sqlite"
+        self.db = self.pg.url if self.store == "pg" else os.path.join(self.work, "cluster.db")
+        for n in self.names:
+            self.start_node(n)
+        self.start_haproxy()
+        return self
+
+    def node_args(self, name):
+        return ["--node", name, "--cluster", self.pg.conninfo, "--lease-seconds",
+                str(self.lease)] + self.extra
+
+    def start_node(self, name):
+        old = self.nodes.get(name)
+        s = Server(self.binary, self.db, extra=self.node_args(name))
+        if old:
+            s.port = old.port  # HAProxy knows it by its port
+        s.log = os.path.join(self.work, name + ".log")
+        # Server.start writes the log next to the database: a node's own name
+        s.db = self.db
+        self.nodes[name] = s
+        _start_logged(s, os.path.join(self.work, name + ".log"))
+        return s
+
+    def node(self, name):
+        return self.nodes[name]
+
+    def kill(self, name):
+        """kill -9 of a node."""
+        self.nodes[name].stop(kill=True)
+
+    def health(self, name):
+        st, h = http_json(self.nodes[name].port, "GET", "/api/health")
+        return h if st == 200 else None
+
+    def start_haproxy(self):
+        self.port = free_port()
+        cfg = os.path.join(self.work, "haproxy.cfg")
+        with open(cfg, "w") as f:
+            f.write(fill_haproxy(self.src, "127.0.0.1:%d" % self.port,
+                                 [(n, s.port) for n, s in self.nodes.items()]))
+        self.hap_log = open(os.path.join(self.work, "haproxy.log"), "ab")
+        self.hap = subprocess.Popen([haproxy_path(), "-f", cfg, "-db"], stdout=self.hap_log,
+                                    stderr=self.hap_log)
+        deadline = time.time() + HAPROXY_START_TIMEOUT
+        while time.time() < deadline:
+            if self.hap.poll() is not None:
+                raise RuntimeError("haproxy stopped: see " + self.hap_log.name)
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("haproxy does not listen")
+        # every node seen up by the health checks
+        self.wait_routed(set(self.names))
+
+    def wait_routed(self, names, timeout=30):
+        """Wait until requests through HAProxy reach every node of names (the
+        health checks count them up)."""
+        deadline = time.time() + timeout
+        seen = set()
+        while time.time() < deadline and not names <= seen:
+            for n in names:
+                st, h = http_json(self.port, "GET", "/api/health?node=" + n)
+                if st == 200 and h.get("node") == n:
+                    seen.add(n)
+            if not names <= seen:
+                time.sleep(0.1)
+        if not names <= seen:
+            raise RuntimeError("haproxy does not reach %s" % sorted(names - seen))
+
+    def stop(self):
+        for s in self.nodes.values():
+            try:
+                s.stop(kill=True)
+            except Exception:
+                pass
+        if self.hap and self.hap.poll() is None:
+            self.hap.kill()
+            self.hap.wait(timeout=10)
+        self.hap = None
+        try:
+            self.pg.__exit__(None, None, None)
+        except Exception:
+            pass
+
+
+def _start_logged(s, log):
+    """Server.start with the node's log in log (its standard error)."""
+    args = [s.binary, "serve", "--port", str(s.port), "--host", "127.0.0.1", "--db", s.db,
+            "--quiet"] + s.extra
+    s.log = log
+    with open(log, "ab") as err:
+        s.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=err)
+    line = s.proc.stdout.readline().decode()
+    if "serving on" not in line:
+        s.proc.wait(timeout=30)
+        raise RuntimeError("node did not start: " + line + s.log_text())
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", s.port), timeout=1).close()
+            return s
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("node does not accept connections")
