@@ -9,11 +9,10 @@ passwords hashed with argon2id at 19 MiB and 2 passes.
 usage: python3 server_auth.py BINARY SRCDIR WORKDIR
 """
 import os
-import sqlite3
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import (Server, WS, http_call, http_json, session_cookie, guest,  # noqa: E402
+from wsclient import (Server, WS, sql_rows, db_dump, pg_mode, http_call, http_json, session_cookie, guest,  # noqa: E402
                       check, finish, test_args)
 
 BIN, SRC, WORK = test_args()
@@ -127,21 +126,18 @@ try:
     # ---- nothing secret in the database ----
     st, g = http_json(P, "POST", "/api/games", {"players": 2})
     srv.stop()
-    raw = b""
-    for f in (db, db + "-wal"):
-        if os.path.exists(f):
-            raw += open(f, "rb").read()
+    raw = db_dump(db)
     for secret, what in [(anke.split("=", 1)[1], "a session token"),
                          (g["seats"][1]["token"], "a seat token"),
                          ("correct horse", "a password")]:
         check(secret.encode() not in raw, f"{what} is not in the database in clear")
-    con = sqlite3.connect(db)
-    (pw,) = con.execute("SELECT pwhash FROM accounts WHERE name_key='anke'").fetchone()
+    check(len(raw) > 1000, f"the database was read for the check above ({len(raw)} bytes)")
+    ((pw,),) = sql_rows(db, "SELECT pwhash FROM accounts WHERE name_key='anke'")
     check(pw.startswith("$argon2id$v=19$m=19456,t=2,p=1$"),
           f"argon2id with 19 MiB and 2 passes: {pw[:40]}")
-    (ver,) = con.execute("PRAGMA user_version").fetchone()
-    check(ver >= 2, f"the schema version is stored: {ver}")
-    con.close()
+    ((ver,),) = sql_rows(db, "SELECT max(version) FROM schema_version" if pg_mode()
+                         else "PRAGMA user_version")
+    check(int(ver) >= 2, f"the schema version is stored: {ver}")
 finally:
     srv.stop()
 

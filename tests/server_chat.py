@@ -11,11 +11,10 @@ usage: python3 server_chat.py BINARY SRCDIR WORKDIR
 """
 import os
 import random
-import sqlite3
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import (Server, WS, http_call, http_json, session_cookie, guest,  # noqa: E402
+from wsclient import (Server, WS, sql_rows, http_call, http_json, session_cookie, guest,  # noqa: E402
                       pick_move, check, finish, test_args)
 
 BIN, SRC, WORK = test_args()
@@ -196,8 +195,6 @@ try:
         w.close()
 finally:
     srv.stop()
-con = sqlite3.connect(db)
-(n,) = con.execute("SELECT count(*) FROM chat WHERE game=?", (gid,)).fetchone()
-check(n >= 10, f"the chat is stored with the game: {n} messages")
-con.close()
+((n,),) = sql_rows(db, "SELECT count(*) FROM chat WHERE game='%s'" % gid)
+check(int(n) >= 10, f"the chat is stored with the game: {n} messages")
 finish("server_chat: channels, limits, mute, history and replay hold")

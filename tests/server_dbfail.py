@@ -13,16 +13,23 @@ holds the write lock (BEGIN IMMEDIATE), so the server's commit really fails
   decision, and the game is then played to the end: its replay holds exactly
   the moves the clients were told about.
 
+Under CHARTERED_TEST_PG=1 (the pg_ variant, docs/storage.md) the database is
+PostgreSQL and the lock is another session's LOCK TABLE games, moves IN
+EXCLUSIVE MODE (reads go on, writes wait): the server's commit fails after
+its lock_timeout of 250 ms, as SQLite's after its busy timeout.
+
 usage: python3 server_dbfail.py BINARY SRCDIR WORKDIR
 """
 import os
 import random
 import sqlite3
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, http_json, pick_move, check, finish, test_args  # noqa: E402
+from wsclient import (Server, http_json, pick_move, check, finish, test_args,  # noqa: E402
+                      sql_rows, db_target, pg_mode, _pg_server)
 
 BIN, SRC, WORK = test_args()
 
@@ -121,11 +128,33 @@ def m_dec(s):
 
 
 def db_moves(gid):
-    c = sqlite3.connect(db, timeout=10)
-    try:
-        return [r[0] for r in c.execute("SELECT move FROM moves WHERE game=? ORDER BY n", (gid,))]
-    finally:
-        c.close()
+    return [r[0] for r in sql_rows(db, "SELECT move FROM moves WHERE game='%s' ORDER BY n" % gid)]
+
+
+class Lock:
+    """Another process's write lock on the database, held until release()."""
+
+    def __init__(self, gid):
+        if pg_mode():
+            pg = _pg_server()
+            self.p = subprocess.Popen([os.path.join(pg.bindir, "psql"), db_target(db), "-qAt"],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            self.p.stdin.write("BEGIN; LOCK TABLE games, moves IN EXCLUSIVE MODE; "
+                               "SELECT 'locked';\n")
+            self.p.stdin.flush()
+            line = self.p.stdout.readline()
+            check("locked" in line, f"another session holds the lock: {line!r}")
+            return
+        self.c = sqlite3.connect(db, timeout=10, isolation_level=None)
+        self.c.execute("BEGIN IMMEDIATE")
+        self.c.execute("UPDATE games SET turn_timer = turn_timer WHERE id = ?", (gid,))
+
+    def release(self):
+        if pg_mode():
+            self.p.communicate("ROLLBACK;\n", timeout=30)
+            return
+        self.c.execute("ROLLBACK")
+        self.c.close()
 
 
 def create(seed):
@@ -153,9 +182,7 @@ try:
     move = pick_move(s.state["legal"], rng)
 
     # ---- hold the database's write lock as another process would ----
-    lock = sqlite3.connect(db, timeout=10, isolation_level=None)
-    lock.execute("BEGIN IMMEDIATE")
-    lock.execute("UPDATE games SET turn_timer = turn_timer WHERE id = ?", (gid,))
+    lock = Lock(gid)
     t0 = time.time()
     s.ws.send({"type": "move", "move": move, "decision": dec})
     err = s.until(lambda m: m["type"] == "error" or m["decision"] != dec, timeout=30)
@@ -197,8 +224,7 @@ try:
     err = s.until(lambda m: m["type"] == "error" or m["decision"] != dec, timeout=30)
     check(err["type"] == "error" and err["code"] == "storage", f"refused again: {err}")
     check(srv.alive(), "the server runs on")
-    lock.execute("ROLLBACK")
-    lock.close()
+    lock.release()
     check(db_moves(gid) == [seen[n] for n in range(dec)], "nothing of the refused move stored")
 
     # ---- released: the same move for the same decision is accepted ----

@@ -15,18 +15,23 @@ Then the limit is lifted: play resumes within the backoff cap, one summary
 line says the database takes writes again, and "moves" never exceeds the
 moves the database holds. Run once with --quiet and once without.
 
+Under CHARTERED_TEST_PG=1 (the pg_ variant, docs/storage.md) the database is
+PostgreSQL and the fault is PostgreSQL itself going away: it is stopped for
+the window (every commit fails, the link is lost) and started again, and the
+server connects again by itself.
+
 usage: python3 server_storage.py BINARY SRCDIR WORKDIR
 """
 import os
 import resource
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import http_json, check, finish, test_args  # noqa: E402
+from wsclient import (http_json, check, finish, test_args, db_target, sql_rows,  # noqa: E402
+                      pg_mode, _pg_server)
 
 BIN, SRC, WORK = test_args()
 WINDOW = 3.0          # seconds of failing writes observed
@@ -36,7 +41,7 @@ MAX_FAILS = 20        # failed commits allowed in the window (100+200+400+800...
 
 def start(db, quiet):
     env = dict(os.environ, CHARTERED_STORAGE_BACKOFF_MAX_MS=str(CAP_MS))
-    args = [BIN, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db]
+    args = [BIN, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db_target(db)]
     if quiet:
         args.append("--quiet")
     # standard error through a pipe: a pipe is not bound by the file-size limit
@@ -60,10 +65,19 @@ def health(port):
 
 
 def stored_moves(db):
-    c = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    n = c.execute("SELECT count(*) FROM moves").fetchone()[0]
-    c.close()
-    return n
+    return int(sql_rows(db, "SELECT count(*) FROM moves")[0][0])
+
+
+def fault(p, on):
+    """Make every write of server p fail (on) or work again (off)."""
+    if pg_mode():
+        if on:
+            _pg_server().stop()
+        else:
+            _pg_server().start()
+        return
+    lim = (1, resource.RLIM_INFINITY) if on else (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
+    resource.prlimit(p.pid, resource.RLIMIT_FSIZE, lim)
 
 
 def wait_for(pred, timeout, what):
@@ -88,9 +102,9 @@ def run(quiet):
         check(st == 201, f"{tag}: create a bot game: {st} {g}")
     wait_for(lambda: health(port)["moves"] >= 5, 60, f"{tag}: the bots play")
     # ---- the database can no longer write ----
-    resource.prlimit(p.pid, resource.RLIMIT_FSIZE, (1, resource.RLIM_INFINITY))
+    fault(p, True)
     wait_for(lambda: health(port).get("storage_failures", 0) >= 1, 30,
-             f"{tag}: a write fails under the file-size limit")
+             f"{tag}: a write fails under the file-size limit (PostgreSQL: stopped)")
     h0, t0, l0 = health(port), time.time(), len(lines)
     time.sleep(WINDOW)
     h1, t1, l1 = health(port), time.time(), len(lines)
@@ -107,8 +121,7 @@ def run(quiet):
     check(len(window_lines) <= (0 if quiet else 2),
           f"{tag}: {len(window_lines)} log lines in {WINDOW} s: {window_lines[:5]}")
     # ---- writes work again ----
-    resource.prlimit(p.pid, resource.RLIMIT_FSIZE,
-                     (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    fault(p, False)
     m1 = h1["moves"]
     wait_for(lambda: health(port)["moves"] > m1, 30 + CAP_MS / 1000,
              f"{tag}: play resumes once the database writes again")

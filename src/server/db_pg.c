@@ -66,6 +66,22 @@ static int set_err(pg_conn *p, PGresult *res)
     return p->h.errclass;
 }
 
+/* The session's settings, at each (re)connection: a write waits for
+ * another session's lock at most DB_LOCK_WAIT (SQLite's busy timeout, the
+ * same 250 ms), then fails; the moves of that commit are refused with a
+ * "storage" error rather than every game stalling behind an
+ * administrator's lock. */
+#define DB_LOCK_WAIT "250ms"
+static int session_settings(pg_conn *p)
+{
+    PGresult *res = PQexec(p->pg, "SET lock_timeout = '" DB_LOCK_WAIT "'");
+    int ok = res && PQresultStatus(res) == PGRES_COMMAND_OK;
+    if (!ok)
+        set_err(p, res);
+    PQclear(res);
+    return ok ? DB_OK : p->h.errclass;
+}
+
 /* Connected, or connect again: 0, else DB_LOST. */
 static int link_up(pg_conn *p)
 {
@@ -73,7 +89,7 @@ static int link_up(pg_conn *p)
         return DB_OK;
     PQreset(p->pg);
     if (PQstatus(p->pg) == CONNECTION_OK)
-        return DB_OK;
+        return session_settings(p);
     snprintf(p->h.err, sizeof p->h.err, "no connection to PostgreSQL: %s",
              PQerrorMessage(p->pg));
     size_t l = strlen(p->h.err);
@@ -365,6 +381,16 @@ static const db_ops pq_ops = {
     pq_set_schema_version, pq_has_column, pq_check, pq_writable,
 };
 
+static int setup(pg_conn *p, char *why, size_t n)
+{
+    if (session_settings(p) != DB_OK) {
+        snprintf(why, n, "PostgreSQL: %s", p->h.err);
+        pq_close(&p->h);
+        return -1;
+    }
+    return 0;
+}
+
 db_conn *db_pg_open(const char *conninfo, char *why, size_t n)
 {
     pg_conn *p = calloc(1, sizeof *p);
@@ -382,5 +408,5 @@ db_conn *db_pg_open(const char *conninfo, char *why, size_t n)
         return NULL;
     }
     PQsetNoticeProcessor(p->pg, quiet, NULL);
-    return &p->h;
+    return setup(p, why, n) == 0 ? &p->h : NULL;
 }

@@ -179,9 +179,10 @@ class PgTmp:
                 time.sleep(0.1)
         self.running = False
 
-    def psql(self, sql):
-        """Run SQL with psql; its standard output."""
-        r = self._client("psql", "-d", DB, "-v", "ON_ERROR_STOP=1", "-Atc", sql)
+    def psql(self, sql, db=DB, sep="|"):
+        """Run SQL with psql on database db; its standard output (fields
+        separated by sep)."""
+        r = self._client("psql", "-d", db, "-v", "ON_ERROR_STOP=1", "-F", sep, "-Atc", sql)
         if r.returncode != 0:
             raise RuntimeError("psql: " + r.stderr)
         return r.stdout

@@ -3,8 +3,19 @@ connections spoken by python3-websockets (Debian's package; a raw-frame
 helper remains for the malformed-frame tests only), plus JSON-over-HTTP calls (with session cookies: guest(), session_cookie()) and
 starting/stopping `chartered serve` on a free port,
 and the bookkeeping every server test shares (arguments, checks, the verdict).
+
+With CHARTERED_TEST_PG=1 in the environment (the pg_* CTest variants) every
+server started here stores its games in PostgreSQL instead (docs/storage.md):
+a private server (pgtmp.py) is started once per test process, each database
+path the test names becomes a PostgreSQL database of its own (the same path,
+the same database: restarts see their data), and sql_rows()/db_dump() read it
+as they would read the SQLite file. Without PostgreSQL's binaries the test
+exits 77 (skipped) with the reason.
 """
+import atexit
 import collections
+import hashlib
+import signal
 import http.client as httpc
 import json
 import os
@@ -28,6 +39,97 @@ from websockets import typing as ws_typing
 from websockets import uri as ws_uri
 
 failures = []
+
+_pg = None      # the private PostgreSQL (pgtmp.PgTmp) of a CHARTERED_TEST_PG run
+_pg_dbs = set()
+
+
+def pg_mode():
+    return os.environ.get("CHARTERED_TEST_PG") == "1"
+
+
+def _pg_server():
+    global _pg
+    if _pg is None:
+        import pgtmp
+        ok, why = pgtmp.available()
+        if not ok:
+            print("SKIP: " + why)
+            sys.exit(77)
+        _pg = pgtmp.PgTmp()
+        atexit.register(_pg.close)
+        # a test stopped by CTest's timeout (SIGTERM) still stops its server
+        signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
+        _pg.start()
+    return _pg
+
+
+def _pg_name(db):
+    return "t_" + hashlib.sha1(os.path.abspath(db).encode()).hexdigest()[:16]
+
+
+def db_target(db):
+    """What `--db` gets for the test database path db: the path, or (under
+    CHARTERED_TEST_PG=1) a libpq connection string of a database of its own."""
+    if not pg_mode() or "=" in db or db.startswith("postgres"):
+        return db
+    pg = _pg_server()
+    name = _pg_name(db)
+    if name not in _pg_dbs:
+        pg.psql("CREATE DATABASE %s" % name, db="postgres")
+        _pg_dbs.add(name)
+    return "host=%s port=%d dbname=%s user=%s" % (pg.dir, 5432, name, "chartered")
+
+
+def pg_drop(db):
+    """Forget the PostgreSQL database of path db (a test's fresh start)."""
+    if pg_mode() and _pg is not None and _pg_name(db) in _pg_dbs:
+        _pg.psql("DROP DATABASE %s" % _pg_name(db), db="postgres")
+        _pg_dbs.discard(_pg_name(db))
+
+
+def sql_rows(db, sql):
+    """The rows of a query on the test database of path db (SQLite file, or its
+    PostgreSQL database), as lists of text."""
+    if pg_mode():
+        out = _pg_server().psql(sql, db=_pg_name(db), sep="\x1f")
+        return [line.split("\x1f") for line in out.splitlines()]
+    import sqlite3
+    con = sqlite3.connect(db)
+    try:
+        return [[None if v is None else str(v) for v in r] for r in con.execute(sql).fetchall()]
+    finally:
+        con.close()
+
+
+def sql_exec(db, sql):
+    """Run a statement on the test database of path db, as another process
+    writing to it would."""
+    if pg_mode():
+        _pg_server().psql(sql, db=_pg_name(db))
+        return
+    import sqlite3
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        con.execute(sql)
+        con.commit()
+    finally:
+        con.close()
+
+
+def db_dump(db):
+    """Every byte the database holds, as the test may search it for secrets:
+    the SQLite file and its WAL, or pg_dump of the PostgreSQL database."""
+    if pg_mode():
+        pg = _pg_server()
+        r = subprocess.run([os.path.join(pg.bindir, "pg_dump"), "-h", pg.dir, "-U", "chartered",
+                            _pg_name(db)], capture_output=True, timeout=60)
+        return r.stdout
+    raw = b""
+    for f in (db, db + "-wal"):
+        if os.path.exists(f):
+            raw += open(f, "rb").read()
+    return raw
 
 
 def test_args():
@@ -276,7 +378,7 @@ class Server:
 
     def start(self):
         args = [self.binary, "serve", "--port", str(self.port), "--host", "127.0.0.1",
-                "--db", self.db, "--quiet"] + self.extra
+                "--db", db_target(self.db), "--quiet"] + self.extra
         if self.web:
             args += ["--web", self.web]
         # the server's standard error goes to DB.log (sanitizer reports too)
