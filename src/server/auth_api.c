@@ -132,44 +132,91 @@ typedef struct {
     int secure;
 } job_ctx;
 
-static void finish_session(srv_pwjob *j, int64_t uid, unsigned status)
+/* The writes of a sign-up, login or guest (account, new password hash,
+ * session), made by the writer thread (srv_dbjob_submit): the loop never
+ * waits on them. The request's srv_pwjob stays its handle meanwhile (a
+ * request that goes away clears its wsi: srv_auth_request_gone). */
+typedef struct sess_job {
+    srv_pwjob *j;
+    int signup, rehash;
+    int rc;                     /* 0 made; 1 the name is taken; -1 refused */
+    unsigned status;
+    srv_newsession ns;
+} sess_job;
+
+static void sess_write(db_conn *wdb, void *arg)
 {
-    job_ctx *cx = j->ctx;
-    char token[SRV_SESSION_HEX + 1], cookie[200];
-    srv_ident id;
-    if (srv_session_create(uid, NULL, token, &id) != 0) {
-        answer_later(j, 500, json_pack("{s:s}", "error", "the database refused the session"),
-                     NULL);
-        return;
+    sess_job *s = arg;
+    srv_pwjob *j = s->j;
+    s->rc = 0;
+    if (s->signup) {
+        int64_t uid = 0;
+        s->rc = srv_account_insert(wdb, j->name, j->hash, &uid);
+        s->ns.id.user_id = uid;
+        srv_session_owner(&s->ns);
+    } else if (s->rehash) { /* stored with older parameters: keep the new hash */
+        srv_account_set_hash(wdb, j->user_id, j->hash);
     }
-    make_cookie(cookie, sizeof cookie, token, cx->secure);
-    sodium_memzero(token, sizeof token);
-    answer_later(j, status, who_json(&id), cookie);
-    sodium_memzero(cookie, sizeof cookie);
+    if (s->rc == 0 && srv_session_write(wdb, &s->ns) != 0)
+        s->rc = -1;
+}
+
+static void sess_written(void *arg)
+{
+    sess_job *s = arg;
+    srv_pwjob *j = s->j;
+    job_ctx *cx = j->ctx;
+    if (s->rc == 0) {
+        char cookie[200];
+        make_cookie(cookie, sizeof cookie, s->ns.token, cx->secure);
+        answer_later(j, s->status, who_json(&s->ns.id), cookie);
+        sodium_memzero(cookie, sizeof cookie);
+    } else if (s->rc == 1) {
+        answer_later(j, 409, json_pack("{s:s}", "error", "that user name is taken"), NULL);
+    } else {
+        answer_later(j, 500, json_pack("{s:s}", "error", s->signup ? "the account could not "
+                                       "be made" : "the database refused the session"), NULL);
+    }
+    sodium_memzero(s, sizeof *s);
+    free(s);
+    sodium_memzero(j->hash, sizeof j->hash);
+    sodium_memzero(j->stored, sizeof j->stored);
+    free(cx);
+    free(j);
+}
+
+/* Hand the session (and a sign-up's account) to the writer; 0, or -1
+ * (answered here) when it cannot be made. */
+static int start_session(srv_pwjob *j, int64_t uid, const char *name, int guest, int signup,
+                         unsigned status)
+{
+    sess_job *s = calloc(1, sizeof *s);
+    if (!s || srv_session_new(uid, name, guest, &s->ns) != 0) {
+        free(s);
+        answer_later(j, 500, json_pack("{s:s}", "error", "the session could not be made"),
+                     NULL);
+        return -1;
+    }
+    s->j = j;
+    s->signup = signup;
+    s->rehash = j->rehash;
+    s->status = status;
+    srv_dbjob_submit(sess_write, sess_written, s);
+    return 0;
 }
 
 static void job_done(srv_pwjob *j)
 {
     job_ctx *cx = j->ctx;
-    if (j->wsi) {
-        if (cx->signup) {
-            int64_t uid = 0;
-            int rc = j->ok ? srv_account_create(j->name, j->hash, &uid) : -1;
-            if (rc == 0)
-                finish_session(j, uid, 201);
-            else
-                answer_later(j, rc == 1 ? 409 : 500,
-                             json_pack("{s:s}", "error", rc == 1 ? "that user name is taken"
-                                                                 : "the account could not be made"),
-                             NULL);
-        } else if (j->ok) {
-            if (j->rehash) /* stored with older parameters: keep the new hash */
-                srv_account_set_hash(j->user_id, j->hash);
-            finish_session(j, j->user_id, 200);
-        } else {
-            answer_later(j, 401, json_pack("{s:s}", "error", "wrong user name or password"),
-                         NULL);
-        }
+    if (j->wsi && j->ok) { /* the writes and the answer follow (sess_written frees j) */
+        if (start_session(j, cx->signup ? 0 : j->user_id, j->name, 0, cx->signup,
+                          cx->signup ? 201 : 200) == 0)
+            return;
+    } else if (j->wsi) {
+        answer_later(j, cx->signup ? 500 : 401,
+                     json_pack("{s:s}", "error", cx->signup ? "the account could not be made"
+                                                            : "wrong user name or password"),
+                     NULL);
     }
     sodium_memzero(j->hash, sizeof j->hash);
     sodium_memzero(j->stored, sizeof j->stored);
@@ -299,17 +346,28 @@ static int guest(struct lws *wsi)
         json_decref(req);
         return too_many(wsi, retry);
     }
-    char token[SRV_SESSION_HEX + 1], cookie[200];
-    srv_ident id;
-    int rc = srv_session_create(0, name, token, &id);
+    /* the session is written by the writer thread; the answer follows */
+    srv_pwjob *j = calloc(1, sizeof *j);
+    job_ctx *cx = calloc(1, sizeof *cx);
+    if (!j || !cx) {
+        free(j);
+        free(cx);
+        json_decref(req);
+        return srv_http_error(wsi, 500, "out of memory");
+    }
+    cx->secure = srv_request_secure(wsi);
+    j->ctx = cx;
+    j->wsi = wsi;
+    srv_pss *pss = lws_wsi_user(wsi);
+    pss->pwjob = j;
+    char gname[32];
+    snprintf(gname, sizeof gname, "%s", name);
     json_decref(req);
-    if (rc != 0)
-        return srv_http_error(wsi, 500, "the database refused the session");
-    make_cookie(cookie, sizeof cookie, token, srv_request_secure(wsi));
-    sodium_memzero(token, sizeof token);
-    rc = srv_http_respond(wsi, 201, who_json(&id), cookie);
-    sodium_memzero(cookie, sizeof cookie);
-    return rc;
+    if (start_session(j, 0, gname, 1, 0, 201) != 0) { /* answered 500 */
+        free(cx);
+        free(j);
+    }
+    return 0;
 }
 
 static int logout(struct lws *wsi)

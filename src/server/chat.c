@@ -42,6 +42,50 @@ static int next_n(srv_game *g)
     return g->chat_next;
 }
 
+/* A message on its way to the database (srv_dbjob_submit). */
+typedef struct chat_job {
+    char game[SRV_ID_HEX + 1];
+    char sender[SRV_HASH_HEX + 1]; /* the sender's session: told of a refusal */
+    int num, decision, channel, seat;
+    char name[32];
+    char text[CHAT_MAX_BYTES + 1];
+    int64_t at;
+    int rc;
+} chat_job;
+
+/* On the writer thread. */
+static void chat_write(db_conn *wdb, void *arg)
+{
+    chat_job *j = arg;
+    j->rc = db_exec(wdb, "INSERT INTO chat(game, n, decision, channel, seat, name, text, at) "
+                    "VALUES($1,$2,$3,$4,$5,$6,$7,$8)",
+                    DB_P(DB_T(j->game), DB_I(j->num), DB_I(j->decision), DB_I(j->channel),
+                         DB_I(j->seat), DB_T(j->name), DB_T(j->text), DB_I(j->at)));
+}
+
+static int visible(const srv_game *g, const srv_client *c, int channel, int seat);
+static json_t *message_json(int n, int channel, int seat, const char *name, const char *text,
+                            int decision, int64_t at);
+
+/* Back on the loop: stored, so everyone who may read it gets it; refused,
+ * so the sender's connections to that game hear why. */
+static void chat_written(void *arg)
+{
+    chat_job *j = arg;
+    srv_game *g = srv_game_held(j->game);
+    for (srv_client *o = g ? g->clients : NULL; o; o = o->gnext) {
+        if (j->rc == 0 && visible(g, o, j->channel, j->seat))
+            srv_client_send_json(o, json_pack("{s:s,s:[o]}", "type", "chat", "messages",
+                                              message_json(j->num, j->channel, j->seat, j->name,
+                                                           j->text, j->decision, j->at)));
+        else if (j->rc != 0 && !strcmp(o->ident.hash, j->sender))
+            srv_client_send_json(o, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
+                                              "storage", "message",
+                                              "the database refused the message"));
+    }
+    free(j);
+}
+
 /* May client c read a message of `channel` from `seat` in g? */
 static int visible(const srv_game *g, const srv_client *c, int channel, int seat)
 {
@@ -114,21 +158,24 @@ const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n)
     int channel = c->seat >= 0 ? CHAT_TABLE : CHAT_SPECTATORS;
     int seat = c->seat;
     const char *name = seat >= 0 ? g->seat[seat].name : c->ident.name;
-    int num = next_n(g);
-    int64_t at = srv_now_ms();
-    if (db_exec(db(), "INSERT INTO chat(game, n, decision, channel, seat, name, text, at) "
-                "VALUES($1,$2,$3,$4,$5,$6,$7,$8)",
-                DB_P(DB_T(g->id), DB_I(num), DB_I(g->ncommitted), DB_I(channel), DB_I(seat),
-                     DB_T(name), DB_T(text), DB_I(at))) != 0) {
-        snprintf(why, n, "the database refused the message");
+    chat_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        snprintf(why, n, "out of memory");
         return "storage";
     }
-    g->chat_next = num + 1;
-    for (srv_client *o = g->clients; o; o = o->gnext)
-        if (visible(g, o, channel, seat))
-            srv_client_send_json(o, json_pack("{s:s,s:[o]}", "type", "chat", "messages",
-                                              message_json(num, channel, seat, name, text,
-                                                           g->ncommitted, at)));
+    memcpy(j->game, g->id, sizeof j->game);
+    memcpy(j->sender, c->ident.hash, sizeof j->sender);
+    j->num = next_n(g);
+    j->decision = g->ncommitted;
+    j->channel = channel;
+    j->seat = seat;
+    snprintf(j->name, sizeof j->name, "%s", name);
+    snprintf(j->text, sizeof j->text, "%s", text);
+    j->at = srv_now_ms();
+    /* numbered now, so that messages keep their order; stored on the
+       writer thread, and shown once stored */
+    g->chat_next = j->num + 1;
+    srv_dbjob_submit(chat_write, chat_written, j);
     return NULL;
 }
 

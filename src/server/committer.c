@@ -11,6 +11,11 @@
  * of several players) wait for the next one, so the moves reach the
  * database in order, and a failed batch never leaves a gap behind a later
  * one. One thread, first in first out.
+ *
+ * The other writes the event loop used to make itself (a chat message, a
+ * new session, an account) go through the same queue as jobs of their own
+ * (srv_committer_run): the loop never waits on the database for them, and
+ * their answer goes out when they are written, in order with the moves.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -21,6 +26,9 @@
 
 typedef struct cjob {
     struct cjob *next;
+    srv_dbjob_fn run;           /* a write job (not a batch): run on the writer */
+    srv_dbjob_done done;        /* ... and finished on the loop */
+    void *arg;
     int n;
     srv_game **games;
     srv_batch_item *items;
@@ -61,6 +69,15 @@ static void *writer(void *arg)
         if (!c->todo_head)
             c->todo_tail = NULL;
         pthread_mutex_unlock(&c->mu);
+        if (j->run) {
+            j->run(srv_store_db(c->db), j->arg);
+            pthread_mutex_lock(&c->mu);
+            j->next = c->done;
+            c->done = j;
+            if (g_srv && g_srv->ctx)
+                lws_cancel_service(g_srv->ctx);
+            continue;
+        }
         int rc = srv_store_write(c->db, j->items, j->n);
         j->ok = rc == 0 ? 1 : rc == SRV_STORE_CONFLICT ? SRV_STORE_CONFLICT : 0;
         if (j->ok != 1)
@@ -98,6 +115,34 @@ srv_committer *srv_committer_start(const char *db, int sync_full, char *why, siz
     return c;
 }
 
+static void enqueue(srv_committer *c, cjob *j)
+{
+    pthread_mutex_lock(&c->mu);
+    if (c->todo_tail)
+        c->todo_tail->next = j;
+    else
+        c->todo_head = j;
+    c->todo_tail = j;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+int srv_dbjob_submit(srv_dbjob_fn run, srv_dbjob_done done, void *arg)
+{
+    srv_committer *c = g_srv ? g_srv->committer : NULL;
+    cjob *j = c ? calloc(1, sizeof *j) : NULL;
+    if (!j) { /* no writer thread (or no memory): on the loop, as before */
+        run(srv_store_db(g_srv->store), arg);
+        done(arg);
+        return 0;
+    }
+    j->run = run;
+    j->done = done;
+    j->arg = arg;
+    enqueue(c, j);
+    return 0;
+}
+
 int srv_committer_submit(srv_committer *c, srv_game *list)
 {
     int n = 0;
@@ -123,14 +168,7 @@ int srv_committer_submit(srv_committer *c, srv_game *list)
         j->games[i]->commit_busy = 1;
         j->games[i]->meta_dirty = 0; /* in the batch; set again if it fails */
     }
-    pthread_mutex_lock(&c->mu);
-    if (c->todo_tail)
-        c->todo_tail->next = j;
-    else
-        c->todo_head = j;
-    c->todo_tail = j;
-    pthread_cond_signal(&c->cv);
-    pthread_mutex_unlock(&c->mu);
+    enqueue(c, j);
     return 0;
 }
 
@@ -150,6 +188,11 @@ void srv_committer_drain(srv_committer *c)
     }
     for (cjob *j = rev, *nx; j; j = nx) {
         nx = j->next;
+        if (j->run) {
+            j->done(j->arg);
+            free(j);
+            continue;
+        }
         /* once per transaction: the backoff counts commits; a conflict is
            the database working as meant (another writer was first) */
         if (j->ok)

@@ -448,6 +448,12 @@ srv_committer *srv_committer_start(const char *db, int sync_full, char *why, siz
 int srv_committer_submit(srv_committer *c, srv_game *list);
 /* On the event loop: finish the commits that are back. */
 void srv_committer_drain(srv_committer *c);
+/* A write of the loop's (chat, session, account) run on the writer thread,
+ * in order with the commits: run(db, arg) there, then done(arg) on the loop.
+ * Without a writer thread both run at once on the loop. */
+typedef void (*srv_dbjob_fn)(db_conn *db, void *arg);
+typedef void (*srv_dbjob_done)(void *arg);
+int srv_dbjob_submit(srv_dbjob_fn run, srv_dbjob_done done, void *arg);
 /* Write what was handed, finish it, and stop the thread. */
 void srv_committer_stop(srv_committer *c);
 /* After a commit: the game's first k pending moves are in the database
@@ -579,17 +585,31 @@ void srv_ident_of(struct lws *wsi, srv_ident *id);
 /* The session of a cookie's token into id; -1 when there is none. */
 int srv_session_lookup(const char *token, srv_ident *id);
 /* A new session (user_id 0: a guest named guest_name): its token (for the
- * cookie) and identity. */
+ * cookie) and identity, written at once on the loop's connection (tests). */
 int srv_session_create(int64_t user_id, const char *guest_name,
                        char token[SRV_SESSION_HEX + 1], srv_ident *id);
+/* A new session made on the loop (random token, its hash, the identity)
+ * and written by the writer thread (srv_dbjob_submit, auth_api.c): the loop
+ * never waits on the insert. name: the account's name as shown, or the
+ * guest's. */
+typedef struct srv_newsession {
+    char token[SRV_SESSION_HEX + 1]; /* for the cookie; wiped once used */
+    char sid[17];
+    int guest;
+    srv_ident id;
+} srv_newsession;
+int srv_session_new(int64_t user_id, const char *name, int guest, srv_newsession *ns);
+/* Owner key of ns from its user id (after srv_account_insert set it). */
+void srv_session_owner(srv_newsession *ns);
+int srv_session_write(db_conn *db, const srv_newsession *ns);
 int srv_session_delete(const char *hash);
 void srv_session_finalize(void);
 /* 1 found (id, stored hash, name as written at sign-up), 0 none, -1 error. */
 int srv_account_find(const char *name, int64_t *user_id, char *pwhash, size_t n,
                      char *shown, size_t sn);
-/* 0 made, 1 the name is taken, -1 error. */
-int srv_account_create(const char *name, const char *pwhash, int64_t *user_id);
-int srv_account_set_hash(int64_t user_id, const char *pwhash);
+/* On the writer thread: 0 made, 1 the name is taken, -1 error. */
+int srv_account_insert(db_conn *db, const char *name, const char *pwhash, int64_t *user_id);
+int srv_account_set_hash(db_conn *db, int64_t user_id, const char *pwhash);
 /* 1 when the request's Origin names another host than its Host. */
 int srv_cross_site(struct lws *wsi);
 /* 1 when the session with that hash still exists (not logged out). */

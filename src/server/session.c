@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sodium.h>
+
 #include "server.h"
 
 /* How long a session lasts from its creation (then: log in again). */
@@ -135,21 +137,50 @@ int srv_session_alive(const char *hash)
                       NULL) == 1;
 }
 
+int srv_session_new(int64_t user_id, const char *name, int guest, srv_newsession *ns)
+{
+    memset(ns, 0, sizeof *ns);
+    if (srv_random_hex(ns->token, SRV_SESSION_HEX) != 0 || srv_random_hex(ns->sid, 16) != 0)
+        return -1;
+    srv_token_hash(ns->token, ns->id.hash);
+    ns->guest = guest;
+    ns->id.user_id = guest ? 0 : user_id;
+    snprintf(ns->id.name, sizeof ns->id.name, "%s", name ? name : "guest");
+    srv_session_owner(ns);
+    return 0;
+}
+
+void srv_session_owner(srv_newsession *ns)
+{
+    if (ns->guest)
+        snprintf(ns->id.owner, sizeof ns->id.owner, "g:%s", ns->sid);
+    else
+        snprintf(ns->id.owner, sizeof ns->id.owner, "u:%lld", (long long)ns->id.user_id);
+}
+
+int srv_session_write(db_conn *wdb, const srv_newsession *ns)
+{
+    return db_exec(wdb, "INSERT INTO sessions(hash, sid, user_id, guest_name, created) "
+                   "VALUES($1,$2,$3,$4,$5)",
+                   DB_P(DB_T(ns->id.hash), DB_T(ns->sid),
+                        ns->guest ? DB_NULL : DB_I(ns->id.user_id),
+                        DB_T(ns->guest ? ns->id.name : NULL), DB_I((int64_t)time(NULL))))
+               ? -1 : 0;
+}
+
 int srv_session_create(int64_t user_id, const char *guest_name, char token[SRV_SESSION_HEX + 1],
                        srv_ident *id)
 {
-    char sid[17];
+    srv_newsession ns;
     memset(id, 0, sizeof *id);
-    if (srv_random_hex(token, SRV_SESSION_HEX) != 0 || srv_random_hex(sid, 16) != 0)
+    if (srv_session_new(user_id, guest_name, user_id == 0, &ns) != 0)
         return -1;
-    srv_token_hash(token, id->hash);
-    if (db_exec(db(), "INSERT INTO sessions(hash, sid, user_id, guest_name, created) "
-                "VALUES($1,$2,$3,$4,$5)",
-                DB_P(DB_T(id->hash), DB_T(sid), user_id ? DB_I(user_id) : DB_NULL,
-                     DB_T(guest_name), DB_I((int64_t)time(NULL)))) != 0) {
+    if (srv_session_write(db(), &ns) != 0) {
         lwsl_err("database: %s\n", db_errmsg(db()));
         return -1;
     }
+    memcpy(token, ns.token, SRV_SESSION_HEX + 1);
+    sodium_memzero(ns.token, sizeof ns.token);
     return srv_session_lookup(token, id);
 }
 
@@ -176,14 +207,14 @@ int srv_account_find(const char *name, int64_t *user_id, char *pwhash, size_t n,
     return db_end(st) == 0 && rc >= 0 ? found : -1;
 }
 
-int srv_account_create(const char *name, const char *pwhash, int64_t *user_id)
+int srv_account_insert(db_conn *wdb, const char *name, const char *pwhash, int64_t *user_id)
 {
     /* RETURNING: the new id on both back ends (no last_insert_rowid) */
-    db_rows *st = db_query(db(), "INSERT INTO accounts(name, name_key, pwhash, created) "
+    db_rows *st = db_query(wdb, "INSERT INTO accounts(name, name_key, pwhash, created) "
                            "VALUES($1, lower($2), $3, $4) RETURNING id",
                            DB_P(DB_T(name), DB_T(name), DB_T(pwhash), DB_I((int64_t)time(NULL))));
     if (!st)
-        return db_errclass(db()) == DB_CONFLICT ? 1 : -1;
+        return db_errclass(wdb) == DB_CONFLICT ? 1 : -1;
     int rc = db_next(st);
     if (rc == 1)
         *user_id = db_int(st, 0);
@@ -193,9 +224,9 @@ int srv_account_create(const char *name, const char *pwhash, int64_t *user_id)
     return rc == 1 ? 0 : -1;
 }
 
-int srv_account_set_hash(int64_t user_id, const char *pwhash)
+int srv_account_set_hash(db_conn *wdb, int64_t user_id, const char *pwhash)
 {
-    return db_exec(db(), "UPDATE accounts SET pwhash = $1 WHERE id = $2",
+    return db_exec(wdb, "UPDATE accounts SET pwhash = $1 WHERE id = $2",
                    DB_P(DB_T(pwhash), DB_I(user_id))) ? -1 : 0;
 }
 
