@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: the browser end-to-end test of the web client. Called by CTest as
-#   bash tests/web/run.sh BINARY SRCDIR
+#   bash tests/web/run.sh BINARY SRCDIR [SPEC.mjs ...]
+# (web_e2e: no SPEC, the default set below; web_keys: ux-keys.mjs alone).
 # It installs the npm packages (playwright-core only; no browser download:
 # Debian's chromium is used), checks the message catalogues (i18n-check.mjs)
 # and the reading of legal-move lists (moves-check.mjs), starts `BINARY serve`
@@ -9,6 +10,8 @@
 set -euo pipefail
 BIN=$(realpath "$1")
 SRC=$(realpath "${2:-$(dirname "$0")/../..}")
+shift 2 || shift $#
+SPECS=("$@")
 HERE="$SRC/tests/web"
 export CH_ARTIFACTS="${CH_ARTIFACTS:-$HERE/artifacts}"
 mkdir -p "$CH_ARTIFACTS"
@@ -63,6 +66,14 @@ export CH_SERVER_CMD="[\"$BIN\",\"serve\",\"--port\",\"$PORT\",\"--host\",\"127.
 export CH_SERVER_LOG="$TMP/serve2.log"
 
 rc=0
+if [ ${#SPECS[@]} -gt 0 ]; then
+    # the named specs only, each against this server
+    for spec in "${SPECS[@]}"; do
+        (cd "$HERE" && CH_BASE="$BASE" node "$spec") || rc=$?
+    done
+    [ "$rc" -ne 0 ] && { echo "--- server log (last 40 lines)"; tail -40 "$TMP/serve.log"; }
+    exit "$rc"
+fi
 # accounts and seats bound to people first (e2e.mjs restarts the server)
 (cd "$HERE" && CH_BASE="$BASE" node accounts.mjs) || rc=$?
 [ "$rc" -eq 0 ] && { (cd "$HERE" && CH_BASE="$BASE" node e2e.mjs) || rc=$?; }

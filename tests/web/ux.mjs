@@ -207,6 +207,8 @@ try {
   await shot(A, '09-end-ba', true);
   // the two small pictures the README shows (docs/screenshots/)
   await A.locator('.board-wrap').screenshot({ path: path.join(ART, 'readme-board.png') });
+  // scrolled to below the sticky header (scroll-padding), then taken
+  await A.evaluate(() => document.querySelector('#result').scrollIntoView({ block: 'start' }));
   await A.locator('#result').screenshot({ path: path.join(ART, 'readme-end.png') });
   const rep = await (await fetch(`${BASE}/api/games/${gameId}/replay`)).json();
   const shown = await A.evaluate(() => [...document.querySelectorAll('#end-table tbody tr')].map((tr) => ({ seat: +tr.dataset.seat, total: tr.querySelector('.total').textContent, cells: tr.children.length })));
@@ -275,7 +277,9 @@ try {
     const names = lang === 'en' ? [] : await englishNames(lang);
     for (const [size, wname] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
       const P = await newPage(locale, size, `${lang}-${wname}`);
-      for (const where of [`#/watch/${gameId}`, `#/replay/${gameId}`]) {
+      // both editions: the finished Building Amsterdam game (watched and
+      // replayed) and the finished Golden Age game (watched)
+      for (const where of [`#/watch/${gameId}`, `#/replay/${gameId}`, `#/watch/${ga.id}`]) {
         await P.goto(`${BASE}/${where}`);
         await P.waitForSelector('#board svg .plot', { timeout: 15000 });
         await P.waitForFunction((l) => document.documentElement.lang === l, lang);
@@ -289,8 +293,9 @@ try {
         if (bad) { const m = bad.exec(text); check(!m, `${lang} ${wname} ${where.split('/')[1]}: plurals agree with their number${m ? ` ("${m[0]}")` : ''}`); }
         if (where.startsWith('#/watch')) {
           const fits = await P.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
-          check(fits, `${lang} ${wname}: the page fits the screen width`);
-          await shot(P, `11-end-${lang}-${wname}`);
+          const ed = where.endsWith(gameId) ? 'ba' : 'ga';
+          check(fits, `${lang} ${wname} ${ed}: the page fits the screen width`);
+          await shot(P, `11-end-${ed}-${lang}-${wname}`);
         }
       }
       await P.context().close();

@@ -47,9 +47,22 @@ export function turnAlert(on) {
   }
 }
 
-// Money paid or received: "+f50" rises from the node and fades.
+// Whether the page may move things: the player's switch, and the system's
+// "reduce motion" setting (prefers-reduced-motion), which always wins.
+export function motionOK() {
+  return prefs.anim && !(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+}
+
+// Money paid or received: "+f50" (green) or "−f50" (red) rises from the
+// player's cash and fades, and the cash glows once. Not drawn at all when
+// animations are off or the system asks for reduced motion.
 export function moneyFly(node, delta) {
-  if (!prefs.anim || !node || !delta) return;
+  if (!motionOK() || !node || !delta) return;
+  document.body.dataset.moneyFlies = String((+document.body.dataset.moneyFlies || 0) + 1);
+  node.classList.remove('paid', 'got');
+  void node.getBoundingClientRect();   // restart the glow
+  node.classList.add(delta < 0 ? 'paid' : 'got');
+  setTimeout(() => node.classList.remove('paid', 'got'), 1200);
   const r = node.getBoundingClientRect();
   const e = document.createElement('span');
   e.className = `money-fly${delta < 0 ? ' cost' : ''}`;

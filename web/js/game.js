@@ -196,7 +196,6 @@ export class GamePage {
     frame.view = Object.assign({}, frame.view, this.staticPart);
     const newDecision = frame.decision !== this.lastDecision;
     this.announce(frame);
-    const prevCash = this.frame && this.seat >= 0 && this.frame.view.players[this.seat] ? this.frame.view.players[this.seat].cash : null;
     const wasMine = this.frame && (this.frame.legal || []).length > 0;
     this.frame = frame;
     this.lastDecision = frame.decision;
@@ -207,8 +206,6 @@ export class GamePage {
     // it became this seat's turn: a sound and the page's title (switchable)
     const isMine = (frame.legal || []).length > 0;
     if (isMine && !wasMine) turnAlert(true); else if (!isMine) turnAlert(false);
-    const me = typeof frame.seat === 'number' && frame.seat >= 0 ? frame.view.players[frame.seat] : null;
-    if (me && prevCash !== null && me.cash !== prevCash) moneyFly(document.querySelector(`.player[data-seat="${frame.seat}"] .facts`), me.cash - prevCash);
   }
 
   // The live region says what the others did, in words, for screen readers.
@@ -242,6 +239,8 @@ export class GamePage {
     // the state in a few attributes, for style rules and for the browser tests
     Object.assign(this.root.dataset, { decision: f.decision, phase: this.view.turn.phase, status: f.status,
       seat: this.seat, myTurn: this.myTurn ? '1' : '0' });
+    const focused = document.activeElement;
+    const focus = { key: focusKey(focused), value: focused && focused.tagName === 'INPUT' ? focused.value : null };
     this.renderStatus();
     this.renderSettings();
     this.renderBoard();
@@ -254,6 +253,28 @@ export class GamePage {
     this.renderEvents();
     this.renderLog();
     this.renderDialog();
+    this.restoreFocus(focus);
+  }
+
+  // Keyboard play: the panels are drawn again at every frame, which would
+  // drop the focus on the page's body. The focused control is found again
+  // (the same move, plot, card or field); when it is gone (its move was
+  // made) and the player decides again, the focus goes to the decision's
+  // heading, so Tab goes on from there instead of from the top of the page.
+  // A field keeps what was typed into it (an amount, a search).
+  restoreFocus({ key, value }) {
+    const a = document.activeElement;
+    if (a && a !== document.body && document.contains(a)) return;
+    const again = key ? document.querySelector(key) : null;
+    if (again && !again.disabled && (again instanceof SVGElement || again.offsetParent !== null)) {
+      if (value !== null && again.tagName === 'INPUT' && again.value !== value) { again.value = value; again.dispatchEvent(new Event('input')); }
+      again.focus({ preventScroll: true });
+      return;
+    }
+    if (key && this.myTurn) {
+      const head = this.el.dialog.hidden ? this.el.decision.querySelector('h2') : this.el.dialog.querySelector('input.amount, button.move:not([disabled])');
+      if (head) head.focus({ preventScroll: true });
+    }
   }
 
   renderStatus() {
@@ -420,7 +441,6 @@ export class GamePage {
       onclick: () => { this.closeChooser(); this.send(m); },
     }, co ? swatchSVG(co, this.view.companies.findIndex((c) => c.name === co), companyMark(co)) : null,
     label || describe(m, (i) => this.seatName(i)), this.priceTag(m));
-    b.title = m;
     return b;
   }
 
@@ -448,7 +468,8 @@ export class GamePage {
       E.appendChild(h('p', { class: 'prompt' }, this.sent ? t('ui.sending') : this.seat < 0 ? t('ui.watching') : t('ui.not_your_turn')));
       return;
     }
-    E.appendChild(h('h2', {}, this.prompt(phase)));
+    E.appendChild(h('h2', { tabindex: '-1' }, this.prompt(phase)));
+    E.appendChild(this.ruleRef(phase));
     if (DIALOG_PHASES.has(phase)) {
       E.appendChild(h('button', { class: 'primary', id: 'open-dialog', onclick: () => { this.dialogHidden = false; this.renderDialog(); } }, t('ui.open_dialog')));
       return;
@@ -460,6 +481,15 @@ export class GamePage {
     const rest = this.legal.otherVerbs(handled);
     E.appendChild(this.buttonGroups(rest));
     E.appendChild(this.rangeControls());
+  }
+
+  // The rulebook's section behind a decision, named as the rulebook in the
+  // page's language names it (the shared catalogue's section.*, which the
+  // terminal's help cites too).
+  ruleRef(phase) {
+    const ga = this.view.edition === 'golden-age' && has(`section.ga.${phase}`) ? `section.ga.${phase}` : `section.${phase}`;
+    if (!has(ga)) return null;
+    return h('p', { class: 'rule-ref small muted' }, t(this.view.edition === 'golden-age' ? 'ui.rule_ref_ga' : 'ui.rule_ref', { section: t(ga) }));
   }
 
   // The question of a phase; The Golden Age words a few differently (no
@@ -612,6 +642,10 @@ export class GamePage {
   renderPlayers() {
     const E = clear(this.el.players);
     const v = this.view, f = this.frame;
+    // cash as last drawn, for the money animation (a redraw without a
+    // change, such as a language change or a reconnect, shows none)
+    const before = this.cashShown || [];
+    this.cashShown = v.players.map((p) => p.cash);
     E.appendChild(h('h3', {}, t('screen.players')));
     const deciders = new Set(f.deciders || v.deciders || []);
     v.players.forEach((p, i) => {
@@ -641,6 +675,9 @@ export class GamePage {
         h('div', { class: 'stocks' }, stocks.length ? stocks : h('span', { class: 'muted' }, t('ui.no_stocks'))),
         known.length ? h('div', { class: 'known small muted' }, t('ui.known_cards', { cards: known.map((c) => placeName(cardName(c))).join(', ') })) : null));
     });
+    if (before.length === v.players.length && !this.replay) {
+      v.players.forEach((p, i) => { if (before[i] !== undefined && p.cash !== before[i]) moneyFly(E.querySelector(`.player[data-seat="${i}"] .facts`), p.cash - before[i]); });
+    }
   }
 
   renderEvents() {
@@ -753,7 +790,7 @@ export class GamePage {
       h('div', { class: 'dialog-head' },
         h('h2', { id: 'dialog-title' }, this.prompt(phase)),
         h('button', { class: 'secondary small', id: 'hide-dialog', onclick: () => { this.dialogHidden = true; this.renderDialog(); } }, t('ui.show_board'))),
-      body);
+      this.ruleRef(phase), body);
     const ev = v.event || {};
     const handled = new Set();
     switch (phase) {
@@ -1029,4 +1066,17 @@ function cardFace(name) {
   const cut = pl.lastIndexOf(' ');
   if (cut < 0) return h('span', { class: 'card-lot' }, pl);
   return [h('span', { class: 'card-district' }, pl.slice(0, cut)), h('span', { class: 'card-lot' }, pl.slice(cut + 1))];
+}
+
+// A selector that finds a focused control again after the page is drawn
+// anew (restoreFocus), or null.
+function focusKey(el) {
+  if (!el || el === document.body || !el.closest) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  const scope = el.closest('#chooser') ? '#chooser ' : el.closest('#dialog') ? '#dialog ' : '';
+  if (el.dataset && el.dataset.move) return `${scope}[data-move="${CSS.escape(el.dataset.move)}"]`;
+  if (el.dataset && el.dataset.plot) return `#board .plot.playable[data-plot="${CSS.escape(el.dataset.plot)}"]`;
+  if (el.dataset && el.dataset.card) return `#hand [data-card="${CSS.escape(el.dataset.card)}"]`;
+  if (el.dataset && el.dataset.company) return `${el.classList.contains('chart-row') ? '.chart-row' : '[data-company]'}[data-company="${CSS.escape(el.dataset.company)}"]`;
+  return null;
 }
