@@ -115,6 +115,8 @@ int64_t srv_lease_ms(void)
 
 int srv_game_playable(const srv_game *g)
 {
+    if (g->reload_due)
+        return 0;
     if (!srv_lease_on())
         return 1;
     return g->lease == SRV_LEASE_HELD && srv_lease_valid(srv_now_ms());
@@ -144,8 +146,40 @@ static void drop(srv_game *g)
     srv_game_free(g);
 }
 
+/* Games whose failed commit could not be undone (the database was away):
+ * rebuilt from the stored moves once they can be read, at most once a
+ * second. */
+static void reload_games(void)
+{
+    static int64_t last;
+    int64_t now = srv_now_ms();
+    if (now - last < 1000 || !srv_lease_link(NULL, NULL))
+        return;
+    last = now;
+    for (srv_game *g = g_srv->games; g; g = g->lnext) {
+        if (!g->reload_due || g->commit_busy || g->npending)
+            continue;
+        json_t *moves = srv_store_moves(g_srv->store, g->id);
+        if (!moves)
+            return; /* still away */
+        char why[300];
+        if (srv_replay_moves(g, moves, -1, why, sizeof why) == 0) {
+            unsigned mask;
+            if (g->status == GAME_OVER && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
+                g->status = GAME_PLAYING;
+            g->reload_due = 0;
+            srv_game_changed(g);
+            srv_game_kick_bots(g);
+        } else {
+            fprintf(stderr, "chartered: game %s cannot be rebuilt: %s\n", g->id, why);
+        }
+        json_decref(moves);
+    }
+}
+
 void srv_cluster_tick(void)
 {
+    reload_games();
     if (!srv_lease_on())
         return;
     for (srv_game *g = g_srv->games, *nx; g; g = nx) {
@@ -213,7 +247,7 @@ static int claim(srv_game **gp, char *owner, size_t on, char *why, size_t n)
     srv_game *g = *gp;
     if (!srv_lease_on() || srv_game_playable(g))
         return 0;
-    if (g->lease == SRV_LEASE_HELD) {
+    if (g->lease == SRV_LEASE_HELD || g->reload_due) {
         /* ours, but not renewed lately: the database is away */
         snprintf(why, n, "the database cannot be reached: the game waits until it is back");
         return -1;

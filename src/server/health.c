@@ -26,11 +26,12 @@ void srv_health_node(json_t *j)
     }
     json_object_set_new(j, "games_owned", json_integer(owned));
     json_object_set_new(j, "owned", ids);
-    /* the link: lost when commits fail (any back end) or when the lease
-       connection is down (a cluster) */
+    /* the link: a cluster's is the lease connection's, which the lease
+       thread uses every third of a lease; a single server's is lost while
+       its commits fail */
     int64_t s_since, l_since;
     const char *s_why, *l_why;
-    int failing = srv_storage_failing(&s_since, &s_why);
+    int failing = srv_lease_on() ? 0 : srv_storage_failing(&s_since, &s_why);
     int up = srv_lease_link(&l_since, &l_why);
     json_t *db = json_object();
     if (!up || failing) {

@@ -70,7 +70,7 @@ static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size
 {
     ch_msg msg;
     if (!srv_game_playable(g)) { /* a cluster: only the lease's node plays (lease.c) */
-        snprintf(why, n, g->lease == SRV_LEASE_HELD ?
+        snprintf(why, n, g->reload_due || g->lease == SRV_LEASE_HELD ?
                  "the database cannot be reached: moves wait until it is back" :
                  "another node plays this game now: reconnect");
         return MOVE_NO_LEASE;
@@ -107,6 +107,8 @@ int srv_play(srv_game *g, int s, const char *text, int decision, const char *lan
              char *why, size_t n)
 {
     int lang = chx_lang_find(lang_code) >= 0 ? chx_lang_find(lang_code) : CHX_LANG_EN;
+    if (!srv_game_playable(g)) /* before "stale": the state may hold unmade moves */
+        return play_move_in(g, s, (ch_move){0}, lang, why, n);
     if (g->status == GAME_WAITING) {
         snprintf(why, n, "the game waits for every seat to be taken");
         return MOVE_NOT_STARTED;

@@ -45,6 +45,21 @@ static void commit_failed(srv_game *g, int conflict)
 {
     json_t *moves = srv_store_moves(g_srv->store, g->id);
     char why[300];
+    if (!moves && g->npending) {
+        /* the database is away: the state in memory holds moves that were
+           not made; the game waits, without a state frame, until it is
+           rebuilt from the stored moves (srv_cluster_tick) */
+        g->reload_due = 1;
+        g->npending = 0;
+        for (srv_client *c = g->clients; c; c = c->gnext)
+            if (c->seat >= 0)
+                srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
+                                                  "storage", "message",
+                                                  "the database cannot be reached: the last "
+                                                  "moves were not made; moves wait until it "
+                                                  "is back"));
+        return;
+    }
     if (moves && g->npending && srv_replay_moves(g, moves, -1, why, sizeof why) == 0) {
         unsigned mask;
         if (g->status == GAME_OVER && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)

@@ -143,6 +143,9 @@ struct srv_game {
     int lease;                  /* cluster: SRV_LEASE_* (cluster.h); a single
                                    node holds every game */
     int64_t lease_at;           /* when this node took the lease (ms) */
+    int reload_due;             /* a commit failed and the moves could not be read
+                                   back (the database is away): no move until
+                                   it is rebuilt from them (cluster.c) */
     int cl_sig;                 /* status and claimed seats last told to the
                                    other nodes (cluster.c) */
     srv_game *hnext;            /* hash chain */

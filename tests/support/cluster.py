@@ -130,6 +130,19 @@ class Cluster:
         """kill -9 of a node."""
         self.nodes[name].stop(kill=True)
 
+    def moves(self, gid):
+        """The stored move list of a game, [(n, move)], read from the database."""
+        if self.store == "pg":
+            out = self.pg.psql("SELECT n || '|' || move FROM moves WHERE game = '%s' ORDER BY n"
+                               % gid.replace("'", ""))
+            return [(int(l.split("|", 1)[0]), l.split("|", 1)[1]) for l in out.splitlines() if l]
+        import sqlite3
+        con = sqlite3.connect(self.db)
+        try:
+            return list(con.execute("SELECT n, move FROM moves WHERE game = ? ORDER BY n", (gid,)))
+        finally:
+            con.close()
+
     def health(self, name):
         st, h = http_json(self.nodes[name].port, "GET", "/api/health")
         return h if st == 200 else None
@@ -206,3 +219,132 @@ def _start_logged(s, log):
         except OSError:
             time.sleep(0.05)
     raise RuntimeError("node does not accept connections")
+
+
+def join_via(port, gid, cookie, token=None, watch=False, timeout=40):
+    """Join (or watch) game gid through HAProxy on port, the way the browser
+    does: /ws?game=ID, following "moved" frames (&node=NAME) and retrying a
+    refused or closed connection (a node just died) every 0.2 s, until a
+    state frame comes; (ws, state, hops) or raises TimeoutError."""
+    from wsclient import WS, WSClosed
+    node = None
+    hops = 0
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        path = f"/ws?game={gid}" + (f"&node={node}" if node else "")
+        try:
+            w = WS("127.0.0.1", port, path=path, cookie=cookie, timeout=10)
+        except Exception as e:  # refused, reset, or a 503 from HAProxy
+            last = e
+            if os.environ.get("CLUSTER_DEBUG"):
+                print(f"  join_via {time.time():.2f}: {e!r}", flush=True)
+            time.sleep(0.2)
+            continue
+        msg = {"type": "watch" if watch else "join", "game": gid}
+        if token and not watch:
+            msg["token"] = token
+        try:
+            w.send(msg)
+            m = w.recv_until(lambda m: m["type"] in ("state", "error", "moved"),
+                             timeout=max(1, deadline - time.time()))
+        except (WSClosed, OSError, TimeoutError, ValueError) as e:
+            last = e
+            w.close()
+            time.sleep(0.2)
+            continue
+        if m["type"] == "state":
+            return w, m, hops
+        w.close()
+        last = m
+        if os.environ.get("CLUSTER_DEBUG"):
+            print(f"  join_via {time.time():.2f}: {m}", flush=True)
+        if m["type"] == "moved":
+            if m["node"] == node:  # sent back where HAProxy cannot reach: wait
+                time.sleep(0.2)
+            node = m["node"]
+            hops += 1
+        else:  # "storage": the database or the lease is not there yet
+            time.sleep(0.2)
+    raise TimeoutError(f"no state frame for game {gid} within {timeout} s (last: {last})")
+
+
+# ---- playing a game from the tests: two seats, random legal moves ----------------
+from wsclient import WSClosed, check, pick_move  # noqa: E402
+import selectors  # noqa: E402
+
+
+class Game:
+    def __init__(self):
+        self.seen = {}      # n -> move as the players were shown it
+        self.acked = 0      # decisions acknowledged (state frames)
+
+    def note(self, m):
+        for e in m.get("log", []):
+            if not e.get("hidden"):
+                prev = self.seen.get(e["n"])
+                check(prev is None or prev == e["move"], f"log entry {e['n']} changed: {prev} -> {e}")
+                self.seen[e["n"]] = e["move"]
+        self.acked = max(self.acked, m["decision"])
+
+
+def play(game, conns, upto, rng, timeout=60, errors=None):
+    """Play until `upto` decisions are acknowledged or the game ends; returns
+    "done", "over" or "closed" (a connection went away)."""
+    sel = selectors.DefaultSelector()
+    for c in conns:
+        sel.register(c.sock, selectors.EVENT_READ, c)
+    last = {}
+
+    def act(c, m):
+        if m["legal"] and m["status"] == "playing":
+            last[id(c)] = {"type": "move", "move": pick_move(m["legal"], rng),
+                           "decision": m["decision"]}
+            c.send(last[id(c)])
+
+    try:
+        for c in conns:
+            st = [m for m in c.frames if m["type"] == "state"]
+            if st:
+                act(c, st[-1])
+        end = time.time() + timeout
+        while time.time() < end:
+            if game.acked >= upto:
+                return "done"
+            for key, _ in sel.select(timeout=5):
+                c = key.data
+                while True:
+                    m = c.recv(timeout=10)
+                    if m["type"] == "state":
+                        game.note(m)
+                        if m["status"] == "over":
+                            return "over"
+                        act(c, m)
+                    elif m["type"] == "error":
+                        if errors is not None:
+                            errors.append(m)
+                        check(m["code"] in ("stale", "rate_limited", "storage", "conflict"),
+                              f"unexpected error {m}")
+                        if m["code"] == "rate_limited":
+                            time.sleep(0.1)
+                            c.send(last[id(c)])
+                    if not c.buf:
+                        break
+        check(False, f"no progress within {timeout} s (acked {game.acked})")
+        return "stuck"
+    except (WSClosed, OSError, ConnectionError):
+        return "closed"
+    finally:
+        sel.close()
+
+
+def owner_of(cl, gid, among=None):
+    """The node whose health lists gid among the games it owns, or None."""
+    for n in among or cl.names:
+        try:
+            h = cl.health(n)
+        except OSError:
+            continue
+        if h and gid in h["owned"]:
+            return n
+    return None
