@@ -38,6 +38,7 @@
 #define SRV_CLAIM_BATCH 200      /* expired games claimed per round */
 #define SRV_RETRY_MS 500         /* between connection attempts */
 #define SRV_PAYLOAD_MAX 120
+#define SRV_CLAIM_SETTLE_MS (4 * SRV_RETRY_MS) /* no claims this soon after connecting */
 
 enum { REQ_RELEASE, REQ_NOTIFY };
 enum { RES_WON, RES_LOST, RES_HELD, RES_EVENT };
@@ -137,6 +138,7 @@ static void set_link(int up, const char *why)
 /* ---- on the thread ------------------------------------------------------------ */
 
 static PGconn *pc;
+static int64_t conn_since;      /* when pc connected */
 
 static void drop_conn(const char *why)
 {
@@ -190,6 +192,7 @@ static int connect_db(void)
         return -1;
     }
     set_link(1, NULL);
+    conn_since = srv_now_ms();
     /* the other nodes' games, for the lobby: events may have been missed
        while the link was down (or this node just started) */
     const char *p[1] = {L.node};
@@ -252,6 +255,12 @@ static int renew(void)
     pthread_mutex_unlock(&L.mu);
     post_ids(RES_HELD, r, t0);
     PQclear(r);
+    /* just (re)connected after the database was away: every node's leases
+       ran out meanwhile; the others reconnect too (every SRV_RETRY_MS) and
+       renew their own first. Claims wait, or the first node back would take
+       every game of the others, which are alive */
+    if (t0 - conn_since < SRV_CLAIM_SETTLE_MS)
+        return 0;
     char lim[16];
     snprintf(lim, sizeof lim, "%d", SRV_CLAIM_BATCH);
     const char *q[3] = {L.node, secs, lim};
@@ -591,6 +600,9 @@ static void held(item *it)
         srv_game *g = srv_game_held(v[i]);
         if (!g || g->lease != SRV_LEASE_HELD)
             srv_cluster_won(v[i]);
+        else
+            srv_game_kick_bots(g); /* the leases are good again after a loss
+                                      of the database: bots skipped meanwhile */
     }
     free(v);
 }

@@ -159,6 +159,9 @@ void srv_game_kick_bots(srv_game *g)
         return;
     if (srv_storage_wait_ms(srv_now_ms()) > 0)
         return; /* the database refuses writes: asked again after the pause */
+    if (!srv_game_playable(g))
+        return; /* not this node's, or waiting for the database: asked again
+                   when it is (cluster.c, lease.c) */
     for (int s = 0; s < g->nseats; s++) {
         srv_seat *seat = &g->seat[s];
         if (seat->job || !(seat->kind == SEAT_BOT || seat->away))
