@@ -12,7 +12,9 @@ each refusal checked to come with a clear error, never a silent drop:
   gets a pong or is counted in a "rate_limited" error's "refused";
 - a game with no person connected for the abandon delay ends "abandoned"
   (listed with the finished games, stored: still so after a restart), while
-  a game whose player stays connected plays on.
+  a game whose player stays connected plays on;
+- a client that reads none of its answers is closed with code 1008 and the
+  reason once its queue (64 answers, behind the kernel's buffers) is full.
 Loopback is exempt from the per-address limits by default (a local proxy,
 the load generator); CHARTERED_LIMIT_LOOPBACK=1 makes it count here.
 
@@ -37,7 +39,9 @@ os.environ.update({
     "CHARTERED_CREATES_PER_MINUTE": "6",
     "CHARTERED_WAITING_PER_ADDRESS": "4",
     "CHARTERED_WAITING_GAMES_MAX": "6",
-    "CHARTERED_WAITING_EXPIRE_SECONDS": "4",
+    # no game expires while the creation limits are met (however slow this
+    # machine is); the server is restarted with 4 s for the expiry below
+    "CHARTERED_WAITING_EXPIRE_SECONDS": "3600",
     "CHARTERED_CONNECTIONS_PER_ADDRESS": "5",
     "CHARTERED_ABANDON_SECONDS": "2",
 })
@@ -109,6 +113,9 @@ check(opts["limits"].get("creates_per_minute") == 6 and
       opts["limits"].get("connections_per_address") == 5, f"/api/options shows the limits: {opts}")
 
 # ---- waiting games expire: lobby, database, memory ----
+srv.stop()
+os.environ["CHARTERED_WAITING_EXPIRE_SECONDS"] = "4"
+srv.start()
 wait_for(lambda: http_json(srv.port, "GET", "/api/health")[1].get("games_expired", 0) >= 6, 30,
          "the six waiting games expire")
 for gid in waiting:
@@ -141,7 +148,15 @@ print(f"100 pings in a burst: {pongs} pongs, {refused} refused in rate_limited e
 w.close()
 
 # ---- connections per address ----
-time.sleep(0.2)
+
+
+def clients():
+    return http_json(srv.port, "GET", "/api/health")[1].get("clients")
+
+
+# the server has seen every connection above closed (it counts per address
+# what it has not seen closed)
+wait_for(lambda: clients() == 0, 20, "the burst's connection is closed")
 conns = []
 for i in range(5):
     try:
@@ -164,25 +179,21 @@ other.close()
 conns.pop().close()
 
 
-def reconnect():
-    try:
-        x = ws_from("127.0.0.1")
-        x.send({"type": "ping"})
-        ok = x.recv(timeout=20).get("type") == "pong"
-        x.close()
-        return ok
-    except (OSError, WSClosed, InvalidState):
-        # the server may not have seen the freed connection's close yet:
-        # this attempt was refused and closed; try again
-        return False
-
-
-wait_for(reconnect, 20, "a freed connection slot can be used again")
+# once the server has seen the freed connection (and the refused ones)
+# closed, the next connection from the address is accepted
+wait_for(lambda: clients() == len(conns), 20, "the server sees the freed connection closed")
+try:
+    x = ws_from("127.0.0.1")
+    x.send({"type": "ping"})
+    check(x.recv(timeout=20).get("type") == "pong", "a freed connection slot can be used again")
+    x.close()
+except (OSError, WSClosed, InvalidState) as ex:
+    check(False, f"a freed connection slot can be used again: {ex!r}")
 for x in conns:
     x.close()
 
 # ---- abandoned games ----
-time.sleep(0.5)
+wait_for(lambda: clients() == 0, 20, "every connection above is closed")
 st, a = post_from("127.0.0.2", "/api/games", {
     "edition": "amsterdam", "players": 2,
     "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]})
@@ -213,5 +224,61 @@ srv.stop()
 srv.start()
 st, sa = http_json(srv.port, "GET", f"/api/games/{a['id']}")
 check(sa.get("status") == "abandoned", f"still abandoned after a restart: {sa}")
+
+# ---- a client that reads nothing: its queue of answers overflows ----
+# Answers (errors, pongs, chat history) queue per client up to 64 behind
+# what the kernel buffers; past that the connection is closed with the
+# reason (docs/protocol.md, "Limits"), never an answer dropped silently.
+# Large answers fill the kernel's buffers soon: each "watch" of a game
+# with 50 spectator messages of 500 bytes queues a chat history of ~28 KB.
 srv.stop()
-finish("limits: creations, waiting games, expiry, connections, rate, abandoned games")
+os.environ["CHARTERED_LIMIT_LOOPBACK"] = "0"  # many connections from here
+srv.start()
+spectator = wsclient.guest(srv.port)
+st, q = http_json(srv.port, "POST", "/api/games", HUMANS)
+check(st == 201, f"a game to watch: {st} {q}")
+for k in range(10):  # 5 messages per connection and 10 s
+    x = ws_from("127.0.0.1", spectator)
+    x.send({"type": "watch", "game": q["id"]})
+    for i in range(5):
+        x.send({"type": "chat", "text": f"{k}.{i} " + "x" * 490})
+        x.recv_until(lambda m: m["type"] in ("chat", "error") and
+                     (m["type"] == "error" or m["messages"][-1]["text"].startswith(f"{k}.{i} ")))
+    x.close()
+    check(not x.frames or all(f["type"] != "error" for f in x.frames), "the spectators' chat")
+slow = ws_from("127.0.0.1")  # no session: a spectator reads the spectators' chat
+sent, t0 = 0, time.time()
+# 250 watches (at most 20 frames a second, bursts of 40: none is refused)
+# queue about 7 MB: more than the kernel holds for one connection here
+# (4 MB) plus 64 answers; the server keeps reading while it cannot write
+try:
+    for i in range(250):
+        slow.send({"type": "watch", "game": q["id"]})
+        sent += 1
+        if i >= 39:
+            time.sleep(0.055)
+except OSError as ex:
+    check(False, f"the server closed before the client read anything ({sent} sent): {ex!r}")
+got = []
+try:
+    while True:
+        got.append(slow.recv(timeout=30))
+except WSClosed:
+    pass
+except (TimeoutError, OSError) as ex:
+    check(False, f"the connection that reads nothing: {len(got)} answers, then {ex!r}")
+close = slow.proto.close_rcvd
+check(close is not None and close.code == 1008 and "queue full" in close.reason,
+      f"it is closed with code 1008 and the reason: {close!r} after {len(got)} frames")
+histories = sum(1 for m in got if m["type"] == "chat")
+check(0 < histories < sent and all(m["type"] in ("chat", "state") for m in got),
+      f"every answer before the close came whole and in order ({histories} of {sent})")
+print(f"a client reading nothing: closed after {histories} of {sent} answers "
+      f"({time.time() - t0:.1f} s)", flush=True)
+x = ws_from("127.0.0.1")
+x.send({"type": "ping"})
+check(x.recv(timeout=20).get("type") == "pong", "the server serves on")
+x.close()
+srv.stop()
+finish("limits: creations, waiting games, expiry, connections, rate, abandoned games, "
+       "output queue")
