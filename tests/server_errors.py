@@ -2,8 +2,10 @@
 sockets: malformed JSON, an unknown type, a missing field, an oversized
 frame, a binary frame, a wrong or missing token, an unknown game, a move out
 of turn, an illegal move, a stale decision number, a spectator's move, a
-move before the game started, a client that sends too fast, and bad HTTP
-requests. Each must get an error with its code and reason, leave the game
+move before the game started, a client that sends too fast, bad HTTP
+requests, unmasked client frames (closed with 1002, also one sent with the
+upgrade request), and request headers past the limits (431, 414: a status
+line, never a bare close). Each must get an error with its code and reason, leave the game
 exactly as it was (same decision, same view), and leave the server running.
 Also: tokens are 128-bit hex, distinct, and give exactly their own seat.
 
@@ -16,7 +18,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, http_json, guest, check, finish, test_args  # noqa: E402
+from wsclient import (Server, WS, WSClosed, http_json, guest, check, finish,  # noqa: E402
+                      test_args)
+import http.client as httpc  # noqa: E402
 
 BIN, SRC, WORK = test_args()
 
@@ -226,6 +230,94 @@ try:
     s = socket.create_connection(("127.0.0.1", srv.port))
     s.sendall(b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n")
     s.close()
+    # ---- what libwebsockets 4.1 lets through, checked on the raw bytes
+    # (src/server/rawguard.c) ----
+    # an unmasked client frame: RFC 6455 5.1, the server must close (1002)
+    for opcode, payload, what in [(1, '{"type":"ping"}', "an unmasked text frame"),
+                                  (9, "", "an unmasked ping (control) frame")]:
+        x = WS("127.0.0.1", srv.port)
+        x.send({"type": "ping"})
+        check(x.recv(timeout=20).get("type") == "pong", f"{what}: a masked frame is answered")
+        x.send_raw_frame(payload, opcode=opcode, mask=False)
+        try:
+            m = x.recv(timeout=20)
+            check(False, f"{what} is answered instead of closed: {m}")
+        except WSClosed:
+            c = x.proto.close_rcvd
+            check(c is not None and c.code == 1002 and "unmasked" in c.reason,
+                  f"{what}: closed with 1002 and the reason: {c!r}")
+        except (TimeoutError, OSError) as ex:
+            check(False, f"{what}: not closed with a close frame: {ex!r}")
+        x.close()
+    # one sent with the upgrade request, before the server's answer
+    s = socket.create_connection(("127.0.0.1", srv.port), timeout=20)
+    s.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+              b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+              b"Sec-WebSocket-Version: 13\r\n\r\n\x81\x0f{\"type\":\"ping\"}")
+    got = b""
+    try:
+        while True:
+            d = s.recv(65536)
+            if not d:
+                break
+            got += d
+    except OSError:
+        pass
+    s.close()
+    check(got.startswith(b"HTTP/1.1 101") and b"\x88" in got and b"\x03\xea" in got
+          and b"pong" not in got, f"an unmasked frame right after the upgrade: closed with "
+          f"1002, no answer: {got[-80:]!r}")
+    # headers past 16 KiB (or 50 lines, 32 query arguments) get a status
+    # line, not a bare close (libwebsockets 4.1 closed all three bare)
+    for req, status, what in [
+            (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 100000 + b"\r\n\r\n", b"431",
+             "a 100 KB header"),
+            (b"GET /api/health HTTP/1.1\r\nHost: x\r\n" + b"Cookie: a=b\r\n" * 100 + b"\r\n",
+             b"431", "100 header lines"),
+            (b"GET /api/games?" + b"&".join(b"a=%d" % i for i in range(200)) +
+             b" HTTP/1.1\r\nHost: x\r\n\r\n", b"414", "200 query arguments"),
+            (b"GET /api/health HTTP/1.1\r\nHost: x\r\n" + b"a:\r\n" * 3000 + b"\r\n",
+             b"431", "3,000 tiny header lines"),
+            # at the limits: served
+            (b"GET /api/games?" + b"&".join(b"a=%d" % i for i in range(33)) +
+             b" HTTP/1.1\r\nHost: x\r\n" + b"Cookie: a=b\r\n" * 48 + b"\r\n", b"200",
+             "48 header lines and 32 query arguments")]:
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=20)
+        try:
+            s.sendall(req)
+        except OSError:
+            pass
+        head = b""
+        try:
+            while b"\r\n\r\n" not in head:
+                d = s.recv(4096)
+                if not d:
+                    break
+                head += d
+        except OSError as ex:
+            head += repr(ex).encode()
+        s.close()
+        check(head.startswith(b"HTTP/1.1 " + status), f"{what}: {status.decode()} expected, "
+              f"got {head[:120]!r}")
+    # just under the limits: served, and a kept-alive connection with a
+    # body goes on (the raw parser skips bodies by their length)
+    c = httpc.HTTPConnection("127.0.0.1", srv.port, timeout=20)
+    c.request("GET", "/api/health", headers={"X-Big": "a" * 15000})
+    r = c.getresponse()
+    r.read()
+    check(r.status == 200, f"a 15 KB header is served: {r.status}")
+    c.request("POST", "/api/guest", body=json.dumps({"name": "K" * 20}),
+              headers={"Content-Type": "application/json"})
+    r = c.getresponse()
+    r.read()
+    c.request("GET", "/api/health")
+    r2 = c.getresponse()
+    r2.read()
+    check(r.status == 201 and r2.status == 200, f"a request after a body on one connection: "
+          f"{r.status} {r2.status}")
+    c.close()
+    check(srv.alive(), "the server runs on after the raw-byte refusals")
+
     # joining an HTTP-claimed seat: 409 for claimed seats
     zed = guest(srv.port, "Zed")
     st, r = http_json(srv.port, "POST", f"/api/games/{gid}/join", {"seat": 0}, cookie=zed)

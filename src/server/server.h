@@ -22,10 +22,15 @@
 
 #define SRV_FRAME_MAX 16384   /* largest client frame (WebSocket and HTTP body) */
 #define SRV_URL_MAX 2048      /* longest request URL (414 beyond) */
-/* The request line and headers together (libwebsockets' header buffer):
- * a URL past SRV_URL_MAX still fits, so it is answered 414; a request whose
- * headers exceed this is closed by libwebsockets 4.1 without an answer. */
+/* The request line and headers together, in bytes and in lines, and the
+ * query arguments of a URL: beyond them 431 (414) is answered by rawguard.c
+ * before libwebsockets sees the request (its header buffer is made larger
+ * than this, serve.c, so it cannot overflow first). */
 #define SRV_HEADER_MAX 16384
+#define SRV_HEADER_LINES 50
+#define SRV_QUERY_ARGS 32
+#define SRV_STR_(x) #x
+#define SRV_STR(x) SRV_STR_(x)
 #define SRV_LOG_RING 64       /* log entries kept in memory per game */
 #define SRV_LOG_FIRST 50      /* entries sent on a join/watch */
 #define SRV_QUEUE_MAX 64      /* queued answers; more are dropped */
@@ -195,6 +200,7 @@ struct srv_client {
     int rl_count;               /* frames it reports refused */
     int closing;                /* close with close_why once writable */
     const char *close_why;
+    int close_code;             /* 0: 1008 (policy violation) */
     char addr[64];              /* the peer's address (limits.c) */
     int counted;                /* counted in the connections of addr */
     srv_client *gnext, *gprev;  /* in game->clients */
@@ -569,6 +575,16 @@ void srv_client_send_json(srv_client *c, json_t *j);
  * socket-free entry point of tests/fuzz/fuzz_ws.c (c->wsi may be NULL; the
  * answers wait in c's queue). */
 void srv_ws_handle_text(srv_client *c, const char *text, size_t len);
+/* Close client (a srv_client) with code 1002 and why: a protocol error seen
+ * in its raw bytes (rawguard.c); nothing it sends is acted on any more. */
+void srv_ws_protocol_error(void *client, const char *why);
+
+/* ---- raw bytes of client sockets (rawguard.c) ------------------------------ */
+void srv_rawguard_start(void);                 /* on the event loop's thread */
+void srv_rawguard_stop(void);
+void srv_rawguard_accept(int fd);              /* a connection accepted, nothing read yet */
+void srv_rawguard_attach(int fd, void *client); /* its WebSocket client, or NULL */
+int srv_rawguard_unmasked(int fd);             /* an unmasked frame came */
 void srv_client_want_state(srv_client *c);
 
 /* ---- http (http_api.c) ------------------------------------------------------ */

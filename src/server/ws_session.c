@@ -25,6 +25,14 @@ static void close_with(srv_client *c, const char *why)
     lws_callback_on_writable(c->wsi);
 }
 
+void srv_ws_protocol_error(void *client, const char *why)
+{
+    srv_client *c = client;
+    close_with(c, why);
+    c->close_code = LWS_CLOSE_STATUS_PROTOCOL_ERR;
+    c->closing = 1; /* at once: no queued answer goes first */
+}
+
 static void queue_push(srv_client *c, srv_out *o)
 {
     if (c->closing) {
@@ -279,6 +287,8 @@ void srv_ws_handle_text(srv_client *c, const char *text, size_t len)
 
 static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
 {
+    if (c->closing == 1 && c->close_code)
+        return 0; /* a protocol error: nothing more it sends is acted on */
     if (lws_is_first_fragment(wsi)) {
         c->rxlen = 0;
         c->rx_too_big = 0;
@@ -336,8 +346,9 @@ static int writable(srv_client *c, struct lws *wsi)
     if (c->closing == 2 && c->qhead) {
         /* the error frame goes out first */
     } else if (c->closing) {
-        lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)c->close_why,
-                         strlen(c->close_why));
+        lws_close_reason(wsi, c->close_code ? (enum lws_close_status)c->close_code
+                                            : LWS_CLOSE_STATUS_POLICY_VIOLATION,
+                         (unsigned char *)c->close_why, strlen(c->close_why));
         return -1;
     }
     srv_out *o = c->qhead;
@@ -418,6 +429,15 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         pss->client = c;
         g_srv->nclients++;
         srv_peer_addr(wsi, c->addr, sizeof c->addr);
+        /* the raw bytes of this socket are looked at (rawguard.c): an
+           unmasked frame, even one sent before the upgrade's answer,
+           closes it */
+        srv_rawguard_attach(lws_get_socket_fd(wsi), c);
+        if (srv_rawguard_unmasked(lws_get_socket_fd(wsi))) {
+            c->counted = 0;
+            srv_ws_protocol_error(c, "unmasked frame (RFC 6455 5.1)");
+            return 0;
+        }
         if (srv_limit_connect(c->addr) != 0) {
             /* told, then closed (docs/protocol.md, "Limits") */
             char why[160];
@@ -440,6 +460,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return writable(c, wsi);
     case LWS_CALLBACK_CLOSED:
         if (c) {
+            srv_rawguard_attach(lws_get_socket_fd(wsi), NULL);
             if (c->counted)
                 srv_limit_disconnect(c->addr);
             detach(c);
