@@ -17,7 +17,9 @@
 
 #include <jansson.h>
 
+#include <assert.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,17 +214,29 @@ static int v_hex64(rctx *c, json_t *v, uint64_t *out)
     return 0;
 }
 
-/* A name looked up in map (name -> index); null gives CH_NONE when nullable. */
-static int v_named(rctx *c, json_t *v, json_t *map, const char *what, int nullable,
-                   uint8_t *out)
+/* The start of the values that may be null: null gives CH_NONE when
+ * nullable (returns 1: nothing more to read); otherwise the value must be of
+ * the kind ok says it is, "expected <words>" (returns 0 to read on, or -1). */
+static int v_null_or(rctx *c, json_t *v, int nullable, int ok, const char *words,
+                     uint8_t *out)
 {
     if (nullable && json_is_null(v)) {
         *out = CH_NONE;
-        return 0;
+        return 1;
     }
-    if (!json_is_string(v))
-        return jfail(c, "expected %s name%s, got %s", what, nullable ? " or null" : "",
-                    type_words(v));
+    if (!ok)
+        return jfail(c, "expected %s%s, got %s", words, nullable ? " or null" : "",
+                     type_words(v));
+    return 0;
+}
+
+/* A name looked up in map (name -> index); null gives CH_NONE when nullable. */
+static int v_named(rctx *c, json_t *v, json_t *map, const char *what, const char *words,
+                   int nullable, uint8_t *out)
+{
+    int r = v_null_or(c, v, nullable, json_is_string(v), words, out);
+    if (r)
+        return r < 0 ? r : 0;
     json_t *i = json_object_get(map, json_string_value(v));
     if (!i)
         return jfail(c, "unknown %s \"%.60s\"", what, json_string_value(v));
@@ -232,23 +246,19 @@ static int v_named(rctx *c, json_t *v, json_t *map, const char *what, int nullab
 
 static int v_plot(rctx *c, json_t *v, int nullable, uint8_t *out)
 {
-    return v_named(c, v, c->plot_map, "plot", nullable, out);
+    return v_named(c, v, c->plot_map, "plot", "plot name", nullable, out);
 }
 
 static int v_card(rctx *c, json_t *v, int nullable, uint8_t *out)
 {
-    return v_named(c, v, c->card_map, "card", nullable, out);
+    return v_named(c, v, c->card_map, "card", "card name", nullable, out);
 }
 
 static int v_company(rctx *c, json_t *v, int nullable, uint8_t *out)
 {
-    if (nullable && json_is_null(v)) {
-        *out = CH_NONE;
-        return 0;
-    }
-    if (!json_is_string(v))
-        return jfail(c, "expected a company name%s, got %s", nullable ? " or null" : "",
-                    type_words(v));
+    int r = v_null_or(c, v, nullable, json_is_string(v), "a company name", out);
+    if (r)
+        return r < 0 ? r : 0;
     const char *s = json_string_value(v);
     for (int i = 0; i < c->st->ncompanies; i++)
         if (strcmp(s, ch_company_name(c->st, i)) == 0) {
@@ -260,25 +270,17 @@ static int v_company(rctx *c, json_t *v, int nullable, uint8_t *out)
 
 static int v_seat(rctx *c, json_t *v, int nullable, uint8_t *out)
 {
-    if (nullable && json_is_null(v)) {
-        *out = CH_NONE;
-        return 0;
-    }
-    if (!json_is_integer(v))
-        return jfail(c, "expected a seat number%s, got %s", nullable ? " or null" : "",
-                    type_words(v));
+    int r = v_null_or(c, v, nullable, json_is_integer(v), "a seat number", out);
+    if (r)
+        return r < 0 ? r : 0;
     return v_u8(c, v, c->st->nplayers - 1, out);
 }
 
 static int v_event(rctx *c, json_t *v, int nullable, uint8_t *out)
 {
-    if (nullable && json_is_null(v)) {
-        *out = CH_NONE;
-        return 0;
-    }
-    if (!json_is_string(v))
-        return jfail(c, "expected an event name%s, got %s", nullable ? " or null" : "",
-                    type_words(v));
+    int r = v_null_or(c, v, nullable, json_is_string(v), "an event name", out);
+    if (r)
+        return r < 0 ? r : 0;
     const char *s = json_string_value(v);
     int ga = c->st->edition == CH_ED_GOLDEN_AGE;
     for (int k = 0; k < (ga ? CH_GE_KINDS : CH_EV_KINDS); k++)
@@ -315,79 +317,118 @@ static int v_array(rctx *c, json_t *v, long n, size_t max)
     return 0;
 }
 
-/* ---- values under a key of an object ----------------------------------- */
+/* ---- the table-driven reader -------------------------------------------------
+ * A section of the document is read from a table of its keys, in reading
+ * order: each entry says what the value is and where it is stored (an offset
+ * from a base, which is the state, a player, a company or the offer).
+ * read_fields reads the entries in order and stops at the first problem; the
+ * few values a table cannot say (names that must match, lists with their own
+ * checks) are read by hand between two tables. */
 
 typedef int (*reader_u8)(rctx *, json_t *, int, uint8_t *);
 
-static int k_u8(rctx *c, json_t *obj, const char *key, int hi, uint8_t *out)
+enum {
+    FK_INT,     /* an integer lo..hi in a field of size bytes; nullable: or null
+                   (CH_NONE); hi HI_LAST_SEAT: the game's last seat          */
+    FK_BOOL,    /* true or false, as 1 or 0                                   */
+    FK_NAME,    /* read by fn (a plot, card, company, seat, event or phase),
+                   nullable or not                                            */
+    FK_FLAG,    /* a seat or null, stored as 1 + seat or 0 (company flags)    */
+    FK_STOCKS,  /* {"Company": 0..hi, ...} with every company of the game     */
+    FK_OBJ,     /* an object with exactly keys, read by the table sub         */
+    /* lists (at most hi entries; exactly lo when lo >= 0): */
+    FK_SEATS,   /* seats, as a bitmask                                        */
+    FK_PFLAGS,  /* plot flag words, as a bitmask                              */
+    FK_CARDSET, /* card names, as a bitset; each placed at loc unless 0xFF    */
+    FK_PILE,    /* card names (or null when nullable), its count at off2
+                   unless NO_COUNT, each card placed at loc                   */
+    FK_EVENTS,  /* event names (or null when nullable), count as FK_PILE     */
+    FK_I32S,    /* 32-bit integers                                            */
+    FK_REST,    /* numbers 0..255 kept past a pile's count (the byte at off2),
+                   up to the pile's size hi                                   */
+};
+
+#define HI_LAST_SEAT LLONG_MIN
+#define NO_COUNT SIZE_MAX
+
+typedef struct fspec {
+    const char *key;
+    uint8_t kind, size, nullable, loc;
+    reader_u8 fn;                  /* FK_NAME                                */
+    const struct fspec *sub;       /* FK_OBJ: its table, nsub entries, keys  */
+    size_t nsub;
+    const char *const *keys;
+    size_t off, off2;
+    long long lo, hi;
+} fspec;
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+#define F_INT(T, m, k, l, h)                                                                \
+    {.key = k, .kind = FK_INT, .size = sizeof(((T *)0)->m), .off = offsetof(T, m), .lo = l, .hi = h}
+#define F_U8(T, m, k, h) {.key = k, .kind = FK_INT, .size = 1, .off = offsetof(T, m), .hi = h}
+#define F_I32(T, m, k) F_INT(T, m, k, INT32_MIN, INT32_MAX)
+#define F_U8_OR_NULL(T, m, k, h)                                                            \
+    {.key = k, .kind = FK_INT, .size = 1, .nullable = 1, .off = offsetof(T, m), .hi = h}
+#define F_BOOL(T, m, k) {.key = k, .kind = FK_BOOL, .off = offsetof(T, m)}
+#define F_NAME(T, m, k, f, n) {.key = k, .kind = FK_NAME, .fn = f, .nullable = n, .off = offsetof(T, m)}
+#define F_OBJ(T, m, k, table, ks)                                                           \
+    {.key = k, .kind = FK_OBJ, .sub = table, .nsub = COUNT(table), .keys = ks, .off = offsetof(T, m)}
+#define F_OF(T, m, k, kd, h) {.key = k, .kind = kd, .off = offsetof(T, m), .lo = -1, .hi = h}
+#define F_CARDSET(T, m, k, l)                                                               \
+    {.key = k, .kind = FK_CARDSET, .loc = l, .off = offsetof(T, m), .lo = -1, .hi = CH_MAX_CARDS}
+#define F_PILE(m, n, k, max, l)                                                             \
+    {.key = k, .kind = FK_PILE, .loc = l, .off = offsetof(ch_state, m),                     \
+     .off2 = offsetof(ch_state, n), .lo = -1, .hi = max}
+#define F_EVENTS(m, n, k, max)                                                              \
+    {.key = k, .kind = FK_EVENTS, .off = offsetof(ch_state, m), .off2 = offsetof(ch_state, n), \
+     .lo = -1, .hi = max}
+#define F_REST(m, n, k, sz)                                                                 \
+    {.key = k, .kind = FK_REST, .off = offsetof(ch_state, m), .off2 = offsetof(ch_state, n), \
+     .lo = -1, .hi = sz}
+
+static int read_value(rctx *c, json_t *v, const fspec *f, unsigned char *base);
+
+/* obj[f->key] read as f says into base. */
+static int read_field(rctx *c, json_t *obj, void *base, const fspec *f)
 {
-    json_t *v = field(c, obj, key);
+    json_t *v = field(c, obj, f->key);
     if (!v)
         return -1;
-    size_t o = push_key(c, key);
-    int r = v_u8(c, v, hi, out);
+    size_t o = push_key(c, f->key);
+    int r = read_value(c, v, f, base);
     pop(c, o);
     return r;
+}
+
+static int read_fields(rctx *c, json_t *obj, void *base, const fspec *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        TRY(read_field(c, obj, base, &f[i]));
+    return 0;
+}
+
+#define READ_TABLE(c, obj, base, table) read_fields(c, obj, base, table, COUNT(table))
+
+/* Each entry of the array arr read by fn at its own path ("plots[3]"). */
+typedef int (*entry_fn)(rctx *c, json_t *e, size_t i, void *arg);
+static int each(rctx *c, json_t *arr, entry_fn fn, void *arg)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(arr, i, e) {
+        size_t o = push_idx(c, i);
+        int r = fn(c, e, i, arg);
+        pop(c, o);
+        TRY(r);
+    }
+    return 0;
 }
 
 static int k_int(rctx *c, json_t *obj, const char *key, long long lo, long long hi,
                  long long *out)
 {
-    json_t *v = field(c, obj, key);
-    if (!v)
-        return -1;
-    size_t o = push_key(c, key);
-    int r = v_int(c, v, lo, hi, out);
-    pop(c, o);
-    return r;
-}
-
-static int k_i32(rctx *c, json_t *obj, const char *key, int32_t *out)
-{
-    long long x;
-    TRY(k_int(c, obj, key, INT32_MIN, INT32_MAX, &x));
-    *out = (int32_t)x;
-    return 0;
-}
-
-static int k_bool(rctx *c, json_t *obj, const char *key, uint8_t *out)
-{
-    json_t *v = field(c, obj, key);
-    if (!v)
-        return -1;
-    size_t o = push_key(c, key);
-    int r = v_bool(c, v, out);
-    pop(c, o);
-    return r;
-}
-
-/* An integer 0..hi, or null for CH_NONE. */
-static int k_nullable_u8(rctx *c, json_t *obj, const char *key, int hi, uint8_t *out)
-{
-    json_t *v = field(c, obj, key);
-    if (!v)
-        return -1;
-    if (json_is_null(v)) {
-        *out = CH_NONE;
-        return 0;
-    }
-    size_t o = push_key(c, key);
-    int r = json_is_integer(v) ? v_u8(c, v, hi, out)
-                               : jfail(c, "expected an integer or null, got %s", type_words(v));
-    pop(c, o);
-    return r;
-}
-
-static int k_with(rctx *c, json_t *obj, const char *key, reader_u8 fn, int nullable,
-                  uint8_t *out)
-{
-    json_t *v = field(c, obj, key);
-    if (!v)
-        return -1;
-    size_t o = push_key(c, key);
-    int r = fn(c, v, nullable, out);
-    pop(c, o);
-    return r;
+    const fspec f = {.key = key, .kind = FK_INT, .size = sizeof *out, .lo = lo, .hi = hi};
+    return read_field(c, obj, out, &f);
 }
 
 /* obj[key] as an object with exactly keys; *out receives it. */
@@ -406,93 +447,6 @@ static int k_obj(rctx *c, json_t *obj, const char *key, const char *const *keys,
     return r;
 }
 
-/* A list of seats as a bitmask. */
-static int k_seats(rctx *c, json_t *obj, const char *key, uint8_t *mask)
-{
-    json_t *v = field(c, obj, key);
-    if (!v)
-        return -1;
-    size_t o = push_key(c, key);
-    int r = v_array(c, v, -1, CH_MAX_PLAYERS);
-    size_t i;
-    json_t *e;
-    *mask = 0;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        size_t o2 = push_idx(c, i);
-        uint8_t s = 0;
-        r = v_seat(c, e, 0, &s);
-        if (r == 0 && (*mask >> s & 1))
-            r = jfail(c, "seat %d is listed twice", s);
-        if (r == 0)
-            *mask = (uint8_t)(*mask | 1u << s);
-        pop(c, o2);
-    }
-    pop(c, o);
-    return r;
-}
-
-/* {"Company": n, ...} with every company of the game. */
-static int k_stocks(rctx *c, json_t *obj, const char *key, int hi, uint8_t *stock)
-{
-    json_t *v = field(c, obj, key);
-    if (!v)
-        return -1;
-    size_t o = push_key(c, key);
-    int r = want(c, v, JSON_OBJECT, "an object");
-    if (r == 0) {
-        const char *k;
-        json_t *e;
-        json_object_foreach(v, k, e) {
-            int known = 0;
-            for (int i = 0; i < c->st->ncompanies && !known; i++)
-                known = strcmp(k, ch_company_name(c->st, i)) == 0;
-            if (!known) {
-                size_t o2 = push_key(c, k);
-                r = jfail(c, "unknown company");
-                pop(c, o2);
-                break;
-            }
-        }
-    }
-    for (int i = 0; r == 0 && i < c->st->ncompanies; i++)
-        r = k_u8(c, v, ch_company_name(c->st, i), hi, &stock[i]);
-    pop(c, o);
-    return r;
-}
-
-/* A list of card names as a bitset (each at most once); unless loc is 0xFF,
- * every card is placed at loc. */
-static int place_card(rctx *c, uint8_t card, uint8_t loc, const char *name);
-static int k_cardset(rctx *c, json_t *obj, const char *key, uint64_t set[2], uint8_t loc)
-{
-    json_t *v = field(c, obj, key);
-    if (!v)
-        return -1;
-    size_t o = push_key(c, key);
-    int r = v_array(c, v, -1, CH_MAX_CARDS);
-    size_t i;
-    json_t *e;
-    set[0] = set[1] = 0;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        size_t o2 = push_idx(c, i);
-        uint8_t card;
-        r = v_card(c, e, 0, &card);
-        if (r == 0 && (set[card >> 6] >> (card & 63) & 1))
-            r = jfail(c, "card %s is listed twice", json_string_value(e));
-        if (r == 0)
-            set[card >> 6] |= (uint64_t)1 << (card & 63);
-        if (r == 0 && loc != 0xFF)
-            r = place_card(c, card, loc, json_string_value(e));
-        pop(c, o2);
-    }
-    pop(c, o);
-    return r;
-}
-
 /* Records that card lies at location loc (found at the current path). */
 static int place_card(rctx *c, uint8_t card, uint8_t loc, const char *name)
 {
@@ -505,56 +459,235 @@ static int place_card(rctx *c, uint8_t card, uint8_t loc, const char *name)
     return 0;
 }
 
-/* A pile of card names into cards[0..max), count in *n; every card placed at loc. */
-static int k_pile(rctx *c, json_t *obj, const char *key, uint8_t *cards, size_t max,
-                  uint8_t *n, uint8_t loc)
+/* x into a field of size bytes (1, 2, 4 or 8), signed or not. */
+static void store_int(unsigned char *p, size_t size, long long x)
 {
-    json_t *v = field(c, obj, key);
+    uint8_t u8 = (uint8_t)x;
+    uint16_t u16 = (uint16_t)x;
+    uint32_t u32 = (uint32_t)x;
+    uint64_t u64 = (uint64_t)x;
+    const void *from = size == 1 ? (const void *)&u8 : size == 2 ? (const void *)&u16
+                       : size == 4 ? (const void *)&u32 : (const void *)&u64;
+    assert(size == 1 || size == 2 || size == 4 || size == 8);
+    memcpy(p, from, size);
+}
+
+/* {"Company": n, ...} with every company of the game. */
+static int v_stocks(rctx *c, json_t *v, long long hi, uint8_t *stock)
+{
+    TRY(want(c, v, JSON_OBJECT, "an object"));
+    const char *k;
+    json_t *e;
+    json_object_foreach(v, k, e) {
+        int known = 0;
+        for (int i = 0; i < c->st->ncompanies && !known; i++)
+            known = strcmp(k, ch_company_name(c->st, i)) == 0;
+        if (!known) {
+            size_t o = push_key(c, k);
+            jfail(c, "unknown company");
+            pop(c, o);
+            return -1;
+        }
+    }
+    for (int i = 0; i < c->st->ncompanies; i++) {
+        const fspec f = {.key = ch_company_name(c->st, i), .kind = FK_INT, .size = 1,
+                         .off = (size_t)i, .hi = hi};
+        TRY(read_field(c, v, stock, &f));
+    }
+    return 0;
+}
+
+typedef struct list_arg {
+    const fspec *f;
+    unsigned char *base;
+} list_arg;
+
+static int v_pflag(rctx *c, json_t *v, uint8_t *bit)
+{
+    TRY(want(c, v, JSON_STRING, "a flag word"));
+    for (uint8_t b = 0; b < 8; b++)
+        if (strcmp(json_string_value(v), json_pflag_words[b]) == 0) {
+            *bit = b;
+            return 0;
+        }
+    return jfail(c, "unknown plot flag \"%.40s\"", json_string_value(v));
+}
+
+/* Entry i of a list (the kinds from FK_SEATS on). */
+static int list_entry(rctx *c, json_t *e, size_t i, void *arg)
+{
+    const fspec *f = ((list_arg *)arg)->f;
+    unsigned char *base = ((list_arg *)arg)->base, *p = base + f->off;
+    uint8_t x = 0;
+    long long n;
+    switch (f->kind) {
+    case FK_SEATS:
+        TRY(v_seat(c, e, 0, &x));
+        if (*p >> x & 1)
+            return jfail(c, "seat %d is listed twice", x);
+        *p = (uint8_t)(*p | 1u << x);
+        return 0;
+    case FK_PFLAGS:
+        TRY(v_pflag(c, e, &x));
+        if (*p >> x & 1)
+            return jfail(c, "flag \"%s\" is listed twice", json_pflag_words[x]);
+        *p = (uint8_t)(*p | 1u << x);
+        return 0;
+    case FK_CARDSET: {
+        uint64_t set[2];
+        memcpy(set, p, sizeof set);
+        TRY(v_card(c, e, 0, &x));
+        if (set[x >> 6] >> (x & 63) & 1)
+            return jfail(c, "card %s is listed twice", json_string_value(e));
+        set[x >> 6] |= (uint64_t)1 << (x & 63);
+        memcpy(p, set, sizeof set);
+        return f->loc == 0xFF ? 0 : place_card(c, x, f->loc, json_string_value(e));
+    }
+    case FK_PILE:
+        TRY(v_card(c, e, f->nullable, &p[i]));
+        return p[i] == CH_NONE ? 0 : place_card(c, p[i], f->loc, json_string_value(e));
+    case FK_EVENTS:
+        return v_event(c, e, f->nullable, &p[i]);
+    case FK_I32S:
+        TRY(v_int(c, e, INT32_MIN, INT32_MAX, &n));
+        store_int(p + 4 * i, 4, n);
+        return 0;
+    default: /* FK_REST */
+        return v_u8(c, e, 255, &p[base[f->off2] + i]);
+    }
+}
+
+static int read_value(rctx *c, json_t *v, const fspec *f, unsigned char *base)
+{
+    unsigned char *p = base + f->off;
+    long long x = 0;
+    uint8_t s;
+    switch (f->kind) {
+    case FK_INT:
+        if (f->nullable && json_is_null(v)) {
+            *p = CH_NONE;
+            return 0;
+        }
+        if (f->nullable && !json_is_integer(v))
+            return jfail(c, "expected an integer or null, got %s", type_words(v));
+        TRY(v_int(c, v, f->lo, f->hi == HI_LAST_SEAT ? c->st->nplayers - 1 : f->hi, &x));
+        store_int(p, f->size, x);
+        return 0;
+    case FK_BOOL:
+        return v_bool(c, v, p);
+    case FK_NAME:
+        return f->fn(c, v, f->nullable, p);
+    case FK_FLAG:
+        TRY(v_seat(c, v, 1, &s));
+        *p = s == CH_NONE ? 0 : (uint8_t)(s + 1);
+        return 0;
+    case FK_STOCKS:
+        return v_stocks(c, v, f->hi, p);
+    case FK_OBJ:
+        TRY(want(c, v, JSON_OBJECT, "an object"));
+        TRY(only_keys(c, v, f->keys));
+        return read_fields(c, v, p, f->sub, f->nsub);
+    default: { /* the lists */
+        size_t max = (size_t)f->hi - (f->kind == FK_REST ? base[f->off2] : 0);
+        if (f->kind == FK_SEATS || f->kind == FK_PFLAGS)
+            *p = 0;
+        if (f->kind == FK_CARDSET)
+            memset(p, 0, 2 * sizeof(uint64_t));
+        TRY(v_array(c, v, (long)f->lo, max));
+        list_arg a = {f, base};
+        TRY(each(c, v, list_entry, &a));
+        if ((f->kind == FK_PILE || f->kind == FK_EVENTS) && f->off2 != NO_COUNT)
+            base[f->off2] = (uint8_t)json_array_size(v);
+        return 0;
+    }
+    }
+}
+
+/* The start of entry i of a list kept in order: an object with only keys;
+ * unless idkey is NULL, its idkey must be i ("players are listed by seat"). */
+static int r_entry(rctx *c, json_t *e, const char *const *keys, const char *idkey,
+                   long long hi, size_t i, const char *list)
+{
+    TRY(want(c, e, JSON_OBJECT, "an object"));
+    TRY(only_keys(c, e, keys));
+    if (!idkey)
+        return 0;
+    long long id;
+    TRY(k_int(c, e, idkey, 0, hi, &id));
+    if (id == (long long)i)
+        return 0;
+    size_t o = push_key(c, idkey);
+    jfail(c, "expected %zu (%s are listed by %s)", i, list, idkey);
+    pop(c, o);
+    return -1;
+}
+
+/* root[key]: an array of exactly n entries, each read by fn. */
+static int r_list(rctx *c, json_t *root, const char *key, size_t n, entry_fn fn)
+{
+    json_t *v = field(c, root, key);
     if (!v)
         return -1;
     size_t o = push_key(c, key);
-    int r = v_array(c, v, -1, max);
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        size_t o2 = push_idx(c, i);
-        r = v_card(c, e, 0, &cards[i]);
-        if (r == 0)
-            r = place_card(c, cards[i], loc, json_string_value(e));
-        pop(c, o2);
-    }
+    int r = v_array(c, v, (long)n, 0);
     if (r == 0)
-        *n = (uint8_t)json_array_size(v);
+        r = each(c, v, fn, NULL);
     pop(c, o);
     return r;
 }
 
-static int k_events(rctx *c, json_t *obj, const char *key, uint8_t *ev, size_t max,
-                    long exact, int nullable, uint8_t *n)
+/* obj[key] must be the string name; fmt words a mismatch from the text found
+ * and name, in that order or, with name_first, the other way round. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 0)))
+#endif
+static int k_same_name(rctx *c, json_t *obj, const char *key, const char *name,
+                       const char *fmt, int name_first)
 {
     json_t *v = field(c, obj, key);
     if (!v)
         return -1;
     size_t o = push_key(c, key);
-    int r = v_array(c, v, exact, max);
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        size_t o2 = push_idx(c, i);
-        r = v_event(c, e, nullable, &ev[i]);
-        pop(c, o2);
-    }
-    if (r == 0 && n)
-        *n = (uint8_t)json_array_size(v);
+    int r = want(c, v, JSON_STRING, "a string");
+    if (r == 0 && strcmp(json_string_value(v), name) != 0)
+        r = name_first ? jfail(c, fmt, name, json_string_value(v))
+                       : jfail(c, fmt, json_string_value(v), name);
     pop(c, o);
     return r;
 }
 
 /* ---- sections --------------------------------------------------------------- */
+
+static int v_phase(rctx *c, json_t *v, int nullable, uint8_t *out)
+{
+    (void)nullable;
+    TRY(want(c, v, JSON_STRING, "a phase name"));
+    for (int i = 0; i < CH_PH_COUNT; i++)
+        if (strcmp(json_string_value(v), ch_phase_name(i)) == 0) {
+            *out = (uint8_t)i;
+            return 0;
+        }
+    return jfail(c, "unknown phase \"%.40s\"", json_string_value(v));
+}
+
+/* The auction's item: a company for the options that auction one (1 and 2),
+ * otherwise a number or null. */
+static int v_au_item(rctx *c, json_t *v, int nullable, uint8_t *out)
+{
+    static const fspec number = {.kind = FK_INT, .size = 1, .nullable = 1, .hi = CH_NONE - 1};
+    (void)nullable;
+    if (json_is_string(v) && (c->st->au_option == 1 || c->st->au_option == 2))
+        return v_company(c, v, 0, out);
+    return read_value(c, v, &number, out);
+}
+
+/* root[name]: an object with exactly keys, read by table into base. */
+static int r_section(rctx *c, json_t *root, const char *name, const char *const *keys,
+                     const fspec *table, size_t n, void *base)
+{
+    const fspec f = {.key = name, .kind = FK_OBJ, .sub = table, .nsub = n, .keys = keys};
+    return read_field(c, root, base, &f);
+}
 
 static int r_game(rctx *c, json_t *root)
 {
@@ -562,40 +695,307 @@ static int r_game(rctx *c, json_t *root)
                                        "market_size", "open_events", "hand_limit",
                                        "first_player", "total_money", "warehouses_total",
                                        "roofs_total", "preset", "events_on", NULL};
+    static const fspec fields[] = {
+        F_INT(ch_state, nplayers, "player_count", 1, CH_MAX_PLAYERS),
+        F_U8(ch_state, ncompanies, "company_count", CH_MAX_COMPANIES),
+        F_U8(ch_state, ncards, "card_count", CH_MAX_CARDS),
+        F_U8(ch_state, market_size, "market_size", CH_MARKET_MAX),
+        F_U8(ch_state, nevent_open, "open_events", CH_EVENT_OPEN_MAX),
+        F_U8(ch_state, max_hand, "hand_limit", 255),
+        F_U8(ch_state, first_player, "first_player", HI_LAST_SEAT),
+        F_I32(ch_state, total_money, "total_money"),
+        F_U8(ch_state, warehouses_total, "warehouses_total", 255),
+        F_U8(ch_state, roofs_total, "roofs_total", 255),
+        F_U8(ch_state, preset, "preset", 1),
+        F_BOOL(ch_state, events_on, "events_on"),
+    };
+    return r_section(c, root, "game", keys, fields, COUNT(fields), c->st);
+}
+
+/* A card's plot, level and event are arrays of bytes indexed by card, read
+ * with the state's base shifted by the card (the same for plots). */
+static int r_card(rctx *c, json_t *e, size_t i, void *arg)
+{
+    static const char *const keys[] = {"id", "name", "plot", "level", "event", NULL};
+    static const fspec fields[] = {
+        F_NAME(ch_state, card_plot, "plot", v_plot, 1),
+        F_U8(ch_state, card_level, "level", 255),
+        F_U8(ch_state, card_event, "event", CH_GE_KINDS),
+    };
     ch_state *st = c->st;
-    json_t *g;
-    TRY(k_obj(c, root, "game", keys, &g));
-    size_t o = push_key(c, "game");
-    int r = 0;
-    long long np;
-    if (r == 0)
-        r = k_int(c, g, "player_count", 1, CH_MAX_PLAYERS, &np);
-    if (r == 0)
-        st->nplayers = (uint8_t)np;
-    if (r == 0)
-        r = k_u8(c, g, "company_count", CH_MAX_COMPANIES, &st->ncompanies);
-    if (r == 0)
-        r = k_u8(c, g, "card_count", CH_MAX_CARDS, &st->ncards);
-    if (r == 0)
-        r = k_u8(c, g, "market_size", CH_MARKET_MAX, &st->market_size);
-    if (r == 0)
-        r = k_u8(c, g, "open_events", CH_EVENT_OPEN_MAX, &st->nevent_open);
-    if (r == 0)
-        r = k_u8(c, g, "hand_limit", 255, &st->max_hand);
-    if (r == 0)
-        r = k_u8(c, g, "first_player", st->nplayers - 1, &st->first_player);
-    if (r == 0)
-        r = k_i32(c, g, "total_money", &st->total_money);
-    if (r == 0)
-        r = k_u8(c, g, "warehouses_total", 255, &st->warehouses_total);
-    if (r == 0)
-        r = k_u8(c, g, "roofs_total", 255, &st->roofs_total);
-    if (r == 0)
-        r = k_u8(c, g, "preset", 1, &st->preset);
-    if (r == 0)
-        r = k_bool(c, g, "events_on", &st->events_on);
+    (void)arg;
+    TRY(r_entry(c, e, keys, "id", CH_MAX_CARDS - 1, i, "cards"));
+    TRY(READ_TABLE(c, e, (unsigned char *)st + i, fields));
+    if (st->card_event[i] && (st->card_level[i] || st->card_plot[i] != CH_NONE))
+        return jfail(c, "an event card has neither a plot nor a level");
+    if (!st->card_event[i] && (st->card_level[i] == 0) != (st->card_plot[i] != CH_NONE))
+        return jfail(c, "a card has a plot (level 0) or a level (plot null), not %s",
+                     st->card_level[i] ? "both" : "neither");
+    return 0;
+}
+
+/* A card's name, checked once every card is read (it is made from them). */
+static int r_card_name(rctx *c, json_t *e, size_t i, void *arg)
+{
+    const char *name = c->cn.n[i];
+    (void)arg;
+    TRY(k_same_name(c, e, "name", name,
+                    "\"%.40s\" does not match the card's plot and level (\"%s\")", 0));
+    if (json_object_get(c->card_map, name))
+        return jfail(c, "two cards are named \"%s\"", name);
+    if (json_object_set_new(c->card_map, name, json_integer((json_int_t)i)))
+        return jfail(c, "out of memory");
+    return 0;
+}
+
+static int r_cards(rctx *c, json_t *root)
+{
+    TRY(r_list(c, root, "cards", c->st->ncards, r_card));
+    json_card_names(c->st, NULL, &c->cn);
+    size_t o = push_key(c, "cards");
+    int r = each(c, json_object_get(root, "cards"), r_card_name, NULL);
     pop(c, o);
     return r;
+}
+
+static int r_company(rctx *c, json_t *e, size_t i, void *arg)
+{
+    static const char *const keys[] = {"name", "value", "on_chart", "hq", "bank", "flag", NULL};
+    static const fspec fields[] = {
+        F_INT(ch_company, value, "value", INT16_MIN, INT16_MAX),
+        F_BOOL(ch_company, on_chart, "on_chart"),
+        F_NAME(ch_company, hq, "hq", v_plot, 1),
+        F_U8(ch_company, bank, "bank", 255),
+        F_OF(ch_company, flag, "flag", FK_FLAG, 0),
+    };
+    (void)arg;
+    TRY(r_entry(c, e, keys, NULL, 0, i, NULL));
+    TRY(k_same_name(c, e, "name", ch_company_name(c->st, (int)i),
+                    "expected \"%s\" (companies are listed in order), got \"%.40s\"", 1));
+    return READ_TABLE(c, e, &c->st->co[i], fields);
+}
+
+static int r_player(rctx *c, json_t *e, size_t i, void *arg)
+{
+    static const char *const keys[] = {"seat", "cash", "stocks", "action_cards", "roofs",
+                                       "extra_turn_pending", "extra_turn_armed",
+                                       "hidden_levels", "flags", "reserve_took", "hand",
+                                       "known", NULL};
+    const fspec fields[] = {
+        F_I32(ch_player, cash, "cash"),
+        F_OF(ch_player, stock, "stocks", FK_STOCKS, 255),
+        F_U8(ch_player, actions, "action_cards", 255),
+        F_U8(ch_player, roofs, "roofs", 255),
+        F_BOOL(ch_player, extra_pending, "extra_turn_pending"),
+        F_BOOL(ch_player, extra_armed, "extra_turn_armed"),
+        F_U8(ch_player, hidden_levels, "hidden_levels", 255),
+        F_U8(ch_player, flags, "flags", 255),
+        F_U8(ch_player, reserve_took, "reserve_took", 255),
+        F_CARDSET(ch_player, hand, "hand", (uint8_t)(CH_LOC_HAND + i)),
+        F_CARDSET(ch_player, known, "known", 0xFF),
+    };
+    (void)arg;
+    TRY(r_entry(c, e, keys, "seat", CH_MAX_PLAYERS - 1, i, "players"));
+    return READ_TABLE(c, e, &c->st->pl[i], fields);
+}
+
+static int r_plot(rctx *c, json_t *e, size_t i, void *arg)
+{
+    static const char *const keys[] = {"plot", "height", "owner", "flags", NULL};
+    static const fspec plot = {.key = "plot", .kind = FK_NAME, .fn = v_plot};
+    static const fspec fields[] = {
+        F_U8(ch_state, height, "height", 255),
+        F_NAME(ch_state, owner, "owner", v_company, 1),
+        F_OF(ch_state, pflags, "flags", FK_PFLAGS, 8),
+    };
+    uint8_t p;
+    (void)arg;
+    TRY(r_entry(c, e, keys, NULL, 0, i, NULL));
+    TRY(read_field(c, e, &p, &plot));
+    if (p != i) {
+        size_t o = push_key(c, "plot");
+        jfail(c, "plots are listed in board order: expected %s here", c->pn.n[i]);
+        pop(c, o);
+        return -1;
+    }
+    return READ_TABLE(c, e, (unsigned char *)c->st + i, fields);
+}
+
+static int r_table(rctx *c, json_t *root)
+{
+    static const char *const keys[] = {"supply", "roofs_left", "bank_net", NULL};
+    static const fspec fields[] = {
+        F_U8(ch_state, supply, "supply", 255),
+        F_U8(ch_state, roofs_left, "roofs_left", 255),
+        F_INT(ch_state, bank_net, "bank_net", INT64_MIN, INT64_MAX),
+    };
+    return r_section(c, root, "table", keys, fields, COUNT(fields), c->st);
+}
+
+static int r_piles(rctx *c, json_t *root)
+{
+    static const char *const keys[] = {"deck", "market", "reserve", "discard", "look",
+                                       "event_deck", "event_open", "event_discard", NULL};
+    const ch_state *st = c->st;
+    const fspec fields[] = {
+        F_PILE(deck, ndeck, "deck", CH_MAX_CARDS, CH_LOC_DECK),
+        {.key = "market", .kind = FK_PILE, .nullable = 1, .loc = CH_LOC_MARKET,
+         .off = offsetof(ch_state, market), .off2 = NO_COUNT, .lo = st->market_size},
+        F_PILE(reserve, nreserve, "reserve", CH_RESERVE_MAX, CH_LOC_RESERVE),
+        F_PILE(discard, ndiscard, "discard", CH_MAX_CARDS, CH_LOC_DISCARD),
+        F_PILE(look, nlook, "look", sizeof st->look, CH_LOC_LOOK),
+        F_EVENTS(ev_deck, nev_deck, "event_deck", CH_EVENT_CARDS),
+        {.key = "event_open", .kind = FK_EVENTS, .nullable = 1,
+         .off = offsetof(ch_state, ev_open), .off2 = NO_COUNT, .lo = st->nevent_open},
+        F_EVENTS(ev_discard, nev_discard, "event_discard", CH_EVENT_CARDS),
+    };
+    return r_section(c, root, "piles", keys, fields, COUNT(fields), c->st);
+}
+
+static int r_turn(rctx *c, json_t *root)
+{
+    static const char *const keys[] = {"number", "decisions", "phase", "active", "actor",
+                                       "over", "end_triggered", "passes", "event_due",
+                                       "founded", "discount_left", "trades", "taken",
+                                       "built", "extra_turn", "passed", "built_company",
+                                       "deliver_to", "first_seller", NULL};
+    static const fspec fields[] = {
+        F_INT(ch_state, turn_no, "number", 0, UINT16_MAX),
+        F_INT(ch_state, ndecisions, "decisions", 0, UINT32_MAX),
+        F_NAME(ch_state, phase, "phase", v_phase, 0),
+        F_NAME(ch_state, active, "active", v_seat, 0),
+        F_NAME(ch_state, actor, "actor", v_seat, 1),
+        F_BOOL(ch_state, over, "over"),
+        F_BOOL(ch_state, end_triggered, "end_triggered"),
+        F_U8(ch_state, passes, "passes", 255),
+        F_BOOL(ch_state, event_due, "event_due"),
+        F_NAME(ch_state, founded, "founded", v_company, 1),
+        F_U8(ch_state, discount_left, "discount_left", 255),
+        F_U8(ch_state, trades, "trades", 255),
+        F_U8(ch_state, taken, "taken", 255),
+        F_BOOL(ch_state, built, "built"),
+        F_BOOL(ch_state, extra_turn, "extra_turn"),
+        F_BOOL(ch_state, passed, "passed"),
+        F_NAME(ch_state, ga_built, "built_company", v_company, 1),
+        F_U8(ch_state, ga_dest, "deliver_to", 255),
+        F_NAME(ch_state, ga_seller, "first_seller", v_seat, 1),
+    };
+    return r_section(c, root, "turn", keys, fields, COUNT(fields), c->st);
+}
+
+static int r_build(rctx *c, json_t *root)
+{
+    static const char *const keys[] = {"card", "card2", "plot", "plot2", "roof", "hq", NULL};
+    static const fspec fields[] = {
+        F_NAME(ch_state, b_card, "card", v_card, 1),
+        F_NAME(ch_state, b_card2, "card2", v_card, 1),
+        F_NAME(ch_state, b_plot, "plot", v_plot, 1),
+        F_NAME(ch_state, b_plot2, "plot2", v_plot, 1),
+        F_BOOL(ch_state, b_roof, "roof"),
+        F_NAME(ch_state, b_hq, "hq", v_plot, 1),
+    };
+    return r_section(c, root, "build", keys, fields, COUNT(fields), c->st);
+}
+
+/* The companies still to merge: a list of names, as a bitmask. */
+static int r_pending1(rctx *c, json_t *e, size_t i, void *arg)
+{
+    uint16_t *set = arg;
+    uint8_t co;
+    (void)i;
+    TRY(v_company(c, e, 0, &co));
+    if (*set >> co & 1)
+        return jfail(c, "%s is listed twice", ch_company_name(c->st, co));
+    *set = (uint16_t)(*set | 1u << co);
+    return 0;
+}
+
+static int v_pending(rctx *c, json_t *v, int nullable, uint8_t *out)
+{
+    (void)nullable;
+    (void)out;
+    c->st->m_set = 0;
+    TRY(v_array(c, v, -1, CH_MAX_COMPANIES));
+    return each(c, v, r_pending1, &c->st->m_set);
+}
+
+static int r_merger(rctx *c, json_t *root)
+{
+    static const char *const keys[] = {"pending", "absorbed", "absorber", "seller",
+                                       "sellers_left", NULL};
+    static const fspec fields[] = {
+        F_NAME(ch_state, m_set, "pending", v_pending, 0),
+        F_NAME(ch_state, m_absorbed, "absorbed", v_company, 1),
+        F_NAME(ch_state, m_absorber, "absorber", v_company, 1),
+        F_NAME(ch_state, m_seller, "seller", v_seat, 1),
+        F_U8(ch_state, m_sold_left, "sellers_left", 255),
+    };
+    return r_section(c, root, "merger", keys, fields, COUNT(fields), c->st);
+}
+
+static int r_event(rctx *c, json_t *root)
+{
+    static const char *const keys[] = {"kind", "open_slot", "from_action", "bidders",
+                                       "bids_in", "bid_round", "bids_revealed", "bids",
+                                       "lose_left", "offers", "offer", "auction", NULL};
+    static const char *const okeys[] = {"to", "give", "ask", NULL};
+    static const char *const skeys[] = {"cards", "stocks", "money", NULL};
+    static const char *const akeys[] = {"option", "item", "high_bidder", "turn", "out",
+                                        "high", NULL};
+    static const fspec give[] = {
+        F_CARDSET(ch_offer, give_cards, "cards", 0xFF),
+        F_OF(ch_offer, give_stock, "stocks", FK_STOCKS, 255),
+        F_I32(ch_offer, give_money, "money"),
+    };
+    static const fspec ask[] = {
+        F_CARDSET(ch_offer, ask_cards, "cards", 0xFF),
+        F_OF(ch_offer, ask_stock, "stocks", FK_STOCKS, 255),
+        F_I32(ch_offer, ask_money, "money"),
+    };
+    /* the sides are read with the offer as their base */
+    static const fspec offer[] = {
+        F_NAME(ch_offer, to, "to", v_seat, 1),
+        {.key = "give", .kind = FK_OBJ, .sub = give, .nsub = COUNT(give), .keys = skeys},
+        {.key = "ask", .kind = FK_OBJ, .sub = ask, .nsub = COUNT(ask), .keys = skeys},
+    };
+    static const fspec auction[] = {
+        F_U8(ch_state, au_option, "option", 255),
+        F_NAME(ch_state, au_item, "item", v_au_item, 0),
+        F_NAME(ch_state, au_high_bidder, "high_bidder", v_seat, 1),
+        F_NAME(ch_state, au_turn, "turn", v_seat, 1),
+        F_OF(ch_state, au_out, "out", FK_SEATS, CH_MAX_PLAYERS),
+        F_I32(ch_state, au_high, "high"),
+    };
+    const fspec fields[] = {
+        F_NAME(ch_state, ev_kind, "kind", v_event, 1),
+        F_U8_OR_NULL(ch_state, ev_slot, "open_slot", CH_EVENT_OPEN_MAX - 1),
+        F_BOOL(ch_state, ev_from_action, "from_action"),
+        F_OF(ch_state, bid_mask, "bidders", FK_SEATS, CH_MAX_PLAYERS),
+        F_OF(ch_state, bid_in, "bids_in", FK_SEATS, CH_MAX_PLAYERS),
+        F_U8(ch_state, bid_round, "bid_round", 255),
+        F_BOOL(ch_state, bid_revealed, "bids_revealed"),
+        {.key = "bids", .kind = FK_I32S, .off = offsetof(ch_state, bid), .lo = c->st->nplayers},
+        F_U8(ch_state, lose_left, "lose_left", 255),
+        F_U8(ch_state, offers, "offers", 255),
+        F_OBJ(ch_state, offer, "offer", offer, okeys),
+        {.key = "auction", .kind = FK_OBJ, .sub = auction, .nsub = COUNT(auction), .keys = akeys},
+    };
+    return r_section(c, root, "event", keys, fields, COUNT(fields), c->st);
+}
+
+static int r_leftovers(rctx *c, json_t *root)
+{
+    static const char *const keys[] = {"deck", "reserve", "discard", "look", "event_deck",
+                                       "event_discard", NULL};
+    static const fspec fields[] = {
+        F_REST(deck, ndeck, "deck", CH_MAX_CARDS),
+        F_REST(reserve, nreserve, "reserve", CH_RESERVE_MAX),
+        F_REST(discard, ndiscard, "discard", CH_MAX_CARDS),
+        F_REST(look, nlook, "look", sizeof((ch_state *)0)->look),
+        F_REST(ev_deck, nev_deck, "event_deck", CH_EVENT_CARDS),
+        F_REST(ev_discard, nev_discard, "event_discard", CH_EVENT_CARDS),
+    };
+    return r_section(c, root, "leftovers", keys, fields, COUNT(fields), c->st);
 }
 
 static int r_board_plot1(rctx *c, json_t *e, int p)
@@ -779,600 +1179,6 @@ static int r_board(rctx *c, json_t *root)
     return r;
 }
 
-static int r_cards(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"id", "name", "plot", "level", "event", NULL};
-    ch_state *st = c->st;
-    json_t *v = field(c, root, "cards");
-    if (!v)
-        return -1;
-    size_t o = push_key(c, "cards");
-    int r = v_array(c, v, st->ncards, 0);
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        size_t o2 = push_idx(c, i);
-        long long id;
-        r = want(c, e, JSON_OBJECT, "an object");
-        if (r == 0)
-            r = only_keys(c, e, keys);
-        if (r == 0)
-            r = k_int(c, e, "id", 0, CH_MAX_CARDS - 1, &id);
-        if (r == 0 && id != (long long)i) {
-            size_t o3 = push_key(c, "id");
-            r = jfail(c, "expected %zu (cards are listed by id)", i);
-            pop(c, o3);
-        }
-        if (r == 0)
-            r = k_with(c, e, "plot", v_plot, 1, &st->card_plot[i]);
-        if (r == 0)
-            r = k_u8(c, e, "level", 255, &st->card_level[i]);
-        if (r == 0)
-            r = k_u8(c, e, "event", CH_GE_KINDS, &st->card_event[i]);
-        if (r == 0 && st->card_event[i] && (st->card_level[i] || st->card_plot[i] != CH_NONE))
-            r = jfail(c, "an event card has neither a plot nor a level");
-        if (r == 0 && !st->card_event[i] && (st->card_level[i] == 0) != (st->card_plot[i] != CH_NONE))
-            r = jfail(c, "a card has a plot (level 0) or a level (plot null), not %s",
-                     st->card_level[i] ? "both" : "neither");
-        pop(c, o2);
-    }
-    card_names *cn = &c->cn;
-    if (r == 0) {
-        json_card_names(st, NULL, cn);
-        json_array_foreach(v, i, e) {
-            size_t o2 = push_idx(c, i);
-            json_t *n = field(c, e, "name");
-            if (!n) {
-                r = -1;
-            } else {
-                size_t o3 = push_key(c, "name");
-                r = want(c, n, JSON_STRING, "a string");
-                if (r == 0 && strcmp(json_string_value(n), cn->n[i]) != 0)
-                    r = jfail(c, "\"%.40s\" does not match the card's plot and level (\"%s\")",
-                             json_string_value(n), cn->n[i]);
-                pop(c, o3);
-            }
-            if (r == 0 && json_object_get(c->card_map, cn->n[i]))
-                r = jfail(c, "two cards are named \"%s\"", cn->n[i]);
-            if (r == 0 && json_object_set_new(c->card_map, cn->n[i], json_integer((json_int_t)i)))
-                r = jfail(c, "out of memory");
-            pop(c, o2);
-            if (r < 0)
-                break;
-        }
-    }
-    pop(c, o);
-    return r;
-}
-
-static int r_companies(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"name", "value", "on_chart", "hq", "bank", "flag", NULL};
-    ch_state *st = c->st;
-    json_t *v = field(c, root, "companies");
-    if (!v)
-        return -1;
-    size_t o = push_key(c, "companies");
-    int r = v_array(c, v, st->ncompanies, 0);
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        ch_company *co = &st->co[i];
-        size_t o2 = push_idx(c, i);
-        r = want(c, e, JSON_OBJECT, "an object");
-        if (r == 0)
-            r = only_keys(c, e, keys);
-        json_t *n = r == 0 ? field(c, e, "name") : NULL;
-        if (r == 0 && !n)
-            r = -1;
-        if (r == 0) {
-            size_t o3 = push_key(c, "name");
-            const char *want_name = ch_company_name(st, (int)i);
-            r = want(c, n, JSON_STRING, "a string");
-            if (r == 0 && strcmp(json_string_value(n), want_name) != 0)
-                r = jfail(c, "expected \"%s\" (companies are listed in order), got \"%.40s\"",
-                         want_name, json_string_value(n));
-            pop(c, o3);
-        }
-        long long x;
-        if (r == 0)
-            r = k_int(c, e, "value", INT16_MIN, INT16_MAX, &x);
-        if (r == 0)
-            co->value = (int16_t)x;
-        if (r == 0)
-            r = k_bool(c, e, "on_chart", &co->on_chart);
-        if (r == 0)
-            r = k_with(c, e, "hq", v_plot, 1, &co->hq);
-        if (r == 0)
-            r = k_u8(c, e, "bank", 255, &co->bank);
-        uint8_t flag = CH_NONE;
-        if (r == 0)
-            r = k_with(c, e, "flag", v_seat, 1, &flag);
-        if (r == 0)
-            co->flag = flag == CH_NONE ? 0 : (uint8_t)(flag + 1);
-        pop(c, o2);
-    }
-    pop(c, o);
-    return r;
-}
-
-static int r_players(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"seat", "cash", "stocks", "action_cards", "roofs",
-                                       "extra_turn_pending", "extra_turn_armed",
-                                       "hidden_levels", "flags", "reserve_took", "hand",
-                                       "known", NULL};
-    ch_state *st = c->st;
-    json_t *v = field(c, root, "players");
-    if (!v)
-        return -1;
-    size_t o = push_key(c, "players");
-    int r = v_array(c, v, st->nplayers, 0);
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        ch_player *pl = &st->pl[i];
-        size_t o2 = push_idx(c, i);
-        long long seat;
-        r = want(c, e, JSON_OBJECT, "an object");
-        if (r == 0)
-            r = only_keys(c, e, keys);
-        if (r == 0)
-            r = k_int(c, e, "seat", 0, CH_MAX_PLAYERS - 1, &seat);
-        if (r == 0 && seat != (long long)i) {
-            size_t o3 = push_key(c, "seat");
-            r = jfail(c, "expected %zu (players are listed by seat)", i);
-            pop(c, o3);
-        }
-        if (r == 0)
-            r = k_i32(c, e, "cash", &pl->cash);
-        if (r == 0)
-            r = k_stocks(c, e, "stocks", 255, pl->stock);
-        if (r == 0)
-            r = k_u8(c, e, "action_cards", 255, &pl->actions);
-        if (r == 0)
-            r = k_u8(c, e, "roofs", 255, &pl->roofs);
-        if (r == 0)
-            r = k_bool(c, e, "extra_turn_pending", &pl->extra_pending);
-        if (r == 0)
-            r = k_bool(c, e, "extra_turn_armed", &pl->extra_armed);
-        if (r == 0)
-            r = k_u8(c, e, "hidden_levels", 255, &pl->hidden_levels);
-        if (r == 0)
-            r = k_u8(c, e, "flags", 255, &pl->flags);
-        if (r == 0)
-            r = k_u8(c, e, "reserve_took", 255, &pl->reserve_took);
-        if (r == 0)
-            r = k_cardset(c, e, "hand", pl->hand, (uint8_t)(CH_LOC_HAND + i));
-        if (r == 0)
-            r = k_cardset(c, e, "known", pl->known, 0xFF);
-        pop(c, o2);
-    }
-    pop(c, o);
-    return r;
-}
-
-static int r_plots(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"plot", "height", "owner", "flags", NULL};
-    ch_state *st = c->st;
-    json_t *v = field(c, root, "plots");
-    if (!v)
-        return -1;
-    size_t o = push_key(c, "plots");
-    int r = v_array(c, v, st->board.nplots, 0);
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        size_t o2 = push_idx(c, i);
-        uint8_t plot;
-        r = want(c, e, JSON_OBJECT, "an object");
-        if (r == 0)
-            r = only_keys(c, e, keys);
-        if (r == 0)
-            r = k_with(c, e, "plot", v_plot, 0, &plot);
-        if (r == 0 && plot != i) {
-            size_t o3 = push_key(c, "plot");
-            r = jfail(c, "plots are listed in board order: expected %s here", c->pn.n[i]);
-            pop(c, o3);
-        }
-        if (r == 0)
-            r = k_u8(c, e, "height", 255, &st->height[i]);
-        if (r == 0)
-            r = k_with(c, e, "owner", v_company, 1, &st->owner[i]);
-        json_t *f = r == 0 ? field(c, e, "flags") : NULL;
-        if (r == 0 && !f)
-            r = -1;
-        if (r == 0) {
-            size_t o3 = push_key(c, "flags");
-            r = v_array(c, f, -1, 8);
-            size_t k;
-            json_t *fe;
-            uint8_t bits = 0;
-            json_array_foreach(f, k, fe) {
-                if (r < 0)
-                    break;
-                size_t o4 = push_idx(c, k);
-                r = want(c, fe, JSON_STRING, "a flag word");
-                int bit = -1;
-                for (int b = 0; r == 0 && b < 8 && bit < 0; b++)
-                    if (strcmp(json_string_value(fe), json_pflag_words[b]) == 0)
-                        bit = b;
-                if (r == 0 && bit < 0)
-                    r = jfail(c, "unknown plot flag \"%.40s\"", json_string_value(fe));
-                if (r == 0 && (bits >> bit & 1))
-                    r = jfail(c, "flag \"%s\" is listed twice", json_pflag_words[bit]);
-                if (r == 0)
-                    bits = (uint8_t)(bits | 1u << bit);
-                pop(c, o4);
-            }
-            st->pflags[i] = bits;
-            pop(c, o3);
-        }
-        pop(c, o2);
-    }
-    pop(c, o);
-    return r;
-}
-
-static int r_table(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"supply", "roofs_left", "bank_net", NULL};
-    ch_state *st = c->st;
-    json_t *t;
-    TRY(k_obj(c, root, "table", keys, &t));
-    size_t o = push_key(c, "table");
-    long long x = 0;
-    int r = k_u8(c, t, "supply", 255, &st->supply);
-    if (r == 0)
-        r = k_u8(c, t, "roofs_left", 255, &st->roofs_left);
-    if (r == 0)
-        r = k_int(c, t, "bank_net", INT64_MIN, INT64_MAX, &x);
-    st->bank_net = (int64_t)x;
-    pop(c, o);
-    return r;
-}
-
-static int r_piles(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"deck", "market", "reserve", "discard", "look",
-                                       "event_deck", "event_open", "event_discard", NULL};
-    ch_state *st = c->st;
-    json_t *pi;
-    TRY(k_obj(c, root, "piles", keys, &pi));
-    size_t o = push_key(c, "piles");
-    int r = k_pile(c, pi, "deck", st->deck, CH_MAX_CARDS, &st->ndeck, CH_LOC_DECK);
-    json_t *m = NULL;
-    if (r == 0 && !(m = field(c, pi, "market")))
-        r = -1;
-    if (r == 0) {
-        size_t o2 = push_key(c, "market");
-        r = v_array(c, m, st->market_size, 0);
-        size_t i;
-        json_t *e;
-        json_array_foreach(m, i, e) {
-            if (r < 0)
-                break;
-            size_t o3 = push_idx(c, i);
-            r = v_card(c, e, 1, &st->market[i]);
-            if (r == 0 && st->market[i] != CH_NONE)
-                r = place_card(c, st->market[i], CH_LOC_MARKET, json_string_value(e));
-            pop(c, o3);
-        }
-        pop(c, o2);
-    }
-    if (r == 0)
-        r = k_pile(c, pi, "reserve", st->reserve, CH_RESERVE_MAX, &st->nreserve,
-                   CH_LOC_RESERVE);
-    if (r == 0)
-        r = k_pile(c, pi, "discard", st->discard, CH_MAX_CARDS, &st->ndiscard,
-                   CH_LOC_DISCARD);
-    if (r == 0)
-        r = k_pile(c, pi, "look", st->look, sizeof st->look, &st->nlook, CH_LOC_LOOK);
-    if (r == 0)
-        r = k_events(c, pi, "event_deck", st->ev_deck, CH_EVENT_CARDS, -1, 0, &st->nev_deck);
-    if (r == 0)
-        r = k_events(c, pi, "event_open", st->ev_open, CH_EVENT_OPEN_MAX, st->nevent_open, 1,
-                     NULL);
-    if (r == 0)
-        r = k_events(c, pi, "event_discard", st->ev_discard, CH_EVENT_CARDS, -1, 0,
-                     &st->nev_discard);
-    pop(c, o);
-    return r;
-}
-
-static int r_turn(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"number", "decisions", "phase", "active", "actor",
-                                       "over", "end_triggered", "passes", "event_due",
-                                       "founded", "discount_left", "trades", "taken",
-                                       "built", "extra_turn", "passed", "built_company",
-                                       "deliver_to", "first_seller", NULL};
-    ch_state *st = c->st;
-    json_t *t;
-    TRY(k_obj(c, root, "turn", keys, &t));
-    size_t o = push_key(c, "turn");
-    long long x;
-    int r = k_int(c, t, "number", 0, UINT16_MAX, &x);
-    if (r == 0) {
-        st->turn_no = (uint16_t)x;
-        r = k_int(c, t, "decisions", 0, UINT32_MAX, &x);
-    }
-    if (r == 0)
-        st->ndecisions = (uint32_t)x;
-    json_t *ph = r == 0 ? field(c, t, "phase") : NULL;
-    if (r == 0 && !ph)
-        r = -1;
-    if (r == 0) {
-        size_t o2 = push_key(c, "phase");
-        r = want(c, ph, JSON_STRING, "a phase name");
-        int k = -1;
-        for (int i = 0; r == 0 && i < CH_PH_COUNT && k < 0; i++)
-            if (strcmp(json_string_value(ph), ch_phase_name(i)) == 0)
-                k = i;
-        if (r == 0 && k < 0)
-            r = jfail(c, "unknown phase \"%.40s\"", json_string_value(ph));
-        if (r == 0)
-            st->phase = (uint8_t)k;
-        pop(c, o2);
-    }
-    if (r == 0)
-        r = k_with(c, t, "active", v_seat, 0, &st->active);
-    if (r == 0)
-        r = k_with(c, t, "actor", v_seat, 1, &st->actor);
-    if (r == 0)
-        r = k_bool(c, t, "over", &st->over);
-    if (r == 0)
-        r = k_bool(c, t, "end_triggered", &st->end_triggered);
-    if (r == 0)
-        r = k_u8(c, t, "passes", 255, &st->passes);
-    if (r == 0)
-        r = k_bool(c, t, "event_due", &st->event_due);
-    if (r == 0)
-        r = k_with(c, t, "founded", v_company, 1, &st->founded);
-    if (r == 0)
-        r = k_u8(c, t, "discount_left", 255, &st->discount_left);
-    if (r == 0)
-        r = k_u8(c, t, "trades", 255, &st->trades);
-    if (r == 0)
-        r = k_u8(c, t, "taken", 255, &st->taken);
-    if (r == 0)
-        r = k_bool(c, t, "built", &st->built);
-    if (r == 0)
-        r = k_bool(c, t, "extra_turn", &st->extra_turn);
-    if (r == 0)
-        r = k_bool(c, t, "passed", &st->passed);
-    if (r == 0)
-        r = k_with(c, t, "built_company", v_company, 1, &st->ga_built);
-    if (r == 0)
-        r = k_u8(c, t, "deliver_to", 255, &st->ga_dest);
-    if (r == 0)
-        r = k_with(c, t, "first_seller", v_seat, 1, &st->ga_seller);
-    pop(c, o);
-    return r;
-}
-
-static int r_build(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"card", "card2", "plot", "plot2", "roof", "hq", NULL};
-    ch_state *st = c->st;
-    json_t *b;
-    TRY(k_obj(c, root, "build", keys, &b));
-    size_t o = push_key(c, "build");
-    int r = k_with(c, b, "card", v_card, 1, &st->b_card);
-    if (r == 0)
-        r = k_with(c, b, "card2", v_card, 1, &st->b_card2);
-    if (r == 0)
-        r = k_with(c, b, "plot", v_plot, 1, &st->b_plot);
-    if (r == 0)
-        r = k_with(c, b, "plot2", v_plot, 1, &st->b_plot2);
-    if (r == 0)
-        r = k_bool(c, b, "roof", &st->b_roof);
-    if (r == 0)
-        r = k_with(c, b, "hq", v_plot, 1, &st->b_hq);
-    pop(c, o);
-    return r;
-}
-
-static int r_merger(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"pending", "absorbed", "absorber", "seller",
-                                       "sellers_left", NULL};
-    ch_state *st = c->st;
-    json_t *m;
-    TRY(k_obj(c, root, "merger", keys, &m));
-    size_t o = push_key(c, "merger");
-    json_t *v = field(c, m, "pending");
-    int r = v ? 0 : -1;
-    if (r == 0) {
-        size_t o2 = push_key(c, "pending");
-        r = v_array(c, v, -1, CH_MAX_COMPANIES);
-        size_t i;
-        json_t *e;
-        st->m_set = 0;
-        json_array_foreach(v, i, e) {
-            if (r < 0)
-                break;
-            size_t o3 = push_idx(c, i);
-            uint8_t co;
-            r = v_company(c, e, 0, &co);
-            if (r == 0 && (st->m_set >> co & 1))
-                r = jfail(c, "%s is listed twice", ch_company_name(st, co));
-            if (r == 0)
-                st->m_set = (uint16_t)(st->m_set | 1u << co);
-            pop(c, o3);
-        }
-        pop(c, o2);
-    }
-    if (r == 0)
-        r = k_with(c, m, "absorbed", v_company, 1, &st->m_absorbed);
-    if (r == 0)
-        r = k_with(c, m, "absorber", v_company, 1, &st->m_absorber);
-    if (r == 0)
-        r = k_with(c, m, "seller", v_seat, 1, &st->m_seller);
-    if (r == 0)
-        r = k_u8(c, m, "sellers_left", 255, &st->m_sold_left);
-    pop(c, o);
-    return r;
-}
-
-static int r_offer_side(rctx *c, json_t *of, const char *key, uint8_t *stock,
-                        int32_t *money, uint64_t cards[2])
-{
-    static const char *const keys[] = {"cards", "stocks", "money", NULL};
-    json_t *s;
-    TRY(k_obj(c, of, key, keys, &s));
-    size_t o = push_key(c, key);
-    int r = k_cardset(c, s, "cards", cards, 0xFF);
-    if (r == 0)
-        r = k_stocks(c, s, "stocks", 255, stock);
-    if (r == 0)
-        r = k_i32(c, s, "money", money);
-    pop(c, o);
-    return r;
-}
-
-static int r_event(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"kind", "open_slot", "from_action", "bidders",
-                                       "bids_in", "bid_round", "bids_revealed", "bids",
-                                       "lose_left", "offers", "offer", "auction", NULL};
-    static const char *const okeys[] = {"to", "give", "ask", NULL};
-    static const char *const akeys[] = {"option", "item", "high_bidder", "turn", "out",
-                                        "high", NULL};
-    ch_state *st = c->st;
-    json_t *ev;
-    TRY(k_obj(c, root, "event", keys, &ev));
-    size_t o = push_key(c, "event");
-    int r = k_with(c, ev, "kind", v_event, 1, &st->ev_kind);
-    if (r == 0)
-        r = k_nullable_u8(c, ev, "open_slot", CH_EVENT_OPEN_MAX - 1, &st->ev_slot);
-    if (r == 0)
-        r = k_bool(c, ev, "from_action", &st->ev_from_action);
-    if (r == 0)
-        r = k_seats(c, ev, "bidders", &st->bid_mask);
-    if (r == 0)
-        r = k_seats(c, ev, "bids_in", &st->bid_in);
-    if (r == 0)
-        r = k_u8(c, ev, "bid_round", 255, &st->bid_round);
-    if (r == 0)
-        r = k_bool(c, ev, "bids_revealed", &st->bid_revealed);
-    json_t *v = r == 0 ? field(c, ev, "bids") : NULL;
-    if (r == 0 && !v)
-        r = -1;
-    if (r == 0) {
-        size_t o2 = push_key(c, "bids");
-        r = v_array(c, v, st->nplayers, 0);
-        size_t i;
-        json_t *e;
-        json_array_foreach(v, i, e) {
-            if (r < 0)
-                break;
-            size_t o3 = push_idx(c, i);
-            long long x;
-            r = v_int(c, e, INT32_MIN, INT32_MAX, &x);
-            st->bid[i] = (int32_t)x;
-            pop(c, o3);
-        }
-        pop(c, o2);
-    }
-    if (r == 0)
-        r = k_u8(c, ev, "lose_left", 255, &st->lose_left);
-    if (r == 0)
-        r = k_u8(c, ev, "offers", 255, &st->offers);
-    json_t *of = NULL;
-    if (r == 0)
-        r = k_obj(c, ev, "offer", okeys, &of);
-    if (r == 0) {
-        size_t o2 = push_key(c, "offer");
-        r = k_with(c, of, "to", v_seat, 1, &st->offer.to);
-        if (r == 0)
-            r = r_offer_side(c, of, "give", st->offer.give_stock, &st->offer.give_money,
-                             st->offer.give_cards);
-        if (r == 0)
-            r = r_offer_side(c, of, "ask", st->offer.ask_stock, &st->offer.ask_money,
-                             st->offer.ask_cards);
-        pop(c, o2);
-    }
-    json_t *au = NULL;
-    if (r == 0)
-        r = k_obj(c, ev, "auction", akeys, &au);
-    if (r == 0) {
-        size_t o2 = push_key(c, "auction");
-        r = k_u8(c, au, "option", 255, &st->au_option);
-        json_t *it = r == 0 ? field(c, au, "item") : NULL;
-        if (r == 0 && !it)
-            r = -1;
-        if (r == 0 && json_is_string(it) && (st->au_option == 1 || st->au_option == 2))
-            r = k_with(c, au, "item", v_company, 0, &st->au_item);
-        else if (r == 0)
-            r = k_nullable_u8(c, au, "item", CH_NONE - 1, &st->au_item);
-        if (r == 0)
-            r = k_with(c, au, "high_bidder", v_seat, 1, &st->au_high_bidder);
-        if (r == 0)
-            r = k_with(c, au, "turn", v_seat, 1, &st->au_turn);
-        if (r == 0)
-            r = k_seats(c, au, "out", &st->au_out);
-        if (r == 0)
-            r = k_i32(c, au, "high", &st->au_high);
-        pop(c, o2);
-    }
-    pop(c, o);
-    return r;
-}
-
-static int k_leftover(rctx *c, json_t *obj, const char *key, uint8_t *arr, int count,
-                      int size)
-{
-    json_t *v = field(c, obj, key);
-    if (!v)
-        return -1;
-    size_t o = push_key(c, key);
-    int r = v_array(c, v, -1, (size_t)(size - count));
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e) {
-        if (r < 0)
-            break;
-        size_t o2 = push_idx(c, i);
-        r = v_u8(c, e, 255, &arr[count + (int)i]);
-        pop(c, o2);
-    }
-    pop(c, o);
-    return r;
-}
-
-static int r_leftovers(rctx *c, json_t *root)
-{
-    static const char *const keys[] = {"deck", "reserve", "discard", "look", "event_deck",
-                                       "event_discard", NULL};
-    ch_state *st = c->st;
-    json_t *l;
-    TRY(k_obj(c, root, "leftovers", keys, &l));
-    size_t o = push_key(c, "leftovers");
-    int r = k_leftover(c, l, "deck", st->deck, st->ndeck, CH_MAX_CARDS);
-    if (r == 0)
-        r = k_leftover(c, l, "reserve", st->reserve, st->nreserve, CH_RESERVE_MAX);
-    if (r == 0)
-        r = k_leftover(c, l, "discard", st->discard, st->ndiscard, CH_MAX_CARDS);
-    if (r == 0)
-        r = k_leftover(c, l, "look", st->look, st->nlook, (int)sizeof st->look);
-    if (r == 0)
-        r = k_leftover(c, l, "event_deck", st->ev_deck, st->nev_deck, CH_EVENT_CARDS);
-    if (r == 0)
-        r = k_leftover(c, l, "event_discard", st->ev_discard, st->nev_discard, CH_EVENT_CARDS);
-    pop(c, o);
-    return r;
-}
-
 /* What the engine keeps in the slots a document does not describe (entries
  * past a pile's count, plots past the board, companies and players past the
  * game's counts), so that a state read back is byte-identical. */
@@ -1451,9 +1257,9 @@ static int r_root(rctx *c, json_t *root)
     TRY(r_game(c, root));
     TRY(r_board(c, root));
     TRY(r_cards(c, root));
-    TRY(r_companies(c, root));
-    TRY(r_players(c, root));
-    TRY(r_plots(c, root));
+    TRY(r_list(c, root, "companies", st->ncompanies, r_company));
+    TRY(r_list(c, root, "players", st->nplayers, r_player));
+    TRY(r_list(c, root, "plots", st->board.nplots, r_plot));
     TRY(r_table(c, root));
     TRY(r_piles(c, root));
     TRY(r_turn(c, root));
