@@ -406,14 +406,7 @@ int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
     case CH_PH_MERGE:
         return gen_merge(st, buf, cap);
     case CH_PH_TRADE: {
-        for (int c = 0; c < st->ncompanies; c++) {
-            if (!st->co[c].on_chart)
-                continue;
-            if (st->co[c].bank > 0 && pl->cash >= stock_price(st, c))
-                emit(buf, cap, &n, CH_M_BUY, c, 0, 0, 0);
-            if (pl->stock[c])
-                emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
-        }
+        n = gen_stock_trades(st, p, buf, cap, n);
         /* G-18: a flag instead of trading, for the enterprise just built on */
         int b = st->ga_built;
         if (st->trades == 0 && b != CH_NONE && pl->flags > 0 && !st->co[b].flag &&
@@ -437,14 +430,7 @@ static void ga_purchase(ch_state *st, ch_move m)
     if (m.type == CH_M_REFRESH) {
         /* optional: f50 to shuffle the open cards back and draw new ones */
         pay_bank(st, p, GA_REFRESH);
-        for (int i = 0; i < st->market_size; i++) {
-            if (st->market[i] == CH_NONE)
-                continue;
-            st->deck[st->ndeck++] = st->market[i];
-            st->loc[st->market[i]] = CH_LOC_DECK;
-            st->market[i] = CH_NONE;
-        }
-        rng_shuffle(st->rng, st->deck, st->ndeck);
+        market_to_deck(st);
         st->taken = 0;
         st->ga_dest = CH_NONE;
         if (!ga_deliver(st))
@@ -456,10 +442,7 @@ static void ga_purchase(ch_state *st, ch_move m)
     if (m.type == CH_M_DRAW) {
         st->ga_dest = (uint8_t)(0x80 | p);
     } else {
-        for (int i = 0; i < st->market_size; i++)
-            if (st->market[i] == m.a)
-                st->market[i] = CH_NONE;
-        card_to_hand(st, p, m.a, 1);
+        take_from_market(st, p, m.a);
         st->ga_dest = CH_NONE; /* refill the open slot at once */
     }
     if (!ga_deliver(st))
@@ -553,8 +536,7 @@ static void ga_apply_move(ch_state *st, int p, ch_move m)
             st->phase = CH_PH_FORCED;
             return;
         case CH_M_PASS:
-            st->passed = 1;
-            end_turn(st);
+            pass_turn(st);
             return;
         default:
             assert(0);
@@ -636,8 +618,7 @@ static void ga_apply_move(ch_state *st, int p, ch_move m)
         default:
             assert(0);
         }
-        if (++st->trades >= 2)
-            end_turn(st);
+        count_trade(st);
         return;
     case CH_PH_EVSELL: {
         sell_one(st, p, m.a);

@@ -165,6 +165,11 @@ void card_to_hand(ch_state *st, int p, int card, int known);
 void card_from_hand(ch_state *st, int p, int card);
 void draw_market_refill(ch_state *st);
 int deck_pop(ch_state *st);
+void market_to_deck(ch_state *st);
+void take_from_market(ch_state *st, int p, int card);
+int gen_stock_trades(const ch_state *st, int p, ch_move *buf, int cap, int n);
+void count_trade(ch_state *st);
+void pass_turn(ch_state *st);
 /* Append one move to the caller's buffer; counts moves past cap (snprintf-like). */
 static inline void emit(ch_move *buf, int cap, int *n, uint8_t type, int a, int b, int c, int32_t amount)
 {

@@ -50,6 +50,59 @@ void draw_market_refill(ch_state *st)
     }
 }
 
+/* Refresh (both editions): the open cards go back into the deck, which is
+ * shuffled (R-12; The Golden Age: "Refresh"). The caller refills the market. */
+void market_to_deck(ch_state *st)
+{
+    for (int i = 0; i < st->market_size; i++) {
+        if (st->market[i] == CH_NONE)
+            continue;
+        st->deck[st->ndeck++] = st->market[i];
+        st->loc[st->market[i]] = CH_LOC_DECK;
+        st->market[i] = CH_NONE;
+    }
+    rng_shuffle(st->rng, st->deck, st->ndeck);
+}
+
+/* Player p takes an open card, in sight of everyone; its slot stays empty. */
+void take_from_market(ch_state *st, int p, int card)
+{
+    for (int i = 0; i < st->market_size; i++)
+        if (st->market[i] == card)
+            st->market[i] = CH_NONE;
+    card_to_hand(st, p, card, 1);
+}
+
+/* The stock trades of player p in a trading phase (both editions): buy from
+ * the bank what p can pay for, sell what p holds, companies on the chart. */
+int gen_stock_trades(const ch_state *st, int p, ch_move *buf, int cap, int n)
+{
+    const ch_player *pl = &st->pl[p];
+    for (int c = 0; c < st->ncompanies; c++) {
+        if (!st->co[c].on_chart)
+            continue;
+        if (st->co[c].bank > 0 && pl->cash >= stock_price(st, c))
+            emit(buf, cap, &n, CH_M_BUY, c, 0, 0, 0);
+        if (pl->stock[c])
+            emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
+    }
+    return n;
+}
+
+/* A trade is made: the second one ends the turn (R-29, R-30; G-18). */
+void count_trade(ch_state *st)
+{
+    if (++st->trades >= 2)
+        end_turn(st);
+}
+
+/* The turn is passed (the stall rule counts passed turns: R-35; G-25). */
+void pass_turn(ch_state *st)
+{
+    st->passed = 1;
+    end_turn(st);
+}
+
 /* ---- turn skeleton ------------------------------------------------------------ */
 
 static void game_over(ch_state *st)
@@ -209,14 +262,7 @@ static void apply_purchase(ch_state *st, ch_move m)
         /* Refresh: f100, the market is shuffled back and redrawn; then the
          * purchase proceeds without further payment (R-12). */
         pay_bank(st, p, BA_REFRESH_COST);
-        for (int i = 0; i < st->market_size; i++) {
-            if (st->market[i] == CH_NONE)
-                continue;
-            st->deck[st->ndeck++] = st->market[i];
-            st->loc[st->market[i]] = CH_LOC_DECK;
-            st->market[i] = CH_NONE;
-        }
-        rng_shuffle(st->rng, st->deck, st->ndeck);
+        market_to_deck(st);
         draw_market_refill(st);
         st->taken = 0;
         st->phase = CH_PH_PURCHASE;
@@ -226,10 +272,7 @@ static void apply_purchase(ch_state *st, ch_move m)
         purchase_continue(st, 0);
         return;
     case CH_M_TAKE:
-        for (int i = 0; i < st->market_size; i++)
-            if (st->market[i] == m.a)
-                st->market[i] = CH_NONE;
-        card_to_hand(st, p, m.a, 1);
+        take_from_market(st, p, m.a);
         purchase_continue(st, st->card_level[m.a] != 0);
         return;
     case CH_M_DONE:
@@ -244,16 +287,9 @@ static void apply_purchase(ch_state *st, ch_move m)
 
 static int gen_trade(const ch_state *st, ch_move *buf, int cap)
 {
-    int n = 0, p = st->active;
+    int p = st->active;
     const ch_player *pl = &st->pl[p];
-    for (int c = 0; c < st->ncompanies; c++) {
-        if (!st->co[c].on_chart)
-            continue;
-        if (st->co[c].bank > 0 && pl->cash >= stock_price(st, c))
-            emit(buf, cap, &n, CH_M_BUY, c, 0, 0, 0);
-        if (pl->stock[c])
-            emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
-    }
+    int n = gen_stock_trades(st, p, buf, cap, 0);
     if (st->trades == 0 && pl->actions > 0 && pl->cash >= BA_ACTION_COST) {
         if (st->roofs_left > 0)
             emit(buf, cap, &n, CH_M_ACTION, 0, 0, 0, 0);
@@ -316,8 +352,7 @@ static void apply_trade(ch_state *st, ch_move m)
     default:
         assert(0);
     }
-    if (++st->trades >= 2)
-        end_turn(st);
+    count_trade(st);
 }
 
 /* ---- dispatch ------------------------------------------------------------------- */
@@ -406,8 +441,7 @@ void ch_apply_fast(ch_state *st, int p, ch_move m)
             st->phase = CH_PH_SELL;
             break;
         case CH_M_PASS:
-            st->passed = 1;
-            end_turn(st);
+            pass_turn(st);
             break;
         default:
             assert(0);
@@ -433,8 +467,7 @@ void ch_apply_fast(ch_state *st, int p, ch_move m)
     case CH_PH_SELL:
         if (m.type == CH_M_SELL) {
             sell_one(st, st->active, m.a);
-            if (++st->trades >= 2)
-                end_turn(st);
+            count_trade(st);
         } else {
             end_turn(st);
         }
