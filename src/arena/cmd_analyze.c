@@ -518,29 +518,21 @@ int cmd_analyze(int argc, char **argv)
                                          "DIR/games.csv and DIR/summary.json",
                                          NULL};
     memset(&specs[ARENA_NFLAGS + 3], 0, sizeof specs[0]);
+    static const opt_cmd cmd = {"analyze",
+                                "chartered analyze --in DIR [--plots DIR [--png]]\n"
+                                "       chartered analyze [--games N] [--bot SPEC ...] "
+                                "[arena flags] [--plots DIR [--png]]",
+                                "Statistics of many games: of an arena run (--in), or of "
+                                "fresh games between\nbots (default: 100 games of random "
+                                "bots): seat and first-player advantage,\ngame length, "
+                                "companies founded and merged, final company values, moves "
+                                "by\nkind, stock events, action cards, margins of victory, "
+                                "and ratings.\n-b SPEC, --bot SPEC: as for 'chartered arena'.",
+                                0, NULL};
     char *pos[argc + 1];
-    int npos = 0;
-    int rc = opts_parse("analyze", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout,
-                  "chartered analyze --in DIR [--plots DIR [--png]]\n"
-                  "       chartered analyze [--games N] [--bot SPEC ...] "
-                  "[arena flags] [--plots DIR [--png]]",
-                  "Statistics of many games: of an arena run (--in), or of "
-                  "fresh games between\nbots (default: 100 games of random "
-                  "bots): seat and first-player advantage,\ngame length, "
-                  "companies founded and merged, final company values, moves "
-                  "by\nkind, stock events, action cards, margins of victory, "
-                  "and ratings.\n-b SPEC, --bot SPEC: as for 'chartered arena'.",
-                  specs);
-        return 0;
-    }
-    if (rc)
+    int npos, rc;
+    if (!opts_start(&cmd, argc, argv, specs, pos, &npos, &rc))
         return rc;
-    if (npos > 0) {
-        cli_error("chartered analyze: unexpected argument '%s'", pos[0]);
-        return EXIT_USAGE;
-    }
     if (png && !plot_dir) {
         cli_error("chartered analyze: --png converts the plots: give --plots "
                   "DIR too");

@@ -161,35 +161,26 @@ int cmd_arena(int argc, char **argv)
                                          0, "write DIR/games.csv and "
                                          "DIR/summary.json", NULL};
     memset(&specs[ARENA_NFLAGS], 0, sizeof specs[ARENA_NFLAGS]);
+    static const opt_cmd cmd = {"arena",
+                                "chartered arena --bot SPEC [--bot SPEC ...] [--games N] "
+                                "[--seed S] [--jobs J]\n"
+                                "                       [--edition NAME] [--players N] "
+                                "[--preset P] [--events E]\n"
+                                "                       [--arrangement NAME] [--time MS] "
+                                "[--out DIR]",
+                                "Plays N games between bots, seats rotated so that each bot "
+                                "plays each seat\nequally, and prints win rates and ratings "
+                                "with 95% confidence intervals.\nA bot SPEC is NAME or "
+                                "NAME:OPTIONS for a built-in bot (random, greedy,\nismcts: "
+                                "'ismcts:iterations=500'), or exec:COMMAND for a program "
+                                "speaking the\nbot protocol (docs/bot-protocol.md), e.g. "
+                                "'exec:python3 examples/bot.py'.\n-b SPEC, --bot SPEC may be "
+                                "given up to 16 times (default: random).",
+                                0, "bots are given with --bot"};
     char *pos[argc + 1];
-    int npos = 0;
-    int rc = opts_parse("arena", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout,
-                  "chartered arena --bot SPEC [--bot SPEC ...] [--games N] "
-                  "[--seed S] [--jobs J]\n"
-                  "                       [--edition NAME] [--players N] "
-                  "[--preset P] [--events E]\n"
-                  "                       [--arrangement NAME] [--time MS] "
-                  "[--out DIR]",
-                  "Plays N games between bots, seats rotated so that each bot "
-                  "plays each seat\nequally, and prints win rates and ratings "
-                  "with 95% confidence intervals.\nA bot SPEC is NAME or "
-                  "NAME:OPTIONS for a built-in bot (random, greedy,\nismcts: "
-                  "'ismcts:iterations=500'), or exec:COMMAND for a program "
-                  "speaking the\nbot protocol (docs/bot-protocol.md), e.g. "
-                  "'exec:python3 examples/bot.py'.\n-b SPEC, --bot SPEC may be "
-                  "given up to 16 times (default: random).",
-                  specs);
-        return 0;
-    }
-    if (rc)
+    int npos, rc;
+    if (!opts_start(&cmd, argc, argv, specs, pos, &npos, &rc))
         return rc;
-    if (npos > 0) {
-        cli_error("chartered arena: unexpected argument '%s' (bots are given "
-                  "with --bot)", pos[0]);
-        return EXIT_USAGE;
-    }
     arena_cfg cfg;
     rc = arena_configure("arena", &f, bots, nbots, &cfg);
     if (rc)

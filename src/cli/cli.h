@@ -79,6 +79,22 @@ int opts_parse(const char *cmd, int argc, char **argv, const opt_spec *specs,
 void opts_help(FILE *f, const char *usage, const char *about,
                const opt_spec *specs);
 
+/* A command's words for its --help, and the positional arguments it takes. */
+typedef struct opt_cmd {
+    const char *name;  /* "bench": messages say "chartered bench: ..."        */
+    const char *usage; /* the help's first line(s)                            */
+    const char *about; /* the help's paragraph                                */
+    int max_pos;       /* positional arguments allowed; -1: the command checks */
+    const char *hint;  /* after "unexpected argument 'x'" in brackets, or NULL */
+} opt_cmd;
+
+/* The start of every command: opts_parse, then --help printed, or more than
+ * cmd->max_pos positional arguments refused. pos must hold argc + 1 entries.
+ * Returns 1 to go on with the *npos positional arguments in pos; 0 when the
+ * command is to exit with *status (0 after --help, EXIT_USAGE). */
+int opts_start(const opt_cmd *cmd, int argc, char **argv, const opt_spec *specs,
+               char **pos, int *npos, int *status);
+
 /* ---- names of editions (util.c) -------------------------------------------- */
 /* "amsterdam" -> CH_ED_AMSTERDAM; -1 when unknown. */
 int cli_edition_find(const char *name);

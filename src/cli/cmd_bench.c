@@ -45,32 +45,19 @@ int cmd_bench(int argc, char **argv)
         {"json", 0, OPT_FLAG, &as_json, NULL, 0, 0,
          "print one JSON line instead of text", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("bench", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout,
-                  "chartered bench [--edition amsterdam|golden-age|all] "
-                  "[--players 4] [--preset NAME|both] [--events on|off|both] "
-                  "[--games G] [--seconds T] [--seed S] [--arrangement NAME] "
-                  "[--json]",
-                  "Random playouts on one thread: every step lists all legal "
-                  "moves (ch_legal),\npicks one uniformly and applies it with "
-                  "ch_apply_fast.",
-                  specs);
-        free(pos);
-        return 0;
-    }
-    if (rc) {
-        free(pos);
+    static const opt_cmd cmd = {"bench",
+                                "chartered bench [--edition amsterdam|golden-age|all] "
+                                "[--players 4] [--preset NAME|both] [--events on|off|both] "
+                                "[--games G] [--seconds T] [--seed S] [--arrangement NAME] "
+                                "[--json]",
+                                "Random playouts on one thread: every step lists all legal "
+                                "moves (ch_legal),\npicks one uniformly and applies it with "
+                                "ch_apply_fast.",
+                                0, NULL};
+    char *pos[argc + 1];
+    int npos, rc;
+    if (!opts_start(&cmd, argc, argv, specs, pos, &npos, &rc))
         return rc;
-    }
-    if (npos > 0) {
-        cli_error("chartered bench: unexpected argument '%s'", pos[0]);
-        free(pos);
-        return EXIT_USAGE;
-    }
-    free(pos);
     int use_time = seen_seconds || !seen_games;
 
     if (arrangement && strcmp(arrangement, "all") == 0) {

@@ -84,32 +84,18 @@ int cmd_new(int argc, char **argv)
          "start from the position in FILE (docs/formats.md \"Positions\"); "
          "it names the edition, board and players itself", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("new", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout,
-                  "chartered new [--edition amsterdam|golden-age] [--players N] "
-                  "[--preset golden-age|golden-age-first] [--events on|off] "
-                  "[--arrangement NAME | --arrangement-file FILE [--board-dir "
-                  "DIR]] [--seed S] [-o FILE]\n       chartered new --position "
-                  "FILE [-o FILE]",
-                  "Create a game and write its game file (setup, moves, state).",
-                  specs);
-        free(pos);
-        return 0;
-    }
-    if (rc) {
-        free(pos);
+    static const opt_cmd cmd = {"new",
+                                "chartered new [--edition amsterdam|golden-age] [--players N] "
+                                "[--preset golden-age|golden-age-first] [--events on|off] "
+                                "[--arrangement NAME | --arrangement-file FILE [--board-dir "
+                                "DIR]] [--seed S] [-o FILE]\n       chartered new --position "
+                                "FILE [-o FILE]",
+                                "Create a game and write its game file (setup, moves, state).",
+                                0, "the game file is given with -o FILE"};
+    char *pos[argc + 1];
+    int npos, rc;
+    if (!opts_start(&cmd, argc, argv, specs, pos, &npos, &rc))
         return rc;
-    }
-    if (npos > 0) {
-        cli_error("chartered new: unexpected argument '%s' (the game file is "
-                  "given with -o FILE)", pos[0]);
-        free(pos);
-        return EXIT_USAGE;
-    }
-    free(pos);
     if (position) {
         if (seen_players || seen_seed || preset_s || events_s || arrangement ||
             arr_file || board_dir || strcmp(edition_s, "amsterdam") != 0) {
@@ -308,45 +294,24 @@ static void print_scores(const ch_state *st)
     printf("\n");
 }
 
-/* Parse FILE and --player for legal/show/view. */
-static int one_file(const char *cmd, int npos, char **pos, const char **file)
+/* The start shared by the commands that take one game FILE: parse the flags,
+ * print the help when asked (returns OPTS_HELP), or check for exactly one
+ * FILE. Returns 0 with *file set, OPTS_HELP after --help, or an exit status. */
+static int file_command(const char *cmd, int argc, char **argv, const opt_spec *specs,
+                        const char **file, const char *usage, const char *help)
 {
+    const opt_cmd c = {cmd, usage, help, 1, "one game FILE is expected"};
+    char *pos[argc + 1];
+    int npos, rc;
+    if (!opts_start(&c, argc, argv, specs, pos, &npos, &rc))
+        return rc ? rc : OPTS_HELP;
     if (npos < 1) {
         cli_error("chartered %s: missing the game FILE (see 'chartered %s "
                   "--help')", cmd, cmd);
         return EXIT_USAGE;
     }
-    if (npos > 1) {
-        cli_error("chartered %s: unexpected argument '%s' (one game FILE is "
-                  "expected)", cmd, pos[1]);
-        return EXIT_USAGE;
-    }
     *file = pos[0];
     return 0;
-}
-
-/* The start shared by the commands that take one game FILE: parse the flags,
- * print the help when asked (returns -1), or check for exactly one FILE.
- * Returns 0 with *file set, -1 after --help, or an exit status. */
-static int file_command(const char *cmd, int argc, char **argv, const opt_spec *specs,
-                        const char **file, const char *usage, const char *help)
-{
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    if (!pos) {
-        cli_error("chartered %s: out of memory", cmd);
-        return EXIT_FAIL;
-    }
-    int npos = 0;
-    int rc = opts_parse(cmd, argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout, usage, help, specs);
-        free(pos);
-        return -1;
-    }
-    if (!rc)
-        rc = one_file(cmd, npos, pos, file);
-    free(pos);
-    return rc;
 }
 
 static int check_player(const char *cmd, int player, const ch_state *st,
@@ -491,35 +456,26 @@ int cmd_apply(int argc, char **argv)
         {"quiet", 'q', OPT_FLAG, &quiet, NULL, 0, 0,
          "print nothing on success", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("apply", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout, "chartered apply FILE [--player P] MOVE... | -",
-                  "Apply moves in order (each for the player who decides then, "
-                  "or for P) and\nappend them to the game file. A MOVE is "
-                  "notation (\"take Harbour C1\") or #N,\nthe N-th move listed "
-                  "by 'chartered legal'; '-' reads one move a line from\n"
-                  "standard input. Either every move is applied and the file "
-                  "rewritten\natomically, or nothing is written.",
-                  specs);
-        free(pos);
-        return 0;
-    }
-    if (rc) {
-        free(pos);
+    static const opt_cmd cmd = {"apply", "chartered apply FILE [--player P] MOVE... | -",
+                                "Apply moves in order (each for the player who decides then, "
+                                "or for P) and\nappend them to the game file. A MOVE is "
+                                "notation (\"take Harbour C1\") or #N,\nthe N-th move listed "
+                                "by 'chartered legal'; '-' reads one move a line from\n"
+                                "standard input. Either every move is applied and the file "
+                                "rewritten\natomically, or nothing is written.",
+                                -1, NULL};
+    char *pos[argc + 1];
+    int npos, rc;
+    if (!opts_start(&cmd, argc, argv, specs, pos, &npos, &rc))
         return rc;
-    }
     if (npos < 1) {
         cli_error("chartered apply: missing the game FILE (see 'chartered "
                   "apply --help')");
-        free(pos);
         return EXIT_USAGE;
     }
     if (npos < 2) {
         cli_error("chartered apply: no MOVE given (give moves as arguments, "
                   "or - to read them from standard input)");
-        free(pos);
         return EXIT_USAGE;
     }
     const char *file = pos[0];
@@ -541,13 +497,11 @@ int cmd_apply(int argc, char **argv)
             moves = realloc(moves, (size_t)mcap * sizeof *moves);
             if (!moves) {
                 cli_error("out of memory");
-                free(pos);
-                return EXIT_FAIL;
+                        return EXIT_FAIL;
             }
         }
         moves[nmoves++] = strdup(pos[i]);
     }
-    free(pos);
     game_file g;
     if (rc == 0 && nmoves == 0) {
         cli_error("chartered apply: standard input held no moves");

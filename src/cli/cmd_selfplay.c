@@ -511,38 +511,25 @@ int cmd_selfplay(int argc, char **argv)
         {"jobs", 'j', OPT_INT, &jobs, "J", 1, 256,
          "worker threads (default 1); totals do not depend on it", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("selfplay", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout,
-                  "chartered selfplay [--edition amsterdam|golden-age|all] "
-                  "[--players N] [--preset NAME|both] [--events on|off|both] "
-                  "[--games G] [--seed S] [--arrangement NAME|all] "
-                  "[--check full|basic] [--jobs J]",
-                  "Play random games (a uniformly random legal move of the "
-                  "deciding player; when\nseveral decide at once, each in seat "
-                  "order) and check every invariant. Game i\nuses seed S+i; "
-                  "editions alternate game by game, then player counts, then\n"
-                  "arrangements (Building Amsterdam) or presets and event "
-                  "settings (The Golden\nAge) cycle. Prints one JSON line of "
-                  "totals; exits 1 on any violation, naming\non stderr the game "
-                  "seed, the decision number, the move and the flags that\n"
-                  "rerun that game alone.",
-                  specs);
-        free(pos);
-        return 0;
-    }
-    if (rc) {
-        free(pos);
+    static const opt_cmd cmd = {"selfplay",
+                                "chartered selfplay [--edition amsterdam|golden-age|all] "
+                                "[--players N] [--preset NAME|both] [--events on|off|both] "
+                                "[--games G] [--seed S] [--arrangement NAME|all] "
+                                "[--check full|basic] [--jobs J]",
+                                "Play random games (a uniformly random legal move of the "
+                                "deciding player; when\nseveral decide at once, each in seat "
+                                "order) and check every invariant. Game i\nuses seed S+i; "
+                                "editions alternate game by game, then player counts, then\n"
+                                "arrangements (Building Amsterdam) or presets and event "
+                                "settings (The Golden\nAge) cycle. Prints one JSON line of "
+                                "totals; exits 1 on any violation, naming\non stderr the game "
+                                "seed, the decision number, the move and the flags that\n"
+                                "rerun that game alone.",
+                                0, NULL};
+    char *pos[argc + 1];
+    int npos, rc;
+    if (!opts_start(&cmd, argc, argv, specs, pos, &npos, &rc))
         return rc;
-    }
-    if (npos > 0) {
-        cli_error("chartered selfplay: unexpected argument '%s'", pos[0]);
-        free(pos);
-        return EXIT_USAGE;
-    }
-    free(pos);
     if (players == 1) {
         cli_error("chartered selfplay: --players expects 2 to 6, or 0 to cycle "
                   "the counts, got 1");

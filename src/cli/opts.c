@@ -190,3 +190,22 @@ void opts_help(FILE *f, const char *usage, const char *about,
     }
     fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
 }
+
+int opts_start(const opt_cmd *cmd, int argc, char **argv, const opt_spec *specs,
+               char **pos, int *npos, int *status)
+{
+    int rc = opts_parse(cmd->name, argc, argv, specs, pos, npos);
+    if (rc == OPTS_HELP)
+        opts_help(stdout, cmd->usage, cmd->about, specs);
+    *status = rc == OPTS_HELP ? 0 : rc;
+    if (rc)
+        return 0;
+    if (cmd->max_pos >= 0 && *npos > cmd->max_pos) {
+        cli_error("chartered %s: unexpected argument '%s'%s%s%s", cmd->name,
+                  pos[cmd->max_pos], cmd->hint ? " (" : "", cmd->hint ? cmd->hint : "",
+                  cmd->hint ? ")" : "");
+        *status = EXIT_USAGE;
+        return 0;
+    }
+    return 1;
+}

@@ -408,30 +408,20 @@ int cmd_play(int argc, char **argv)
          "with --print-screen: the seat whose screen (default: who decides)",
          NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    int rc = opts_parse("play", argc, argv, specs, pos, &npos);
-    if (rc == OPTS_HELP) {
-        opts_help(stdout,
-                  "chartered play [--edition E] [--players N] [--seats LIST] "
-                  "[--names LIST] [--preset P] [--events on|off] "
-                  "[--arrangement A] [--seed S] [--lang L] [--plain] "
-                  "| --position FILE [--seats LIST] [--names LIST] "
-                  "| --resume FILE",
-                  "Play a game at the terminal against bots or friends (hot "
-                  "seat). Without game\nflags the game is set up by "
-                  "questions. See docs/play.md.", specs);
-        free(pos);
-        return 0;
-    }
-    free(pos);
-    if (rc)
+    static const opt_cmd cmd = {"play",
+                                "chartered play [--edition E] [--players N] [--seats LIST] "
+                                "[--names LIST] [--preset P] [--events on|off] "
+                                "[--arrangement A] [--seed S] [--lang L] [--plain] "
+                                "| --position FILE [--seats LIST] [--names LIST] "
+                                "| --resume FILE",
+                                "Play a game at the terminal against bots or friends (hot "
+                                "seat). Without game\nflags the game is set up by "
+                                "questions. See docs/play.md.",
+                                0, "saved games are given with --resume FILE"};
+    char *pos[argc + 1];
+    int npos, rc;
+    if (!opts_start(&cmd, argc, argv, specs, pos, &npos, &rc))
         return rc;
-    if (npos > 0) {
-        cli_error("chartered play: unexpected argument (saved games are "
-                  "given with --resume FILE)");
-        return EXIT_USAGE;
-    }
     play_game *g = calloc(1, sizeof *g);
     if (!g) {
         cli_error("out of memory");
