@@ -488,8 +488,11 @@ int ch_position_read(ch_state *st, const char *text, size_t len, const char *fil
 /* The position of st as text (free with ch_free), or NULL (bad arguments,
  * out of memory). viewer = -1: the full state, read back exactly; viewer =
  * p: player p's copy, with what p cannot see (other hands' unknown cards,
- * the deck's order, the level reserve, sealed bids, and in The Golden Age
- * the others' holdings) left out or written as random. */
+ * the deck's order, the level reserve, the seed, sealed bids, cards looked
+ * at or offered that p may not see, and in The Golden Age the others'
+ * holdings) left out or written as random; viewer = CH_POSITION_SPECTATOR:
+ * the same for someone who holds no seat (every hand hidden). */
+#define CH_POSITION_SPECTATOR (-2)
 char *ch_position_write(const ch_state *st, int viewer);
 
 /* ---- bots (src/ai; the library libchartered_ai) -------------------------------

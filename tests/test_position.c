@@ -19,6 +19,8 @@
 #include <string.h>
 #include "play.h"
 
+static int bs_has_t(const uint64_t *b, int i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
+
 /* The state's JSON without its "leftovers" (the unused tails of the pile
  * arrays, which no rule reads and a position does not keep). */
 static char *json_core(const ch_state *st)
@@ -34,6 +36,71 @@ static char *json_core(const ch_state *st)
 static int read_text(ch_state *st, const char *text, ch_msg *m)
 {
     return ch_position_read(st, text, strlen(text), "test.pos", m);
+}
+
+/* The name a position gives card c: its name, with "#ID" when cards share it. */
+static void pos_card_name(const ch_state *st, int c, char *out, size_t n)
+{
+    char a[48], b[48];
+    ch_card_name(st, c, a, sizeof a);
+    int shared = 0;
+    for (int d = 0; d < st->ncards && !shared; d++) {
+        ch_card_name(st, d, b, sizeof b);
+        shared = d != c && !strcmp(a, b);
+    }
+    if (shared)
+        snprintf(out, n, "%s#%d", a, c);
+    else
+        snprintf(out, n, "%s", a);
+}
+
+/* Is card c named in a card list of text (not as a plot of the board)? */
+static int names_card(const ch_state *st, const char *text, int c)
+{
+    char name[64];
+    pos_card_name(st, c, name, sizeof name);
+    size_t len = strlen(name);
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
+        /* (cards asked for in an offer may be anywhere: asking reveals nothing) */
+        if (!strncmp(line, "warehouse ", 10) || !strncmp(line, "placeholder ", 12) || !strncmp(line, "build-", 6) ||
+            !strncmp(line, "offer-ask ", 10) || line[0] == '#')
+            continue;
+        for (const char *q = line; (q = strstr(q, name)) && q < end; q++)
+            if (q > line && q[-1] == ' ' && (q[len] == ',' || q[len] == '\n' || q[len] == '\0'))
+                return 1;
+    }
+    return 0;
+}
+
+/* A copy names no hidden card: the others' hands (but the cards everyone
+ * knows of), the deck, the level reserve; no seed, no RNG; for a spectator
+ * (CH_POSITION_SPECTATOR) no hand at all but the known cards. */
+static void copy_hides(const ch_state *a, int viewer, const char *v)
+{
+    assert_null(strstr(v, "\nrng "));
+    assert_null(strstr(v, "\nseed "));
+    for (int c = 0; c < a->ncards; c++) {
+        int hidden = a->loc[c] == CH_LOC_DECK || a->loc[c] == CH_LOC_RESERVE;
+        for (int q = 0; q < a->nplayers; q++)
+            if (q != viewer && bs_has_t(a->pl[q].hand, c) && !bs_has_t(a->pl[q].known, c))
+                hidden = 1;
+        if (a->loc[c] == CH_LOC_LOOK && a->au_option == 3 && !(a->phase == CH_PH_PICK && viewer == a->actor))
+            hidden = 1;
+        if (hidden && names_card(a, v, c)) {
+            char name[64];
+            pos_card_name(a, c, name, sizeof name);
+            FILE *f = fopen("test_position_failed.txt", "w");
+            if (f) {
+                fputs(v, f);
+                fclose(f);
+            }
+            fail_msg("viewer %d's copy names the hidden card %s (location %d; the copy: test_position_failed.txt)",
+                     viewer, name, a->loc[c]);
+        }
+    }
 }
 
 /* write, read, compare */
@@ -69,11 +136,41 @@ static void round_trip(const ch_state *a)
             na = 1 << 14;
         assert_memory_equal(ma, mb, (size_t)na * sizeof *ma);
     }
+    /* a spectator's copy loads and hides every hand */
+    {
+        char *v = ch_position_write(a, CH_POSITION_SPECTATOR);
+        assert_non_null(v);
+        copy_hides(a, CH_POSITION_SPECTATOR, v);
+        if (read_text(b, v, &m) != CH_OK) {
+            FILE *f = fopen("test_position_failed.txt", "w");
+            if (f) {
+                fputs(v, f);
+                fclose(f);
+            }
+            fail_msg("the spectator's copy does not load: %s (the copy: test_position_failed.txt)", m.text);
+        }
+        for (int q = 0; q < a->nplayers; q++)
+            assert_int_equal(ch_hand_count(b, q), ch_hand_count(a, q));
+        /* (sealed bids load as f0; an offer keeps only the cards one may see) */
+        if (a->edition == CH_ED_AMSTERDAM && a->phase != CH_PH_BID && a->offer.to == CH_NONE) {
+            char *va = ch_view_to_json(a, -1), *vb = ch_view_to_json(b, -1);
+            if (strcmp(va, vb)) {
+                size_t i = 0;
+                while (va[i] == vb[i])
+                    i++;
+                fail_msg("the spectator's view differs at %zu: ...%.100s... vs ...%.100s...", i,
+                         va + (i > 50 ? i - 50 : 0), vb + (i > 50 ? i - 50 : 0));
+            }
+            ch_free(va);
+            ch_free(vb);
+        }
+        ch_free(v);
+    }
     /* each player's copy loads too, with that player's hand as it is */
     for (int p = 0; p < a->nplayers; p++) {
         char *v = ch_position_write(a, p);
         assert_non_null(v);
-        assert_null(strstr(v, "\nrng "));
+        copy_hides(a, p, v);
         if (read_text(b, v, &m) != CH_OK) {
             print_error("%s\n", v);
             fail_msg("player %d's copy does not load: %s", p + 1, m.text);
@@ -85,7 +182,7 @@ static void round_trip(const ch_state *a)
         if (a->edition == CH_ED_AMSTERDAM) {
             /* everything p sees is the same */
             char *va = ch_view_to_json(a, p), *vb = ch_view_to_json(b, p);
-            if (strcmp(va, vb) && a->phase != CH_PH_BID) {
+            if (strcmp(va, vb) && a->phase != CH_PH_BID && a->offer.to == CH_NONE) {
                 size_t i = 0;
                 while (va[i] == vb[i])
                     i++;

@@ -690,13 +690,8 @@ int cmd_view(int argc, char **argv)
         return rc;
     }
     if (as_position) {
-        if (player < 1) {
-            cli_error("chartered view: --position needs a player (1..%d)",
-                      g.state.nplayers);
-            gf_free(&g);
-            return EXIT_USAGE;
-        }
-        rc = print_position(&g.state, player - 1);
+        /* --player 0: a spectator's copy (every hand hidden) */
+        rc = print_position(&g.state, player < 1 ? CH_POSITION_SPECTATOR : player - 1);
         gf_free(&g);
         return rc;
     }

@@ -234,9 +234,18 @@ static const char *const flag_words[] = {"hq", "upside", "roof", "nopiece", "fre
 
 /* The items of an offer side: money, stocks, cards. */
 static void put_offer_side(wctx *w, const char *key, const uint8_t *stock, int32_t money,
-                           const uint64_t *cards)
+                           const uint64_t *all, int owner, int viewer)
 {
     const ch_state *st = w->st;
+    /* the active player, the owner of the cards and the player offered to
+     * (once it is sent) see every card; anyone else only those everyone knows
+     * of (as ch_view_to_json shows it) */
+    uint64_t cards[2] = {all[0], all[1]};
+    int party = viewer == -1 || viewer == owner || viewer == st->active ||
+                (viewer == st->offer.to && st->phase == CH_PH_RESPOND);
+    if (!party)
+        for (int i = 0; i < 2; i++)
+            cards[i] &= owner >= 0 && owner < st->nplayers ? st->pl[owner].known[i] : 0;
     int any = money != 0 || bs_count(cards);
     for (int c = 0; c < st->ncompanies; c++)
         any |= stock[c] != 0;
@@ -257,7 +266,7 @@ static void put_offer_side(wctx *w, const char *key, const uint8_t *stock, int32
 
 char *ch_position_write(const ch_state *st, int viewer)
 {
-    if (!st || st->magic != CH_STATE_MAGIC || viewer < -1 || viewer >= st->nplayers)
+    if (!st || st->magic != CH_STATE_MAGIC || viewer < CH_POSITION_SPECTATOR || viewer >= st->nplayers)
         return NULL;
     wctx *w = calloc(1, sizeof *w);
     if (!w)
@@ -267,16 +276,19 @@ char *ch_position_write(const ch_state *st, int viewer)
     json_card_names(st, &w->pn, &w->cn);
     sbuf *b = &w->b;
     int ga = st->edition == CH_ED_GOLDEN_AGE;
-    int full = viewer < 0;
+    int full = viewer == -1;
     sb_put(b, "# chartered position (docs/formats.md \"Positions\")%s\n",
-           full ? "" : ": one player's copy, hidden cards written as random");
+           full ? "" : viewer < 0 ? ": a spectator's copy, hidden cards written as random"
+                                  : ": one player's copy, hidden cards written as random");
     sb_put(b, "edition %s\n", json_edition_words[st->edition & 1]);
     sb_put(b, "arrangement %s\n", st->board.name);
     sb_put(b, "players %d\n", st->nplayers);
     if (ga)
         sb_put(b, "preset %s\nevents %s\n", st->preset == CH_GA_FIRST ? "golden-age-first" : "golden-age",
                st->events_on ? "on" : "off");
-    sb_put(b, "seed %llu\n", (unsigned long long)st->seed);
+    /* the seed decides every deal: a copy leaves it out, as a view does */
+    if (full)
+        sb_put(b, "seed %llu\n", (unsigned long long)st->seed);
     sb_put(b, "first %d\n", st->first_player + 1);
     sb_put(b, "turn %u player %d phase %s\n", st->turn_no, st->active + 1, ch_phase_name(st->phase));
     if (st->actor != st->active) {
@@ -413,8 +425,14 @@ char *ch_position_write(const ch_state *st, int viewer)
         sb_put(b, "%s\n", st->nreserve ? "" : "none");
     }
     if (st->nlook) {
+        /* Veilinge option 3: the deck's top cards, seen by the winner alone
+         * while picking (option 4's come from the open discard pile) */
+        int hide = !full && st->au_option == 3 && !(st->phase == CH_PH_PICK && viewer == st->actor);
         sb_put(b, "look ");
-        put_cards(w, st->look, st->nlook);
+        if (hide)
+            sb_put(b, "random %d", st->nlook);
+        else
+            put_cards(w, st->look, st->nlook);
         sb_put(b, "\n");
     }
     sb_put(b, "discard ");
@@ -472,8 +490,10 @@ char *ch_position_write(const ch_state *st, int viewer)
     }
     if (st->offer.to != CH_NONE && st->offer.to < st->nplayers)
         sb_put(b, "offer-to %d\n", st->offer.to + 1);
-    put_offer_side(w, "offer-give", st->offer.give_stock, st->offer.give_money, st->offer.give_cards);
-    put_offer_side(w, "offer-ask", st->offer.ask_stock, st->offer.ask_money, st->offer.ask_cards);
+    put_offer_side(w, "offer-give", st->offer.give_stock, st->offer.give_money, st->offer.give_cards,
+                   st->active, viewer);
+    put_offer_side(w, "offer-ask", st->offer.ask_stock, st->offer.ask_money, st->offer.ask_cards,
+                   st->offer.to, viewer);
     char *out = b->p;
     int oom = b->oom;
     free(w);
@@ -779,6 +799,23 @@ static int need_card(rctx *r, const char *w, int allow_random, int *out)
             *out = R_SHARED - k;
             return CH_OK;
         }
+    /* The Golden Age with fewer than 12 event cards: which kinds are in the
+     * game was drawn from the seed, which a player's copy leaves out. An
+     * event card named that the seed did not draw takes the place of one
+     * named nowhere (yet), so the copy's public discard pile loads. */
+    if (r->st.edition == CH_ED_GOLDEN_AGE && !strncmp(w, "event ", 6)) {
+        int kind = -1;
+        for (int k = 0; k < CH_GE_KINDS; k++)
+            if (ieq(w + 6, ch_ga_event_name(k)))
+                kind = k;
+        for (int c = 0; kind >= 0 && c < r->st.ncards; c++)
+            if (r->st.card_event[c] && !r->placed[c] && r->st.loc[c] != CH_LOC_UNUSED) {
+                r->st.card_event[c] = (uint8_t)(1 + kind);
+                json_card_names(&r->st, &r->pn, &r->cn);
+                *out = c;
+                return CH_OK;
+            }
+    }
     suggest sg = {0};
     for (int c = 0; c < r->st.ncards; c++)
         if (r->st.loc[c] != CH_LOC_UNUSED)
@@ -1560,7 +1597,7 @@ static int body_line(rctx *r, const char *key, const char *rest)
         return cards_line(r, PILE_RESERVE, rest, 1);
     }
     if (!strcmp(key, "look"))
-        return cards_line(r, PILE_LOOK, rest, 0);
+        return cards_line(r, PILE_LOOK, rest, 1);
     if (!strcmp(key, "discard"))
         return cards_line(r, PILE_DISCARD, rest, 0);
     if (!strcmp(key, "deck"))
