@@ -478,6 +478,8 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             return api_replay(wsi, g);
         if (slash && !strcmp(slash, "/rematch") && pss->is_post)
             return srv_rematch(wsi, g);
+        if (slash && !strcmp(slash, "/position") && !pss->is_post)
+            return srv_position_api(wsi, g); /* position_api.c */
     }
     return respond_error(wsi, 404, "no such API call (see docs/protocol.md)");
 }

@@ -546,6 +546,8 @@ int srv_results_loaded(db_conn *db, srv_game *g);
 int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* POST /api/games/ID/rematch. */
 int srv_rematch(struct lws *wsi, srv_game *old);
+/* GET /api/games/ID/position: the position as the request's session may see it (position_api.c). */
+int srv_position_api(struct lws *wsi, srv_game *g);
 
 /* ---- bots (bots.c) --------------------------------------------------------- */
 srv_bots *srv_bots_start(int nthreads);
