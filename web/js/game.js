@@ -13,6 +13,7 @@ import { companyColor, inkOn, SEAT_COLORS, swatchSVG } from './colors.js';
 import { needSession } from './account.js';
 import { ChatPanel } from './chat.js';
 import { prefs, togglePref, turnAlert, moneyFly } from './effects.js';
+import { copyPositionButton } from './position.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -73,7 +74,7 @@ export class GamePage {
     E.dialog = h('div', { class: 'dialog-layer', id: 'dialog', hidden: true });
     E.chooser = h('div', { class: 'dialog-layer', id: 'chooser', hidden: true });
     this.root.appendChild(h('div', { class: 'game-page' },
-      h('div', { class: 'game-top' }, E.status, E.conn, E.settingsBox),
+      h('div', { class: 'game-top' }, E.status, E.conn, this.replay ? null : copyPositionButton(this.game), E.settingsBox),
       E.live,
       E.errors,
       E.layout = h('div', { class: 'game-layout', hidden: true },

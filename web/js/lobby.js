@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import { ensure as ensureSession, onSession, who } from './session.js';
 import { dateText } from './profile.js';
+import { positionField, positionBody } from './position.js';
 
 export class LobbyPage {
   constructor(root) {
@@ -76,6 +77,8 @@ export class LobbyPage {
           h('input', { type: 'number', id: 'turn-timer', min: 0, max: (this.options.limits && this.options.limits.turn_timer_max) || 86400, value: F.turn_timer, oninput: (e) => { F.turn_timer = e.target.value; } })),
         h('label', { class: 'field' }, h('span', {}, t('lobby.seed')),
           h('input', { type: 'text', id: 'seed', inputmode: 'numeric', placeholder: t('lobby.seed_random'), value: F.seed, oninput: (e) => { F.seed = e.target.value.trim(); } }))),
+      // or start from a position (position.js): it names edition and players
+      positionField(F, (hdr) => { if (this.options.editions.some((e) => e.id === hdr.edition)) F.edition = hdr.edition; F.players = hdr.players; this.fixSeats(); this.render(); }),
       h('h3', {}, t('lobby.seats')),
       h('div', { class: 'seats' }, F.seats.map((s, i) => this.seatRow(s, i))),
       h('button', { type: 'submit', class: 'primary', id: 'create' }, t('lobby.create_button')));
@@ -159,6 +162,7 @@ export class LobbyPage {
       // named like that seat
       await ensureSession(F.seats[0] && F.seats[0].kind === 'human' ? F.seats[0].name : '');
       if (F.seats.some((s) => s.kind === 'human')) body.seat = F.seats.findIndex((s) => s.kind === 'human');
+      if ((F.position || '').trim()) positionBody(body, F.position);
       this.created = await api('POST', '/api/games', body);
       this.render();
       this.refreshGames();
