@@ -1,8 +1,9 @@
 /* test_scenarios.c: every worked example of both Building Amsterdam rulebooks,
- * played through the public API in notation. English rulebook: Bernadette
- * founds Coal (Turn option 2, A), Arnold expands Spices (B), Anke's three-way
- * merger (C, "Merging multiple companies"). Dutch rulebook: the same merger with
- * tea 60, silk 60, porcelain 80 (payout f210). */
+ * played through the public API in notation, each from its position file in
+ * tests/positions/ (docs/formats.md "Positions"; t_position). English
+ * rulebook: Bernadette founds Coal (Turn option 2, A), Arnold expands Spices
+ * (B), Anke's three-way merger (C, "Merging multiple companies"). Dutch
+ * rulebook: the same merger with tea 60, silk 60, porcelain 80 (payout f210). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,29 +21,26 @@ static void bernadette_founds_coal(void **s)
 {
     (void)s;
     ch_state st;
-    t_new(&st, 3, "standard", 11);
-    t_clear(&st);
-    t_put(&st, "Harbour B1", 1);
-    t_put(&st, "Harbour D1", 1);
-    t_give(&st, 0, "Harbour C1");
-    t_turn(&st, 0);
-    t_valid(&st);
-    int32_t cash = st.pl[0].cash;
-    t_play(&st, 0, "play Harbour C1");
+    t_position(&st, "ba-founding-bernadette.pos"); /* Bernadette is player 2 */
+    assert_int_equal(st.height[t_plot(&st, "Harbour B1")], 1);
+    assert_int_equal(st.owner[t_plot(&st, "Harbour B1")], CH_NONE);
+    assert_int_equal(st.owner[t_plot(&st, "Harbour D1")], CH_NONE);
+    int32_t cash = st.pl[1].cash;
+    t_play(&st, 1, "play Harbour C1");
     assert_int_equal(st.phase, CH_PH_FOUND);
-    t_play(&st, 0, "found Coal");
+    t_play(&st, 1, "found Coal");
     assert_int_equal(st.co[COAL].value, 30);
-    assert_int_equal(st.pl[0].cash, cash + 30);
+    assert_int_equal(st.pl[1].cash, cash + 30);
     assert_int_equal(st.co[COAL].hq, t_plot(&st, "Harbour C1"));
     assert_int_equal(st.owner[t_plot(&st, "Harbour B1")], COAL);
     assert_int_equal(st.owner[t_plot(&st, "Harbour D1")], COAL);
-    t_play(&st, 0, "buy Coal");
-    t_play(&st, 0, "buy Coal");
-    assert_int_equal(st.pl[0].stock[COAL], 2);
+    t_play(&st, 1, "buy Coal");
+    t_play(&st, 1, "buy Coal");
+    assert_int_equal(st.pl[1].stock[COAL], 2);
     assert_int_equal(st.co[COAL].bank, 7);
-    assert_int_equal(st.pl[0].cash, cash + 30 - 2 * 30);
+    assert_int_equal(st.pl[1].cash, cash + 30 - 2 * 30);
     /* two transactions end the turn */
-    assert_int_equal(st.active, 1);
+    assert_int_equal(st.active, 2);
     assert_int_equal(st.phase, CH_PH_TURN);
 }
 
@@ -52,57 +50,34 @@ static void arnold_expands_spices(void **s)
 {
     (void)s;
     ch_state st;
-    t_new(&st, 4, "standard", 12);
-    t_clear(&st);
-    t_put(&st, "Harbour A2", 1);
-    t_put(&st, "Harbour B2", 1);
-    t_put(&st, "Harbour B1", 1);
-    const char *spices[] = {"Harbour A2", "Harbour B2", "Harbour B1"};
-    t_company(&st, SPICES, 60, "Harbour B2", spices, 3);
-    t_give(&st, 1, "Harbour C2");
-    t_turn(&st, 1);
-    t_valid(&st);
-    int32_t cash = st.pl[1].cash;
-    t_play(&st, 1, "play Harbour C2");
+    t_position(&st, "ba-expanding-arnold.pos"); /* Arnold is player 1 */
+    assert_int_equal(st.co[SPICES].value, 60);
+    assert_int_equal(st.co[SPICES].hq, t_plot(&st, "Harbour B2"));
+    int32_t cash = st.pl[0].cash;
+    t_play(&st, 0, "play Harbour C2");
     assert_int_equal(st.co[SPICES].value, 70);
-    assert_int_equal(st.pl[1].cash, cash + 70);
+    assert_int_equal(st.pl[0].cash, cash + 70);
     assert_int_equal(st.owner[t_plot(&st, "Harbour C2")], SPICES);
     assert_int_equal(st.phase, CH_PH_TRADE);
     assert_int_equal(st.event_due, 0); /* no line between f60 and f70 */
 }
 
-/* The position of Anke's example on the quick-battle arrangement, where Harbour
- * F3 touches Harbour E3, Harbour F4 and Jordaan A3: Tea on D3/E3, the second
- * company on F4 and Canal Ring F1, Porcelain on Jordaan A3/B3. */
-static void anke_position(ch_state *st, int second, int tea, int second_value)
-{
-    t_new(st, 4, "quick-battle", 13);
-    t_clear(st);
-    const char *tp[] = {"Harbour D3", "Harbour E3"};
-    const char *sp[] = {"Harbour F4", "Canal Ring F1"};
-    const char *pp[] = {"Jordaan A3", "Jordaan B3"};
-    for (int i = 0; i < 2; i++) {
-        t_put(st, tp[i], 1);
-        t_put(st, sp[i], 1);
-        t_put(st, pp[i], 1);
-    }
-    t_company(st, TEA, tea, "Harbour E3", tp, 2);
-    t_company(st, second, second_value, "Harbour F4", sp, 2);
-    t_company(st, PORCELAIN, 80, "Jordaan A3", pp, 2);
-    t_give(st, 2, "Harbour F3");
-    t_stock(st, 0, second, 2);    /* another player holds stocks of the absorbed */
-    t_stock(st, 3, PORCELAIN, 1);
-    t_turn(st, 2);
-    t_valid(st);
-}
-
-/* Anke plays F3 and credits tea; merge 1 absorbs the second company (P1 sells
+/* Anke's example on the quick-battle arrangement, where Harbour F3 touches
+ * Harbour E3, Harbour F4 and Jordaan A3 (ba-merger-anke-quick-en.pos and
+ * -nl.pos): Tea on D3/E3, the second company on F4 and Canal Ring F1,
+ * Porcelain on Jordaan A3/B3; Anke is player 3 and holds F3; player 1 holds
+ * two stocks of the second company, player 4 one of Porcelain.
+ * Anke plays F3 and credits tea; merge 1 absorbs the second company (P1 sells
  * both its stocks at its value), merge 2 absorbs porcelain (P4 keeps its stock). */
-static void merger_case(int second, const char *second_name, int tea, int second_value,
+static void merger_case(const char *file, int second, const char *second_name, int tea, int second_value,
                         int after_first, int payout)
 {
     ch_state st;
-    anke_position(&st, second, tea, second_value);
+    t_position(&st, file);
+    assert_int_equal(st.co[TEA].value, tea);
+    assert_int_equal(st.co[second].value, second_value);
+    assert_int_equal(st.pl[0].stock[second], 2);
+    assert_int_equal(st.active, 2);
     int32_t anke = st.pl[2].cash, p1 = st.pl[0].cash, p4 = st.pl[3].cash;
     t_play(&st, 2, "play Harbour F3");
     assert_int_equal(st.phase, CH_PH_CREDIT);
@@ -148,14 +123,14 @@ static void merger_case(int second, const char *second_name, int tea, int second
 static void anke_three_way_english(void **s)
 {
     (void)s;
-    merger_case(GUNPOWDER, "Gunpowder", 50, 50, 110, 190);
+    merger_case("ba-merger-anke-quick-en.pos", GUNPOWDER, "Gunpowder", 50, 50, 110, 190);
 }
 
 /* Dutch rulebook: tea 60 -> 70 takes silk 60 (f130), then porcelain 80: f210. */
 static void anke_three_way_dutch(void **s)
 {
     (void)s;
-    merger_case(SILK, "Silk", 60, 60, 130, 210);
+    merger_case("ba-merger-anke-quick-nl.pos", SILK, "Silk", 60, 60, 130, 210);
 }
 
 int main(void)

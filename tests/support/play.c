@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "play.h"
 
@@ -632,4 +633,22 @@ int tb_link_kind(const ch_board *b, int p, int q)
             kq = (b->bridge[q] >> i & 1) ? 2 : 1;
     assert_int_equal(kp, kq); /* the graph is symmetric, bridges too */
     return kp;
+}
+
+void t_position(ch_state *st, const char *name)
+{
+    const char *data = getenv("CH_DATA_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../tests/positions/%s", data ? data : "data", name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        die(path, "cannot read the position file (is CH_DATA_DIR set?)");
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    ch_msg m = {{0}};
+    if (ch_position_read(st, text, n, path, &m) != CH_OK)
+        die("position", m.text);
+    t_valid(st);
 }

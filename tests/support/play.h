@@ -43,6 +43,10 @@ void t_stock(ch_state *st, int p, int c, int k);
 void t_turn(ch_state *st, int p);
 /* Fail the test if ch_validate fails. */
 void t_valid(const ch_state *st);
+/* Load tests/positions/NAME (docs/formats.md "Positions"), found from
+ * CH_DATA_DIR (DATA/../tests/positions), which CTest sets; fails the test
+ * with the loader's "file:line: reason" if it does not load. */
+void t_position(ch_state *st, const char *name);
 
 /* ---- more position building (tests/test_rules_*.c) ---------------------------- */
 /* Set player p's cash, keeping money conserved against the bank's ledger. */
