@@ -1,6 +1,7 @@
 /* test_ga_scenarios.c: the worked situations of the Chartered: The Golden Age
  * rulebooks, played move by move in notation (docs/formats.md, "Move
- * notation") from hand-built positions, with the exact money and values each
+ * notation") from positions (the mergers from their files in tests/positions/,
+ * t_position; the rest from an empty table and the cards given), with the exact money and values each
  * step implies. Sources: the printed rulebook (seed 003: "Founding an
  * enterprise", "Expanding an enterprise", "Trading and flag stock", "Merging
  * enterprises", "End of the game"), the first rules (seed 002: 2a-2d,
@@ -145,14 +146,10 @@ static void scenario_merger_100_120(void **s)
 {
     (void)s;
     ch_state st;
-    table(&st, 3);
-    t_ga_layout(&st, GOLD, 90, "11 12");
-    t_ga_layout(&st, TEA, 120, "15 14");
-    t_give_lot(&st, 0, 13);
-    t_stock(&st, 1, GOLD, 2);
-    t_stock(&st, 2, GOLD, 1);
-    t_stock(&st, 2, TEA, 2);
-    t_valid(&st);
+    t_position(&st, "ga-merger-100-120.pos");
+    assert_int_equal(st.co[GOLD].value, 90);
+    assert_int_equal(st.pl[1].stock[GOLD], 2);
+    assert_int_equal(st.pl[2].stock[TEA], 2);
     ch_state other = st;
 
     t_play(&st, 0, "play Harbour 13");
@@ -178,11 +175,8 @@ static void scenario_merger_100_120(void **s)
     assert_int_equal(other.pl[2].cash, 500 + 90);
 
     /* The same example reached from f100 and f110 + f10 */
-    table(&st, 3);
-    t_ga_layout(&st, GOLD, 100, "11 12");
-    t_ga_layout(&st, TEA, 110, "15 14");
-    t_give_lot(&st, 0, 13);
-    t_stock(&st, 1, GOLD, 3);
+    t_position(&st, "ga-merger-110-100.pos");
+    assert_int_equal(st.pl[1].stock[GOLD], 3);
     t_play(&st, 0, "play Harbour 13");
     t_play(&st, 0, "credit Tea");
     assert_int_equal(st.co[TEA].value, 220);
@@ -200,16 +194,10 @@ static void scenario_three_way_small_first(void **s)
 {
     (void)s;
     ch_state st;
-    table(&st, 2);
-    t_ga_layout(&st, GOLD, 90, "2 12");
-    t_ga_layout(&st, COFFEE, 100, "24 23");
-    t_ga_layout(&st, TEA, 150, "42 32");
-    t_give_lot(&st, 0, 22);
-    t_stock(&st, 1, GOLD, 1);
-    t_stock(&st, 1, TEA, 2);
-    t_stock(&st, 1, COFFEE, 1);
-    t_ga_flag(&st, 1, TEA);
-    t_valid(&st);
+    t_position(&st, "ga-merger-three-way.pos");
+    assert_int_equal(st.co[TEA].flag, 2);
+    assert_int_equal(st.pl[1].flags, 1);
+    assert_int_equal(st.pl[0].cash, 600);
 
     t_play(&st, 0, "play Harbour 22");
     t_play(&st, 0, "credit Coffee"); /* Coffee f110 */
