@@ -8,6 +8,7 @@ loopback (tests/support/cluster.py; issue 17 items 2 and 5):
   reaches B by LISTEN/NOTIFY), and joinable through B: B answers the join
   with a 307 to ?node=a, which HAProxy sends to A; B's listing then shows
   the seat taken;
+- an account made on A logs in on B;
 - a WebSocket join on B of A's game gets a "moved" frame naming A.
 Every wait is on an event, bounded in time.
 
@@ -121,6 +122,12 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2) as cl:
         e = [x for x in r.get("games", []) if x["id"] == gid2] if st == 200 else []
         return e and any(s.get("claimed") for s in e[0]["seats"])
     wait_for(seat_taken_on_b, 15, "b's listing shows the seat taken on a")
+
+    # ---- accounts: made on a, used on b ----
+    st, r, hdr = http_call(A, "POST", "/api/signup", {"name": "dora", "password": "pass dora"})
+    check(st in (200, 201), f"sign-up on a: {st} {r}")
+    st, r, hdr = http_call(B, "POST", "/api/login", {"name": "dora", "password": "pass dora"})
+    check(st == 200, f"the account made on a logs in on b: {st} {r}")
 
     # ---- a WebSocket join on the wrong node is told where to go ----
     w, m = join_ws(B, gid2, cookie)
