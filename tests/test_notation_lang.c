@@ -185,7 +185,7 @@ static void test_round_trip_amsterdam(void **state)
 {
     (void)state;
     unsigned types = 0;
-    for (uint64_t seed = 1; seed <= 6; seed++)
+    for (uint64_t seed = 1; seed <= 4; seed++)
         round_trip(CH_ED_AMSTERDAM, 2 + (int)(seed % 4), seed, &types);
     /* building, purchase, trading, founding, mergers, bids, events met */
     int kinds = __builtin_popcount(types);
@@ -197,7 +197,7 @@ static void test_round_trip_golden_age(void **state)
 {
     (void)state;
     unsigned types = 0;
-    for (uint64_t seed = 1; seed <= 4; seed++)
+    for (uint64_t seed = 1; seed <= 3; seed++)
         round_trip(CH_ED_GOLDEN_AGE, 3 + (int)(seed % 4), seed, &types);
     assert_true(types & (1u << CH_M_FREE));
     assert_true(types & (1u << CH_M_FLAG));
