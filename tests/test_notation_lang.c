@@ -250,7 +250,7 @@ static void test_help_cites_translated_sections(void **state)
 {
     (void)state;
     static const char *const phases[] = {
-        "turn", "ga.turn", "purchase", "hq", "found", "credit", "merge", "merge-sell",
+        "turn", "ga.turn", "purchase", "hq", "found", "ga.found", "credit", "ga.credit", "merge", "ga.merge", "merge-sell",
         "trade", "ga.trade", "sell", "event", "bid", "lose", "coop", "offer", "respond",
         "veilinge", "auction", "pick", "free", "forced", "event-sell"};
     char key[64], quoted[64];
