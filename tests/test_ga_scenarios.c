@@ -280,13 +280,9 @@ static void scenario_flag_liquidated(void **s)
 {
     (void)s;
     ch_state st;
-    table(&st, 2);
-    t_ga_layout(&st, GOLD, 60, "11 12");
-    t_ga_layout(&st, TEA, 150, "15 14");
-    t_give_lot(&st, 0, 13);
-    t_give_lot(&st, 0, 1);
-    t_give_lot(&st, 1, 2);
-    t_give_lot(&st, 1, 25);
+    t_position(&st, "ga-flag-liquidated.pos");
+    assert_int_equal(st.co[GOLD].value, 60);
+    assert_int_equal(st.pl[1].flags, 2);
 
     t_play(&st, 0, "play Harbour 1"); /* Gold f70 */
     t_play(&st, 0, "done");
