@@ -13,6 +13,7 @@ usage: python3 bench/cluster_failover.py BUILD_DIR [ROUNDS] [LEASE_SECONDS]
 e.g.   python3 bench/cluster_failover.py build 20 6
 """
 import os
+import shutil
 import random
 import statistics
 import sys
@@ -85,6 +86,7 @@ def main():
               f"{statistics.median(waits):.2f} s, max {max(waits):.2f} s, min {min(waits):.2f} s",
               flush=True)
     print("load:", open("/proc/loadavg").read().strip(), flush=True)
+    shutil.rmtree(work, ignore_errors=True)  # logs and haproxy.cfg of the run
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ usage: python3 bench/cluster_throughput.py BUILD_DIR NODES [GAMES_PER_NODE] [SEC
 e.g.   python3 bench/cluster_throughput.py build 2 250 20 0
 """
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -115,6 +116,7 @@ def main():
                   f"the database machine ~ {2000 / pg_ms if pg_ms else 0:.0f} moves/s per 2 cores "
                   f"of PostgreSQL", flush=True)
         print("load:", open("/proc/loadavg").read().strip(), flush=True)
+    shutil.rmtree(work, ignore_errors=True)  # logs and haproxy.cfg of the run
 
 
 if __name__ == "__main__":
