@@ -1,7 +1,7 @@
 /* test_ga_scenarios.c: the worked situations of the Chartered: The Golden Age
  * rulebooks, played move by move in notation (docs/formats.md, "Move
- * notation") from positions (the mergers from their files in tests/positions/,
- * t_position; the rest from an empty table and the cards given), with the exact money and values each
+ * notation") from positions (their files in tests/positions/, t_position; the
+ * end of the game from an empty table built here), with the exact money and values each
  * step implies. Sources: the printed rulebook (seed 003: "Founding an
  * enterprise", "Expanding an enterprise", "Trading and flag stock", "Merging
  * enterprises", "End of the game"), the first rules (seed 002: 2a-2d,
@@ -57,8 +57,7 @@ static void scenario_founding_shapes(void **s)
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         ch_state st;
-        table(&st, 2);
-        t_give_lot(&st, 0, 13);
+        t_position(&st, "ga-founding-shapes.pos");
         t_play(&st, 0, "play Harbour 13");
         t_play(&st, 0, "found Gold");
         t_play(&st, 0, shapes[i].free);
@@ -95,11 +94,9 @@ static void scenario_free_warehouse_then_level_on_hq(void **s)
 {
     (void)s;
     ch_state st;
-    table(&st, 2);
-    t_give_lot(&st, 0, 13);
-    t_give_lot(&st, 1, 14);
-    t_ga_give_level(&st, 0, 3);
-    t_ga_give_level(&st, 1, 3);
+    t_position(&st, "ga-free-then-level.pos");
+    assert_int_equal(ch_hand_count(&st, 0), 2);
+    assert_int_equal(st.pl[0].cash, 600);
 
     /* P1 founds Gold on 13 with free warehouses on 12 and 14 */
     t_play(&st, 0, "play Harbour 13");
@@ -233,12 +230,8 @@ static void scenario_flag_prices(void **s)
 {
     (void)s;
     ch_state st;
-    table(&st, 2);
-    t_give_lot(&st, 0, 13);
-    t_give_lot(&st, 0, 48);
-    t_give_lot(&st, 1, 58);
-    t_give_lot(&st, 1, 15);
-    t_give_lot(&st, 1, 47);
+    t_position(&st, "ga-flag-prices.pos");
+    assert_int_equal(ch_hand_count(&st, 1), 3);
 
     t_play(&st, 0, "play Harbour 13");
     t_play(&st, 0, "found Gold");
