@@ -12,9 +12,11 @@ stopped, and copies of its database are damaged:
   serves exactly the two good games, and still names the two bad ones;
 - physically: pages of the games table are overwritten. The server refuses to
   start and says the database is damaged; with --skip-damaged it starts;
-- read-only: the file cannot be written (the server runs as "nobody" when
-  the test runs as root, else the file and folder lose their write bits). The
-  server refuses to start and says the database is read-only.
+- read-only: the file cannot be written, in a folder that can (the case
+  SQLite opens read-only without a word), and then the folder neither (the
+  server runs as "nobody" when the test runs as root, else the file and
+  folder lose their write bits). The server refuses to start and says the
+  database cannot be written.
 
 usage: python3 server_damaged.py BINARY SRCDIR WORKDIR
 """
@@ -147,29 +149,37 @@ if isinstance(r[0], subprocess.Popen):
     stop(r[0])
 
 # ---- read-only ----
-rodir = os.path.join(WORK, "ro")
-os.makedirs(rodir)
-path = os.path.join(rodir, "ro.db")
-shutil.copy(db, path)
-if os.geteuid() == 0:
-    os.chmod(WORK, 0o755)
+# Two ways a database may not be writable by the server: its file (the
+# folder is writable) and its folder too. A read-only file in a writable
+# folder is the case SQLite opens without a word (read-only, its -shm made in
+# the folder) and every creation then failed with 500; the start-up check
+# (sq_writable) must refuse it. (A read-only folder already failed when
+# the schema was checked, with or without that check.)
+for case, dir_writable in (("file", True), ("folder", False)):
+    rodir = os.path.join(WORK, "ro-" + case)
+    os.makedirs(rodir)
+    path = os.path.join(rodir, "ro.db")
+    shutil.copy(db, path)
+    if os.geteuid() == 0:
+        os.chmod(WORK, 0o755)
+        os.chmod(rodir, 0o777 if dir_writable else 0o755)
+        os.chmod(path, 0o644)
+        user = 65534  # nobody: may read the file, not write it
+    else:
+        os.chmod(path, 0o444)
+        os.chmod(rodir, 0o755 if dir_writable else 0o555)
+        user = None
+    r = run(path, user=user)
+    check(not isinstance(r[0], subprocess.Popen),
+          f"a database whose {case} is read-only does not start silently")
+    if isinstance(r[0], subprocess.Popen):
+        p, line, port = r
+        st, g = http_json(port, "POST", "/api/games", {"players": 2})
+        print(f"read-only {case}: the server started; a creation answered {st}", flush=True)
+        stop(p)
+    else:
+        code, out, err = r
+        check(code == 1 and ("read-only" in err or "readonly" in err or "cannot be written" in err),
+              f"read-only {case}: it says the database cannot be written: {code} {err!r}")
     os.chmod(rodir, 0o755)
-    os.chmod(path, 0o644)
-    user = 65534  # nobody: may read, not write
-else:
-    os.chmod(path, 0o444)
-    os.chmod(rodir, 0o555)
-    user = None
-r = run(path, user=user)
-check(not isinstance(r[0], subprocess.Popen), "a read-only database does not start silently")
-if isinstance(r[0], subprocess.Popen):
-    p, line, port = r
-    st, g = http_json(port, "POST", "/api/games", {"players": 2})
-    print(f"read-only database started; a creation answered {st}", flush=True)
-    stop(p)
-else:
-    code, out, err = r
-    check(code == 1 and ("read-only" in err or "readonly" in err or "cannot be written" in err),
-          f"it says the database cannot be written: {code} {err!r}")
-os.chmod(rodir, 0o755)
 finish("damaged: a damaged or read-only database never starts silently")
