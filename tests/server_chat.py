@@ -144,6 +144,9 @@ try:
     check(raw in hist and "anke again" in hist and "spectators only" not in hist
           and "muted words" not in hist and "bram here" not in hist,
           f"a player's history after a restart: no spectators', nothing muted: {hist}")
+    # a page loaded again is told whom its player muted (it shows them)
+    m = a.recv_until(lambda m: m["type"] == "muted")
+    check(m == {"type": "muted", "seat": 1, "on": True}, f"the join says who is muted: {m}")
     s = WS("127.0.0.1", P, cookie=sam)
     s.send({"type": "watch", "game": gid})
     hist = texts(chat_frame(s))

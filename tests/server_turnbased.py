@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, http_json, check, finish, test_args, pick_move  # noqa: E402
+from wsclient import Server, http_json, http_call, check, finish, test_args, pick_move  # noqa: E402
 
 BIN, SRC, WORK = test_args()
 
@@ -131,6 +131,21 @@ try:
     b.close()
     h = wait_health(lambda h: h["games_in_memory"] == 0, "the idle turn-based game leaves memory")
     check(h["games_evicted"] >= 1, f"counted as evicted: {h}")
+    # out of memory, it is still listed: in the lobby, and in both players'
+    # "My games" (guests here), the one to move first; none of this reads
+    # it back into memory ("read back once" below)
+    st, lst = http_json(srv.port, "GET", "/api/games")
+    idle = [x for x in lst.get("games", []) if x["id"] == gid]
+    check(st == 200 and len(idle) == 1 and idle[0]["status"] == "playing"
+          and idle[0]["mode"] == "turn-based" and idle[0]["days"] == 1
+          and idle[0]["decision"] == decision, f"the lobby lists the idle game once: {idle}")
+    for seat in (0, 1):
+        st, r, _ = http_call(srv.port, "GET", "/api/my-games", cookie=srv.token_cookies[tok[seat]])
+        ent = [x for x in r.get("games", []) if x["id"] == gid]
+        check(st == 200 and len(ent) == 1 and ent[0]["seat"] == seat
+              and ent[0]["your_turn"] == (seat == decider) and ent[0]["days"] == 1,
+              f"seat {seat}'s My games lists the idle game: {st} {r}")
+    check(health()["games_in_memory"] == 0, "listing it did not load it")
     st, s = http_json(srv.port, "GET", f"/api/games/{gid}")
     check(st == 200 and s["status"] == "playing" and s["decision"] == decision,
           f"read back for its summary: {st} {s}")

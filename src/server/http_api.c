@@ -157,6 +157,20 @@ static int api_list(struct lws *wsi)
             count++;
         }
     srv_cluster_list(a, 200); /* the other nodes' games (cluster.c) */
+    /* turn-based games nobody looks at are out of memory (turnbased.c), and
+       still in play: listed from the database (each once) */
+    json_t *idle = count < 200 ? srv_store_list_idle(g_srv->store, 200 - count) : NULL;
+    size_t i, j;
+    json_t *o, *x;
+    json_array_foreach(idle, i, o) {
+        const char *id = json_string_value(json_object_get(o, "id"));
+        int dup = 0;
+        json_array_foreach(a, j, x) dup |= id && json_equal(json_object_get(x, "id"),
+                                                             json_object_get(o, "id"));
+        if (!dup)
+            json_array_append(a, o);
+    }
+    json_decref(idle);
     return respond(wsi, 200, json_pack("{s:o}", "games", a));
 }
 

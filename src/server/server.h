@@ -482,6 +482,9 @@ int srv_store_writable(srv_store *s, char *why, size_t n);
 srv_game *srv_store_load_over(srv_store *s, const char *id);
 /* Summaries (as GET /api/games) of the newest `limit` finished games. */
 json_t *srv_store_list_over(srv_store *s, int limit);
+/* Summaries of the newest `limit` turn-based games in play that are not in
+ * memory (turnbased.c: a game nobody looks at is dropped from memory). */
+json_t *srv_store_list_idle(srv_store *s, int limit);
 /* The move list of a game as [{"player","move"}...]. */
 json_t *srv_store_moves(srv_store *s, const char *id);
 

@@ -624,6 +624,39 @@ srv_game *srv_store_load_over(srv_store *s, const char *id)
     return g;
 }
 
+json_t *srv_store_list_idle(srv_store *s, int limit)
+{
+    json_t *a = json_array();
+    db_rows *st = db_query(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
+                           "WHERE game=games.id), t.days FROM games JOIN turn_clock t ON "
+                           "t.game=games.id WHERE status NOT IN ('over','abandoned') "
+                           "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
+    int rc = st ? 0 : -1;
+    while (st && (rc = db_next(st)) == 1) {
+        const char *id = db_text(st, 0), *status = db_text(st, 3);
+        if (!id || srv_game_held(id))
+            continue; /* in memory: listed from there */
+        /* setup, seats and move count: no replay, nothing kept in memory */
+        char why[300];
+        srv_game *g = game_from_row(st, why, sizeof why);
+        if (!g)
+            continue;
+        g->status = status && !strcmp(status, "waiting") ? GAME_WAITING : GAME_PLAYING;
+        g->nmoves = g->ncommitted = (int)db_int(st, 6);
+        g->days = (int)db_int(st, 7);
+        json_array_append_new(a, srv_game_summary(g));
+        srv_game_free(g);
+    }
+    if (st && db_end(st) != 0)
+        rc = -1;
+    if (rc != 0) {
+        lwsl_err("database: %s\n", db_errmsg(s->db));
+        json_decref(a);
+        return NULL;
+    }
+    return a;
+}
+
 json_t *srv_store_list_over(srv_store *s, int limit)
 {
     json_t *a = json_array();

@@ -184,6 +184,12 @@ static void join(srv_client *c, srv_game *g, json_t *msg)
     set_lang(c, msg);
     attach(c, g, seat);
     srv_chat_history(c);
+    /* the seats this player muted, so that a page loaded again shows them
+       (the mute is kept with the seats: chat.c) */
+    for (int i = 0; i < g->nseats; i++)
+        if ((g->seat[seat].muted >> i) & 1u)
+            srv_client_send_json(c, json_pack("{s:s,s:i,s:b}", "type", "muted", "seat", i,
+                                              "on", 1));
 }
 
 void srv_ws_logout(const char *hash)
