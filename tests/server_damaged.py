@@ -49,7 +49,11 @@ for i in range(4):
     m = ws.recv_until(mine)
     while made < 3:
         d = m["decision"]
-        ws.send({"type": "move", "move": pick_move(m["legal"], rng), "decision": d})
+        # never "pass" when something else is legal: the random bot passes
+        # too, and a round of passes ends the game at decision 6 in
+        # one deal in four or so; these games must stay unfinished
+        legal = [x for x in m["legal"] if x != "pass"] or m["legal"]
+        ws.send({"type": "move", "move": pick_move(legal, rng), "decision": d})
         # count the move only once it is acknowledged (a state past its
         # decision): a presence push of the old decision can make it stale
         r = ws.recv_until(lambda x: x["type"] == "error" or
