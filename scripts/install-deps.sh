@@ -13,7 +13,7 @@ PKGS=(build-essential cmake pkg-config clang libjansson-dev libcmocka-dev tmux p
       python3-websockets
       libclang-rt-14-dev
       python3-cffi python3-numpy
-      dpkg-dev file man-db)
+      dpkg-dev file man-db systemd)
 # The browser tests (tests/web): Debian's chromium, a Japanese font for its
 # screenshots, and node + npm unless node is already there (it may come from elsewhere).
 PKGS+=(chromium fonts-ipafont-gothic)

@@ -7,8 +7,9 @@
 # config file, the web client and a catalogue served by the installed program
 # (no --web/--i18n flags) byte for byte from /usr/share/chartered, the man
 # pages, the C example compiled with pkg-config against the installed library
-# and run without any library path; then purges the package and checks that
-# nothing is left. Runs as root; one at a time on a machine (a lock file).
+# and run without any library path; the systemd unit (systemd-analyze verify,
+# its offline security score, and its command run as systemd would by
+# deb_unit.py); then purges the package and checks that nothing is left. Runs as root; one at a time on a machine (a lock file).
 # usage: bash deb_e2e.sh BINARY SRCDIR
 set -euo pipefail
 SRC=$2
@@ -17,8 +18,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ "$(id -u)" = 0 ] || fail "needs root (dpkg -i)"
 exec 9>/tmp/chartered-deb-e2e.lock
 flock 9
+[ ! -e /var/lib/chartered ] || fail "/var/lib/chartered exists already; this test would remove it"
 cleanup() {
     dpkg --purge chartered >/dev/null 2>&1 || true
+    rm -rf /var/lib/chartered
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -48,6 +51,18 @@ dpkg -i "$DEB" >"$WORK/dpkg.log" 2>&1 || { cat "$WORK/dpkg.log"; fail "dpkg -i";
 grep -q '^DynamicUser=yes' /usr/lib/systemd/system/chartered.service || fail "unit: DynamicUser"
 grep -q '^StateDirectory=chartered' /usr/lib/systemd/system/chartered.service || fail "unit: StateDirectory"
 grep -q '^CHARTERED_PORT=' /etc/chartered/chartered.conf || fail "no /etc/chartered/chartered.conf"
+# the unit as systemd reads it: no unknown key, a program that is there, the
+# manual page it names (systemd-analyze works offline: systemd need not run)
+unit=/usr/lib/systemd/system/chartered.service
+verify=$(systemd-analyze verify "$unit" 2>&1) || fail "systemd-analyze verify: $verify"
+[ -z "$verify" ] || fail "systemd-analyze verify: $verify"
+exposure=$(systemd-analyze security --offline=true "$unit" 2>&1 | sed -n 's/.*Overall exposure level for chartered.service: //p')
+[ -n "$exposure" ] || fail "systemd-analyze security printed no exposure level"
+echo "unit: systemd-analyze verify clean; security exposure $exposure"
+# its command, user, state directory and stop signal without systemd
+# (a container: PID 1 is not systemd); then purge must remove that state
+[ -d /run/systemd/system ] && echo "note: systemd runs here, yet only its command is run (deb_unit.py)"
+python3 "$SRC/tests/deb_unit.py" "$unit" || fail "the unit's command (deb_unit.py)"
 # (outputs are captured first: with pipefail, grep -q closing a pipe early
 # would fail the writer with SIGPIPE)
 conf=$(dpkg-query -W -f='${Conffiles}' chartered)
@@ -101,7 +116,7 @@ print(chartered.LIB_PATH, chartered.HEADER_PATH, n, s.scores()[0])')
 
 dpkg --purge chartered >"$WORK/purge.log" 2>&1 || { cat "$WORK/purge.log"; fail purge; }
 for f in /usr/bin/chartered /usr/lib/x86_64-linux-gnu/libchartered.so.0 /etc/chartered \
-         /usr/share/chartered /usr/lib/systemd/system/chartered.service; do
+         /usr/share/chartered /usr/lib/systemd/system/chartered.service /var/lib/chartered; do
     [ ! -e "$f" ] || fail "left after purge: $f"
 done
 echo "ok: built, installed, checked and purged chartered_${version}_amd64.deb"
