@@ -147,6 +147,17 @@ class Game:
         """A new game dealt from seed (0 to 2^64-1): the same seed gives the same game."""
         return State(self, seed)
 
+    def state_from_position(self, text):
+        """A State from a position (docs/formats.md "Positions": a scenario, a
+        rulebook example) of this game's edition, player count and board.
+        A position the loader refuses raises ChError with its reason (line and
+        what was wrong); one of another game raises ValueError."""
+        return State(self, _load=("position", text))
+
+    def state_from_json(self, text):
+        """A State from the full state's JSON (State.to_json, ch_state_to_json)."""
+        return State(self, _load=("json", text))
+
     def __repr__(self):
         return (f"load_game({self.edition!r}, players={self._players}, "
                 f"arrangement={self.arrangement!r}"
@@ -163,7 +174,7 @@ class State:
 
     __slots__ = ("game", "_st", "_buf", "_msg", "_move", "_history")
 
-    def __init__(self, game, seed=0, _copy_of=None):
+    def __init__(self, game, seed=0, _copy_of=None, _load=None):
         self.game = game
         self._st = ffi.new("ch_state *")
         self._buf = None
@@ -173,6 +184,9 @@ class State:
             ffi.memmove(self._st, _copy_of._st, ffi.sizeof("ch_state"))
             self._history = list(_copy_of._history)
             return
+        if _load is not None:
+            self._load(*_load)
+            return
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0 or seed > _U64:
             raise ValueError(f"seed must be an int from 0 to 2^64-1, not {seed!r}")
         game._setup.seed = seed
@@ -180,6 +194,24 @@ class State:
         if rc != lib.CH_OK:
             raise ChError(rc, _msg_text(self._msg))
         self._history = []
+
+    def _load(self, kind, text):
+        if not isinstance(text, str):
+            raise TypeError("the position or JSON is a str")
+        data = text.encode()
+        if kind == "position":
+            rc = lib.ch_position_read(self._st, data, len(data), b"position", self._msg)
+        else:
+            rc = lib.ch_state_from_json(self._st, data, self._msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(self._msg))
+        g, st = self.game, self._st
+        if (st.edition != g._ed or st.nplayers != g._players or st.board.nplots != g.nplots
+                or st.ncards != g.ncards or st.ncompanies != g.ncompanies):
+            raise ValueError(
+                f"the {kind} is a game of {'golden-age' if st.edition else 'amsterdam'}, "
+                f"{st.nplayers} players, {st.board.nplots} plots, not of {g!r}")
+        self._history = []  # the moves before it are not known
 
     # ---- who decides ----------------------------------------------------------
     def _mask(self):
