@@ -22,25 +22,6 @@
 #include <string.h>
 #include "play.h"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *t = malloc((size_t)n + 1);
-    if (t && fread(t, 1, (size_t)n, f) != (size_t)n) {
-        free(t);
-        t = NULL;
-    }
-    if (t)
-        t[n] = '\0';
-    fclose(f);
-    return t;
-}
-
 static int has_line(const char *text, const char *prefix)
 {
     size_t n = strlen(prefix);
@@ -53,7 +34,7 @@ static int has_line(const char *text, const char *prefix)
 /* Run one scenario; returns the number of checks made. */
 static int run(const char *path)
 {
-    char *text = slurp(path);
+    char *text = t_slurp(path);
     if (!text)
         fail_msg("%s: cannot read", path);
     ch_state st;

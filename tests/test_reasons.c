@@ -36,25 +36,6 @@
 
 /* ---- reading the sources --------------------------------------------------------- */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* The end of the string or character literal whose opening quote is at p:
  * its closing quote, or the text's end. */
 static char *skip_quoted(const char *p)
@@ -435,7 +416,7 @@ static void test_every_format_translated(void **state)
             continue;
         char path[1400];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        char *src = slurp(path);
+        char *src = t_slurp(path);
         if (!src)
             fail_msg("cannot read %s", path);
         check_source(&r, e->d_name, src);

@@ -652,3 +652,22 @@ void t_position(ch_state *st, const char *name)
         die("position", m.text);
     t_valid(st);
 }
+
+char *t_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *t = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (t && fread(t, 1, (size_t)n, f) != (size_t)n) {
+        free(t);
+        t = NULL;
+    }
+    if (t)
+        t[n] = '\0';
+    fclose(f);
+    return t;
+}

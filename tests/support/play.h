@@ -19,6 +19,8 @@ uint64_t t_rand(uint64_t *rng);
 void t_play(ch_state *st, int p, const char *text);
 /* Is the move text legal for p right now? */
 int t_legal(const ch_state *st, int p, const char *text);
+/* The whole file at path as a NUL-terminated string (free it), or NULL. */
+char *t_slurp(const char *path);
 /* Plot index by name ("Harbour C1"). */
 int t_plot(const ch_state *st, const char *name);
 /* Card of a plot by name. */
