@@ -16,7 +16,11 @@
  *
  * --think MS: each client waits a random 0..2*MS before its move (default 0:
  * at once, which saturates the server); --warmup S: seconds played before
- * the measurement starts.
+ * the measurement starts; --frames patch|full: the state frames asked for
+ * in the join (default patch: views as JSON Patches after the first,
+ * docs/protocol.md; full: every view whole, as before deltas). It also
+ * reports the median and mean size of the state frames (bytes per client
+ * per move: every move sends one state frame to each client of its game).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -63,6 +67,7 @@ static const char *host = "127.0.0.1";
 static int port = 8080;
 static int ngames = 2000, seconds = 30, think_ms = 0, server_pid = 0, warmup = 5;
 static const char *edition = "amsterdam";
+static const char *frames_mode = "patch";
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 static double now_s(void)
@@ -218,6 +223,23 @@ static double *lat;
 static size_t nlat, caplat;
 static long moves_acked, frames_in, errors_in, stale_in, games_over, rate_limited;
 static long bytes_in;
+static uint32_t *fsize;         /* sizes of the state frames received */
+static size_t nfsize, capfsize;
+
+static void add_fsize(size_t n)
+{
+    if (nfsize == capfsize) {
+        capfsize = capfsize ? capfsize * 2 : 1 << 16;
+        fsize = realloc(fsize, capfsize * sizeof *fsize);
+    }
+    fsize[nfsize++] = (uint32_t)n;
+}
+
+static int cmpu(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 static void add_lat(double v)
 {
@@ -304,6 +326,7 @@ static void on_frame(conn *c, const char *f, size_t len, double t)
     }
     if (!memmem(f, len > 64 ? 64 : len, "\"type\":\"state\"", 14))
         return;
+    add_fsize(len);
     long dec = field_int(f, len, "\"decision\":");
     if (c->sent_decision >= 0 && dec > c->sent_decision) {
         add_lat(t - c->sent_at);
@@ -428,7 +451,8 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             fprintf(stderr, "usage: loadgen [--host H] [--port P] [--games N] [--seconds S] "
-                            "[--think MS] [--warmup S] [--server-pid PID] [--edition E]\n");
+                            "[--think MS] [--warmup S] [--server-pid PID] [--edition E] "
+                            "[--frames patch|full]\n");
             return 2;
         }
         if (!strcmp(a, "--host"))
@@ -447,6 +471,8 @@ int main(int argc, char **argv)
             edition = v;
         else if (!strcmp(a, "--warmup"))
             warmup = atoi(v);
+        else if (!strcmp(a, "--frames") && (!strcmp(v, "patch") || !strcmp(v, "full")))
+            frames_mode = v;
         else {
             fprintf(stderr, "loadgen: unknown flag %s\n", a);
             return 2;
@@ -512,7 +538,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++) {
             conn *c = evs[i].data.ptr;
             if (c->state == 0 && (evs[i].events & EPOLLOUT)) {
-                char req[640], join[256];
+                char req[640], join[300];
                 snprintf(req, sizeof req,
                          "GET /ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
                          "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -526,8 +552,9 @@ int main(int argc, char **argv)
                 c->state = 1;
                 struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
                 epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
-                snprintf(join, sizeof join, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}",
-                         games[c->game].id, games[c->game].token[c->seat]);
+                snprintf(join, sizeof join, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\","
+                         "\"frames\":\"%s\"}",
+                         games[c->game].id, games[c->game].token[c->seat], frames_mode);
                 ws_frame(c, join);
             }
             if (evs[i].events & EPOLLIN) {
@@ -576,6 +603,7 @@ int main(int argc, char **argv)
             moves_acked = 0;
             nlat = 0;
             frames_in = errors_in = stale_in = rate_limited = bytes_in = 0;
+            nfsize = 0;
             cpu0 = server_pid ? cpu_s(server_pid) : 0;
         }
         for (int i = 0; i < n; i++) {
@@ -631,6 +659,15 @@ int main(int argc, char **argv)
     printf("frames received: %ld (%.1f MB), errors %ld (stale %ld, rate limited %ld), "
            "games finished %ld\n", frames_in, bytes_in / 1e6, errors_in, stale_in, rate_limited,
            games_over);
+    if (nfsize) {
+        double sum = 0;
+        for (size_t i = 0; i < nfsize; i++)
+            sum += fsize[i];
+        qsort(fsize, nfsize, sizeof *fsize, cmpu);
+        printf("state frames (%s): %zu, median %u bytes, mean %.0f bytes, p90 %u bytes "
+               "(bytes per client per move)\n", frames_mode, nfsize, fsize[nfsize / 2],
+               sum / (double)nfsize, fsize[(size_t)(nfsize * 0.9)]);
+    }
     if (server_pid) {
         double cpu = cpu_s(server_pid) - cpu0;
         printf("server CPU: %.1f s in %.1f s (%.0f%% of one core); %.2f ms CPU per move, "
@@ -651,5 +688,6 @@ int main(int argc, char **argv)
     free(cs);
     free(games);
     free(lat);
+    free(fsize);
     return 0;
 }

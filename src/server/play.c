@@ -184,9 +184,9 @@ void srv_game_changed(srv_game *g)
     if (g->npending)
         return; /* the commit calls again */
     if (g_srv->views && g->clients) {
-        int covered = g->vcache_decision == g->nmoves;
+        int covered = 1;
         for (srv_client *c = g->clients; c && covered; c = c->gnext)
-            covered = g->vcache[c->seat + 1] != NULL;
+            covered = g->vtext[c->seat + 1] && g->vdec[c->seat + 1] == g->nmoves;
         if (!covered) {
             /* the clients become writable when the views are back */
             if (srv_views_request(g_srv->views, g) == 0)
@@ -295,7 +295,9 @@ static const char *common_part(srv_game *g)
                 if (g->seat[s].kind == SEAT_HUMAN && !g->seat[s].away)
                     human_deciding = 1;
             }
-    chx_buf_puts(&b, "],\"seats\":");
+    chx_buf_puts(&b, "]");
+    size_t b0 = b.len;
+    chx_buf_puts(&b, ",\"seats\":");
     put_seats(&b, g);
     chx_buf_puts(&b, ",\"timer\":{\"seconds\":");
     chx_buf_int(&b, (int)(srv_game_clock_ms(g) / 1000));
@@ -314,6 +316,7 @@ static const char *common_part(srv_game *g)
         chx_buf_int(&b, (int64_t)g->setup.seed);
         chx_buf_add(&b, "}", 1);
     }
+    size_t b1 = b.len;
     if (g->status == GAME_OVER) {
         /* the engine's breakdown of each score, for the end-of-game screen */
         chx_buf_puts(&b, ",\"result\":");
@@ -329,6 +332,14 @@ static const char *common_part(srv_game *g)
     if (b.oom)
         free(b.s);
     g->common_key = key;
+    g->common_b0 = b0;
+    g->common_b1 = b1;
+    /* the seats, timer and practice members as they are now: a delta frame
+       sends them only to a client whose last frame showed others */
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = b0; g->common && i < b1; i++)
+        h = (h ^ (unsigned char)g->common[i]) * 1099511628211ull;
+    g->common_bkey = h ? h : 1;
     return g->common;
 }
 
@@ -343,9 +354,19 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     chx_buf_json_str(&hb, g->id);
     chx_buf_puts(&hb, ",\"seat\":");
     chx_buf_int(&hb, seat);
+    chx_buf_puts(&hb, ",\"seq\":");
+    chx_buf_int(&hb, (long long)c->seq + 1);
     chx_buf_add(&hb, ",", 1);
-    if (common)
+    /* a delta frame leaves out the seats, timer and practice members when
+       the client's last frame showed the same (docs/protocol.md) */
+    int delta = !c->full_frames;
+    int send_b = !delta || c->bkey_sent != g->common_bkey;
+    if (common && send_b) {
         chx_buf_puts(&hb, common);
+    } else if (common) {
+        chx_buf_add(&hb, common, g->common_b0);
+        chx_buf_puts(&hb, common + g->common_b1);
+    }
     chx_buf_puts(&hb, ",\"legal\":[");
     if (seat >= 0 && srv_seat_decides(g, seat)) {
         int nl = 0;
@@ -398,9 +419,20 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     char *head = !common || hb.oom ? NULL : hb.s;
     if (!head)
         free(hb.s);
-    /* the view built by a worker for this decision, else built here */
-    char *cached = g->vcache_decision == g->nmoves ? g->vcache[seat + 1] : NULL;
-    char *view = cached ? cached : ch_view_json(&g->st, seat, SRV_VIEW_FLAGS);
+    /* the view of this decision (built by a worker, else here): whole, or
+       as the patch from the view the client holds */
+    int k = seat + 1;
+    if (srv_view_here(g, k) != 0) {
+        free(head);
+        return NULL;
+    }
+    const char *view = g->vtext[k];
+    const char *patch = NULL;
+    char empty[] = "[]";
+    if (delta && c->view_dec == g->nmoves)
+        patch = empty; /* the view has not changed (seats, timer did) */
+    else if (delta && c->view_dec >= 0 && g->vpatch[k] && g->vbase[k] == c->view_dec)
+        patch = g->vpatch[k];
     /* the board and card table, when this client lacks them or they changed */
     uint32_t stamp = ch_view_static_stamp(&g->st, seat);
     if (!g->static_json || g->static_stamp != stamp) {
@@ -409,22 +441,32 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         g->static_stamp = g->static_json ? stamp : 0;
     }
     const char *stat = c->static_stamp != stamp ? g->static_json : NULL;
-    if (!head || !view || (c->static_stamp != stamp && !stat)) {
+    if (!head || (c->static_stamp != stamp && !stat)) {
         free(head);
-        if (!cached)
-            ch_free(view);
         return NULL;
     }
-    size_t hl = strlen(head), vl = strlen(view), sl = stat ? strlen(stat) : 0;
-    srv_out *out = malloc(sizeof *out + LWS_PRE + hl + vl + sl + 32);
+    char basebuf[32] = "";
+    if (patch)
+        snprintf(basebuf, sizeof basebuf, ",\"patch\":{\"base\":%d,\"ops\":", c->view_dec);
+    size_t hl = strlen(head), bl = strlen(basebuf), sl = stat ? strlen(stat) : 0;
+    size_t vl = patch ? strlen(patch) : strlen(view);
+    srv_out *out = malloc(sizeof *out + LWS_PRE + hl + bl + vl + sl + 32);
     if (out) {
         unsigned char *p = out->buf + LWS_PRE;
         memcpy(p, head, hl - 1); /* without the closing brace */
         size_t len = hl - 1;
-        memcpy(p + len, ",\"view\":", 8);
-        len += 8;
-        memcpy(p + len, view, vl);
-        len += vl;
+        if (patch) {
+            memcpy(p + len, basebuf, bl);
+            len += bl;
+            memcpy(p + len, patch, vl);
+            len += vl;
+            p[len++] = '}';
+        } else {
+            memcpy(p + len, ",\"view\":", 8);
+            len += 8;
+            memcpy(p + len, view, vl);
+            len += vl;
+        }
         if (stat) {
             memcpy(p + len, ",\"static\":", 10);
             len += 10;
@@ -437,15 +479,18 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         out->next = NULL;
         c->log_next = g->nmoves;
         c->sent_decision = g->nmoves;
+        c->view_dec = g->nmoves;
+        c->seq++;
+        if (send_b)
+            c->bkey_sent = g->common_bkey;
     }
     free(head);
-    if (!cached)
-        ch_free(view);
     return out;
 }
 
 int srv_replay_moves(srv_game *g, json_t *moves, int upto, char *why, size_t n)
 {
+    srv_views_clear(g); /* views of the game before it was rebuilt */
     if (srv_game_start_state(g, why, n) != 0)
         return -1;
     size_t i;

@@ -126,9 +126,15 @@ struct srv_game {
     int32_t scores[CH_MAX_PLAYERS];
     unsigned winners;
     srv_client *clients;        /* connections attached to this game */
-    char *vcache[CH_MAX_PLAYERS + 1]; /* views built by views.c at
-                                   vcache_decision: [0] spectator, [s+1] seat s */
-    int vcache_decision;        /* -1: none */
+    /* The latest view of each perspective ([0] spectator, [s+1] seat s) and
+       its decision, kept for the next move's diff, and the JSON Patch that
+       turns the view of decision vbase into it (views.c, jsondiff.c): built
+       once per move and perspective, shared by the clients that see it. */
+    char *vtext[CH_MAX_PLAYERS + 1];
+    int vdec[CH_MAX_PLAYERS + 1];    /* valid when vtext[k] is set */
+    char *vpatch[CH_MAX_PLAYERS + 1];
+    int vbase[CH_MAX_PLAYERS + 1];   /* vpatch applies to this decision's view */
+    int vcache_decision;        /* set to -1 at creation (lobby.c, store.c); unused */
     int views_job, views_again; /* a view job is in flight; ask again after */
     char *static_json;          /* the views' board and card table
                                    (CH_JSON_STATIC), sent once per client */
@@ -136,6 +142,9 @@ struct srv_game {
     char *common;               /* the members every state frame of this
                                    moment shares (play.c), and their key */
     uint64_t common_key;
+    size_t common_b0, common_b1; /* the part of `common` a delta frame sends only
+                                   when it changed (seats, timer, practice) */
+    uint64_t common_bkey;       /* and its key */
     int64_t idle_since_ms;      /* over with no client since (lobby.c evicts); 0: not */
     int commit_busy;            /* a commit of this game is with the writer
                                    thread (committer.c): not another one */
@@ -187,6 +196,10 @@ struct srv_client {
     int state_dirty;            /* a state frame is due */
     int sent_decision;          /* decision of the last state frame sent */
     uint32_t static_stamp;      /* of the board and cards it has; 0: none */
+    int full_frames;            /* asked for whole views ("frames":"full") */
+    int view_dec;               /* decision of the view it holds; -1 none */
+    unsigned seq;               /* state frames sent since its join/watch */
+    uint64_t bkey_sent;         /* common_bkey of the seats/timer it has; 0 none */
     char *rx;                   /* frame being assembled */
     size_t rxlen;
     int rx_too_big;
@@ -571,6 +584,13 @@ int srv_views_request(srv_views *v, srv_game *g);
 void srv_views_drain(srv_views *v);
 void srv_views_clear(srv_game *g);
 void srv_views_release(srv_game *g);
+/* Make the view of perspective k (0 spectator, s+1 seat s) at the game's
+ * decision current on the event loop (when no worker built it), with its
+ * patch from the view before. 0, or -1 when out of memory. */
+int srv_view_here(srv_game *g, int k);
+/* The JSON Patch (RFC 6902) that turns JSON text a into b, as a JSON array
+ * text (malloc'd); NULL when out of memory (jsondiff.c). */
+char *srv_json_diff(const char *a, const char *b);
 
 /* ---- websocket sessions (ws_session.c) ------------------------------------- */
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,

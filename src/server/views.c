@@ -1,12 +1,14 @@
-/* views.c: builds the players' views (ch_view_to_json) on worker threads.
- * A view is most of a state frame's cost, and every accepted move needs one
- * per seat that has a client; building them beside the event loop lets the
- * loop go on reading moves, committing and writing meanwhile. After a
- * commit the game asks for the views of its decision (a copy of the state
- * goes with the job); when they are back the game keeps them as a cache
- * until every client has been written its frame, and its clients become
- * writable. A job that comes back for a decision the game has left is
- * dropped and asked again.
+/* views.c: builds the players' views (ch_view_to_json) on worker threads,
+ * and the JSON Patch from each perspective's previous view (jsondiff.c),
+ * which the state frames carry as deltas (docs/protocol.md). A view is most
+ * of a state frame's cost, and every accepted move needs one per seat that
+ * has a client; building them beside the event loop lets the loop go on
+ * reading moves, committing and writing meanwhile. After a commit the game
+ * asks for the views of its decision (a copy of the state and of the
+ * previous views goes with the job); when they are back the game keeps the
+ * newest view and patch of each perspective, which every client of that
+ * perspective shares, and its clients become writable. A job that comes
+ * back for a decision the game has left is dropped and asked again.
  */
 #include <pthread.h>
 #include <string.h>
@@ -20,6 +22,9 @@ typedef struct vjob {
     unsigned mask;              /* bit 0 spectator, bit s+1 seat s */
     ch_state st;
     char *view[CH_MAX_PLAYERS + 1];
+    char *old[CH_MAX_PLAYERS + 1];  /* the game's views the patches start from */
+    int base[CH_MAX_PLAYERS + 1];   /* their decisions */
+    char *patch[CH_MAX_PLAYERS + 1];
 } vjob;
 
 struct srv_views {
@@ -47,8 +52,11 @@ static void *worker(void *arg)
             v->todo_tail = NULL;
         pthread_mutex_unlock(&v->mu);
         for (int k = 0; k <= CH_MAX_PLAYERS; k++)
-            if ((j->mask >> k) & 1u)
+            if ((j->mask >> k) & 1u) {
                 j->view[k] = ch_view_json(&j->st, k - 1, SRV_VIEW_FLAGS);
+                if (j->view[k] && j->old[k])
+                    j->patch[k] = srv_json_diff(j->old[k], j->view[k]);
+            }
         pthread_mutex_lock(&v->mu);
         j->next = v->done;
         v->done = j;
@@ -79,8 +87,11 @@ srv_views *srv_views_start(int nthreads)
 
 static void job_free(vjob *j)
 {
-    for (int k = 0; k <= CH_MAX_PLAYERS; k++)
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
         ch_free(j->view[k]);
+        free(j->old[k]);
+        free(j->patch[k]);
+    }
     free(j);
 }
 
@@ -108,21 +119,48 @@ void srv_views_stop(srv_views *v)
 void srv_views_clear(srv_game *g)
 {
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
-        ch_free(g->vcache[k]);
-        g->vcache[k] = NULL;
+        ch_free(g->vtext[k]);
+        free(g->vpatch[k]);
+        g->vtext[k] = g->vpatch[k] = NULL;
+        g->vbase[k] = -1;
     }
     g->vcache_decision = -1;
+    /* the views clients hold may no longer be the game's: whole views next */
+    for (srv_client *c = g->clients; c; c = c->gnext)
+        c->view_dec = -1;
 }
 
-/* Free the cache once no client of the game still waits for its frame. */
+/* Nothing to free once every client has its frame: each perspective's
+ * newest view stays for the next move's patch. */
 void srv_views_release(srv_game *g)
 {
-    if (g->vcache_decision < 0)
-        return;
-    for (srv_client *c = g->clients; c; c = c->gnext)
-        if (c->state_dirty)
-            return;
-    srv_views_clear(g);
+    (void)g;
+}
+
+/* Install a view of perspective k at decision d with its patch from the
+ * game's previous view (both taken over). */
+static void install(srv_game *g, int k, int d, char *view, char *patch)
+{
+    int had = g->vtext[k] != NULL;
+    int base = had ? g->vdec[k] : -1;
+    ch_free(g->vtext[k]);
+    free(g->vpatch[k]);
+    g->vtext[k] = view;
+    g->vdec[k] = d;
+    g->vpatch[k] = patch;
+    g->vbase[k] = patch ? base : -1;
+}
+
+int srv_view_here(srv_game *g, int k)
+{
+    if (g->vtext[k] && g->vdec[k] == g->nmoves)
+        return 0;
+    char *view = ch_view_json(&g->st, k - 1, SRV_VIEW_FLAGS);
+    if (!view)
+        return -1;
+    char *patch = g->vtext[k] ? srv_json_diff(g->vtext[k], view) : NULL;
+    install(g, k, g->nmoves, view, patch);
+    return 0;
 }
 
 int srv_views_request(srv_views *v, srv_game *g)
@@ -143,6 +181,13 @@ int srv_views_request(srv_views *v, srv_game *g)
     j->decision = g->nmoves;
     j->mask = mask;
     j->st = g->st;
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+        j->base[k] = -1;
+        if (((mask >> k) & 1u) && g->vtext[k] && g->vdec[k] < g->nmoves) {
+            j->old[k] = strdup(g->vtext[k]); /* NULL: a whole view only */
+            j->base[k] = j->old[k] ? g->vdec[k] : -1;
+        }
+    }
     g->views_job = 1;
     g->views_again = 0;
     pthread_mutex_lock(&v->mu);
@@ -168,9 +213,16 @@ void srv_views_drain(srv_views *v)
         int decision = j->decision;
         g->views_job = 0;
         if (j->decision == g->nmoves && g->npending == 0) {
-            srv_views_clear(g);
-            memcpy(g->vcache, j->view, sizeof g->vcache);
-            memset(j->view, 0, sizeof j->view);
+            for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+                if (!j->view[k] || (g->vtext[k] && g->vdec[k] == j->decision))
+                    continue; /* not asked, or built on the loop meanwhile */
+                /* the patch holds only from the view the game still has */
+                int same_base = j->old[k] && g->vtext[k] && g->vdec[k] == j->base[k];
+                install(g, k, j->decision, j->view[k], same_base ? j->patch[k] : NULL);
+                if (same_base)
+                    j->patch[k] = NULL;
+                j->view[k] = NULL;
+            }
             g->vcache_decision = j->decision;
             for (srv_client *c = g->clients; c; c = c->gnext)
                 srv_client_want_state(c);

@@ -123,6 +123,9 @@ static void attach(srv_client *c, srv_game *g, int seat)
     c->log_next = 0;
     c->sent_decision = -1;
     c->static_stamp = 0;
+    c->view_dec = -1;           /* the first frame has the whole view */
+    c->seq = 0;
+    c->bkey_sent = 0;
     if (seat >= 0) {
         srv_seat *s = &g->seat[seat];
         int was_off = s->nconn == 0 || s->away;
@@ -139,6 +142,10 @@ static void attach(srv_client *c, srv_game *g, int seat)
 
 static void set_lang(srv_client *c, json_t *msg)
 {
+    /* "frames":"full": every state frame with the whole view, as before
+       deltas (docs/protocol.md); anything else: deltas */
+    const char *frames = json_string_value(json_object_get(msg, "frames"));
+    c->full_frames = frames && !strcmp(frames, "full");
     const char *lang = json_string_value(json_object_get(msg, "lang"));
     snprintf(c->lang, sizeof c->lang, "%s",
              lang && (!strcmp(lang, "en") || !strcmp(lang, "nl") || !strcmp(lang, "ja")) ?
@@ -223,7 +230,7 @@ static void handle(srv_client *c, const char *text, size_t len)
     const char *type = json_string_value(json_object_get(msg, "type"));
     char why[300];
     if (!type) {
-        send_error(c, "unknown_type", "the frame has no \"type\" (join, watch, move, chat, mute or ping)");
+        send_error(c, "unknown_type", "the frame has no \"type\" (join, watch, move, resync, chat, mute or ping)");
     } else if (!strcmp(type, "ping")) {
         srv_client_send_json(c, json_pack("{s:s}", "type", "pong"));
     } else if (!strcmp(type, "join") || !strcmp(type, "watch")) {
@@ -241,6 +248,17 @@ static void handle(srv_client *c, const char *text, size_t len)
             srv_chat_history(c);
         } else {
             join(c, g, msg);
+        }
+    } else if (!strcmp(type, "resync")) {
+        /* the client lost track of its view (a gap in "seq", a patch whose
+           base it does not hold): the next state frame is whole */
+        if (!c->game) {
+            send_error(c, "no_game", "join or watch a game before asking for a resync");
+        } else {
+            c->view_dec = -1;
+            c->static_stamp = 0;
+            c->bkey_sent = 0;
+            srv_client_want_state(c);
         }
     } else if (!strcmp(type, "chat")) {
         const char *code = srv_chat_say(c, json_string_value(json_object_get(msg, "text")), why,
@@ -280,7 +298,7 @@ static void handle(srv_client *c, const char *text, size_t len)
                 send_error(c, codes[rc], why);
         }
     } else {
-        snprintf(why, sizeof why, "unknown type \"%.40s\" (join, watch, move, chat, mute or ping)", type);
+        snprintf(why, sizeof why, "unknown type \"%.40s\" (join, watch, move, resync, chat, mute or ping)", type);
         send_error(c, "unknown_type", why);
     }
     json_decref(msg);

@@ -151,7 +151,68 @@ def finish(summary):
     if failures:
         print(f"{len(failures)} failures")
         sys.exit(1)
+    if delta_stats["patches"]:
+        summary += (f" ({delta_stats['patches']} delta frames applied, "
+                    f"{delta_stats['checked']} patched views checked against full views)")
     print(summary)
+
+
+# ---- frames as deltas (docs/protocol.md, "Frames as deltas") -------------------
+# After its first whole view a connection gets each view as a JSON Patch
+# (RFC 6902) from the one before. The test client applies them, and at random
+# points (a fixed seed: the same points in every run) asks the server for a
+# resync, whose whole view must equal the patched one.
+delta_rng = random.Random(int(os.environ.get("CHARTERED_DELTA_SEED", "18")))
+delta_stats = {"patches": 0, "checked": 0}
+DELTA_CHECK_P = 0.25    # chance of a check after a delta frame
+B_MEMBERS = ("seats", "timer", "practice")  # left out of a delta frame when unchanged
+
+
+class DeltaError(AssertionError):
+    pass
+
+
+def _pointer(path):
+    if path == "":
+        return []
+    if not path.startswith("/"):
+        raise DeltaError(f"bad JSON Pointer {path!r}")
+    return [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+
+
+def json_patch(doc, ops):
+    """doc with the RFC 6902 operations applied (add, remove, replace); doc
+    itself is not changed: each container on an operation's path is copied
+    once, so views returned before stay as they were."""
+    root = [doc]
+    copied = set()
+    for op in ops:
+        toks = _pointer(op["path"])
+        parent, key = root, 0
+        for t in toks:
+            node = parent[key]
+            if id(node) not in copied:
+                node = list(node) if isinstance(node, list) else dict(node)
+                parent[key] = node
+                copied.add(id(node))
+            if isinstance(node, list):
+                t = len(node) if t == "-" else int(t)
+            parent, key = node, t
+        kind = op["op"]
+        if kind == "replace":
+            if isinstance(parent, dict) and key not in parent and parent is not root:
+                raise DeltaError(f"replace of a missing member {op['path']}")
+            parent[key] = op["value"]
+        elif kind == "add":
+            if isinstance(parent, list) and parent is not root:
+                parent.insert(key, op["value"])
+            else:
+                parent[key] = op["value"]
+        elif kind == "remove":
+            del parent[key]
+        else:
+            raise DeltaError(f"unexpected operation {kind}")
+    return root[0]
 
 
 class WSClosed(Exception):
@@ -186,6 +247,15 @@ class WS:
         if self.proto.handshake_exc is not None:
             raise WSClosed(f"handshake refused: {self.proto.handshake_exc}")
         self.frames = []  # every decoded message received, in order
+        self.dyn = None         # the view as the last state frame left it
+        self.dyn_decision = None
+        self.seq = None
+        self.b_members = {}     # seats, timer, practice of the last frame with them
+        self.static = None
+        self.check = None       # (decision, patched view) awaiting its resync
+        self.last_state = None  # the last state frame returned
+        self.sent_at = collections.deque()  # when frames were sent (rate budget)
+        self.delta_checks = True
 
     @property
     def buf(self):
@@ -233,6 +303,7 @@ class WS:
             hdr = struct.pack("!BBH", b0, mbit | 126, n)
         else:
             hdr = struct.pack("!BBQ", b0, mbit | 127, n)
+        self.sent_at.append(time.time())
         if mask:
             key = os.urandom(4)
             body = bytes(b ^ key[i % 4] for i, b in enumerate(payload))
@@ -245,6 +316,7 @@ class WS:
     def send(self, obj):
         self.proto.send_text(json.dumps(obj).encode())
         self._flush()
+        self.sent_at.append(time.time())
 
     def recv_raw(self):
         """One whole message (text)."""
@@ -255,17 +327,74 @@ class WS:
     def recv(self, timeout=None):
         if timeout is not None:
             self.sock.settimeout(timeout)
-        msg = json.loads(self.recv_raw())
-        # a state frame's view comes without the board and the card table,
-        # which come once in "static" (docs/protocol.md): complete it as the
-        # browser client does
-        if isinstance(msg, dict) and msg.get("type") == "state":
-            if "static" in msg:
-                self.static = msg["static"]
-            if isinstance(msg.get("view"), dict) and getattr(self, "static", None):
-                msg["view"] = {**msg["view"], **self.static}
-        self.frames.append(msg)
-        return msg
+        while True:
+            msg = json.loads(self.recv_raw())
+            if isinstance(msg, dict) and msg.get("type") == "state" and not self._state(msg):
+                continue  # the answer to our own resync, with nothing new
+            self.frames.append(msg)
+            return msg
+
+    def _budget(self):
+        """True when one more frame keeps this connection far below the
+        server's rate limit (20 a second): at most 4 sent in 2 s."""
+        now = time.time()
+        while self.sent_at and self.sent_at[0] < now - 2:
+            self.sent_at.popleft()
+        return len(self.sent_at) < 4
+
+    def _state(self, msg):
+        """Complete a state frame as the browser client does: its view from
+        the patch (or whole), the members a delta frame leaves out, and the
+        board and card table (which come once, in "static"). False: the frame
+        answered our own resync and brings nothing new (not returned)."""
+        seq = msg.get("seq")
+        if seq is not None:
+            if seq != 1 and self.seq is not None and seq != self.seq + 1:
+                raise DeltaError(f"state frame {seq} after {self.seq}: a gap")
+            if seq == 1:  # a new join/watch
+                self.b_members, self.dyn, self.check = {}, None, None
+            self.seq = seq
+        if "static" in msg:
+            self.static = msg["static"]
+        if "seats" in msg:
+            self.b_members = {k: msg[k] for k in B_MEMBERS if k in msg}
+        else:
+            for k, v in self.b_members.items():
+                msg.setdefault(k, v)
+        patched = "patch" in msg
+        if patched:
+            p = msg.pop("patch")
+            if self.dyn is None or p.get("base") != self.dyn_decision:
+                raise DeltaError(f"a patch from decision {p.get('base')} but the view held is "
+                                 f"of {self.dyn_decision}")
+            self.dyn = json_patch(self.dyn, p["ops"])
+            delta_stats["patches"] += 1
+        elif isinstance(msg.get("view"), dict):
+            self.dyn = msg["view"]
+        self.dyn_decision = msg.get("decision")
+        returned = True
+        if not patched and self.check is not None:
+            dec, view = self.check
+            self.check = None
+            if dec == msg.get("decision"):
+                if view != self.dyn:
+                    raise DeltaError(f"decision {dec}: the patched view differs from the whole "
+                                     f"view: {json.dumps(view)[:300]} vs {json.dumps(self.dyn)[:300]}")
+                delta_stats["checked"] += 1
+                last = self.last_state
+                skip = ("seq", "view", "static", "log", "last")
+                returned = not (last is not None and not msg.get("log") and
+                                {k: v for k, v in msg.items() if k not in skip} ==
+                                {k: v for k, v in last.items() if k not in skip})
+        if self.dyn is not None:
+            msg["view"] = {**self.dyn, **self.static} if self.static else self.dyn
+        if (patched and self.check is None and self.delta_checks and
+                delta_rng.random() < DELTA_CHECK_P and self._budget()):
+            self.check = (msg.get("decision"), self.dyn)
+            self.send({"type": "resync"})
+        if returned:
+            self.last_state = msg
+        return returned
 
     def recv_until(self, pred, timeout=30.0):
         end = time.time() + timeout
@@ -448,5 +577,5 @@ def pick_move(lines, rng):
     return c
 
 
-__all__ = ["WS", "SeatWS", "WSClosed", "http_json", "http_call", "guest", "session_cookie", "free_port", "Server", "expand_legal", "pick_move",
+__all__ = ["WS", "SeatWS", "WSClosed", "json_patch", "delta_stats", "DeltaError", "http_json", "http_call", "guest", "session_cookie", "free_port", "Server", "expand_legal", "pick_move",
            "random"]

@@ -43,6 +43,8 @@ const pageErrors = [];
 async function newPage(opts, label) {
   const ctx = await browser.newContext(Object.assign({ viewport: { width: 1280, height: 900 }, locale: 'en-US' }, opts || {}));
   const page = await ctx.newPage();
+  // every view patch is checked against a whole view at random points (web/js/frames.js)
+  await ctx.addInitScript(() => { try { localStorage.setItem('chartered.deltaCheck', '1'); } catch (e) { /* none */ } });
   page.on('pageerror', (e) => { pageErrors.push(`${label}: ${e.message}`); console.log(`pageerror ${label}: ${e.message}`); });
   page.on('console', (m) => { if (m.type() === 'error' && !/status of 404/.test(m.text())) console.log(`console ${label}: ${m.text()}`); });
   return page;

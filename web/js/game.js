@@ -14,6 +14,7 @@ import { needSession } from './account.js';
 import { ChatPanel } from './chat.js';
 import { prefs, togglePref, turnAlert, moneyFly } from './effects.js';
 import { copyPositionButton } from './position.js';
+import { FrameState } from './frames.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -98,6 +99,8 @@ export class GamePage {
     const q = `?game=${encodeURIComponent(this.game)}${this.node ? `&node=${encodeURIComponent(this.node)}` : ''}`;
     const ws = new WebSocket(`${proto}//${location.host}/ws${q}`);
     this.ws = ws;
+    // views come as patches after the first: frames.js completes each frame
+    this.frames = new FrameState((m) => { if (ws.readyState === 1) ws.send(JSON.stringify(m)); });
     ws.onopen = () => {
       this.retry = 0;
       this.setConn('open');
@@ -191,10 +194,11 @@ export class GamePage {
     // the new ones; entries are numbered, so a repeat replaces its earlier copy
     if (!this.logMap) this.logMap = new Map();
     for (const e of frame.log || []) this.logMap.set(e.n, e);
-    // the board and the card table come once (and again only when they
-    // change): every later view is completed with the copy kept here
-    if (frame.static) this.staticPart = frame.static;
-    frame.view = Object.assign({}, frame.view, this.staticPart);
+    // the view from its patch, the members a delta frame leaves out, the
+    // board and card table (sent once): frames.js; null while a resync the
+    // frame asked for is on its way
+    frame = this.frames.receive(frame);
+    if (!frame) return;
     const newDecision = frame.decision !== this.lastDecision;
     this.announce(frame);
     const wasMine = this.frame && (this.frame.legal || []).length > 0;

@@ -1,0 +1,246 @@
+/* jsondiff.c: the JSON Patch (RFC 6902) that turns one view into the next,
+ * for the state frames sent as deltas (docs/protocol.md, "Frames as
+ * deltas"). Both documents are the compact JSON text the library writes
+ * (ch_view_json), so the diff walks the two texts side by side without
+ * building trees: equal spans are skipped with one memcmp, objects are
+ * matched by key (members added, removed, or diffed in place), arrays
+ * element by element (then added or removed at the end), and anything else
+ * that differs is replaced. A container whose operations would take more
+ * bytes than its new value is replaced whole instead. It runs on the view
+ * workers (views.c), once per move and perspective, and its result is shared
+ * by every client of that perspective.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+
+#define MAX_MEMBERS 256 /* per object or array; beyond: replaced whole */
+
+typedef struct span {
+    const char *s;
+    size_t n;
+} span;
+
+/* The end of the JSON value starting at p (compact text, already valid). */
+static const char *skip_value(const char *p, const char *end)
+{
+    if (p >= end)
+        return end;
+    if (*p == '"') {
+        for (p++; p < end; p++) {
+            if (*p == '\\')
+                p++;
+            else if (*p == '"')
+                return p + 1;
+        }
+        return end;
+    }
+    if (*p == '{' || *p == '[') {
+        int depth = 0;
+        for (; p < end; p++) {
+            if (*p == '"') {
+                p = skip_value(p, end) - 1;
+            } else if (*p == '{' || *p == '[') {
+                depth++;
+            } else if (*p == '}' || *p == ']') {
+                if (--depth == 0)
+                    return p + 1;
+            }
+        }
+        return end;
+    }
+    while (p < end && *p != ',' && *p != '}' && *p != ']')
+        p++;
+    return p;
+}
+
+/* The members of an object (keys with their quotes) or the elements of an
+ * array: -1 when there are more than MAX_MEMBERS. */
+static int members(span v, span *keys, span *vals)
+{
+    const char *p = v.s + 1, *end = v.s + v.n - 1;
+    int obj = v.s[0] == '{', k = 0;
+    while (p < end) {
+        if (k == MAX_MEMBERS)
+            return -1;
+        if (obj) {
+            const char *ke = skip_value(p, end);
+            keys[k].s = p;
+            keys[k].n = (size_t)(ke - p);
+            p = ke + 1; /* the colon */
+        }
+        const char *ve = skip_value(p, end);
+        vals[k].s = p;
+        vals[k].n = (size_t)(ve - p);
+        k++;
+        p = ve < end && *ve == ',' ? ve + 1 : ve;
+    }
+    return k;
+}
+
+typedef struct diff_ctx {
+    chx_buf *out;
+    char path[2048];
+    size_t plen;
+    int nops;
+} diff_ctx;
+
+/* Append one path segment: an object key (its JSON text with quotes, as a
+ * JSON Pointer token: "~" as "~0", "/" as "~1") or an array index. */
+static int push_key(diff_ctx *d, span key)
+{
+    size_t need = key.n * 2 + 2;
+    if (d->plen + need >= sizeof d->path)
+        return -1;
+    d->path[d->plen++] = '/';
+    for (size_t i = 1; i + 1 < key.n; i++) {
+        char ch = key.s[i];
+        if (ch == '\\' && i + 2 < key.n && key.s[i + 1] == '/') {
+            d->path[d->plen++] = '~';
+            d->path[d->plen++] = '1';
+            i++;
+        } else if (ch == '\\') { /* an escape: copied as it is, both bytes */
+            d->path[d->plen++] = ch;
+            d->path[d->plen++] = key.s[++i];
+        } else if (ch == '~' || ch == '/') {
+            d->path[d->plen++] = '~';
+            d->path[d->plen++] = ch == '~' ? '0' : '1';
+        } else {
+            d->path[d->plen++] = ch;
+        }
+    }
+    return 0;
+}
+
+static int push_index(diff_ctx *d, int i)
+{
+    char num[16];
+    int k = snprintf(num, sizeof num, "/%d", i);
+    if (d->plen + (size_t)k >= sizeof d->path)
+        return -1;
+    memcpy(d->path + d->plen, num, (size_t)k);
+    d->plen += (size_t)k;
+    return 0;
+}
+
+static void op(diff_ctx *d, const char *name, const span *value)
+{
+    chx_buf_puts(d->out, d->nops++ ? ",{\"op\":\"" : "{\"op\":\"");
+    chx_buf_puts(d->out, name);
+    chx_buf_puts(d->out, "\",\"path\":\"");
+    chx_buf_add(d->out, d->path, d->plen);
+    if (value) {
+        chx_buf_puts(d->out, "\",\"value\":");
+        chx_buf_add(d->out, value->s, value->n);
+        chx_buf_add(d->out, "}", 1);
+    } else {
+        chx_buf_puts(d->out, "\"}");
+    }
+}
+
+static int diff_value(diff_ctx *d, span a, span b);
+
+static int diff_container(diff_ctx *d, span a, span b)
+{
+    span ak[MAX_MEMBERS], av[MAX_MEMBERS], bk[MAX_MEMBERS], bv[MAX_MEMBERS];
+    int na = members(a, ak, av), nb = members(b, bk, bv);
+    if (na < 0 || nb < 0)
+        return 1; /* too many: replaced whole */
+    size_t base = d->plen;
+    if (b.s[0] == '{') {
+        unsigned char used[MAX_MEMBERS] = {0};
+        for (int i = 0; i < nb; i++) {
+            int j = -1;
+            /* the same key order in both (one writer): look where it
+               should be first */
+            if (i < na && ak[i].n == bk[i].n && !memcmp(ak[i].s, bk[i].s, bk[i].n))
+                j = i;
+            for (int k = 0; j < 0 && k < na; k++)
+                if (!used[k] && ak[k].n == bk[i].n && !memcmp(ak[k].s, bk[i].s, bk[i].n))
+                    j = k;
+            if (push_key(d, bk[i]) != 0)
+                return -1;
+            if (j >= 0) {
+                used[j] = 1;
+                if (diff_value(d, av[j], bv[i]) != 0)
+                    return -1;
+            } else {
+                op(d, "add", &bv[i]);
+            }
+            d->plen = base;
+        }
+        for (int k = 0; k < na; k++)
+            if (!used[k]) {
+                if (push_key(d, ak[k]) != 0)
+                    return -1;
+                op(d, "remove", NULL);
+                d->plen = base;
+            }
+        return 0;
+    }
+    int common = na < nb ? na : nb;
+    for (int i = 0; i < common; i++) {
+        if (push_index(d, i) != 0)
+            return -1;
+        if (diff_value(d, av[i], bv[i]) != 0)
+            return -1;
+        d->plen = base;
+    }
+    for (int i = common; i < nb; i++) {
+        if (push_index(d, i) != 0)
+            return -1;
+        op(d, "add", &bv[i]);
+        d->plen = base;
+    }
+    for (int i = na - 1; i >= common; i--) { /* from the end: indexes stay valid */
+        if (push_index(d, i) != 0)
+            return -1;
+        op(d, "remove", NULL);
+        d->plen = base;
+    }
+    return 0;
+}
+
+static int diff_value(diff_ctx *d, span a, span b)
+{
+    if (a.n == b.n && !memcmp(a.s, b.s, a.n))
+        return 0;
+    if (a.n && b.n && ((a.s[0] == '{' && b.s[0] == '{') || (a.s[0] == '[' && b.s[0] == '['))) {
+        size_t mark = d->out->len;
+        int nops = d->nops;
+        int r = diff_container(d, a, b);
+        if (r < 0)
+            return -1;
+        /* operations longer than the value itself: one replace instead */
+        if (r == 0 && d->out->len - mark <= b.n + d->plen + 40)
+            return 0;
+        d->out->len = mark;
+        d->nops = nops;
+    }
+    op(d, "replace", &b);
+    return 0;
+}
+
+char *srv_json_diff(const char *a, const char *b)
+{
+    if (!a || !b)
+        return NULL;
+    chx_buf out = {0};
+    diff_ctx *d = malloc(sizeof *d);
+    if (!d)
+        return NULL;
+    d->out = &out;
+    d->plen = 0;
+    d->nops = 0;
+    chx_buf_add(&out, "[", 1);
+    span sa = {a, strlen(a)}, sb = {b, strlen(b)};
+    int r = diff_value(d, sa, sb);
+    chx_buf_add(&out, "]", 1);
+    free(d);
+    if (r != 0 || out.oom) {
+        free(out.s);
+        return NULL;
+    }
+    return out.s;
+}

@@ -1,0 +1,196 @@
+/* test_jsondiff.c: the server's view deltas (src/server/jsondiff.c). Each
+ * patch is applied with an RFC 6902 applier written here on jansson (so the
+ * diff is checked by a reader it does not share code with) and must give
+ * exactly the new document: hand-made documents for each kind of change
+ * (members added and removed, arrays grown and shrunk, keys with "/" and
+ * "~", a changed root), and the views of every perspective along random
+ * games of both editions, from one decision to the next and across gaps.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "chartered.h"
+#include "play.h"
+#include "server.h"
+
+/* RFC 6901 token -> key (in place). */
+static void unescape(char *t)
+{
+    char *w = t;
+    for (char *r = t; *r; r++) {
+        if (r[0] == '~' && r[1] == '1') {
+            *w++ = '/';
+            r++;
+        } else if (r[0] == '~' && r[1] == '0') {
+            *w++ = '~';
+            r++;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+}
+
+/* Apply one operation to *doc; 0 or -1. */
+static int apply_op(json_t **doc, json_t *op)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    const char *path = json_string_value(json_object_get(op, "path"));
+    json_t *value = json_object_get(op, "value");
+    if (!kind || !path)
+        return -1;
+    if (!*path) {
+        if (strcmp(kind, "replace") != 0 && strcmp(kind, "add") != 0)
+            return -1;
+        json_decref(*doc);
+        *doc = json_deep_copy(value);
+        return 0;
+    }
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_t *parent = *doc;
+    char *tok = buf + 1, *slash;
+    while ((slash = strchr(tok, '/')) != NULL) {
+        *slash = '\0';
+        unescape(tok);
+        parent = json_is_array(parent) ? json_array_get(parent, (size_t)atol(tok))
+                                       : json_object_get(parent, tok);
+        if (!parent)
+            return -1;
+        tok = slash + 1;
+    }
+    unescape(tok);
+    if (json_is_object(parent)) {
+        if (!strcmp(kind, "remove"))
+            return json_object_del(parent, tok);
+        if (!strcmp(kind, "replace") && !json_object_get(parent, tok))
+            return -1;
+        return json_object_set(parent, tok, value);
+    }
+    if (!json_is_array(parent))
+        return -1;
+    size_t i = !strcmp(tok, "-") ? json_array_size(parent) : (size_t)atol(tok);
+    if (!strcmp(kind, "remove"))
+        return json_array_remove(parent, i);
+    if (!strcmp(kind, "replace"))
+        return json_array_set(parent, i, value);
+    if (!strcmp(kind, "add"))
+        return json_array_insert(parent, i, value);
+    return -1;
+}
+
+/* diff(a, b) applied to a gives b; the patch's size. */
+static size_t check_diff(const char *a, const char *b)
+{
+    char *patch = srv_json_diff(a, b);
+    assert_non_null(patch);
+    json_error_t err;
+    json_t *ops = json_loads(patch, 0, &err);
+    if (!ops)
+        fail_msg("the patch is not JSON: %s: %s", err.text, patch);
+    assert_true(json_is_array(ops));
+    json_t *doc = json_loads(a, JSON_DECODE_ANY, NULL), *want = json_loads(b, JSON_DECODE_ANY, NULL);
+    assert_non_null(doc);
+    assert_non_null(want);
+    size_t i;
+    json_t *op;
+    json_array_foreach(ops, i, op)
+        if (apply_op(&doc, op) != 0)
+            fail_msg("operation %zu cannot be applied: %s", i, patch);
+    if (!json_equal(doc, want)) {
+        char *got = json_dumps(doc, JSON_COMPACT);
+        fail_msg("patched %s\nwant    %s\npatch   %s", got, b, patch);
+    }
+    if (!strcmp(a, b))
+        assert_string_equal(patch, "[]");
+    size_t n = strlen(patch);
+    json_decref(ops);
+    json_decref(doc);
+    json_decref(want);
+    free(patch);
+    return n;
+}
+
+static void test_hand_made(void **state)
+{
+    (void)state;
+    static const char *pairs[][2] = {
+        {"{\"a\":1,\"b\":[1,2,3]}", "{\"a\":1,\"b\":[1,2,3]}"},
+        {"{\"a\":1,\"b\":[1,2,3]}", "{\"a\":2,\"b\":[1,2,3,4,5]}"},
+        {"{\"a\":1,\"b\":[1,2,3]}", "{\"b\":[1],\"c\":{\"d\":null}}"},
+        {"{\"a/b\":1,\"c~d\":{\"e\":[true]}}", "{\"a/b\":2,\"c~d\":{\"e\":[false]}}"},
+        {"{\"x\\\"y\":\"s,}]\\\"\",\"k\":[[1,2],[3]]}", "{\"x\\\"y\":\"t\",\"k\":[[1,2,9],[]]}"},
+        {"{\"a\":{\"b\":{\"c\":[1,{\"d\":2}]}}}", "{\"a\":{\"b\":{\"c\":[1,{\"d\":3,\"e\":4}]}}}"},
+        {"[1,2,3]", "{\"a\":1}"},
+        {"{\"a\":[{\"n\":1},{\"n\":2}]}", "{\"a\":[{\"n\":2}]}"},
+        {"{\"a\":\"x\",\"b\":1}", "{\"b\":1,\"a\":\"x\"}"},
+        {"{\"a\":[]}", "{\"a\":{}}"},
+        {"{\"a\":-1.5e3}", "{\"a\":-1.5e4}"},
+        {"{}", "{\"a\":[1,[2,[3]]]}"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        check_diff(pairs[i][0], pairs[i][1]);
+        check_diff(pairs[i][1], pairs[i][0]);
+    }
+}
+
+/* The views of every perspective along a random game: from each decision to
+ * the next, and across a gap of 1 to 6 moves. */
+static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t *bytes_view)
+{
+    uint64_t rng = seed;
+    int n = st->nplayers;
+    char *prev[CH_MAX_PLAYERS + 1] = {0};
+    for (int step = 0; step < 2000; step++) {
+        int gap = 1 + (int)(t_rand(&rng) % 6);
+        int over = 0;
+        for (int k = 0; k < gap && !over; k++)
+            over = !t_random_step(st, &rng);
+        for (int p = -1; p < n; p++) {
+            char *v = ch_view_json(st, p, CH_JSON_COMPACT | CH_JSON_DYNAMIC);
+            assert_non_null(v);
+            if (prev[p + 1]) {
+                *bytes_patch += check_diff(prev[p + 1], v);
+                *bytes_view += strlen(v);
+            }
+            ch_free(prev[p + 1]);
+            prev[p + 1] = v;
+        }
+        if (over)
+            break;
+    }
+    for (int p = 0; p <= n; p++)
+        ch_free(prev[p]);
+}
+
+static void test_game_views(void **state)
+{
+    (void)state;
+    size_t bp = 0, bv = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        ch_state st;
+        t_new(&st, 4, "standard", seed);
+        game_views(&st, seed * 77, &bp, &bv);
+        t_new_ga(&st, 5, CH_GA_PRINTED, 1, seed);
+        game_views(&st, seed * 91, &bp, &bv);
+    }
+    /* the point of it: patches much smaller than views */
+    print_message("patches %zu bytes, views %zu bytes (%.1f%%)\n", bp, bv, 100.0 * (double)bp / (double)bv);
+    assert_true(bp * 4 < bv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_made),
+        cmocka_unit_test(test_game_views),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
