@@ -10,6 +10,7 @@
  * workers (views.c), once per move and perspective, and its result is shared
  * by every client of that perspective.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +23,77 @@ typedef struct span {
     size_t n;
 } span;
 
+/* A document's text and, for each '{' or '[' in it, the offset just past
+ * its matching bracket (written in one pass at the start), so that the end
+ * of a container is found at once instead of by scanning it again at each
+ * level of the walk. */
+typedef struct doc {
+    const char *base;
+    uint32_t (*pair)[2];        /* {offset of a '{' or '[', offset past its end},
+                                   by offset */
+    size_t npairs, cap;
+} doc;
+
+/* The bytes that matter to the structure: quotes and brackets. */
+static const unsigned char structural[256] = {
+    ['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1};
+
+static int doc_index(doc *d, const char *text, size_t n)
+{
+    d->base = text;
+    d->cap = n / 16 + 64;
+    d->npairs = 0;
+    d->pair = malloc(d->cap * sizeof *d->pair);
+    if (!d->pair)
+        return -1;
+    uint32_t stack[256];
+    int depth = 0;
+    const unsigned char *t = (const unsigned char *)text;
+    size_t i = 0;
+    for (;;) {
+        while (i < n && !structural[t[i]])
+            i++;
+        if (i >= n)
+            break;
+        unsigned char ch = t[i];
+        if (ch == '"') {
+            /* the closing quote: the next one not escaped (an odd run of
+               backslashes before it escapes it) */
+            for (;;) {
+                const unsigned char *q = memchr(t + i + 1, '"', n - i - 1);
+                if (!q)
+                    return -1;
+                i = (size_t)(q - t);
+                size_t k = i;
+                while (k > 0 && t[k - 1] == '\\')
+                    k--;
+                if ((i - k) % 2 == 0)
+                    break;
+            }
+        } else if (ch == '{' || ch == '[') {
+            if (depth == 256)
+                return -1;
+            if (d->npairs == d->cap) {
+                void *np = realloc(d->pair, 2 * d->cap * sizeof *d->pair);
+                if (!np)
+                    return -1;
+                d->pair = np;
+                d->cap *= 2;
+            }
+            d->pair[d->npairs][0] = (uint32_t)i;
+            stack[depth++] = (uint32_t)d->npairs++;
+        } else {
+            if (depth == 0)
+                return -1;
+            d->pair[stack[--depth]][1] = (uint32_t)(i + 1);
+        }
+        i++;
+    }
+    return depth == 0 ? 0 : -1;
+}
+
 /* The end of the JSON value starting at p (compact text, already valid). */
-static const char *skip_value(const char *p, const char *end)
+static const char *skip_value(const doc *d, const char *p, const char *end)
 {
     if (p >= end)
         return end;
@@ -36,19 +106,17 @@ static const char *skip_value(const char *p, const char *end)
         }
         return end;
     }
-    if (*p == '{' || *p == '[') {
-        int depth = 0;
-        for (; p < end; p++) {
-            if (*p == '"') {
-                p = skip_value(p, end) - 1;
-            } else if (*p == '{' || *p == '[') {
-                depth++;
-            } else if (*p == '}' || *p == ']') {
-                if (--depth == 0)
-                    return p + 1;
-            }
+    if (*p == '{' || *p == '[') { /* its pair, by binary search */
+        uint32_t off = (uint32_t)(p - d->base);
+        size_t lo = 0, hi = d->npairs;
+        while (lo + 1 < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (d->pair[mid][0] <= off)
+                lo = mid;
+            else
+                hi = mid;
         }
-        return end;
+        return d->base + d->pair[lo][1];
     }
     while (p < end && *p != ',' && *p != '}' && *p != ']')
         p++;
@@ -57,7 +125,7 @@ static const char *skip_value(const char *p, const char *end)
 
 /* The members of an object (keys with their quotes) or the elements of an
  * array: -1 when there are more than MAX_MEMBERS. */
-static int members(span v, span *keys, span *vals)
+static int members(const doc *d, span v, span *keys, span *vals)
 {
     const char *p = v.s + 1, *end = v.s + v.n - 1;
     int obj = v.s[0] == '{', k = 0;
@@ -65,12 +133,12 @@ static int members(span v, span *keys, span *vals)
         if (k == MAX_MEMBERS)
             return -1;
         if (obj) {
-            const char *ke = skip_value(p, end);
+            const char *ke = skip_value(d, p, end);
             keys[k].s = p;
             keys[k].n = (size_t)(ke - p);
             p = ke + 1; /* the colon */
         }
-        const char *ve = skip_value(p, end);
+        const char *ve = skip_value(d, p, end);
         vals[k].s = p;
         vals[k].n = (size_t)(ve - p);
         k++;
@@ -80,6 +148,7 @@ static int members(span v, span *keys, span *vals)
 }
 
 typedef struct diff_ctx {
+    doc a, b;
     chx_buf *out;
     char path[2048];
     size_t plen;
@@ -144,7 +213,7 @@ static int diff_value(diff_ctx *d, span a, span b);
 static int diff_container(diff_ctx *d, span a, span b)
 {
     span ak[MAX_MEMBERS], av[MAX_MEMBERS], bk[MAX_MEMBERS], bv[MAX_MEMBERS];
-    int na = members(a, ak, av), nb = members(b, bk, bv);
+    int na = members(&d->a, a, ak, av), nb = members(&d->b, b, bk, bv);
     if (na < 0 || nb < 0)
         return 1; /* too many: replaced whole */
     size_t base = d->plen;
@@ -227,16 +296,20 @@ char *srv_json_diff(const char *a, const char *b)
     if (!a || !b)
         return NULL;
     chx_buf out = {0};
-    diff_ctx *d = malloc(sizeof *d);
+    diff_ctx *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    d->out = &out;
-    d->plen = 0;
-    d->nops = 0;
-    chx_buf_add(&out, "[", 1);
     span sa = {a, strlen(a)}, sb = {b, strlen(b)};
-    int r = diff_value(d, sa, sb);
-    chx_buf_add(&out, "]", 1);
+    int r = -1;
+    if (sa.n < UINT32_MAX && sb.n < UINT32_MAX && doc_index(&d->a, a, sa.n) == 0 &&
+        doc_index(&d->b, b, sb.n) == 0) {
+        d->out = &out;
+        chx_buf_add(&out, "[", 1);
+        r = diff_value(d, sa, sb);
+        chx_buf_add(&out, "]", 1);
+    }
+    free(d->a.pair);
+    free(d->b.pair);
     free(d);
     if (r != 0 || out.oom) {
         free(out.s);
