@@ -86,10 +86,11 @@ static int apply_op(json_t **doc, json_t *op)
     return -1;
 }
 
-/* diff(a, b) applied to a gives b; the patch's size. */
-static size_t check_diff(const char *a, const char *b)
+/* diff(a, b) applied to a gives b; the patch's size. ai: a's index from
+ * an earlier diff (or NULL), bi: b's index for the next one (or NULL). */
+static size_t check_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi)
 {
-    char *patch = srv_json_diff(a, b);
+    char *patch = srv_json_diff_ix(a, ai, b, bi);
     assert_non_null(patch);
     json_error_t err;
     json_t *ops = json_loads(patch, 0, &err);
@@ -116,6 +117,11 @@ static size_t check_diff(const char *a, const char *b)
     json_decref(want);
     free(patch);
     return n;
+}
+
+static size_t check_diff(const char *a, const char *b)
+{
+    return check_diff_ix(a, NULL, b, NULL);
 }
 
 static void test_hand_made(void **state)
@@ -148,6 +154,7 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
     uint64_t rng = seed;
     int n = st->nplayers;
     char *prev[CH_MAX_PLAYERS + 1] = {0};
+    srv_jidx ix[CH_MAX_PLAYERS + 1] = {{0}}; /* prev's brackets, as the server keeps them */
     for (int step = 0; step < 2000; step++) {
         int gap = 1 + (int)(t_rand(&rng) % 6);
         int over = 0;
@@ -157,7 +164,11 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
             char *v = ch_view_json(st, p, CH_JSON_COMPACT | CH_JSON_DYNAMIC);
             assert_non_null(v);
             if (prev[p + 1]) {
-                *bytes_patch += check_diff(prev[p + 1], v);
+                srv_jidx next;
+                /* every other step from the index kept from the last diff */
+                *bytes_patch += check_diff_ix(prev[p + 1], step % 2 ? &ix[p + 1] : NULL, v, &next);
+                srv_jidx_free(&ix[p + 1]);
+                ix[p + 1] = next;
                 *bytes_view += strlen(v);
             }
             ch_free(prev[p + 1]);
@@ -166,8 +177,10 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
         if (over)
             break;
     }
-    for (int p = 0; p <= n; p++)
+    for (int p = 0; p <= n; p++) {
         ch_free(prev[p]);
+        srv_jidx_free(&ix[p]);
+    }
 }
 
 static void test_game_views(void **state)

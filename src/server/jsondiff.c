@@ -29,9 +29,8 @@ typedef struct span {
  * level of the walk. */
 typedef struct doc {
     const char *base;
-    uint32_t (*pair)[2];        /* {offset of a '{' or '[', offset past its end},
+    srv_jidx ix;                /* {offset of a '{' or '[', offset past its end},
                                    by offset */
-    size_t npairs, cap;
 } doc;
 
 /* The bytes that matter to the structure: quotes and brackets. */
@@ -41,16 +40,17 @@ static const unsigned char structural[256] = {
 static int doc_index(doc *d, const char *text, size_t n)
 {
     d->base = text;
-    d->cap = n / 16 + 64;
-    d->npairs = 0;
-    d->pair = malloc(d->cap * sizeof *d->pair);
-    if (!d->pair)
+    srv_jidx *x = &d->ix;
+    x->cap = n / 16 + 64;
+    x->n = 0;
+    x->pair = malloc(x->cap * sizeof *x->pair);
+    if (!x->pair)
         return -1;
     uint32_t stack[256];
     int depth = 0;
     const unsigned char *t = (const unsigned char *)text;
     size_t i = 0;
-    for (;;) {
+    for (;; i++) {
         while (i < n && !structural[t[i]])
             i++;
         if (i >= n)
@@ -65,7 +65,7 @@ static int doc_index(doc *d, const char *text, size_t n)
                     return -1;
                 i = (size_t)(q - t);
                 size_t k = i;
-                while (k > 0 && t[k - 1] == '\\')
+                while (t[k - 1] == '\\')
                     k--;
                 if ((i - k) % 2 == 0)
                     break;
@@ -73,23 +73,43 @@ static int doc_index(doc *d, const char *text, size_t n)
         } else if (ch == '{' || ch == '[') {
             if (depth == 256)
                 return -1;
-            if (d->npairs == d->cap) {
-                void *np = realloc(d->pair, 2 * d->cap * sizeof *d->pair);
+            if (x->n == x->cap) {
+                void *np = realloc(x->pair, 2 * x->cap * sizeof *x->pair);
                 if (!np)
                     return -1;
-                d->pair = np;
-                d->cap *= 2;
+                x->pair = np;
+                x->cap *= 2;
             }
-            d->pair[d->npairs][0] = (uint32_t)i;
-            stack[depth++] = (uint32_t)d->npairs++;
+            x->pair[x->n][0] = (uint32_t)i;
+            stack[depth++] = (uint32_t)x->n++;
         } else {
             if (depth == 0)
                 return -1;
-            d->pair[stack[--depth]][1] = (uint32_t)(i + 1);
+            x->pair[stack[--depth]][1] = (uint32_t)(i + 1);
         }
-        i++;
     }
     return depth == 0 ? 0 : -1;
+}
+
+void srv_jidx_free(srv_jidx *x)
+{
+    if (x) {
+        free(x->pair);
+        memset(x, 0, sizeof *x);
+    }
+}
+
+int srv_jidx_copy(srv_jidx *to, const srv_jidx *from)
+{
+    memset(to, 0, sizeof *to);
+    if (!from->pair)
+        return 0;
+    to->pair = malloc(from->n * sizeof *from->pair + 1);
+    if (!to->pair)
+        return -1;
+    memcpy(to->pair, from->pair, from->n * sizeof *from->pair);
+    to->n = to->cap = from->n;
+    return 0;
 }
 
 /* The end of the JSON value starting at p (compact text, already valid). */
@@ -108,15 +128,15 @@ static const char *skip_value(const doc *d, const char *p, const char *end)
     }
     if (*p == '{' || *p == '[') { /* its pair, by binary search */
         uint32_t off = (uint32_t)(p - d->base);
-        size_t lo = 0, hi = d->npairs;
+        size_t lo = 0, hi = d->ix.n;
         while (lo + 1 < hi) {
             size_t mid = (lo + hi) / 2;
-            if (d->pair[mid][0] <= off)
+            if (d->ix.pair[mid][0] <= off)
                 lo = mid;
             else
                 hi = mid;
         }
-        return d->base + d->pair[lo][1];
+        return d->base + d->ix.pair[lo][1];
     }
     while (p < end && *p != ',' && *p != '}' && *p != ']')
         p++;
@@ -291,8 +311,10 @@ static int diff_value(diff_ctx *d, span a, span b)
     return 0;
 }
 
-char *srv_json_diff(const char *a, const char *b)
+char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi)
 {
+    if (bi)
+        memset(bi, 0, sizeof *bi);
     if (!a || !b)
         return NULL;
     chx_buf out = {0};
@@ -301,19 +323,37 @@ char *srv_json_diff(const char *a, const char *b)
         return NULL;
     span sa = {a, strlen(a)}, sb = {b, strlen(b)};
     int r = -1;
-    if (sa.n < UINT32_MAX && sb.n < UINT32_MAX && doc_index(&d->a, a, sa.n) == 0 &&
-        doc_index(&d->b, b, sb.n) == 0) {
+    int a_ok = 0;
+    if (ai && ai->pair) { /* the index made when a was new */
+        d->a.base = a;
+        d->a.ix = *ai;
+        a_ok = 1;
+    } else {
+        a_ok = sa.n < UINT32_MAX && doc_index(&d->a, a, sa.n) == 0;
+    }
+    if (a_ok && sb.n < UINT32_MAX && doc_index(&d->b, b, sb.n) == 0) {
         d->out = &out;
         chx_buf_add(&out, "[", 1);
         r = diff_value(d, sa, sb);
         chx_buf_add(&out, "]", 1);
     }
-    free(d->a.pair);
-    free(d->b.pair);
+    if (!(ai && ai->pair))
+        free(d->a.ix.pair);
+    if (bi && r == 0)
+        *bi = d->b.ix;
+    else
+        free(d->b.ix.pair);
     free(d);
     if (r != 0 || out.oom) {
         free(out.s);
+        if (bi && r == 0)
+            srv_jidx_free(bi);
         return NULL;
     }
     return out.s;
+}
+
+char *srv_json_diff(const char *a, const char *b)
+{
+    return srv_json_diff_ix(a, NULL, b, NULL);
 }

@@ -134,6 +134,7 @@ struct srv_game {
     int vdec[CH_MAX_PLAYERS + 1];    /* valid when vtext[k] is set */
     char *vpatch[CH_MAX_PLAYERS + 1];
     int vbase[CH_MAX_PLAYERS + 1];   /* vpatch applies to this decision's view */
+    struct srv_jidx *vindex[CH_MAX_PLAYERS + 1]; /* vtext's brackets (jsondiff.c), or NULL */
     int vcache_decision;        /* set to -1 at creation (lobby.c, store.c); unused */
     int views_job, views_again; /* a view job is in flight; ask again after */
     char *static_json;          /* the views' board and card table
@@ -591,6 +592,17 @@ int srv_view_here(srv_game *g, int k);
 /* The JSON Patch (RFC 6902) that turns JSON text a into b, as a JSON array
  * text (malloc'd); NULL when out of memory (jsondiff.c). */
 char *srv_json_diff(const char *a, const char *b);
+/* The brackets of a JSON text ({open offset, offset past the close}, by
+ * offset), made while diffing it; kept with a view for its next diff. */
+typedef struct srv_jidx {
+    uint32_t (*pair)[2];
+    size_t n, cap;
+} srv_jidx;
+/* srv_json_diff with a's index if known (ai NULL or empty: made here), and
+ * b's index into *bi (when bi is not NULL and a patch is returned). */
+char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi);
+void srv_jidx_free(srv_jidx *x);
+int srv_jidx_copy(srv_jidx *to, const srv_jidx *from);
 
 /* ---- websocket sessions (ws_session.c) ------------------------------------- */
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,

@@ -25,6 +25,8 @@ typedef struct vjob {
     char *old[CH_MAX_PLAYERS + 1];  /* the game's views the patches start from */
     int base[CH_MAX_PLAYERS + 1];   /* their decisions */
     char *patch[CH_MAX_PLAYERS + 1];
+    srv_jidx oldix[CH_MAX_PLAYERS + 1]; /* the brackets of old (empty: unknown) */
+    srv_jidx newix[CH_MAX_PLAYERS + 1]; /* and of view, made by the diff */
 } vjob;
 
 struct srv_views {
@@ -55,7 +57,8 @@ static void *worker(void *arg)
             if ((j->mask >> k) & 1u) {
                 j->view[k] = ch_view_json(&j->st, k - 1, SRV_VIEW_FLAGS);
                 if (j->view[k] && j->old[k])
-                    j->patch[k] = srv_json_diff(j->old[k], j->view[k]);
+                    j->patch[k] = srv_json_diff_ix(j->old[k], &j->oldix[k], j->view[k],
+                                                   &j->newix[k]);
             }
         pthread_mutex_lock(&v->mu);
         j->next = v->done;
@@ -91,6 +94,8 @@ static void job_free(vjob *j)
         ch_free(j->view[k]);
         free(j->old[k]);
         free(j->patch[k]);
+        srv_jidx_free(&j->oldix[k]);
+        srv_jidx_free(&j->newix[k]);
     }
     free(j);
 }
@@ -123,6 +128,9 @@ void srv_views_clear(srv_game *g)
         free(g->vpatch[k]);
         g->vtext[k] = g->vpatch[k] = NULL;
         g->vbase[k] = -1;
+        srv_jidx_free(g->vindex[k]);
+        free(g->vindex[k]);
+        g->vindex[k] = NULL;
     }
     g->vcache_decision = -1;
     /* the views clients hold may no longer be the game's: whole views next */
@@ -138,8 +146,8 @@ void srv_views_release(srv_game *g)
 }
 
 /* Install a view of perspective k at decision d with its patch from the
- * game's previous view (both taken over). */
-static void install(srv_game *g, int k, int d, char *view, char *patch)
+ * game's previous view and its brackets' index (all taken over). */
+static void install(srv_game *g, int k, int d, char *view, char *patch, srv_jidx *ix)
 {
     int had = g->vtext[k] != NULL;
     int base = had ? g->vdec[k] : -1;
@@ -149,6 +157,15 @@ static void install(srv_game *g, int k, int d, char *view, char *patch)
     g->vdec[k] = d;
     g->vpatch[k] = patch;
     g->vbase[k] = patch ? base : -1;
+    if (!g->vindex[k])
+        g->vindex[k] = calloc(1, sizeof *g->vindex[k]);
+    srv_jidx_free(g->vindex[k]);
+    if (g->vindex[k] && ix) {
+        *g->vindex[k] = *ix;
+        memset(ix, 0, sizeof *ix);
+    } else if (ix) {
+        srv_jidx_free(ix);
+    }
 }
 
 int srv_view_here(srv_game *g, int k)
@@ -158,8 +175,9 @@ int srv_view_here(srv_game *g, int k)
     char *view = ch_view_json(&g->st, k - 1, SRV_VIEW_FLAGS);
     if (!view)
         return -1;
-    char *patch = g->vtext[k] ? srv_json_diff(g->vtext[k], view) : NULL;
-    install(g, k, g->nmoves, view, patch);
+    srv_jidx ix = {0};
+    char *patch = g->vtext[k] ? srv_json_diff_ix(g->vtext[k], g->vindex[k], view, &ix) : NULL;
+    install(g, k, g->nmoves, view, patch, &ix);
     return 0;
 }
 
@@ -186,6 +204,8 @@ int srv_views_request(srv_views *v, srv_game *g)
         if (((mask >> k) & 1u) && g->vtext[k] && g->vdec[k] < g->nmoves) {
             j->old[k] = strdup(g->vtext[k]); /* NULL: a whole view only */
             j->base[k] = j->old[k] ? g->vdec[k] : -1;
+            if (j->old[k] && g->vindex[k] && srv_jidx_copy(&j->oldix[k], g->vindex[k]) != 0)
+                memset(&j->oldix[k], 0, sizeof j->oldix[k]); /* made again by the diff */
         }
     }
     g->views_job = 1;
@@ -218,7 +238,8 @@ void srv_views_drain(srv_views *v)
                     continue; /* not asked, or built on the loop meanwhile */
                 /* the patch holds only from the view the game still has */
                 int same_base = j->old[k] && g->vtext[k] && g->vdec[k] == j->base[k];
-                install(g, k, j->decision, j->view[k], same_base ? j->patch[k] : NULL);
+                install(g, k, j->decision, j->view[k], same_base ? j->patch[k] : NULL,
+                        &j->newix[k]);
                 if (same_base)
                     j->patch[k] = NULL;
                 j->view[k] = NULL;
