@@ -346,9 +346,14 @@ char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jid
     }
     if (!(ai && ai->pair))
         free(d->a.ix.pair);
-    if (bi && r == 0)
+    if (bi && r == 0) { /* kept with the view: no room to spare */
         *bi = d->b.ix;
-    else
+        void *np = realloc(bi->pair, (bi->n ? bi->n : 1) * sizeof *bi->pair);
+        if (np) {
+            bi->pair = np;
+            bi->cap = bi->n;
+        }
+    } else
         free(d->b.ix.pair);
     free(d);
     if (r != 0 || out.oom) {
