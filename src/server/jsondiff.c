@@ -99,19 +99,6 @@ void srv_jidx_free(srv_jidx *x)
     }
 }
 
-int srv_jidx_copy(srv_jidx *to, const srv_jidx *from)
-{
-    memset(to, 0, sizeof *to);
-    if (!from->pair)
-        return 0;
-    to->pair = malloc(from->n * sizeof *from->pair + 1);
-    if (!to->pair)
-        return -1;
-    memcpy(to->pair, from->pair, from->n * sizeof *from->pair);
-    to->n = to->cap = from->n;
-    return 0;
-}
-
 /* The end of the JSON value starting at p (compact text, already valid). */
 static const char *skip_value(const doc *d, const char *p, const char *end)
 {

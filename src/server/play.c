@@ -186,7 +186,7 @@ void srv_game_changed(srv_game *g)
     if (g_srv->views && g->clients) {
         int covered = 1;
         for (srv_client *c = g->clients; c && covered; c = c->gnext)
-            covered = g->vtext[c->seat + 1] && g->vdec[c->seat + 1] == g->nmoves;
+            covered = g->vview[c->seat + 1] && g->vdec[c->seat + 1] == g->nmoves;
         if (!covered) {
             /* the clients become writable when the views are back */
             if (srv_views_request(g_srv->views, g) == 0)
@@ -426,7 +426,7 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         free(head);
         return NULL;
     }
-    const char *view = g->vtext[k];
+    const char *view = g->vview[k]->text;
     const char *patch = NULL;
     char empty[] = "[]";
     if (delta && c->view_dec == g->nmoves)

@@ -130,11 +130,10 @@ struct srv_game {
        its decision, kept for the next move's diff, and the JSON Patch that
        turns the view of decision vbase into it (views.c, jsondiff.c): built
        once per move and perspective, shared by the clients that see it. */
-    char *vtext[CH_MAX_PLAYERS + 1];
-    int vdec[CH_MAX_PLAYERS + 1];    /* valid when vtext[k] is set */
+    struct srv_view *vview[CH_MAX_PLAYERS + 1];
+    int vdec[CH_MAX_PLAYERS + 1];    /* valid when vview[k] is set */
     char *vpatch[CH_MAX_PLAYERS + 1];
     int vbase[CH_MAX_PLAYERS + 1];   /* vpatch applies to this decision's view */
-    struct srv_jidx *vindex[CH_MAX_PLAYERS + 1]; /* vtext's brackets (jsondiff.c), or NULL */
     int vcache_decision;        /* set to -1 at creation (lobby.c, store.c); unused */
     int views_job, views_again; /* a view job is in flight; ask again after */
     char *static_json;          /* the views' board and card table
@@ -602,7 +601,16 @@ typedef struct srv_jidx {
  * b's index into *bi (when bi is not NULL and a patch is returned). */
 char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi);
 void srv_jidx_free(srv_jidx *x);
-int srv_jidx_copy(srv_jidx *to, const srv_jidx *from);
+/* A view's text as a state frame carries it, and its brackets' index;
+ * immutable once made, shared by the game and the view jobs, freed with its
+ * last reference (views.c). */
+typedef struct srv_view {
+    _Atomic int refs;
+    char *text;
+    srv_jidx ix;
+} srv_view;
+srv_view *srv_view_ref(srv_view *v);
+void srv_view_unref(srv_view *v);
 
 /* ---- websocket sessions (ws_session.c) ------------------------------------- */
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,

@@ -4,13 +4,15 @@
  * of a state frame's cost, and every accepted move needs one per seat that
  * has a client; building them beside the event loop lets the loop go on
  * reading moves, committing and writing meanwhile. After a commit the game
- * asks for the views of its decision (a copy of the state and of the
- * previous views goes with the job); when they are back the game keeps the
+ * asks for the views of its decision (a copy of the state and a reference to
+ * the previous views go with the job; a view is immutable and counted, so
+ * nothing is copied); when they are back the game keeps the
  * newest view and patch of each perspective, which every client of that
  * perspective shares, and its clients become writable. A job that comes
  * back for a decision the game has left is dropped and asked again.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "server.h"
@@ -20,14 +22,51 @@ typedef struct vjob {
     srv_game *game;
     int decision;
     unsigned mask;              /* bit 0 spectator, bit s+1 seat s */
+    unsigned pmask;             /* the perspectives a client takes patches of */
     ch_state st;
-    char *view[CH_MAX_PLAYERS + 1];
-    char *old[CH_MAX_PLAYERS + 1];  /* the game's views the patches start from */
-    int base[CH_MAX_PLAYERS + 1];   /* their decisions */
+    srv_view *old[CH_MAX_PLAYERS + 1];  /* the game's views the patches start from
+                                           (a reference: shared, never copied) */
+    int base[CH_MAX_PLAYERS + 1];       /* their decisions */
+    srv_view *view[CH_MAX_PLAYERS + 1]; /* made here */
     char *patch[CH_MAX_PLAYERS + 1];
-    srv_jidx oldix[CH_MAX_PLAYERS + 1]; /* the brackets of old (empty: unknown) */
-    srv_jidx newix[CH_MAX_PLAYERS + 1]; /* and of view, made by the diff */
 } vjob;
+
+srv_view *srv_view_ref(srv_view *v)
+{
+    if (v)
+        atomic_fetch_add(&v->refs, 1);
+    return v;
+}
+
+void srv_view_unref(srv_view *v)
+{
+    if (v && atomic_fetch_sub(&v->refs, 1) == 1) {
+        ch_free(v->text);
+        srv_jidx_free(&v->ix);
+        free(v);
+    }
+}
+
+/* The view of perspective k (0 spectator, s+1 seat s) of st, and with
+ * want_patch its patch from old (NULL when there is none): the view's
+ * brackets are indexed by the diff and kept with it for the next one. */
+static srv_view *make_view(const ch_state *st, int k, const srv_view *old, int want_patch,
+                           char **patch)
+{
+    *patch = NULL;
+    srv_view *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    atomic_init(&v->refs, 1);
+    v->text = ch_view_json(st, k - 1, SRV_VIEW_FLAGS);
+    if (!v->text) {
+        free(v);
+        return NULL;
+    }
+    if (old && want_patch)
+        *patch = srv_json_diff_ix(old->text, &old->ix, v->text, &v->ix);
+    return v;
+}
 
 struct srv_views {
     pthread_mutex_t mu;
@@ -54,12 +93,9 @@ static void *worker(void *arg)
             v->todo_tail = NULL;
         pthread_mutex_unlock(&v->mu);
         for (int k = 0; k <= CH_MAX_PLAYERS; k++)
-            if ((j->mask >> k) & 1u) {
-                j->view[k] = ch_view_json(&j->st, k - 1, SRV_VIEW_FLAGS);
-                if (j->view[k] && j->old[k])
-                    j->patch[k] = srv_json_diff_ix(j->old[k], &j->oldix[k], j->view[k],
-                                                   &j->newix[k]);
-            }
+            if ((j->mask >> k) & 1u)
+                j->view[k] = make_view(&j->st, k, j->old[k], (j->pmask >> k) & 1u,
+                                       &j->patch[k]);
         pthread_mutex_lock(&v->mu);
         j->next = v->done;
         v->done = j;
@@ -91,11 +127,9 @@ srv_views *srv_views_start(int nthreads)
 static void job_free(vjob *j)
 {
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
-        ch_free(j->view[k]);
-        free(j->old[k]);
+        srv_view_unref(j->view[k]);
+        srv_view_unref(j->old[k]);
         free(j->patch[k]);
-        srv_jidx_free(&j->oldix[k]);
-        srv_jidx_free(&j->newix[k]);
     }
     free(j);
 }
@@ -124,13 +158,11 @@ void srv_views_stop(srv_views *v)
 void srv_views_clear(srv_game *g)
 {
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
-        ch_free(g->vtext[k]);
+        srv_view_unref(g->vview[k]);
         free(g->vpatch[k]);
-        g->vtext[k] = g->vpatch[k] = NULL;
+        g->vview[k] = NULL;
+        g->vpatch[k] = NULL;
         g->vbase[k] = -1;
-        srv_jidx_free(g->vindex[k]);
-        free(g->vindex[k]);
-        g->vindex[k] = NULL;
     }
     g->vcache_decision = -1;
     /* the views clients hold may no longer be the game's: whole views next */
@@ -146,38 +178,27 @@ void srv_views_release(srv_game *g)
 }
 
 /* Install a view of perspective k at decision d with its patch from the
- * game's previous view and its brackets' index (all taken over). */
-static void install(srv_game *g, int k, int d, char *view, char *patch, srv_jidx *ix)
+ * game's previous view (both taken over). */
+static void install(srv_game *g, int k, int d, srv_view *view, char *patch)
 {
-    int had = g->vtext[k] != NULL;
-    int base = had ? g->vdec[k] : -1;
-    ch_free(g->vtext[k]);
+    int base = g->vview[k] ? g->vdec[k] : -1;
+    srv_view_unref(g->vview[k]);
     free(g->vpatch[k]);
-    g->vtext[k] = view;
+    g->vview[k] = view;
     g->vdec[k] = d;
     g->vpatch[k] = patch;
     g->vbase[k] = patch ? base : -1;
-    if (!g->vindex[k])
-        g->vindex[k] = calloc(1, sizeof *g->vindex[k]);
-    srv_jidx_free(g->vindex[k]);
-    if (g->vindex[k] && ix) {
-        *g->vindex[k] = *ix;
-        memset(ix, 0, sizeof *ix);
-    } else if (ix) {
-        srv_jidx_free(ix);
-    }
 }
 
 int srv_view_here(srv_game *g, int k)
 {
-    if (g->vtext[k] && g->vdec[k] == g->nmoves)
+    if (g->vview[k] && g->vdec[k] == g->nmoves)
         return 0;
-    char *view = ch_view_json(&g->st, k - 1, SRV_VIEW_FLAGS);
-    if (!view)
+    char *patch;
+    srv_view *v = make_view(&g->st, k, g->vview[k], 1, &patch);
+    if (!v)
         return -1;
-    srv_jidx ix = {0};
-    char *patch = g->vtext[k] ? srv_json_diff_ix(g->vtext[k], g->vindex[k], view, &ix) : NULL;
-    install(g, k, g->nmoves, view, patch, &ix);
+    install(g, k, g->nmoves, v, patch);
     return 0;
 }
 
@@ -187,9 +208,12 @@ int srv_views_request(srv_views *v, srv_game *g)
         g->views_again = 1;
         return 0;
     }
-    unsigned mask = 0;
-    for (srv_client *c = g->clients; c; c = c->gnext)
+    unsigned mask = 0, pmask = 0;
+    for (srv_client *c = g->clients; c; c = c->gnext) {
         mask |= 1u << (c->seat + 1);
+        if (!c->full_frames)
+            pmask |= 1u << (c->seat + 1);
+    }
     if (!mask)
         return 0;
     vjob *j = calloc(1, sizeof *j);
@@ -198,14 +222,13 @@ int srv_views_request(srv_views *v, srv_game *g)
     j->game = g;
     j->decision = g->nmoves;
     j->mask = mask;
+    j->pmask = pmask;
     j->st = g->st;
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
         j->base[k] = -1;
-        if (((mask >> k) & 1u) && g->vtext[k] && g->vdec[k] < g->nmoves) {
-            j->old[k] = strdup(g->vtext[k]); /* NULL: a whole view only */
-            j->base[k] = j->old[k] ? g->vdec[k] : -1;
-            if (j->old[k] && g->vindex[k] && srv_jidx_copy(&j->oldix[k], g->vindex[k]) != 0)
-                memset(&j->oldix[k], 0, sizeof j->oldix[k]); /* made again by the diff */
+        if (((pmask >> k) & 1u) && g->vview[k] && g->vdec[k] < g->nmoves) {
+            j->old[k] = srv_view_ref(g->vview[k]);
+            j->base[k] = g->vdec[k];
         }
     }
     g->views_job = 1;
@@ -234,12 +257,11 @@ void srv_views_drain(srv_views *v)
         g->views_job = 0;
         if (j->decision == g->nmoves && g->npending == 0) {
             for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
-                if (!j->view[k] || (g->vtext[k] && g->vdec[k] == j->decision))
+                if (!j->view[k] || (g->vview[k] && g->vdec[k] == j->decision))
                     continue; /* not asked, or built on the loop meanwhile */
                 /* the patch holds only from the view the game still has */
-                int same_base = j->old[k] && g->vtext[k] && g->vdec[k] == j->base[k];
-                install(g, k, j->decision, j->view[k], same_base ? j->patch[k] : NULL,
-                        &j->newix[k]);
+                int same_base = j->old[k] && g->vview[k] == j->old[k];
+                install(g, k, j->decision, j->view[k], same_base ? j->patch[k] : NULL);
                 if (same_base)
                     j->patch[k] = NULL;
                 j->view[k] = NULL;
