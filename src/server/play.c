@@ -369,23 +369,37 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     }
     chx_buf_puts(&hb, ",\"legal\":[");
     if (seat >= 0 && srv_seat_decides(g, seat)) {
-        int nl = 0;
-        char *lines = chx_legal_lines(&g->st, seat, &nl);
-        int k = 0;
-        for (char *p = lines; p && *p; k++) {
-            char *e = strchr(p, '\n');
-            if (e)
-                *e = '\0';
-            if (k)
-                chx_buf_add(&hb, ",", 1);
-            chx_buf_json_str(&hb, p);
-            p = e ? e + 1 : p + strlen(p);
+        /* the legal moves and their prices: made once per decision and seat
+           (a seat's other connections, frames of the same decision) */
+        if (!g->legal_json[seat] || g->legal_dec[seat] != g->nmoves) {
+            chx_buf lb = {0};
+            int nl = 0;
+            char *lines = chx_legal_lines(&g->st, seat, &nl);
+            int k = 0;
+            for (char *p = lines; p && *p; k++) {
+                char *e = strchr(p, '\n');
+                if (e)
+                    *e = '\0';
+                if (k)
+                    chx_buf_add(&lb, ",", 1);
+                chx_buf_json_str(&lb, p);
+                p = e ? e + 1 : p + strlen(p);
+            }
+            free(lines);
+            /* what each money move costs or brings, for its button */
+            chx_buf_puts(&lb, "],\"prices\":");
+            if (chx_prices_json(&g->st, seat, &lb) != 0)
+                chx_buf_puts(&lb, "{}");
+            free(g->legal_json[seat]);
+            g->legal_json[seat] = lb.oom ? NULL : lb.s;
+            if (lb.oom)
+                free(lb.s);
+            g->legal_dec[seat] = g->nmoves;
         }
-        free(lines);
-        /* what each money move costs or brings, for its button */
-        chx_buf_puts(&hb, "],\"prices\":");
-        if (chx_prices_json(&g->st, seat, &hb) != 0)
-            chx_buf_puts(&hb, "{}");
+        if (g->legal_json[seat])
+            chx_buf_puts(&hb, g->legal_json[seat]);
+        else
+            hb.oom = 1;
         chx_buf_puts(&hb, ",\"log\":[");
     } else {
         chx_buf_puts(&hb, "],\"log\":[");
@@ -490,7 +504,7 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
 
 int srv_replay_moves(srv_game *g, json_t *moves, int upto, char *why, size_t n)
 {
-    srv_views_clear(g); /* views of the game before it was rebuilt */
+    srv_views_clear(g); /* views (and legal moves) of the game before it was rebuilt */
     if (srv_game_start_state(g, why, n) != 0)
         return -1;
     size_t i;

@@ -135,6 +135,8 @@ struct srv_game {
     char *vpatch[CH_MAX_PLAYERS + 1];
     int vbase[CH_MAX_PLAYERS + 1];   /* vpatch applies to this decision's view */
     int vcache_decision;        /* set to -1 at creation (lobby.c, store.c); unused */
+    char *legal_json[CH_MAX_PLAYERS]; /* a seat's "legal" items and "prices" (play.c) */
+    int legal_dec[CH_MAX_PLAYERS];   /* at this decision */
     int views_job, views_again; /* a view job is in flight; ask again after */
     char *static_json;          /* the views' board and card table
                                    (CH_JSON_STATIC), sent once per client */

@@ -165,6 +165,10 @@ void srv_views_clear(srv_game *g)
         g->vbase[k] = -1;
     }
     g->vcache_decision = -1;
+    for (int s = 0; s < CH_MAX_PLAYERS; s++) {
+        free(g->legal_json[s]);
+        g->legal_json[s] = NULL;
+    }
     /* the views clients hold may no longer be the game's: whole views next */
     for (srv_client *c = g->clients; c; c = c->gnext)
         c->view_dec = -1;
