@@ -135,7 +135,8 @@ try:
             check("view" in r and "patch" not in r and "static" in r and "seats" in r,
                   f"a resync's answer is whole: {sorted(r)}")
             if r["decision"] == dec["p"]:
-                check(r["view"] == held, "the resynced view equals the patched one")
+                check(json.dumps(r["view"]) == json.dumps(held),
+                      "the resynced view equals the patched one (key order included)")
             take("p", p, r)
             m = r
         if moves == 40 and not reconnected:
@@ -172,8 +173,9 @@ try:
         bytes_view += len(json.dumps(m["view"], separators=(",", ":")))
     same = [d for d in whole if d in patched]
     check(len(same) >= 5, f"decisions seen by both spectators: {len(same)}")
-    for d in same:
-        check(whole[d] == patched[d], f"decision {d}: patched spectator view equals the whole one")
+    for d in same:  # key order included
+        check(json.dumps(whole[d]) == json.dumps(patched[d]),
+              f"decision {d}: patched spectator view equals the whole one")
     shared = [k for k in patch_text["s1"] if k in patch_text["s2"]]
     check(len(shared) >= 5, f"patches seen by both patch spectators: {len(shared)}")
     for k in shared:

@@ -233,6 +233,8 @@ static int diff_container(diff_ctx *d, span a, span b)
     size_t base = d->plen;
     if (b.s[0] == '{') {
         unsigned char used[MAX_MEMBERS] = {0};
+        int match[MAX_MEMBERS];
+        int last = -1, added = 0;
         for (int i = 0; i < nb; i++) {
             int j = -1;
             /* the same key order in both (one writer): look where it
@@ -242,11 +244,25 @@ static int diff_container(diff_ctx *d, span a, span b)
             for (int k = 0; j < 0 && k < na; k++)
                 if (!used[k] && ak[k].n == bk[i].n && !memcmp(ak[k].s, bk[i].s, bk[i].n))
                     j = k;
+            if (j >= 0)
+                used[j] = 1;
+            match[i] = j;
+            /* an "add" puts a member last: the members must keep the
+               writer's order (clients see the same object, key order
+               included), so a member added before others, or members in
+               another order, make the object replaced whole */
+            if (j < 0)
+                added = 1;
+            else if (added || j < last)
+                return 1;
+            else
+                last = j;
+        }
+        for (int i = 0; i < nb; i++) {
             if (push_key(d, bk[i]) != 0)
                 return -1;
-            if (j >= 0) {
-                used[j] = 1;
-                if (diff_value(d, av[j], bv[i]) != 0)
+            if (match[i] >= 0) {
+                if (diff_value(d, av[match[i]], bv[i]) != 0)
                     return -1;
             } else {
                 op(d, "add", &bv[i]);

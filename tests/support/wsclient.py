@@ -392,8 +392,9 @@ class WS:
             if "patch" in m or "view" not in m:
                 raise DeltaError(f"a frame asked for whole has no view: {sorted(m)}")
             if m.get("decision") == msg.get("decision"):
-                if m["view"] != msg["view"]:
-                    a, b = json.dumps(msg["view"], sort_keys=True), json.dumps(m["view"], sort_keys=True)
+                # equal, key order included (what the server wrote, in order)
+                if json.dumps(m["view"]) != json.dumps(msg["view"]):
+                    a, b = json.dumps(msg["view"]), json.dumps(m["view"])
                     k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), 0)
                     raise DeltaError(f"decision {m['decision']}: the patched view differs from "
                                      f"the whole view near ...{a[max(0, k - 80):k + 80]}... vs "
