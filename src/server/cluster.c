@@ -94,7 +94,7 @@ const char *srv_node_name(void)
                   (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
                 *p = '-';
         host[28] = 0;
-        snprintf(cl.node, sizeof cl.node, "%s-%ld", host, (long)getpid());
+        snprintf(cl.node, sizeof cl.node, "%.28s-%ld", host, (long)getpid());
     }
     return cl.node;
 }
