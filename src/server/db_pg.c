@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libpq-fe.h>
 
@@ -25,7 +26,21 @@ typedef struct pg_conn {
     db_conn h;
     PGconn *pg;
     int64_t changes;
+    int64_t reset_ms;           /* the last attempt to connect again */
 } pg_conn;
+
+/* A lost link is tried again at most once a second: the event loop's
+ * connection must not spend every request waiting on a server that is down
+ * (each attempt is bounded anyway: connect_timeout, CONNECT_TIMEOUT_S). */
+#define RESET_EVERY_MS 1000
+#define CONNECT_TIMEOUT_S "5"
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 typedef struct pg_rows {
     db_rows h;
@@ -87,6 +102,12 @@ static int link_up(pg_conn *p)
 {
     if (PQstatus(p->pg) == CONNECTION_OK)
         return DB_OK;
+    int64_t now = mono_ms();
+    if (p->reset_ms && now - p->reset_ms < RESET_EVERY_MS) {
+        p->h.errclass = DB_LOST; /* the reason of the last attempt stays */
+        return DB_LOST;
+    }
+    p->reset_ms = now;
     PQreset(p->pg);
     if (PQstatus(p->pg) == CONNECTION_OK)
         return session_settings(p);
@@ -400,7 +421,11 @@ db_conn *db_pg_open(const char *conninfo, char *why, size_t n)
     }
     p->h.ops = &pq_ops;
     p->h.kind = DB_PG;
-    p->pg = PQconnectdb(conninfo);
+    /* the target (URL or key=value) is expanded from "dbname"; the bound on
+       connecting comes first, so that one in the target wins */
+    const char *const keys[] = {"connect_timeout", "dbname", NULL};
+    const char *const vals[] = {CONNECT_TIMEOUT_S, conninfo, NULL};
+    p->pg = PQconnectdbParams(keys, vals, 1);
     if (!p->pg || PQstatus(p->pg) != CONNECTION_OK) {
         const char *m = p->pg ? PQerrorMessage(p->pg) : "out of memory";
         snprintf(why, n, "cannot connect to PostgreSQL: %.*s", (int)strcspn(m, "\n"), m);

@@ -125,9 +125,24 @@ class PgTmp:
         return subprocess.run([tool, "-h", self.dir, "-p", str(PORT), "-U", USER] + list(args),
                               capture_output=True, text=True, timeout=timeout)
 
+    def _check_reachable(self):
+        """The server's user must be able to reach the folder: every folder
+        above it lets others through (o+x), or is that user's."""
+        d = os.path.dirname(self.dir)
+        while d and d != "/":
+            st = os.stat(d)
+            if not (st.st_mode & 0o001 or st.st_uid == self.uid):
+                raise RuntimeError("PostgreSQL runs as uid %d here (root may not run it) and "
+                                   "cannot reach %s through %s (mode %o): choose a folder "
+                                   "under /tmp, or chmod o+x %s"
+                                   % (self.uid, self.dir, d, st.st_mode & 0o777, d))
+            d = os.path.dirname(d)
+
     def start(self):
         """initdb (first time only) and start; returns self."""
         os.makedirs(self.dir, exist_ok=True)
+        if self.uid is not None:
+            self._check_reachable()
         if self.uid is not None:
             os.chown(self.dir, self.uid, self.gid)
         os.chmod(self.dir, 0o755)  # clients (root, other users) reach the socket
