@@ -36,7 +36,8 @@ import time
 DB = "chartered"
 USER = "chartered"
 PORT = 5432  # only names the socket file (DIR/.s.PGSQL.5432): no TCP
-START_TIMEOUT = 60  # seconds for initdb, and again for the start
+START_TIMEOUT = 180  # seconds for initdb, and again for the start (generous: the
+                     # machine that runs the tests may be loaded 15-fold)
 STOP_TIMEOUT = 30
 
 
@@ -148,8 +149,11 @@ class PgTmp:
         os.chmod(self.dir, 0o755)  # clients (root, other users) reach the socket
         fresh = not os.path.exists(os.path.join(self.data, "PG_VERSION"))
         if fresh:
+            # --no-sync: initdb's own fsync of its files is most of its time on
+            # a loaded machine; a test cluster made again from nothing needs
+            # no crash safety of its template (the server itself keeps fsync on)
             self._tool("initdb", "-D", self.data, "-U", USER, "-A", "trust", "-E", "UTF8",
-                       "--no-locale", "--no-instructions")
+                       "--no-locale", "--no-instructions", "--no-sync")
             with open(os.path.join(self.data, "postgresql.conf"), "a") as f:
                 # the socket in our own folder, no TCP at all
                 f.write("\nlisten_addresses = ''\nunix_socket_directories = '%s'\n"
