@@ -102,7 +102,7 @@ static const char *policy_name(int playout)
 static double search_rate(const ch_state *st, int p, int playout, int depth, int threads, double seconds,
                           double *dps, double *steps)
 {
-    ai_search_opts o = {0, seconds, threads, playout, (size_t)256 << 20, 0.7, 12, depth, 1.0, 1.0, 0};
+    ai_search_opts o = {0, seconds, threads, playout, (size_t)256 << 20, 0.7, 12, depth, 1.0, 1.0, 0, 0};
     ai_search *s = NULL;
     if (ai_search_new(&s, &o) != CH_OK) {
         fprintf(stderr, "bench_ismcts: cannot allocate the search\n");

@@ -18,8 +18,11 @@ trap 'rm -rf "$tmp"' EXIT
 printf '%-32s %-11s %9s %10s %12s %14s\n' binary edition games decisions "instr/dec" "instr/game"
 for ed in amsterdam golden-age; do
     for bin in "$@"; do
+        # builds that time state copies after the games: not counted here
+        copies=()
+        "$bin" bench --help 2>&1 | grep -q -- --copies && copies=(--copies 0)
         valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$bin" bench --edition "$ed" \
-            --players "$PLAYERS" --games "$GAMES" --json >"$tmp/json" 2>"$tmp/log"
+            --players "$PLAYERS" --games "$GAMES" "${copies[@]}" --json >"$tmp/json" 2>"$tmp/log"
         ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log")
         python3 - "$bin" "$ed" "$GAMES" "$ir" "$tmp/json" <<'PY'
 import json, sys

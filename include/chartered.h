@@ -289,7 +289,11 @@ typedef struct ch_state {
     uint8_t card_event[CH_MAX_CARDS]; /* Golden Age: 1 + event kind, 0 otherwise */
     uint8_t preset, events_on;        /* Golden Age setup                       */
     uint8_t plot_card[CH_MAX_PLOTS];  /* card of a plot                          */
-    ch_board board;
+    uint16_t board_id;  /* the board, in the library's shared read-only table of
+                           boards (ch_state_board): the topology is not copied
+                           with the state. Built-in arrangements have the same
+                           id in every process; JSON and positions carry the
+                           board itself, never this number */
 
     /* the table */
     uint8_t height[CH_MAX_PLOTS];  /* warehouses stacked on the plot            */
@@ -376,6 +380,15 @@ typedef struct ch_state {
 } ch_state;
 
 #define CH_STATE_MAGIC 0x43484131u /* "CHA1" */
+
+/* The board st is played on: an entry of the library's shared table of
+ * boards, read-only and alive until the process ends (never NULL; the empty
+ * board, with 0 plots, for a zeroed state). Safe from any thread. */
+const ch_board *ch_state_board(const ch_state *st);
+/* Put st on board b (added to the shared table when new: at most 511
+ * different boards per process) and recompute the board caches. For tools
+ * and tests that build states by hand; ch_new and the loaders do it. */
+int ch_state_set_board(ch_state *st, const ch_board *b, ch_msg *err);
 
 /* ---- life cycle ------------------------------------------------------------- */
 /* Start a game on a board. Deals from the seed; the starting player is drawn. */

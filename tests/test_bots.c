@@ -355,6 +355,8 @@ static void names_and_options(void **state)
     ch_bot_free(b);
     assert_int_equal(ch_bot_new(&b, "ismcts", "time=0.01,memory=4", 1, &m), CH_OK);
     ch_bot_free(b);
+    assert_int_equal(ch_bot_new(&b, "ismcts", "cpu=0.01,memory=4", 1, &m), CH_OK);
+    ch_bot_free(b);
     assert_int_equal(ch_bot_new(&b, "ismcts", "iterations=10,early=off,memory=1", 1, &m), CH_OK);
     ch_bot_free(b);
     assert_int_equal(ch_bot_new(&b, "greedy", NULL, 1, &m), CH_OK);
@@ -362,7 +364,8 @@ static void names_and_options(void **state)
     ch_bot_free(b);
     static const char *const bad[] = {"iterations=0", "iterations=x", "threads=0", "playout=smart", "playout=fastest",
                                       "memory=0", "frobnicate=1", "iterations", "time=-1",
-                                      "iterations=10,time=1", "early=maybe", "trust=11"};
+                                      "iterations=10,time=1", "early=maybe", "trust=11",
+                                      "cpu=0", "cpu=x", "cpu=0.1,time=0.1", "iterations=5,cpu=1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         b = (ch_bot *)1;
         m.text[0] = 0;
@@ -395,7 +398,7 @@ static void ismcts_full_arena(void **state)
     ch_state st;
     t_new(&st, 3, "standard", 17);
     int p = t_decider(&st);
-    ai_search_opts o = {3000, 0, 2, AI_PLAYOUT_RANDOM, 16 << 10, 0.7, 8, 0, 3.0, 1.0, 0};
+    ai_search_opts o = {3000, 0, 2, AI_PLAYOUT_RANDOM, 16 << 10, 0.7, 8, 0, 3.0, 1.0, 0, 0};
     ai_search *s = NULL;
     assert_int_equal(ai_search_new(&s, &o), CH_OK);
     ch_state view = st;
@@ -436,7 +439,7 @@ static void ismcts_early_stop(void **state)
                     ch_move got[2];
                     long its[2];
                     for (int e = 0; e < 2; e++) {
-                        ai_search_opts o = {400, 0, 1, AI_PLAYOUT_RANDOM, 4 << 20, 0.7, 8, 0, 3.0, trust, e};
+                        ai_search_opts o = {400, 0, 1, AI_PLAYOUT_RANDOM, 4 << 20, 0.7, 8, 0, 3.0, trust, e, 0};
                         ai_search *s = NULL;
                         assert_int_equal(ai_search_new(&s, &o), CH_OK);
                         ch_state view = st;
@@ -512,17 +515,21 @@ static void ismcts_time_budget(void **state)
     (void)state;
     ch_state st;
     t_new_ga(&st, 2, CH_GA_PRINTED, 0, 9);
+    /* wall-clock and CPU-time budgets (cpu=S: each search thread's own
+     * CPU clock) alternate between the moves */
     ch_bot *b = make_bot("ismcts:time=0.02,threads=2,memory=8", 3);
+    ch_bot *c = make_bot("ismcts:cpu=0.02,threads=2,memory=8", 3);
     for (int i = 0; i < 6; i++) {
         int p = t_decider(&st);
         if (p < 0)
             break;
         ch_move mv;
         ch_msg m;
-        assert_int_equal(ch_bot_choose(b, &st, p, &mv, &m), CH_OK);
+        assert_int_equal(ch_bot_choose(i & 1 ? c : b, &st, p, &mv, &m), CH_OK);
         assert_int_equal(ch_apply(&st, p, mv, &m), CH_OK);
     }
     ch_bot_free(b);
+    ch_bot_free(c);
 }
 
 int main(void)

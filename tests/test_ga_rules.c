@@ -92,9 +92,9 @@ static void check_setup(const setup_row *r, int events, uint64_t seed)
     assert_int_equal(st.nplayers, r->np);
     /* G-03, G-05: the side follows the player count */
     assert_string_equal(ch_ga_side(r->preset, r->np), r->lots == 60 ? "harbour" : "centre");
-    assert_int_equal(st.board.nplots, r->lots);
+    assert_int_equal(ch_state_board(&st)->nplots, r->lots);
     char name[48];
-    ch_plot_name(&st.board, t_lot(&st, 12), name, sizeof name);
+    ch_plot_name(ch_state_board(&st), t_lot(&st, 12), name, sizeof name);
     assert_string_equal(name, r->lots == 60 ? "Harbour 12" : "City Centre 12");
     /* the card set: one plot card per lot and the table's level cards (G-02) */
     int lv[6] = {0}, plots = 0, evs = 0, kinds = 0;
@@ -159,7 +159,7 @@ static void check_setup(const setup_row *r, int events, uint64_t seed)
         assert_int_equal(st.co[c].hq, CH_NONE);
         assert_int_equal(st.co[c].flag, 0);
     }
-    for (int x = 0; x < st.board.nplots; x++)
+    for (int x = 0; x < ch_state_board(&st)->nplots; x++)
         assert_int_equal(st.height[x], 0);
     /* G-06: the starting player is drawn and begins */
     assert_true(st.first_player < r->np);

@@ -72,7 +72,7 @@ static void scenario_founding_shapes(void **s)
         assert_true(st.pflags[t_lot(&st, shapes[i].b)] & CH_PF_FREE);
         assert_int_equal(st.supply, 70 - 3);
         int built = 0;
-        for (int x = 0; x < st.board.nplots; x++)
+        for (int x = 0; x < ch_state_board(&st)->nplots; x++)
             built += st.height[x] > 0;
         assert_int_equal(built, 3);
         /* "You are still allowed to trade two stocks" */

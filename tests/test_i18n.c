@@ -380,10 +380,14 @@ static void test_describe_merger_sentence(void **state)
     a.edition = CH_ED_AMSTERDAM;
     a.ncompanies = 9;
     a.nplayers = 2;
-    a.board.nplots = 10;
-    a.board.ndistricts = 1;
-    snprintf(a.board.district[0], sizeof a.board.district[0], "Harbour");
-    snprintf(a.board.plot_label[3], sizeof a.board.plot_label[3], "C1");
+    ch_board ab;
+    memset(&ab, 0, sizeof ab);
+    ab.nplots = 10;
+    ab.ndistricts = 1;
+    snprintf(ab.district[0], sizeof ab.district[0], "Harbour");
+    snprintf(ab.plot_label[3], sizeof ab.plot_label[3], "C1");
+    ch_msg bm;
+    assert_int_equal(ch_state_set_board(&a, &ab, &bm), CH_OK);
     for (int x = 0; x < 10; x++)
         a.owner[x] = CH_NONE;
     a.co[7].on_chart = 1;

@@ -670,7 +670,7 @@ static void test_layout(void **state)
     assert_string_equal(json_string_value(at(root, "seed", NULL)), "0000000000007a69");
     assert_int_equal(json_array_size(at(root, "rng", NULL)), 4);
     assert_string_equal(json_string_value(at(root, "board", "name")), "standard");
-    assert_int_equal(json_array_size(at(root, "board", "plots")), st.board.nplots);
+    assert_int_equal(json_array_size(at(root, "board", "plots")), ch_state_board(&st)->nplots);
     assert_int_equal(json_array_size(at(root, "piles", "deck")), st.ndeck);
     assert_string_equal(json_string_value(at(root, "turn", "phase")), "turn");
     json_t *co = json_array_get(at(root, "companies", NULL), 0);
@@ -688,7 +688,7 @@ static void test_layout(void **state)
             assert_string_equal(n, want);
             levels++;
         } else {
-            ch_plot_name(&st.board, st.card_plot[c], plot, sizeof plot);
+            ch_plot_name(ch_state_board(&st), st.card_plot[c], plot, sizeof plot);
             assert_string_equal(n, plot);
         }
     }

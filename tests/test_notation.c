@@ -47,7 +47,7 @@ static int group_setup(void **state)
 static int plot_of(const ch_state *st, const char *name)
 {
     int consumed = 0;
-    int x = ch_board_find(&st->board, name, &consumed);
+    int x = ch_board_find(ch_state_board(st), name, &consumed);
     if (x < 0)
         fail_msg("plot '%s' not found on the built-in board", name);
     return x;
@@ -192,7 +192,7 @@ static void test_card_name_and_hand_count(void **state)
     char buf[64], want[64];
     int x = plot_of(&g_st, "Harbour C1");
     int card = g_st.plot_card[x];
-    ch_plot_name(&g_st.board, x, want, sizeof want);
+    ch_plot_name(ch_state_board(&g_st), x, want, sizeof want);
     assert_string_equal(want, "Harbour C1");
     assert_int_equal(ch_card_name(&g_st, card, buf, sizeof buf), (int)strlen(want));
     assert_string_equal(buf, want);
@@ -296,9 +296,9 @@ static void test_round_trip_every_name(void **state)
 {
     (void)state;
     const ch_state *st = &g_st;
-    for (int x = 0; x < st->board.nplots; x++) {
+    for (int x = 0; x < ch_state_board(st)->nplots; x++) {
         char name[64], want[80];
-        ch_plot_name(&st->board, x, name, sizeof name);
+        ch_plot_name(ch_state_board(st), x, name, sizeof name);
         snprintf(want, sizeof want, "play %s", name);
         check_both(st, 0, mv(CH_M_PLAY, st->plot_card[x], x, CH_NONE, 0), want);
         snprintf(want, sizeof want, "hq %s", name);

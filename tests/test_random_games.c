@@ -134,7 +134,7 @@ static void board_caches_checked(void **s)
             for (int bit = 0; bit < 3; bit++) {
                 ch_state bad = st;
                 uint64_t *c = k == 0 ? bad.piece : k == 1 ? bad.lone : bad.zone;
-                int x = bit == 0 ? 0 : bit == 1 ? st.board.nplots - 1 : st.board.nplots / 2;
+                int x = bit == 0 ? 0 : bit == 1 ? ch_state_board(&st)->nplots - 1 : ch_state_board(&st)->nplots / 2;
                 c[x >> 6] ^= (uint64_t)1 << (x & 63);
                 assert_int_equal(ch_validate(&bad, &m), CH_EINVARIANT);
                 assert_non_null(strstr(m.text, "cached"));

@@ -73,7 +73,7 @@ static void building_cards_R02(void **s)
     ch_state st;
     t_new(&st, 3, "standard", 2);
     assert_int_equal(st.ncards, 114);
-    assert_int_equal(st.board.nplots, 96);
+    assert_int_equal(ch_state_board(&st)->nplots, 96);
     int plots = 0, lv[5] = {0};
     for (int c = 0; c < st.ncards; c++) {
         if (st.card_level[c]) {
@@ -171,7 +171,7 @@ static void setup_companies_off_chart(void **s)
         assert_int_equal(st.co[c].value, 0);
         assert_int_equal(st.co[c].hq, CH_NONE);
     }
-    for (int x = 0; x < st.board.nplots; x++) {
+    for (int x = 0; x < ch_state_board(&st)->nplots; x++) {
         assert_int_equal(st.height[x], 0);
         assert_int_equal(st.owner[x], CH_NONE);
         assert_int_equal(st.pflags[x], 0);
@@ -258,7 +258,7 @@ static void adjacency_R03_R13(void **s)
     (void)s;
     ch_state st;
     t_new(&st, 2, "standard", 8);
-    const ch_board *b = &st.board;
+    const ch_board *b = ch_state_board(&st);
     int a2 = t_plot(&st, "Harbour A2"), a3 = t_plot(&st, "Harbour A3");
     int b2 = t_plot(&st, "Harbour B2"), b3 = t_plot(&st, "Harbour B3");
     int a1 = t_plot(&st, "Harbour A1");
@@ -292,8 +292,8 @@ static void arrangements_R04(void **s)
     for (int i = 0; i < 4; i++) {
         ch_state st;
         t_new(&st, 3, names[i], 9);
-        assert_int_equal(st.board.nplots, 96);
-        assert_int_equal(st.board.ndistricts, 4);
+        assert_int_equal(ch_state_board(&st)->nplots, 96);
+        assert_int_equal(ch_state_board(&st)->ndistricts, 4);
         t_valid(&st);
     }
 }

@@ -370,21 +370,24 @@ static void escaped_names(void **s)
         uint64_t rng = 5;
         for (int i = 0; i < 40; i++)
             t_random_step(&st, &rng);
-        snprintf(st.board.name, sizeof st.board.name, "%s", names[0]);
-        for (int d = 0; d < st.board.ndistricts && d < CH_MAX_DISTRICTS; d++)
-            snprintf(st.board.district[d], sizeof st.board.district[d], "%s", names[(d + 1) % 4]);
-        snprintf(st.board.plot_label[0], sizeof st.board.plot_label[0], "\"\\");
+        ch_board ob = *ch_state_board(&st); /* the same board with odd names */
+        snprintf(ob.name, sizeof ob.name, "%s", names[0]);
+        for (int d = 0; d < ob.ndistricts && d < CH_MAX_DISTRICTS; d++)
+            snprintf(ob.district[d], sizeof ob.district[d], "%s", names[(d + 1) % 4]);
+        snprintf(ob.plot_label[0], sizeof ob.plot_label[0], "\"\\");
+        ch_msg m;
+        assert_int_equal(ch_state_set_board(&st, &ob, &m), CH_OK);
         check_state(&st, ed ? "golden age, odd names" : "amsterdam, odd names");
         /* the strings read back are the bytes written */
         char *t = ch_view_to_json(&st, 1);
         json_t *doc = json_loads(t, 0, NULL);
         assert_non_null(doc);
         json_t *board = json_object_get(doc, "board");
-        assert_string_equal(json_string_value(json_object_get(board, "name")), st.board.name);
+        assert_string_equal(json_string_value(json_object_get(board, "name")), ob.name);
         json_t *dist = json_object_get(board, "districts");
-        for (int d = 0; d < st.board.ndistricts && d < CH_MAX_DISTRICTS; d++)
+        for (int d = 0; d < ob.ndistricts && d < CH_MAX_DISTRICTS; d++)
             assert_string_equal(json_string_value(json_array_get(dist, (size_t)d)),
-                                st.board.district[d]);
+                                ob.district[d]);
         json_t *plot0 = json_array_get(json_object_get(board, "plots"), 0);
         assert_string_equal(json_string_value(json_object_get(plot0, "label")), "\"\\");
         /* a slash and UTF-8 are written as they are */

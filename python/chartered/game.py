@@ -114,7 +114,7 @@ class Game:
         if rc != lib.CH_OK:
             raise ChError(rc, _msg_text(msg))
         self._players = players
-        self.nplots = st.board.nplots
+        self.nplots = lib.ch_state_board(st).nplots
         self.ncards = st.ncards
         self.ncompanies = st.ncompanies
         self.layout = _obs.Layout(self)

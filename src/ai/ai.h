@@ -145,6 +145,9 @@ typedef struct ai_search_opts {
     double trust;          /* z: leave greedy's move only for a move whose mean
                               result beats it by z standard errors; 0: never keep */
     int early;             /* stop once more iterations cannot change the move */
+    int cpu;               /* 1: seconds are CPU time of each search thread
+                              (CLOCK_THREAD_CPUTIME_ID), not wall-clock time:
+                              fair on a shared machine                        */
 } ai_search_opts;
 
 typedef struct ai_search ai_search;

@@ -47,6 +47,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
 {
     o->iterations = 0;
     o->seconds = 0;
+    o->cpu = 0;
     o->threads = 1;
     o->playout = AI_PLAYOUT_GREEDY;
     o->memory = (size_t)64 << 20;
@@ -56,7 +57,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
     o->prior = 3.0;
     o->trust = 1.0;
     o->early = 1;
-    int have_iter = 0, have_time = 0;
+    int have_iter = 0, have_time = 0, have_cpu = 0;
     if (!options)
         options = "";
     const char *s = options;
@@ -94,7 +95,15 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             if (errno || end == val || *end || !(v > 0) || v > 86400)
                 return opt_error(err, "bot %s: time must be seconds per move above 0, not '%s'", name, val);
             o->seconds = v;
+            o->cpu = 0;
             have_time = 1;
+        } else if (!strcmp(key, "cpu")) {
+            double v = strtod(val, &end);
+            if (errno || end == val || *end || !(v > 0) || v > 86400)
+                return opt_error(err, "bot %s: cpu must be seconds of CPU time per move above 0, not '%s'", name, val);
+            o->seconds = v;
+            o->cpu = 1;
+            have_cpu = 1;
         } else if (!strcmp(key, "threads")) {
             long v = strtol(val, &end, 10);
             if (errno || end == val || *end || v < 1 || v > 64)
@@ -147,13 +156,13 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
                 return opt_error(err, "bot %s: width must be from 0 (all moves) to 4096, not '%s'", name, val);
             o->width = (int)v;
         } else {
-            return opt_error(err, "bot %s: unknown option '%s' (options: iterations, time, threads, "
+            return opt_error(err, "bot %s: unknown option '%s' (options: iterations, time, cpu, threads, "
                                   "playout, memory, c, width, depth, prior, trust, early)", name, key);
         }
     }
-    if (have_iter && have_time)
-        return opt_error(err, "bot %s: give iterations or time, not both%s", name, "");
-    if (kind == BOT_ISMCTS && !have_iter && !have_time)
+    if (have_iter + have_time + have_cpu > 1)
+        return opt_error(err, "bot %s: give one of iterations, time and cpu%s", name, "");
+    if (kind == BOT_ISMCTS && !have_iter && !have_time && !have_cpu)
         o->iterations = 500;
     return CH_OK;
 }

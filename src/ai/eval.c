@@ -60,7 +60,7 @@ void ai_features(const ch_state *st, const ai_params *pr, ai_feat *f)
 
 void ai_features_hint(const ch_state *st, const ai_params *pr, ai_feat *f, double deck_avg)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = ch_state_board(st);
     int ga = st->edition == CH_ED_GOLDEN_AGE;
     f->ed = st->edition;
     f->np = st->nplayers;
@@ -215,7 +215,7 @@ double ai_card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, 
     if (k)
         return f->best_lvl[k] > 0 ? f->best_lvl[k] : dead;
     int x = st->card_plot[card];
-    if (x >= st->board.nplots)
+    if (x >= ch_state_board(st)->nplots)
         return dead;
     if (bit(f->occ, x)) {
         int c = f->pcomp[x];
@@ -227,7 +227,7 @@ double ai_card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, 
             return dead; /* built over (Veilinge 4 leftovers) */
         return f->value[c] + 10 > f->maxv ? f->maxv : f->value[c] + 10;
     }
-    const ch_board *b = &st->board;
+    const ch_board *b = ch_state_board(st);
     unsigned comps = 0;
     int lone = 0, sum = 0;
     for (int i = 0; i < b->deg[x]; i++) {

@@ -205,7 +205,7 @@ static double play_static(const ch_state *st, const ai_feat *f, const ai_params 
     double v;
     if (k) {
         int y = m.b;
-        c = y < st->board.nplots ? f->pcomp[y] : CH_NONE;
+        c = y < ch_state_board(st)->nplots ? f->pcomp[y] : CH_NONE;
         if (c == CH_NONE || !f->value[c])
             return 1; /* a level on a lone warehouse pays nothing now */
         v = f->value[c] + 10 * k;
@@ -214,8 +214,9 @@ static double play_static(const ch_state *st, const ai_feat *f, const ai_params 
     } else {
         v = ai_card_value(st, f, pr, card);
         int x = m.b;
-        for (int i = 0; i < st->board.deg[x] && c == CH_NONE; i++) {
-            int y = st->board.adj[x][i];
+        const ch_board *b = ch_state_board(st);
+        for (int i = 0; i < b->deg[x] && c == CH_NONE; i++) {
+            int y = b->adj[x][i];
             c = f->pcomp[y];
         }
         if (m.c != CH_NONE) /* a two-card founding spends a second card */
@@ -452,7 +453,7 @@ static double auction_worth(ai_ws *ws, const ch_state *st, int p)
             if (st->card_level[c] || st->card_event[c])
                 continue;
             seen++;
-            int x = st->card_plot[c], co = x < st->board.nplots ? f->pcomp[x] : CH_NONE;
+            int x = st->card_plot[c], co = x < ch_state_board(st)->nplots ? f->pcomp[x] : CH_NONE;
             double v = co != CH_NONE && f->value[co] ? f->value[co] - 10.0 * st->pl[p].stock[co] : 5;
             if (v > best)
                 best = v;

@@ -81,6 +81,7 @@ struct ai_search {
     int rootp;
     uint64_t seed;
     double deadline;
+    double cpu0;                     /* the caller's CPU clock at the start   */
     ch_move rc[AI_CAND];
     double rscore[AI_CAND];
     int nrc;
@@ -92,6 +93,15 @@ static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of the calling thread: the clock of a CPU-time budget (cpu=S),
+ * which other programs on a shared machine do not eat into. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -383,14 +393,18 @@ static void run_tree(ai_tree *t)
                 break;
         }
     } else {
-        double start = now_s(), now;
+        /* a CPU-time budget runs on each thread's own clock; tree 0 runs on
+         * the caller's thread, whose clock started with the root's ranking */
+        double (*clock)(void) = s->o.cpu ? cpu_s : now_s;
+        double start = clock(), now;
+        double deadline = !s->o.cpu ? s->deadline : (t->index == 0 ? s->cpu0 : start) + s->o.seconds;
         do {
             iterate(t);
-            now = now_s();
+            now = clock();
             if (s->o.early && (t->iters & 31) == 0 && now > start &&
-                settled(t, (double)t->iters * (s->deadline - now) / (now - start)))
+                settled(t, (double)t->iters * (deadline - now) / (now - start)))
                 break;
-        } while (now < s->deadline);
+        } while (now < deadline);
     }
 }
 
@@ -520,6 +534,7 @@ static void root_moves(ai_search *s, const ch_state *st, int p)
 ch_move ai_search_run(ai_search *s, const ch_state *st, int p, uint64_t seed)
 {
     double t0 = now_s();
+    s->cpu0 = cpu_s();
     memset(&s->last, 0, sizeof s->last);
     root_moves(s, st, p);
     if (s->nrc <= 1) {

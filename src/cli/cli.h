@@ -164,7 +164,7 @@ int cli_move_read(const ch_state *st, int p, const char *text, ch_move *m,
 int cli_sole_decider(const ch_state *st);
 
 /* Where byte off of a ch_state lies, for messages: "byte 2504 of 5984
- * (ch_state.board + 2088)". */
+ * (ch_state.height + 20)". */
 void cli_state_where(size_t off, char *buf, size_t n);
 /* First differing byte of two states (sizeof(ch_state) when equal). */
 size_t cli_state_diff(const ch_state *a, const ch_state *b);

@@ -14,9 +14,27 @@
 #define BENCH_CAP 4096          /* moves in the stack buffer */
 #define BENCH_MAX_DECISIONS 100000
 
+/* CPU nanoseconds of one state copy (a memcpy, what a search does for every
+ * iteration and a playout for every determinisation): the mean of N copies
+ * of the last state, alternating between two buffers. */
+static double state_copy_ns(const ch_state *last, int N)
+{
+    static ch_state buf[2];
+    if (N <= 0)
+        return 0;
+    buf[0] = *last;
+    double c0 = cli_cpu_now();
+    for (int i = 0; i < N; i++) {
+        memcpy(&buf[(i + 1) & 1], &buf[i & 1], sizeof(ch_state));
+        __asm__ __volatile__("" : : "r"(buf) : "memory"); /* keep every copy */
+    }
+    double c = cli_cpu_now() - c0;
+    return c > 0 ? c * 1e9 / N : 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
-    int players = 4, games = 0, seen_games = 0, seen_seconds = 0, as_json = 0;
+    int players = 4, copies = 200000, games = 0, seen_games = 0, seen_seconds = 0, as_json = 0;
     double seconds = 3.0;
     uint64_t seed = 1;
     const char *arrangement = NULL, *edition = "amsterdam", *preset = NULL;
@@ -42,6 +60,9 @@ int cmd_bench(int argc, char **argv)
         {"arrangement", 'a', OPT_STR, &arrangement, "NAME", 0, 0,
          "built-in arrangement (default: Building Amsterdam's first; The "
          "Golden Age: the side of the preset)", NULL},
+        {"copies", 0, OPT_INT, &copies, "N", 0, 100000000,
+         "state copies timed after the games (default 200000; 0: none, as "
+         "bench/instructions.sh does)", NULL},
         {"json", 0, OPT_FLAG, &as_json, NULL, 0, 0,
          "print one JSON line instead of text", NULL},
         {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL}};
@@ -49,7 +70,7 @@ int cmd_bench(int argc, char **argv)
                                 "chartered bench [--edition amsterdam|golden-age|all] "
                                 "[--players 4] [--preset NAME|both] [--events on|off|both] "
                                 "[--games G] [--seconds T] [--seed S] [--arrangement NAME] "
-                                "[--json]",
+                                "[--copies N] [--json]",
                                 "Random playouts on one thread: every step lists all legal "
                                 "moves (ch_legal),\npicks one uniformly and applies it with "
                                 "ch_apply_fast.",
@@ -149,6 +170,7 @@ int cmd_bench(int argc, char **argv)
                   seed + done, decisions, seed + done, flags);
         return EXIT_FAIL;
     }
+    double copy_ns = state_copy_ns(&st, copies);
     unsigned long long allocs = bench_alloc_count();
     int have_allocs = bench_alloc_available();
     double dps = elapsed > 0 ? (double)decisions / elapsed : 0;
@@ -170,10 +192,10 @@ int cmd_bench(int argc, char **argv)
                ",\"games_per_second\":%.1f,\"avg_decisions\":%.1f"
                ",\"cpu_seconds\":%.3f,\"decisions_per_cpu_second\":%.0f"
                ",\"games_per_cpu_second\":%.1f"
-               ",\"avg_turns\":%.1f,\"sizeof_state\":%zu,",
+               ",\"avg_turns\":%.1f,\"sizeof_state\":%zu,\"state_copy_ns\":%.1f,",
                players, arr_text, seed, done, decisions, elapsed, dps, gps,
                done ? (double)decisions / (double)done : 0.0, cpu, cdps, cgps,
-               done ? (double)turns / (double)done : 0.0, sizeof(ch_state));
+               done ? (double)turns / (double)done : 0.0, sizeof(ch_state), copy_ns);
         if (have_allocs)
             printf("\"allocations_per_game\":%.2f,\"allocations\":%llu",
                    apg, allocs);
@@ -191,7 +213,8 @@ int cmd_bench(int argc, char **argv)
            done ? (double)turns / (double)done : 0.0);
     printf("  decisions/second  %.0f (%.0f per CPU second)\n", dps, cdps);
     printf("  games/second      %.1f (%.1f per CPU second)\n", gps, cgps);
-    printf("  sizeof(ch_state)  %zu bytes\n", sizeof(ch_state));
+    printf("  sizeof(ch_state)  %zu bytes, a copy (memcpy) %.1f ns of CPU\n", sizeof(ch_state),
+           copy_ns);
     if (have_allocs)
         printf("  heap allocations  %.2f per game (%llu in all)\n", apg, allocs);
     else

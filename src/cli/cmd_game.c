@@ -42,7 +42,7 @@ static int new_from_position(const char *path, const char *out)
         cli_decider_text(st, who, sizeof who);
         printf("%s: new %s game from %s, %d players, board %s; %s\n", out,
                cli_edition_name(st->edition), path, st->nplayers,
-               st->board.name, who);
+               ch_state_board(st)->name, who);
     }
     json_decref(setup);
     free(st);
@@ -197,7 +197,7 @@ int cmd_new(int argc, char **argv)
                      cli_preset_name(set.preset), set.events ? "on" : "off");
         printf("%s: new %s game, %d players%s, board %s, seed %" PRIu64
                "; %s\n", out, cli_edition_name(edition), set.nplayers, opts,
-               st->board.name, seed, who);
+               ch_state_board(st)->name, seed, who);
     }
 done:
     free(board);
@@ -785,7 +785,7 @@ int cmd_replay(int argc, char **argv)
                      g.set.events ? "on" : "off");
         printf("start: %s, %d players%s, board %s, seed %" PRIu64 "\n",
                cli_edition_name(g.set.edition), g.set.nplayers, opts,
-               st->board.name, g.set.seed);
+               ch_state_board(st)->name, g.set.seed);
     }
     size_t i;
     json_t *mv;

@@ -400,7 +400,7 @@ json_t *gf_setup_for_position(const ch_state *st)
     json_object_set_new(setup, "players", json_integer(st->nplayers));
     json_object_set_new(setup, "seed", gf_seed_json(st->seed));
     gf_setup_options(setup, &set);
-    json_object_set_new(setup, "arrangement", json_string(st->board.name));
+    json_object_set_new(setup, "arrangement", json_string(ch_state_board(st)->name));
     json_object_set_new(setup, "position", json_string(text));
     ch_free(text);
     return setup;

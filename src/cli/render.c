@@ -102,8 +102,8 @@ static void print_companies(FILE *f, const ch_state *st)
         else
             fprintf(f, "off chart  ");
         fprintf(f, "  bank %u stocks", co->bank);
-        if (co->hq != CH_NONE && co->hq < st->board.nplots) {
-            ch_plot_name(&st->board, co->hq, pname, sizeof pname);
+        if (co->hq != CH_NONE && co->hq < ch_state_board(st)->nplots) {
+            ch_plot_name(ch_state_board(st), co->hq, pname, sizeof pname);
             fprintf(f, "  HQ %s", pname);
         }
         if (golden(st) && co->flag)
@@ -116,7 +116,7 @@ static void print_companies(FILE *f, const ch_state *st)
  * h = HQ, r = broken roof, u = upside-down placeholder. */
 static void print_district(FILE *f, const ch_state *st, int d)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = ch_state_board(st);
     int minx = 127, maxx = -128, miny = 127, maxy = -128, count = 0;
     for (int p = 0; p < b->nplots; p++) {
         if (b->plot_district[p] != d)
@@ -182,15 +182,15 @@ static void print_board(FILE *f, const ch_state *st)
     if (golden(st))
         fprintf(f, "board %s (cell = lot:enterprise letter, height (HQ "
                    "included), h HQ, f free warehouse; . empty):\n",
-                st->board.name);
+                ch_state_board(st)->name);
     else
         fprintf(f, "board %s (cell = plot:company letter, warehouses, h HQ, "
-                   "r roof, u placeholder; . empty):\n", st->board.name);
-    for (int d = 0; d < st->board.ndistricts; d++)
+                   "r roof, u placeholder; . empty):\n", ch_state_board(st)->name);
+    for (int d = 0; d < ch_state_board(st)->ndistricts; d++)
         print_district(f, st, d);
     if (golden(st)) {
         int nfree = 0;
-        for (int x = 0; x < st->board.nplots; x++)
+        for (int x = 0; x < ch_state_board(st)->nplots; x++)
             if (st->pflags[x] & CH_PF_FREE)
                 nfree++;
         fprintf(f, "  warehouses in supply %u of %u, free warehouses not yet "
@@ -342,7 +342,7 @@ void render_state(FILE *f, const ch_state *st, int viewer)
     if (golden(st))
         fprintf(f, ", preset %s, events %s", cli_preset_name(st->preset),
                 st->events_on ? "on" : "off");
-    fprintf(f, ", board %s", st->board.name);
+    fprintf(f, ", board %s", ch_state_board(st)->name);
     if (viewer == RENDER_ALL)
         fprintf(f, ", seed %" PRIu64, st->seed);
     fprintf(f, ", turn %u, %" PRIu32 " decisions\n", st->turn_no,

@@ -314,7 +314,7 @@ void cli_state_where(size_t off, char *buf, size_t n)
         const char *name;
         size_t off;
     } anchors[] = {F(magic), F(seed), F(card_plot), F(card_level),
-                   F(plot_card), F(board), F(height), F(owner), F(pflags),
+                   F(plot_card), F(board_id), F(height), F(owner), F(pflags),
                    F(supply), F(co), F(pl), F(bank_net), F(loc), F(deck),
                    F(market), F(reserve), F(discard), F(look), F(ev_deck),
                    F(ev_open), F(ev_discard), F(phase), F(turn_no),

@@ -21,6 +21,7 @@ typedef struct playinfo {
  * plot's lone component is just its lone neighbours. */
 typedef struct tview {
     const ch_state *st;
+    const board_entry *be;             /* the board and its derived tables */
     plotset piece, lone, comp, danger; /* comp: plots with company pieces */
     int avail;
 } tview;
@@ -28,6 +29,7 @@ typedef struct tview {
 static void make_view(const ch_state *st, tview *v)
 {
     v->st = st;
+    v->be = BENT(st);
     v->piece.b[0] = st->piece[0];
     v->piece.b[1] = st->piece[1];
     v->lone.b[0] = st->lone[0];
@@ -58,7 +60,8 @@ static int lone_value(const ch_state *st, const plotset *lone)
 
 static int no_adjacent_piece(const ch_state *st, tview *v, int x)
 {
-    const uint64_t *nb = st->board.nbmask[x];
+    (void)st;
+    const uint64_t *nb = v->be->b.nbmask[x];
     return !((nb[0] & v->piece.b[0]) | (nb[1] & v->piece.b[1]));
 }
 
@@ -80,7 +83,8 @@ static int diagonal(const ch_board *b, int x, int y)
 static int diag_options(const ch_state *st, tview *v, int x, int x2, int need_lone,
                         plotset *out)
 {
-    const ch_board *b = &st->board;
+    (void)st;
+    const ch_board *b = &v->be->b;
     int n = 0;
     memset(out, 0, sizeof *out);
     if (x2 != CH_NONE && !diagonal(b, x, x2))
@@ -131,12 +135,12 @@ static void classify(const ch_state *st, tview *v, int x, playinfo *pi)
     int need = (st->pflags[x] & CH_PF_UPSIDE) && !(st->pflags[x] & CH_PF_NOPIECE) ? 0 : 1;
     if (st->supply < need)
         return;
-    const uint64_t *nb = st->board.nbmask[x];
+    const uint64_t *nb = v->be->b.nbmask[x];
     int near_company = ((nb[0] & v->comp.b[0]) | (nb[1] & v->comp.b[1])) || bs_has(v->comp.b, x);
     pi->comps = near_company ? adjacent_companies(st, x) : 0;
     plotset lone;
-    lone.b[0] = st->board.nbmask[x][0] & v->lone.b[0];
-    lone.b[1] = st->board.nbmask[x][1] & v->lone.b[1];
+    lone.b[0] = nb[0] & v->lone.b[0];
+    lone.b[1] = nb[1] & v->lone.b[1];
     int ncomp = popc(pi->comps);
     if (ncomp == 1) {
         pi->kind = K_EXPAND;
@@ -210,7 +214,7 @@ static int pair_founds(const ch_state *st, tview *v, int x1, int x2)
         return 0;
     if (!no_adjacent_piece(st, v, x1) || !no_adjacent_piece(st, v, x2))
         return 0;
-    if (bs_has(st->board.nbmask[x1], x2)) {
+    if (bs_has(v->be->b.nbmask[x1], x2)) {
         plotset g;
         memset(&g, 0, sizeof g);
         bs_set(g.b, x1);
@@ -276,12 +280,7 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
             int x1 = st->card_plot[plots[i]];
             if (!no_adjacent_piece(st, &v, x1))
                 continue;
-            uint64_t reach[2] = {st->board.nbmask[x1][0], st->board.nbmask[x1][1]};
-            for (int k = 0; k < st->board.deg[x1]; k++) {
-                int e = st->board.adj[x1][k];
-                reach[0] |= st->board.nbmask[e][0];
-                reach[1] |= st->board.nbmask[e][1];
-            }
+            const uint64_t *reach = v.be->zmask[0][x1]; /* distance < 3 */
             for (int j = i + 1; j < np; j++) {
                 int x2 = st->card_plot[plots[j]];
                 if (alone[j] == 1 || !bs_has(reach, x2))
@@ -338,10 +337,10 @@ int play_legal_reason(const ch_state *st, int p, ch_move m, ch_msg *why)
     }
     if (st->supply < 1)
         return fail(why, CH_EILLEGAL, "no warehouse is left in the supply");
-    ch_plot_name(&st->board, m.b, name2, sizeof name2);
+    ch_plot_name(BRD(st), m.b, name2, sizeof name2);
     if (st->card_level[m.a]) {
         int k = st->card_level[m.a];
-        if (m.b >= st->board.nplots)
+        if (m.b >= BRD(st)->nplots)
             return fail(why, CH_EILLEGAL, "no such plot");
         if (st->height[m.b] == 0)
             return fail(why, CH_EILLEGAL, "there is no warehouse on %s to put a level on", name2);
@@ -518,7 +517,7 @@ int gen_build_phase(const ch_state *st, ch_move *buf, int cap)
     case CH_PH_HQ: {
         plotset opts;
         hq_options(st, &opts);
-        for (int e = 0; e < st->board.nplots; e++)
+        for (int e = 0; e < BRD(st)->nplots; e++)
             if (bs_has(opts.b, e))
                 emit(buf, cap, &n, CH_M_HQ, e, 0, 0, 0);
         /* A single-card diagonal founding is optional (R-19), but a roof was

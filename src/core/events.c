@@ -272,13 +272,13 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
         int marker[5] = {CH_NONE, CH_NONE, CH_NONE, CH_NONE, CH_NONE}, any_level[5] = {0};
         uint64_t ask[2];
         askable_set(st, q, ask);
-        for (int c = st->board.nplots; c < st->ncards; c++) { /* level cards follow the plots */
+        for (int c = BRD(st)->nplots; c < st->ncards; c++) { /* level cards follow the plots */
             int k = st->card_level[c];
             if (marker[k] == CH_NONE)
                 marker[k] = c;
             any_level[k] |= bs_has(ask, c);
         }
-        int np = st->board.nplots; /* plot cards are the ids below nplots */
+        int np = BRD(st)->nplots; /* plot cards are the ids below nplots */
         uint64_t plots[2] = {np >= 64 ? ~0ull : (1ull << np) - 1,
                              np >= 128 ? ~0ull : np <= 64 ? 0 : (1ull << (np - 64)) - 1};
         for (int w = 0; w < 2; w++)

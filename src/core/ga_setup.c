@@ -71,8 +71,8 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     s.max_hand = 255; /* no hand limit */
     s.warehouses_total = (uint8_t)r->warehouses;
     s.supply = (uint8_t)r->warehouses;
-    s.board = *board;
-    board_derive(&s.board);
+    if (board_intern(board, &s.board_id, err) != CH_OK)
+        return CH_EINVAL;
     rng_seed(s.rng, setup->seed);
 
     int n = 0;

@@ -188,7 +188,7 @@ static const plotset *ga_danger(gaview *v) { return &v->danger; }
  * count (up to cap). */
 static int free_pairs(const ch_state *st, gaview *v, int x, uint8_t (*out)[2], int cap)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = BRD(st);
     const plotset *danger = ga_danger(v);
     if (bs_has(danger->b, x))
         return 0;
@@ -230,7 +230,7 @@ static int free_pairs(const ch_state *st, gaview *v, int x, uint8_t (*out)[2], i
  * has an open lot beside it other than x. */
 static int free_pair_exists(const ch_state *st, gaview *v, int x)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = BRD(st);
     const plotset *danger = ga_danger(v);
     if (bs_has(danger->b, x))
         return 0;
@@ -278,7 +278,7 @@ static int ga_playable(const ch_state *st, gaview *v, int x)
         return (st->pflags[x] & CH_PF_FREE) && st->supply >= 1;
     if (st->supply < 1)
         return 0;
-    if ((st->board.nbmask[x][0] & v->comp.b[0]) | (st->board.nbmask[x][1] & v->comp.b[1]))
+    if ((BRD(st)->nbmask[x][0] & v->comp.b[0]) | (BRD(st)->nbmask[x][1] & v->comp.b[1]))
         return 1;
     return v->avail && st->supply >= 3 && free_pair_exists(st, v, x);
 }

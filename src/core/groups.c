@@ -20,7 +20,7 @@ void board_derive(ch_board *b)
 
 int plot_adjacent(const ch_state *st, int x, int y)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = BRD(st);
     for (int i = 0; i < b->deg[x]; i++)
         if (b->adj[x][i] == y)
             return 1;
@@ -29,7 +29,7 @@ int plot_adjacent(const ch_state *st, int x, int y)
 
 void lone_component(const ch_state *st, int x, plotset *out)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = BRD(st);
     uint8_t stack[CH_MAX_PLOTS];
     int top = 0;
     memset(out, 0, sizeof *out);
@@ -50,7 +50,7 @@ void lone_component(const ch_state *st, int x, plotset *out)
 
 unsigned adjacent_companies(const ch_state *st, int x)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = BRD(st);
     unsigned set = 0;
     if (has_piece(st, x) && st->owner[x] != CH_NONE)
         set |= 1u << st->owner[x];
@@ -85,12 +85,12 @@ void piece_sets(const ch_state *st, plotset *piece, plotset *lone)
         pb[i >> 2] |= p << (16 * (i & 3));
         lb[i >> 2] |= (p & ln) << (16 * (i & 3));
     }
-    int n = st->board.nplots;
+    int n = BRD(st)->nplots;
     uint64_t valid[2] = {n >= 64 ? ~0ull : (1ull << n) - 1,
                          n >= 128 ? ~0ull : n <= 64 ? 0 : (1ull << (n - 64)) - 1};
     pb[0] &= valid[0], pb[1] &= valid[1], lb[0] &= valid[0], lb[1] &= valid[1];
 #else
-    for (int x = 0; x < st->board.nplots; x++) {
+    for (int x = 0; x < BRD(st)->nplots; x++) {
         uint64_t p = (st->height[x] | (st->pflags[x] & (CH_PF_HQ | CH_PF_UPSIDE))) != 0;
         uint64_t l = p & (st->owner[x] == CH_NONE);
         pb[x >> 6] |= p << (x & 63);
@@ -142,9 +142,11 @@ void public_elsewhere(const ch_state *st, uint64_t *out)
     out[1] = m[1];
 }
 
-void danger_zone(const ch_state *st, const plotset *companies, plotset *out)
+/* The danger zone by breadth-first search over the neighbour sets: the
+ * reference that the debug check (board_cache_check) compares against. */
+static void danger_zone_bfs(const ch_state *st, const plotset *companies, plotset *out)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = BRD(st);
     plotset cur = *companies, fresh = *companies;
     /* dilate spacing-1 times by the neighbour bitsets; each step only needs to
      * grow from the plots the previous step added */
@@ -164,9 +166,31 @@ void danger_zone(const ch_state *st, const plotset *companies, plotset *out)
     *out = cur;
 }
 
+/* The zone of a union of pieces is the union of their zones: one table
+ * lookup per company piece (the shared board table keeps each plot's zone
+ * for spacings 3 and 4, board_table.c). */
+void danger_zone(const ch_state *st, const plotset *companies, plotset *out)
+{
+    int s = ED(st)->spacing - 3;
+    if (s < 0 || s > 1) {
+        danger_zone_bfs(st, companies, out);
+        return;
+    }
+    const board_entry *e = BENT(st);
+    uint64_t z0 = 0, z1 = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = companies->b[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
+            z0 |= e->zmask[s][x][0];
+            z1 |= e->zmask[s][x][1];
+        }
+    out->b[0] = z0;
+    out->b[1] = z1;
+}
+
 int company_connected(const ch_state *st, int c, int without, int *stacks)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = BRD(st);
     plotset piece, lone, mine;
     piece_sets(st, &piece, &lone);
     byte_mask(st->owner, c, mine.b);
@@ -244,7 +268,7 @@ int board_cache_check(const ch_state *st, ch_msg *why)
     piece_sets(st, &piece, &lone);
     comp.b[0] = piece.b[0] & ~lone.b[0];
     comp.b[1] = piece.b[1] & ~lone.b[1];
-    danger_zone(st, &comp, &zone);
+    danger_zone_bfs(st, &comp, &zone); /* from scratch, not from the board table */
     if (memcmp(piece.b, st->piece, sizeof piece.b))
         return fail(why, CH_EINVARIANT, "the cached plots with pieces do not match the board");
     if (memcmp(lone.b, st->lone, sizeof lone.b))

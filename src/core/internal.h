@@ -107,6 +107,25 @@ static inline int clamp_value(const ch_state *st, int v)
 static inline int hand_count(const ch_state *st, int p) { return bs_count(st->pl[p].hand); }
 static inline int next_player(const ch_state *st, int p) { return (p + 1) % st->nplayers; }
 
+/* board_table.c: the shared read-only table of boards (ch_state.board_id).
+ * An entry is the board and tables derived from it that are too big to copy
+ * with every state: zmask[s][x], the plots at distance < 3 + s from plot x
+ * (the spacing zones of R-17, spacing 3, and G-11, spacing 4). */
+#define CH_BOARD_SLOTS 512
+typedef struct board_entry {
+    ch_board b;
+    uint64_t zmask[2][CH_MAX_PLOTS][2];
+} board_entry;
+extern board_entry board_store[CH_BOARD_SLOTS];
+static inline const board_entry *BENT(const ch_state *st)
+{
+    return &board_store[st->board_id & (CH_BOARD_SLOTS - 1)];
+}
+/* The board of st (read-only; never NULL). */
+static inline const ch_board *BRD(const ch_state *st) { return &BENT(st)->b; }
+/* The id of board b in the table, adding it when new (CH_EINVAL when full). */
+int board_intern(const ch_board *b, uint16_t *id, ch_msg *err);
+
 /* groups.c: connectivity and distance on the plot graph */
 typedef struct plotset { uint64_t b[2]; } plotset;
 /* Fill b->nbmask from the adjacency lists. */

@@ -37,6 +37,7 @@ typedef struct rctx {
     int failed;
     char msg[256];
     ch_state *st;          /* the local copy being filled                    */
+    ch_board board;        /* the board read, interned into st->board_id      */
     json_t *plot_map;      /* plot name -> index                              */
     json_t *card_map;      /* card name -> id                                 */
     plot_names pn;         /* names of the plots of the board read            */
@@ -1002,7 +1003,7 @@ static int r_board_plot1(rctx *c, json_t *e, int p)
 {
     static const char *const keys[] = {"name", "label", "district", "x", "y",
                                        "adjacent", "bridges", NULL};
-    ch_board *b = &c->st->board;
+    ch_board *b = &c->board;
     TRY(want(c, e, JSON_OBJECT, "an object"));
     TRY(only_keys(c, e, keys));
     json_t *v;
@@ -1040,7 +1041,7 @@ static int r_board_plot1(rctx *c, json_t *e, int p)
 
 static int r_board_plot2(rctx *c, json_t *e, int p, const plot_names *pn)
 {
-    ch_board *b = &c->st->board;
+    ch_board *b = &c->board;
     json_t *v;
     size_t o;
     int r;
@@ -1104,7 +1105,7 @@ static int r_board_plot2(rctx *c, json_t *e, int p, const plot_names *pn)
 static int r_board(rctx *c, json_t *root)
 {
     static const char *const keys[] = {"name", "districts", "plots", NULL};
-    ch_board *b = &c->st->board;
+    ch_board *b = &c->board;
     json_t *bo, *v;
     TRY(k_obj(c, root, "board", keys, &bo));
     size_t o = push_key(c, "board"), o2;
@@ -1175,6 +1176,11 @@ static int r_board(rctx *c, json_t *root)
         }
     }
     pop(c, o2);
+    if (r == 0) { /* the state refers to the board in the shared table */
+        ch_msg m;
+        if (board_intern(b, &c->st->board_id, &m) != CH_OK)
+            r = jfail(c, "%s", m.text);
+    }
     pop(c, o);
     return r;
 }
@@ -1259,7 +1265,7 @@ static int r_root(rctx *c, json_t *root)
     TRY(r_cards(c, root));
     TRY(r_list(c, root, "companies", st->ncompanies, r_company));
     TRY(r_list(c, root, "players", st->nplayers, r_player));
-    TRY(r_list(c, root, "plots", st->board.nplots, r_plot));
+    TRY(r_list(c, root, "plots", BRD(st)->nplots, r_plot));
     TRY(r_table(c, root));
     TRY(r_piles(c, root));
     TRY(r_turn(c, root));
@@ -1291,7 +1297,6 @@ static int r_root(rctx *c, json_t *root)
 
     /* derived tables: the board's neighbour sets, where each card lies, the
      * card of each plot */
-    board_derive(&st->board);
     for (int card = 0; card < st->ncards; card++)
         st->loc[card] = c->where[card] == 0xFF ? (uint8_t)CH_LOC_UNUSED : c->where[card];
     for (int card = 0; card < st->ncards; card++) {

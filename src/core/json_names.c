@@ -91,8 +91,8 @@ static size_t card_base(const ch_state *st, const plot_names *pn, int c, char *o
     unsigned level = st->card_level[c];
     if (level < 2 || level > 5) {
         int plot = st->card_plot[c];
-        if (plot != CH_NONE && plot < st->board.nplots && plot < CH_MAX_PLOTS) {
-            const ch_board *b = &st->board;
+        if (plot != CH_NONE && plot < ch_state_board(st)->nplots && plot < CH_MAX_PLOTS) {
+            const ch_board *b = ch_state_board(st);
             if (pn && b->plot_district[plot] < CH_MAX_DISTRICTS) {
                 /* the plot's name, as plot_name spells it */
                 memcpy(out, pn->n[plot], (size_t)pn->len[plot] + 1);

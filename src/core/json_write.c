@@ -640,7 +640,7 @@ static void w_game(wr *w)
 
 static void w_board(wr *w)
 {
-    const ch_board *b = &w->st->board;
+    const ch_board *b = ch_state_board(w->st);
     obj_open(w, KEY("board"));
     put_str(w, KEY("name"), b->name);
     arr_open(w, KEY("districts"));
@@ -1037,7 +1037,7 @@ static _Thread_local names_cache tl_names;
 static const names_cache *names_for(const ch_state *st)
 {
     names_cache *nc = &tl_names;
-    const uint8_t *bk = (const uint8_t *)&st->board + offsetof(ch_board, nplots);
+    const uint8_t *bk = (const uint8_t *)ch_state_board(st) + offsetof(ch_board, nplots);
     size_t nc_cards = st->ncards < CH_MAX_CARDS ? st->ncards : CH_MAX_CARDS;
     if (nc->valid && nc->ncards == st->ncards && memcmp(nc->board_key, bk, sizeof nc->board_key) == 0 &&
         memcmp(nc->card_plot, st->card_plot, nc_cards) == 0 &&
@@ -1053,12 +1053,12 @@ static const names_cache *names_for(const ch_state *st)
     /* zeros after each name: put_jname copies whole entries */
     memset(&nc->pn, 0, sizeof nc->pn);
     memset(&nc->cn, 0, sizeof nc->cn);
-    json_plot_names(&st->board, &nc->pn);
+    json_plot_names(ch_state_board(st), &nc->pn);
     json_card_names(st, &nc->pn, &nc->cn);
     /* plot names are district and label (or "plot#N"); card names are plot
      * names, "L2", "card", "event " and an event's name, maybe with "#id":
      * they need escapes only when a district or label does */
-    const ch_board *b = &st->board;
+    const ch_board *b = ch_state_board(st);
     int nplots = b->nplots < CH_MAX_PLOTS ? b->nplots : CH_MAX_PLOTS;
     nc->plain = 1;
     for (int d = 0; d < CH_MAX_DISTRICTS; d++)
@@ -1084,7 +1084,7 @@ static char *write_doc(const ch_state *st, int view, int viewer, unsigned flags)
     w->viewer = viewer;
     w->compact = (flags & CH_JSON_COMPACT) != 0;
     /* the counts the loops go by, kept within the state's arrays */
-    w->nplots = st->board.nplots < CH_MAX_PLOTS ? st->board.nplots : CH_MAX_PLOTS;
+    w->nplots = ch_state_board(st)->nplots < CH_MAX_PLOTS ? ch_state_board(st)->nplots : CH_MAX_PLOTS;
     w->ncards = st->ncards < CH_MAX_CARDS ? st->ncards : CH_MAX_CARDS;
     w->ncos = st->ncompanies < CH_MAX_COMPANIES ? st->ncompanies : CH_MAX_COMPANIES;
     w->nplayers = st->nplayers < CH_MAX_PLAYERS ? st->nplayers : CH_MAX_PLAYERS;

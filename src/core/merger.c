@@ -70,7 +70,7 @@ static void finalize_pair(ch_state *st)
 {
     int a = st->m_absorbed, b = st->m_absorber;
     set_value(st, b, st->co[b].value + st->co[a].value);
-    for (int x = 0; x < st->board.nplots; x++)
+    for (int x = 0; x < BRD(st)->nplots; x++)
         if (st->owner[x] == a && has_piece(st, x))
             st->owner[x] = (uint8_t)b;
     int h = st->co[a].hq;

@@ -159,13 +159,13 @@ int ch_card_name(const ch_state *st, int card, char *buf, size_t n)
         return len;
     }
     int plot = st->card_plot[card];
-    if (plot == CH_NONE || plot >= st->board.nplots) {
+    if (plot == CH_NONE || plot >= ch_state_board(st)->nplots) {
         if (buf && n > 0)
             snprintf(buf, n, "?");
         return -1;
     }
     char tmp[2 * CH_NAME_LEN + CH_LABEL_LEN + 8];
-    int len = ch_plot_name(&st->board, plot, tmp, sizeof tmp);
+    int len = ch_plot_name(ch_state_board(st), plot, tmp, sizeof tmp);
     if (len < 0) {
         if (buf && n > 0)
             snprintf(buf, n, "?");

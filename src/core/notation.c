@@ -105,8 +105,8 @@ static void put_num(out *o, const char *prefix, long v, const char *suffix)
 static void put_plot(out *o, const ch_state *st, int plot)
 {
     char tmp[2 * CH_NAME_LEN + CH_LABEL_LEN + 8];
-    if (!st || plot < 0 || plot >= st->board.nplots ||
-        ch_plot_name(&st->board, plot, tmp, sizeof tmp) < 0) {
+    if (!st || plot < 0 || plot >= BRD(st)->nplots ||
+        ch_plot_name(BRD(st), plot, tmp, sizeof tmp) < 0) {
         put(o, "?");
         return;
     }
@@ -394,13 +394,13 @@ static int read_plot(const ch_state *st, const line *L, int i, int e,
     char text[sizeof L->s];
     copy_span(L, i, e, text, sizeof text);
     int consumed = 0;
-    int pl = ch_board_find(&st->board, text, &consumed);
-    if (pl < 0 || pl >= st->board.nplots || consumed <= 0) {
-        if (starts_with_district(&st->board, text) || st->board.nplots == 0)
+    int pl = ch_board_find(BRD(st), text, &consumed);
+    if (pl < 0 || pl >= BRD(st)->nplots || consumed <= 0) {
+        if (starts_with_district(BRD(st), text) || BRD(st)->nplots == 0)
             return nt_fail(why, CH_ESYNTAX, "'%.*s' is not a plot on this board",
                         QUOTE, text);
         char example[2 * CH_NAME_LEN + CH_LABEL_LEN + 8];
-        if (ch_plot_name(&st->board, 0, example, sizeof example) < 0)
+        if (ch_plot_name(BRD(st), 0, example, sizeof example) < 0)
             snprintf(example, sizeof example, "Harbour C1");
         example[sizeof example - 1] = '\0';
         return nt_fail(why, CH_ESYNTAX,
@@ -508,7 +508,7 @@ static int plot_card(const ch_state *st, int plot, int *card, ch_msg *why)
     int c = st->plot_card[plot];
     if (c == CH_NONE || c >= st->ncards) {
         char name[2 * CH_NAME_LEN + CH_LABEL_LEN + 8];
-        if (ch_plot_name(&st->board, plot, name, sizeof name) < 0)
+        if (ch_plot_name(BRD(st), plot, name, sizeof name) < 0)
             snprintf(name, sizeof name, "?");
         name[sizeof name - 1] = '\0';
         return nt_fail(why, CH_ESYNTAX, "%s has no building card in this game", name);
@@ -614,8 +614,8 @@ static int read_item(const ch_state *st, int p, const line *L, int i, int e,
     char text[sizeof L->s];
     copy_span(L, i, e, text, sizeof text);
     int consumed = 0;
-    int pl = ch_board_find(&st->board, text, &consumed);
-    if (pl >= 0 && pl < st->board.nplots && consumed > 0) {
+    int pl = ch_board_find(BRD(st), text, &consumed);
+    if (pl >= 0 && pl < BRD(st)->nplots && consumed > 0) {
         int card = 0;
         int rc = read_card(st, p, L, i, e, verb, where, &card, why);
         if (rc)
@@ -630,7 +630,7 @@ static int read_item(const ch_state *st, int p, const line *L, int i, int e,
         m->a = (uint8_t)c;
         return leftover_text(text, consumed, why);
     }
-    if (starts_with_district(&st->board, text))
+    if (starts_with_district(BRD(st), text))
         return nt_fail(why, CH_ESYNTAX, "'%.*s' is not a plot on this board", QUOTE, text);
     return nt_fail(why, CH_ESYNTAX,
                 "'%.*s' is not a card, company or amount: expected e.g. "

@@ -192,7 +192,7 @@ static void put_value(wctx *w, const field *f, uint32_t v)
         sb_put(&w->b, "%s", v == CH_NONE ? "none" : ch_company_name(st, (int)v));
         break;
     case F_PLOT:
-        sb_put(&w->b, "%s", v == CH_NONE || v >= st->board.nplots ? "none" : w->pn.n[v]);
+        sb_put(&w->b, "%s", v == CH_NONE || v >= BRD(st)->nplots ? "none" : w->pn.n[v]);
         break;
     case F_CARD:
         sb_put(&w->b, "%s", v == CH_NONE ? "none" : cname(w, (int)v));
@@ -272,7 +272,7 @@ char *ch_position_write(const ch_state *st, int viewer)
     if (!w)
         return NULL;
     w->st = st;
-    json_plot_names(&st->board, &w->pn);
+    json_plot_names(BRD(st), &w->pn);
     json_card_names(st, &w->pn, &w->cn);
     sbuf *b = &w->b;
     int ga = st->edition == CH_ED_GOLDEN_AGE;
@@ -281,7 +281,7 @@ char *ch_position_write(const ch_state *st, int viewer)
            full ? "" : viewer < 0 ? ": a spectator's copy, hidden cards written as random"
                                   : ": one player's copy, hidden cards written as random");
     sb_put(b, "edition %s\n", json_edition_words[st->edition & 1]);
-    sb_put(b, "arrangement %s\n", st->board.name);
+    sb_put(b, "arrangement %s\n", BRD(st)->name);
     sb_put(b, "players %d\n", st->nplayers);
     if (ga)
         sb_put(b, "preset %s\nevents %s\n", st->preset == CH_GA_FIRST ? "golden-age-first" : "golden-age",
@@ -304,7 +304,7 @@ char *ch_position_write(const ch_state *st, int viewer)
 
     /* the board */
     int header = 0;
-    for (int x = 0; x < st->board.nplots; x++) {
+    for (int x = 0; x < BRD(st)->nplots; x++) {
         if (!has_piece(st, x) && !st->pflags[x])
             continue;
         if (!header++)
@@ -732,7 +732,7 @@ static int need_player(rctx *r, const char *w, int *p)
 static int need_plot(rctx *r, const char **s, int *x)
 {
     const char *p = skip_ws(*s);
-    int used = 0, k = ch_board_find(&r->st.board, p, &used);
+    int used = 0, k = ch_board_find(BRD(&r->st), p, &used);
     if (k < 0 || (p[used] && p[used] != ' ' && p[used] != '\t' && p[used] != ',')) {
         char w[64];
         size_t n = 0;
@@ -751,7 +751,7 @@ static int need_plot(rctx *r, const char **s, int *x)
         }
         w[n] = '\0';
         suggest sg = {0};
-        for (int i = 0; i < r->st.board.nplots; i++)
+        for (int i = 0; i < BRD(&r->st)->nplots; i++)
             consider(&sg, w, r->pn.n[i]);
         char buf[96];
         return rfail(r, r->line, "unknown plot '%s'%s", w, mean(&sg, w, buf, sizeof buf));
@@ -872,7 +872,7 @@ static int start(rctx *r)
     if (ch_new(&r->st, &s, &board, &m) != CH_OK)
         return rfail(r, r->line, "%s", m.text);
     ch_state *st = &r->st;
-    json_plot_names(&st->board, &r->pn);
+    json_plot_names(BRD(st), &r->pn);
     json_card_names(st, &r->pn, &r->cn);
     /* the names several cards share ("L2", "event sell 2") */
     for (int c = 0; c < st->ncards; c++) {
@@ -1739,7 +1739,7 @@ static int levels_played(rctx *r)
         return CH_OK;
     for (int k = 2; k <= 4; k++) {
         int on = 0, line = 0, where = -1, played = 0, cards = 0;
-        for (int x = 0; x < st->board.nplots; x++)
+        for (int x = 0; x < BRD(st)->nplots; x++)
             if (st->height[x] >= k) {
                 on++;
                 if (r->plot_line[x] >= line) {
@@ -1778,7 +1778,7 @@ static int levels_played(rctx *r)
 static int companies_whole(rctx *r)
 {
     ch_state *st = &r->st;
-    for (int x = 0; x < st->board.nplots; x++)
+    for (int x = 0; x < BRD(st)->nplots; x++)
         if ((st->pflags[x] & CH_PF_ROOF) && st->owner[x] == CH_NONE)
             return rfail(r, r->plot_line[x], "a broken roof lies only on a company's warehouse (Ruling R-31), "
                          "not on the lone warehouse on %s", r->pn.n[x]);
@@ -1789,7 +1789,7 @@ static int companies_whole(rctx *r)
         int ws = 0, groups = 0, first = -1, second = -1;
         uint64_t seen[2] = {0, 0};
         uint8_t stack[CH_MAX_PLOTS];
-        for (int x = 0; x < st->board.nplots; x++) {
+        for (int x = 0; x < BRD(st)->nplots; x++) {
             if (st->owner[x] != c || !has_piece(st, x))
                 continue;
             ws += st->height[x] > 0;
@@ -1804,8 +1804,8 @@ static int companies_whole(rctx *r)
             stack[top++] = (uint8_t)x;
             while (top) {
                 int y = stack[--top];
-                for (int i = 0; i < st->board.deg[y]; i++) {
-                    int z = st->board.adj[y][i];
+                for (int i = 0; i < BRD(st)->deg[y]; i++) {
+                    int z = BRD(st)->adj[y][i];
                     if (st->owner[z] == c && has_piece(st, z) && !bs_has(seen, z)) {
                         bs_set(seen, z);
                         stack[top++] = (uint8_t)z;
@@ -1844,7 +1844,7 @@ static int finish(rctx *r)
     uint64_t rng[4];
     rng_seed(rng, st->seed ^ 0x706f736974696f6eull); /* "position" */
     /* Cards of built plots that no line placed are discarded (they were played). */
-    for (int x = 0; x < st->board.nplots; x++) {
+    for (int x = 0; x < BRD(st)->nplots; x++) {
         int c = st->plot_card[x];
         if (c == CH_NONE || r->placed[c] || !st->height[x] || (st->pflags[x] & CH_PF_FREE))
             continue;
@@ -1982,7 +1982,7 @@ static int finish(rctx *r)
             st->pl[p].hidden_levels = (uint8_t)lv;
     }
     /* a built plot's card is played: not in the deck, the market or the reserve */
-    for (int x = 0; x < st->board.nplots; x++) {
+    for (int x = 0; x < BRD(st)->nplots; x++) {
         int c = st->plot_card[x];
         if (c == CH_NONE || !st->height[x] || (st->pflags[x] & CH_PF_FREE))
             continue;
@@ -2043,7 +2043,7 @@ static int finish(rctx *r)
     /* worked out, never written: the supply, the roofs left, the bank's
      * stocks and the money ledger */
     int ga = st->edition == CH_ED_GOLDEN_AGE, on_board = 0, roofs_on = 0;
-    for (int x = 0; x < st->board.nplots; x++) {
+    for (int x = 0; x < BRD(st)->nplots; x++) {
         on_board += st->height[x] - (ga && (st->pflags[x] & CH_PF_HQ) ? 1 : 0);
         if ((st->pflags[x] & CH_PF_UPSIDE) && !(st->pflags[x] & CH_PF_NOPIECE))
             on_board++;
@@ -2091,7 +2091,7 @@ static int finish(rctx *r)
         if (co->flag && !co->on_chart)
             return rfail(r, ln, "a flag stands only on an enterprise on the board");
     }
-    for (int x = 0; x < st->board.nplots; x++)
+    for (int x = 0; x < BRD(st)->nplots; x++)
         if (st->owner[x] != CH_NONE && !st->co[st->owner[x]].on_chart && st->phase != CH_PH_FOUND)
             return rfail(r, r->plot_line[x], "%s belongs to %s, which is not on the chart: add 'company %s fVALUE'",
                          r->pn.n[x], ch_company_name(st, st->owner[x]), ch_company_name(st, st->owner[x]));
@@ -2111,14 +2111,14 @@ static int finish(rctx *r)
                    st->phase == CH_PH_MERGE || st->phase == CH_PH_MERGE_SELL || st->phase == CH_PH_FREE;
     ch_msg why;
     if (!building) {
-        for (int x = 0; x < st->board.nplots; x++) {
+        for (int x = 0; x < BRD(st)->nplots; x++) {
             if (!has_piece(st, x))
                 continue;
             if (ga && st->owner[x] == CH_NONE)
                 return rfail(r, r->plot_line[x], "a warehouse at %s belongs to no enterprise (The Golden Age has no lone warehouses)",
                              r->pn.n[x]);
-            for (int i = 0; i < st->board.deg[x]; i++) {
-                int y = st->board.adj[x][i];
+            for (int i = 0; i < BRD(st)->deg[x]; i++) {
+                int y = BRD(st)->adj[x][i];
                 if (!has_piece(st, y) || st->owner[x] == st->owner[y]) {
                     if (has_piece(st, y) && st->owner[x] == CH_NONE)
                         return rfail(r, r->plot_line[x] > r->plot_line[y] ? r->plot_line[x] : r->plot_line[y],

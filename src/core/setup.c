@@ -49,8 +49,8 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     s.roofs_total = BA_ROOFS;
     s.supply = BA_WAREHOUSES;
     s.roofs_left = BA_ROOFS;
-    s.board = *board;
-    board_derive(&s.board);
+    if (board_intern(board, &s.board_id, err) != CH_OK)
+        return CH_EINVAL;
     rng_seed(s.rng, setup->seed);
 
     /* Cards: one plot card per plot, then the 18 level cards (RULINGS.md

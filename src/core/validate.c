@@ -85,7 +85,7 @@ static int check_events(const ch_state *st, ch_msg *why)
  * one group; a group without a company is a single lone warehouse. */
 static int check_groups(const ch_state *st, ch_msg *why)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = BRD(st);
     uint64_t seen[2] = {0, 0};
     int groups_of[CH_MAX_COMPANIES] = {0};
     uint8_t stack[CH_MAX_PLOTS];
@@ -140,7 +140,7 @@ int ch_validate(const ch_state *st, ch_msg *why)
     if (!st || st->magic != CH_STATE_MAGIC)
         return fail(why, CH_EINVARIANT, "not a game state");
     if (st->nplayers < 2 || st->nplayers > CH_MAX_PLAYERS || st->ncompanies > CH_MAX_COMPANIES ||
-        st->ncards > CH_MAX_CARDS || st->board.nplots > CH_MAX_PLOTS || st->phase >= CH_PH_COUNT)
+        st->ncards > CH_MAX_CARDS || BRD(st)->nplots > CH_MAX_PLOTS || st->phase >= CH_PH_COUNT)
         return fail(why, CH_EINVARIANT, "sizes out of range");
     /* Money: cash never below zero, and conserved against the bank's ledger. */
     int64_t cash = 0;
@@ -155,7 +155,7 @@ int ch_validate(const ch_state *st, ch_msg *why)
     /* Warehouses: board + supply = 62; placeholders taken from the supply count. */
     int on_board = 0, roofs_on_board = 0;
     int ga = st->edition == CH_ED_GOLDEN_AGE;
-    for (int x = 0; x < st->board.nplots; x++) {
+    for (int x = 0; x < BRD(st)->nplots; x++) {
         /* a Golden Age HQ is a piece of its own on top of a warehouse */
         on_board += st->height[x] - (ga && (st->pflags[x] & CH_PF_HQ) ? 1 : 0);
         if ((st->pflags[x] & CH_PF_UPSIDE) && !(st->pflags[x] & CH_PF_NOPIECE))

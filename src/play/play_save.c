@@ -147,7 +147,7 @@ int play_load(play_game *g, const char *path)
             cli_error("%s: %s", path, why.text);
             goto done;
         }
-        g->board = g->start.board;
+        g->board = *ch_state_board(&g->start);
     } else {
         if (gf_board_from_setup(path, gf.setup, gf.set.edition, &g->board))
             goto done;

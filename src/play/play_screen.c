@@ -215,8 +215,8 @@ static void cell_text(const play_game *g, int plot, char *out, size_t n)
          * it never reads as a company letter and height ("C1") */
         char lab[4];
         size_t i = 0;
-        for (; i < 3 && st->board.plot_label[plot][i]; i++)
-            lab[i] = (char)tolower((unsigned char)st->board.plot_label[plot][i]);
+        for (; i < 3 && ch_state_board(st)->plot_label[plot][i]; i++)
+            lab[i] = (char)tolower((unsigned char)ch_state_board(st)->plot_label[plot][i]);
         lab[i] = '\0';
         snprintf(content, sizeof content, ".%s", lab);
         snprintf(out, n, "%s%-*s%s", play_sgr(g, SGR_DIM), CELL, content,
@@ -247,7 +247,7 @@ static void cell_text(const play_game *g, int plot, char *out, size_t n)
  * with water and bridges between the cells. */
 static void grid_lines(const play_game *g, lines *L, int d)
 {
-    const ch_board *b = &g->st.board;
+    const ch_board *b = ch_state_board(&g->st);
     int maxx = 0, maxy = 0, minx = 127, miny = 127;
     for (int x = 0; x < 128; x++)
         for (int y = 0; y < 128; y++)
@@ -452,7 +452,7 @@ static void add_columns(lines *dst, lines *cols, const size_t *w, int ncols)
  * board takes fewer rows. */
 static void board_lines(const play_game *g, lines *L, int pack)
 {
-    const ch_board *b = &g->st.board;
+    const ch_board *b = ch_state_board(&g->st);
     int maxx = 0;
     for (int p = 0; p < b->nplots; p++)
         if (b->gx[p] > maxx)
@@ -993,7 +993,7 @@ void play_screen(play_game *g, int viewer)
     snprintf(num2, sizeof num2, "%u", st->nplayers);
     play_fmt(g, head, sizeof head,
              st->edition == CH_ED_GOLDEN_AGE ? "screen.title_ga" : "screen.title",
-             "turn", num, "players", num2, "board", st->board.name, NULL);
+             "turn", num, "players", num2, "board", ch_state_board(st)->name, NULL);
     g->list_max = 0;
     board_lines(g, &board, 0);
     size_t bw = lines_width(&board);

@@ -232,7 +232,7 @@ static int start_from_position(play_game *g, const char *path, const char *seats
     g->set.seed = st->seed;
     g->set.preset = st->preset;
     g->set.events = st->events_on;
-    g->board = st->board;
+    g->board = *ch_state_board(st);
     g->st = g->start;
     g->setup = gf_setup_for_position(st);
     if (!g->setup) {

@@ -417,7 +417,7 @@ static int read_position(srv_game *g, json_t *req, json_t *v, char *why, size_t 
             return -1;
         }
     json_t *sub = json_pack("{s:s,s:i,s:s}", "edition", edition_id(st->edition), "players",
-                            st->nplayers, "arrangement", st->board.name);
+                            st->nplayers, "arrangement", ch_state_board(st)->name);
     if (st->edition == CH_ED_GOLDEN_AGE) {
         json_object_set_new(sub, "preset", json_string(st->preset == CH_GA_FIRST ?
                                                        "golden-age-first" : "golden-age"));

@@ -134,10 +134,10 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
         key = "describe.done";
         break;
     case CH_M_PLAY:
-        plot_words(lang, &b->board, m.b, plot, sizeof plot);
+        plot_words(lang, ch_state_board(b), m.b, plot, sizeof plot);
         chx_card(lang, b, m.a, card, sizeof card);
         if (m.c != CH_NONE && m.c < b->ncards) {
-            plot_words(lang, &b->board, b->card_plot[m.c], plot2, sizeof plot2);
+            plot_words(lang, ch_state_board(b), b->card_plot[m.c], plot2, sizeof plot2);
             key = "describe.play_two";
         } else if (b->card_level[m.a]) {
             key = "describe.play_level";
@@ -158,7 +158,7 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
         key = "describe.buy";
         break;
     case CH_M_HQ:
-        plot_words(lang, &b->board, m.a, plot, sizeof plot);
+        plot_words(lang, ch_state_board(b), m.a, plot, sizeof plot);
         key = "describe.hq";
         break;
     case CH_M_LONE:
@@ -242,8 +242,8 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
         }
         break;
     case CH_M_FREE:
-        plot_words(lang, &b->board, m.a, plot, sizeof plot);
-        plot_words(lang, &b->board, m.b, plot2, sizeof plot2);
+        plot_words(lang, ch_state_board(b), m.a, plot, sizeof plot);
+        plot_words(lang, ch_state_board(b), m.b, plot2, sizeof plot2);
         key = "describe.free";
         break;
     case CH_M_FLAG:
@@ -273,7 +273,7 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
         } else if (b->co[c].on_chart && !a->co[c].on_chart) {
             /* a company leaves the chart when it is absorbed: name the
              * company that now owns the warehouse just built, if any */
-            int into = a->b_plot < a->board.nplots ? a->owner[a->b_plot] : CH_NONE;
+            int into = a->b_plot < ch_state_board(a)->nplots ? a->owner[a->b_plot] : CH_NONE;
             if (m.type == CH_M_MERGE)
                 into = m.b;
             if (into != CH_NONE && into != c && into < a->ncompanies)

@@ -111,7 +111,7 @@ int t_legal(const ch_state *st, int p, const char *text)
 int t_plot(const ch_state *st, const char *name)
 {
     int used;
-    int x = ch_board_find(&st->board, name, &used);
+    int x = ch_board_find(ch_state_board(st), name, &used);
     if (x < 0 || x >= CH_MAX_PLOTS) {
         die("no such plot", name);
         return 0; /* not reached: die fails the test */
@@ -366,7 +366,7 @@ static int occupied(const ch_state *st, int x)
 
 void t_fill_supply(ch_state *st, const char *district, int keep)
 {
-    const ch_board *b = &st->board;
+    const ch_board *b = ch_state_board(st);
     int d = -1;
     for (int i = 0; i < b->ndistricts; i++)
         if (!strcmp(b->district[i], district))
@@ -523,7 +523,7 @@ void t_ga_market_fill(ch_state *st)
 void t_ga_fill_supply(ch_state *st, int c, int keep)
 {
     for (int level = 2; level <= 5 && st->supply > keep; level++)
-        for (int x = 0; x < st->board.nplots && st->supply > keep; x++)
+        for (int x = 0; x < ch_state_board(st)->nplots && st->supply > keep; x++)
             if (st->owner[x] == c && st->height[x] == level - 1 &&
                 !(st->pflags[x] & (CH_PF_HQ | CH_PF_FREE))) {
                 st->height[x]++;
