@@ -14,7 +14,10 @@
  *
  * With --threads-curve T it prints instead, for one middle position of each
  * edition, the iterations per second of 1, 2, ..., T root-parallel threads
- * (the scaling curve of docs/performance.md).
+ * (the scaling curve of docs/performance.md), and per CPU second of the
+ * process with the cores' worth of CPU the search got: on a shared machine
+ * the wall-clock rate shows what the free cores allowed, the CPU rate what
+ * the trees cost.
  *
  * Usage: bench_ismcts [--seconds S] [--playout greedy|fast|random] [--players N]
  *                     [--depth D] [--threads-curve T]
@@ -98,6 +101,15 @@ static const char *policy_name(int playout)
     return playout == AI_PLAYOUT_RANDOM ? "random" : playout == AI_PLAYOUT_FAST ? "fast" : "greedy";
 }
 
+static double process_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double last_cpu_rate; /* iterations per CPU second of the process, last search */
+
 /* Iterations per second of one search from st with `threads` trees. */
 static double search_rate(const ch_state *st, int p, int playout, int depth, int threads, double seconds,
                           double *dps, double *steps)
@@ -110,9 +122,12 @@ static double search_rate(const ch_state *st, int p, int playout, int depth, int
     }
     ch_state view = *st;
     ch_determinize(&view, p, 1);
+    double c0 = process_cpu_s();
     ai_search_run(s, &view, p, 42);
+    double cpu = process_cpu_s() - c0;
     ai_search_stats sst;
     ai_search_last(s, &sst);
+    last_cpu_rate = cpu > 0 ? sst.iterations / cpu : 0;
     ai_search_free(s);
     if (dps)
         *dps = sst.seconds > 0 ? sst.playout_steps / sst.seconds : 0;
@@ -159,7 +174,8 @@ int main(int argc, char **argv)
     if (curve) {
         printf("bench_ismcts: %d players, %s playouts, depth %d, middle position, %.1f s per measurement\n", np,
                pol, depth, seconds);
-        printf("%-18s %7s | %10s %9s %10s\n", "edition", "threads", "it/s", "speedup", "per thread");
+        printf("%-18s %7s | %10s %9s %10s | %10s %8s\n", "edition", "threads", "it/s", "speedup", "per thread",
+               "it/CPU-s", "CPU used");
         for (int ed = 0; ed < 2; ed++) {
             ch_state st;
             int p = position(&st, ed, np, 7 + (uint64_t)ed, 0.5);
@@ -170,8 +186,13 @@ int main(int argc, char **argv)
                 double r = search_rate(&st, p, playout, depth, t, seconds, NULL, NULL);
                 if (t == 1)
                     one = r;
-                printf("%-18s %7d | %10.1f %8.2fx %10.1f\n", ed ? "The Golden Age" : "Building Amsterdam", t, r,
-                       one > 0 ? r / one : 0, r / t);
+                /* iterations per CPU second of the whole process: flat when
+                 * the trees do not slow each other down; CPU used: cores'
+                 * worth the search got (threads on free cores, less on a
+                 * shared machine) */
+                printf("%-18s %7d | %10.1f %8.2fx %10.1f | %10.1f %8.2f\n", ed ? "The Golden Age" : "Building Amsterdam",
+                       t, r, one > 0 ? r / one : 0, r / t, last_cpu_rate,
+                       last_cpu_rate > 0 ? r / last_cpu_rate : 0);
                 fflush(stdout);
             }
         }
