@@ -206,11 +206,11 @@ class State:
         if rc != lib.CH_OK:
             raise ChError(rc, _msg_text(self._msg))
         g, st = self.game, self._st
-        if (st.edition != g._ed or st.nplayers != g._players or st.board.nplots != g.nplots
+        if (st.edition != g._ed or st.nplayers != g._players or lib.ch_state_board(st).nplots != g.nplots
                 or st.ncards != g.ncards or st.ncompanies != g.ncompanies):
             raise ValueError(
                 f"the {kind} is a game of {'golden-age' if st.edition else 'amsterdam'}, "
-                f"{st.nplayers} players, {st.board.nplots} plots, not of {g!r}")
+                f"{st.nplayers} players, {lib.ch_state_board(st).nplots} plots, not of {g!r}")
         self._history = []  # the moves before it are not known
 
     # ---- who decides ----------------------------------------------------------
