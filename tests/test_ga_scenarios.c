@@ -1,13 +1,13 @@
 /* test_ga_scenarios.c: the worked situations of the Chartered: The Golden Age
  * rulebooks, played move by move in notation (docs/formats.md, "Move
- * notation") from positions (their files in tests/positions/, t_position; the
- * end of the game from an empty table built here), with the exact money and values each
- * step implies. Sources: the printed rulebook (seed 003: "Founding an
- * enterprise", "Expanding an enterprise", "Trading and flag stock", "Merging
- * enterprises", "End of the game"), the first rules (seed 002: 2a-2d,
- * "Stocks", "End of the Game") and the Japanese translation of the first rules
- * (seed 004, 2d), whose merger example reads: an enterprise at f100 and one at
- * f120 merge: f100 is added to the f120 enterprise, which is then worth f220.
+ * notation") from positions (their files in tests/positions/, t_position),
+ * with the exact money and values each step implies. Sources: the printed
+ * rulebook (seed 003: "Founding an enterprise", "Expanding an enterprise",
+ * "Trading and flag stock", "Merging enterprises", "End of the game"), the
+ * first rules (seed 002: 2a-2d, "Stocks", "End of the Game") and the Japanese
+ * translation of the first rules (seed 004, 2d), whose merger example reads:
+ * an enterprise at f100 and one at f120 merge: f100 is added to the f120
+ * enterprise, which is then worth f220.
  *
  * The harbour side (2 or 3 players), lots numbered row by row, 10 wide:
  *
@@ -28,16 +28,6 @@
 #include "play.h"
 
 enum { GOLD, COFFEE, PEPPER, GEMS, OPIUM, SILVER, TEA, SILK, GUNPOWDER };
-
-/* An empty harbour table (preset golden-age, no events): every player has the
- * starting capital (f600 with 2 players, f500 with 3), P1 to move. */
-static void table(ch_state *st, int np)
-{
-    t_new_ga(st, np, CH_GA_PRINTED, 0, 1600 + (uint64_t)np);
-    t_ga_clear(st);
-    t_turn(st, 0);
-    t_valid(st);
-}
 
 /* ---- Founding: the two free warehouses in every allowed shape ----------------
  * Printed rulebook "Founding an enterprise": "two free warehouses that must be
@@ -308,19 +298,11 @@ static void scenario_end_fine(void **s)
 {
     (void)s;
     ch_state st;
-    table(&st, 2);
-    t_ga_layout(&st, GOLD, 100, "13 f12 f14");
-    /* the bottom-right quarter takes all but one warehouse of the supply */
-    t_ga_layout(&st, GUNPOWDER, 60, "60 36 37 38 39 40 46 47 48 49 50 56 57 58 59");
-    t_ga_fill_supply(&st, GUNPOWDER, 1);
-    t_give_lot(&st, 0, 15);
-    t_give_lot(&st, 0, 1);
-    t_give_lot(&st, 0, 2);
-    t_give_lot(&st, 0, 3);
-    t_give_lot(&st, 1, 41);
-    t_stock(&st, 0, GOLD, 2);
-    t_stock(&st, 1, GUNPOWDER, 3);
-    t_valid(&st);
+    t_position(&st, "ga-end-fine.pos");
+    assert_int_equal(st.co[GOLD].value, 100);
+    assert_int_equal(st.co[GUNPOWDER].value, 60);
+    assert_int_equal(st.pl[0].cash, 600);
+    assert_int_equal(st.pl[1].cash, 600);
     assert_int_equal(st.supply, 1);
 
     t_play(&st, 0, "play Harbour 15"); /* the last warehouse; Gold f110 */
