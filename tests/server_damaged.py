@@ -18,17 +18,25 @@ stopped, and copies of its database are damaged:
   folder lose their write bits). The server refuses to start and says the
   database cannot be written.
 
+With CHARTERED_TEST_PG=1 (CTest's pg_server_damaged) the same runs on
+PostgreSQL (docs/storage.md): the logical damage is written with SQL into
+copies of the database (CREATE DATABASE ... TEMPLATE), and the damaged rows
+are checked to be left exactly as they were by the refused start and by the
+--skip-damaged one; PostgreSQL checks its own pages, so the physical case is
+SQLite's only; read-only is a database whose transactions are read-only
+(default_transaction_read_only).
+
 usage: python3 server_damaged.py BINARY SRCDIR WORKDIR
 """
 import os
 import random
 import shutil
-import sqlite3
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, http_json, pick_move, check, finish, test_args  # noqa: E402
+from wsclient import (Server, http_json, pick_move, check, finish, test_args,  # noqa: E402
+                      pg_mode, db_target, db_copy, sql_rows, sql_exec)
 
 BIN, SRC, WORK = test_args()
 rng = random.Random(5)
@@ -63,23 +71,19 @@ for i in range(4):
         m = r if mine(r) else ws.recv_until(mine)
     ws.close()
 srv.stop()
-c = sqlite3.connect(db)
-c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-nmoves = {gid: c.execute("SELECT count(*) FROM moves WHERE game=?", (gid,)).fetchone()[0]
+nmoves = {gid: int(sql_rows(db, f"SELECT count(*) FROM moves WHERE game='{gid}'")[0][0])
           for gid in ids}
-c.close()
 check(all(n >= 3 for n in nmoves.values()), f"every game has moves: {nmoves}")
 
 
 def copy(name):
-    path = os.path.join(WORK, name)
-    shutil.copy(db, path)
-    return path
+    return db_copy(db, os.path.join(WORK, name))
 
 
 def run(path, *extra, user=None):
     """(exit code or None while running, stdout, stderr, port) of a start."""
-    args = [BIN, "serve", "--host", "127.0.0.1", "--port", "0", "--db", path, "--quiet"]
+    args = [BIN, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db_target(path),
+            "--quiet"]
     args += list(extra)
     kw = {}
     if user is not None:
@@ -104,11 +108,17 @@ def stop(p):
 # ---- logical damage: two games cannot be rebuilt ----
 bad_setup, bad_move = ids[1], ids[2]
 path = copy("logical.db")
-c = sqlite3.connect(path)
-c.execute("UPDATE games SET setup='{\"edition\": broken' WHERE id=?", (bad_setup,))
-c.execute("UPDATE moves SET move='fly to the moon' WHERE game=? AND n=1", (bad_move,))
-c.commit()
-c.close()
+sql_exec(path, "UPDATE games SET setup='{\"edition\": broken' WHERE id='%s'" % bad_setup)
+sql_exec(path, "UPDATE moves SET move='fly to the moon' WHERE game='%s' AND n=1" % bad_move)
+
+
+def snapshot(path):
+    """Every row of every game and move, in order: what no start may change."""
+    return (sql_rows(path, "SELECT id, setup, seats, status FROM games ORDER BY id"),
+            sql_rows(path, "SELECT game, n, player, move FROM moves ORDER BY game, n"))
+
+
+before = snapshot(path)
 r = run(path)
 check(not isinstance(r[0], subprocess.Popen), "a damaged database does not start silently")
 if isinstance(r[0], subprocess.Popen):
@@ -130,8 +140,27 @@ if isinstance(r[0], subprocess.Popen):
     check(got == {ids[0], ids[3]}, f"exactly the good games are served: {got}")
     err = stop(p)
     check(bad_setup in err and bad_move in err, f"--skip-damaged still names them: {err!r}")
+check(snapshot(path) == before, "the damaged games' rows, and every other, are left as they were")
+
+if pg_mode():
+    # PostgreSQL checks its own pages; a read-only database refuses the start
+    path = copy("ro.db")
+    sql_exec(path, "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET "
+             "default_transaction_read_only = on', current_database()); END$$")
+    r = run(path)
+    check(not isinstance(r[0], subprocess.Popen), "a read-only database does not start silently")
+    if isinstance(r[0], subprocess.Popen):
+        stop(r[0])
+    else:
+        code, out, err = r
+        check(code == 1 and "cannot be written" in err,
+              f"read-only: it says the database cannot be written: {code} {err!r}")
+    finish("damaged: damaged rows are named and left alone; a read-only database never "
+           "starts silently (PostgreSQL)")
+    sys.exit(0)
 
 # ---- physical damage: pages of the games table overwritten ----
+import sqlite3  # noqa: E402  (SQLite's file only from here)
 path = copy("pages.db")
 c = sqlite3.connect(path)
 page = c.execute("PRAGMA page_size").fetchone()[0]

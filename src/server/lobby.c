@@ -7,7 +7,8 @@
  * Memory holds the games in play and the finished games looked at lately: a
  * finished game that no client has watched for the eviction delay is
  * dropped (srv_games_evict, from the periodic tick), and read back from the
- * database when someone asks for it again (srv_game_find). Without that,
+ * database when someone asks for it again (srv_game_find); each request for
+ * a game held starts its delay again. Without that,
  * every game ever played would stay in memory until the server stops.
  */
 #include <stdio.h>
@@ -38,7 +39,14 @@ srv_game *srv_game_held(const char *id)
 srv_game *srv_game_find(const char *id)
 {
     srv_game *g = srv_game_held(id);
-    if (g || !id || strlen(id) != SRV_ID_HEX || !g_srv->store)
+    if (g) {
+        /* asked for: an idle game's delay before eviction starts again, so
+           that a summary and then its replay read the game once, not once
+           each when the delay happened to run out between them */
+        g->idle_since_ms = 0;
+        return g;
+    }
+    if (!id || strlen(id) != SRV_ID_HEX || !g_srv->store)
         return g;
     /* live games in play are always held: only a finished game or a
        turn-based one (turnbased.c) can be in the database alone */

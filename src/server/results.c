@@ -41,17 +41,36 @@ int srv_players_schema(db_conn *db)
         "CREATE TABLE IF NOT EXISTS game_players ("
         " user_id INTEGER NOT NULL, game TEXT NOT NULL, seat INTEGER NOT NULL,"
         " PRIMARY KEY (user_id, game)) WITHOUT ROWID;";
-    /* the accounts of the games stored so far (seats JSON: owner "u:ID"):
-       only SQLite files can be that old (a PostgreSQL database is made at
-       the current version, with nothing to fill in) */
-    static const char *fill =
-        "INSERT OR IGNORE INTO game_players(user_id, game, seat)"
-        " SELECT CAST(substr(json_extract(j.value, '$.owner'), 3) AS INTEGER), g.id, j.key"
-        " FROM games g, json_each(g.seats) j"
-        " WHERE json_extract(j.value, '$.owner') LIKE 'u:%';";
     if (db_script(db, sql) != 0)
         return -1;
-    return db_kind(db) == DB_SQLITE && db_script(db, fill) != 0 ? -1 : 0;
+    /* the accounts of the games stored so far (seats JSON: owner "u:ID"),
+       read in C so that both back ends fill it (a PostgreSQL database made
+       by an older chartered, at version 2, has games and accounts too) */
+    db_rows *r = db_query(db, "SELECT id, seats FROM games", 0, NULL);
+    if (!r)
+        return -1;
+    int st, rc = 0;
+    while (rc == 0 && (st = db_next(r)) == 1) {
+        json_t *seats = db_text(r, 1) ? json_loads(db_text(r, 1), 0, NULL) : NULL;
+        size_t i;
+        json_t *o;
+        json_array_foreach(seats, i, o) {
+            const char *ow = json_string_value(json_object_get(o, "owner"));
+            char *end = NULL;
+            long long uid = ow && !strncmp(ow, "u:", 2) ? strtoll(ow + 2, &end, 10) : 0;
+            if (uid <= 0 || !end || *end || i >= CH_MAX_PLAYERS)
+                continue;
+            if (db_exec(db, "INSERT INTO game_players(user_id, game, seat) VALUES($1,$2,$3) "
+                        "ON CONFLICT DO NOTHING",
+                        DB_P(DB_I((int64_t)uid), DB_T(db_text(r, 0)), DB_I((int64_t)i))) != 0) {
+                rc = -1;
+                break;
+            }
+        }
+        json_decref(seats);
+    }
+    int e = db_end(r);
+    return rc == 0 && e == 0 ? 0 : -1;
 }
 
 int srv_results_loaded(db_conn *db, srv_game *g)

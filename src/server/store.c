@@ -196,6 +196,12 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n)
         }
     char mwhy[300];
     if (migrate(s->db, mwhy, sizeof mwhy) != 0) {
+        /* a migration that failed because nothing can be written (a
+           read-only PostgreSQL database or standby; a read-only file) says
+           so, rather than which statement was refused */
+        char wwhy[300];
+        if (db_writable(s->db, wwhy, sizeof wwhy) != 0)
+            snprintf(mwhy, sizeof mwhy, "%s", wwhy);
         snprintf(why, n, "database %s: %s", db_kind(s->db) == DB_PG ? "(PostgreSQL)" : path,
                  mwhy);
         srv_store_close(s);

@@ -88,6 +88,28 @@ def pg_drop(db):
         _pg_dbs.discard(_pg_name(db))
 
 
+def db_copy(src, dst):
+    """A copy of the test database of path src as path dst (the server that
+    used src is stopped): the SQLite file (its WAL folded in first), or a
+    PostgreSQL database made from src's as a template."""
+    if pg_mode():
+        pg = _pg_server()
+        db_target(src)
+        pg_drop(dst)
+        pg.psql("CREATE DATABASE %s TEMPLATE %s" % (_pg_name(dst), _pg_name(src)), db="postgres")
+        _pg_dbs.add(_pg_name(dst))
+        return dst
+    import shutil
+    import sqlite3
+    con = sqlite3.connect(src)
+    try:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        con.close()
+    shutil.copy(src, dst)
+    return dst
+
+
 def sql_rows(db, sql):
     """The rows of a query on the test database of path db (SQLite file, or its
     PostgreSQL database), as lists of text."""
