@@ -461,3 +461,61 @@ void srv_cluster_event(const char *payload)
     if (!strncmp(payload, "game ", 5) && strlen(payload + 5) == SRV_ID_HEX)
         dir_reread(payload + 5);
 }
+
+/* ---- idle games give their lease back ---------------------------------------- */
+/* A game that nobody visits leaves memory (lobby.c, turn-based games waiting
+ * on a person for days) and its lease goes with it: the row is deleted, so
+ * no node holds it and the next node asked for it (a client's join or watch,
+ * a summary, or its clock running out: srv_cluster_wake) takes the lease and
+ * loads it from its moves. The renewals of this node that were on their way
+ * when the release was asked still list the game: it is not read back for
+ * them (released lately). */
+#define RELEASED_MAX 256
+static struct {
+    char id[SRV_ID_HEX + 1];
+    int64_t at;
+} released[RELEASED_MAX];
+static int nreleased_next;
+
+void srv_cluster_evicted(const srv_game *g)
+{
+    if (!srv_lease_on() || g->lease != SRV_LEASE_HELD)
+        return;
+    srv_lease_release(g->id);
+    snprintf(released[nreleased_next].id, sizeof released[0].id, "%s", g->id);
+    released[nreleased_next].at = srv_now_ms();
+    nreleased_next = (nreleased_next + 1) % RELEASED_MAX;
+    if (!g_srv->opt.quiet)
+        printf("chartered: node %s: game %s left memory, its lease given back\n",
+               srv_node_name(), g->id);
+}
+
+int srv_cluster_released_lately(const char *id)
+{
+    int64_t since = srv_now_ms() - 2 * srv_lease_ms();
+    for (int i = 0; i < RELEASED_MAX; i++)
+        if (released[i].at > since && !strcmp(released[i].id, id))
+            return 1;
+    return 0;
+}
+
+int srv_cluster_wake(const char *id, srv_game **gp)
+{
+    char owner[SRV_NODE_MAX + 1] = "", why[300];
+    *gp = NULL;
+    int r = srv_lease_take(NULL, id, owner, sizeof owner, why, sizeof why);
+    if (r <= 0)
+        return 0; /* another node holds it (its timers run there), or the
+                     database cannot be asked now: the next second again */
+    srv_game *g = srv_store_load_over(g_srv->store, id);
+    if (!g) {
+        srv_lease_release(id);
+        return -1;
+    }
+    srv_game_add(g);
+    g_srv->games_reloaded++;
+    g->lease = SRV_LEASE_HELD;
+    g->lease_at = srv_now_ms();
+    *gp = g;
+    return 1;
+}

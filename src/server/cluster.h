@@ -92,6 +92,18 @@ void srv_cluster_committed(struct srv_game *g);
 void srv_cluster_list(json_t *a, size_t max);
 /* The tick: drop copies of other nodes' games. */
 void srv_cluster_tick(void);
+/* Game g leaves memory (an idle turn-based game, lobby.c): its lease, when
+ * this node holds it, is given back (the row deleted), so that whichever
+ * node is asked for it next takes it. */
+void srv_cluster_evicted(const struct srv_game *g);
+/* 1 when this node gave the lease of game id back within the last two
+ * lease lengths: a renewal's list sent before the release still names it,
+ * and must not read it back (lease.c). */
+int srv_cluster_released_lately(const char *id);
+/* A turn-based game out of memory whose clock ran out (turnbased.c): take
+ * its lease and load it; 1 loaded (*gp), 0 another node holds it, -1 it
+ * cannot be read (its lease given back). */
+int srv_cluster_wake(const char *id, struct srv_game **gp);
 
 /* ---- health (health.c) ------------------------------------------------------- */
 /* Add the node's members to the GET /api/health answer. */

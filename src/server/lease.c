@@ -598,6 +598,8 @@ static void held(item *it)
     }
     for (size_t i = 0; i < it->nids; i++) {
         srv_game *g = srv_game_held(v[i]);
+        if (!g && srv_cluster_released_lately(v[i]))
+            continue; /* it left memory and its lease is being given back */
         if (!g || g->lease != SRV_LEASE_HELD)
             srv_cluster_won(v[i]);
         else

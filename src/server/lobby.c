@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster.h"
 #include "server.h"
 
 static unsigned hash_id(const char *id)
@@ -115,6 +116,7 @@ void srv_games_evict(int64_t now)
         srv_game_unhash(g);
         g_srv->ngames--;
         g_srv->games_evicted++;
+        srv_cluster_evicted(g); /* a cluster node gives its lease back (cluster.c) */
         srv_game_free(g);
     }
 }

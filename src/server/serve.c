@@ -154,10 +154,9 @@ static void tick(lws_sorted_usec_list_t *sul)
 {
     srv_timers_check(srv_now_ms());
     srv_games_evict(srv_now_ms());
-    /* a cluster node holds every game it has the lease of in memory (lease.c
-       reads them back at each renewal), turn-based ones too: its own clocks
-       run there, and a wake-up here would read other nodes' games */
-    if (g_srv->store && !srv_lease_on())
+    /* turn-based games out of memory whose clock ran out; on a cluster node
+       each is taken with its lease first (the node that wins it plays it) */
+    if (g_srv->store)
         srv_turn_wake(srv_store_db(g_srv->store), srv_now_ms());
     srv_storage_tick(srv_now_ms());
     srv_cluster_tick();

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "server.h"
 
 #define DAY_SECONDS_DEFAULT 86400
@@ -192,7 +193,16 @@ void srv_turn_wake(db_conn *db, int64_t now_ms)
     for (int i = 0; i < n; i++) {
         if (srv_game_held(ids[i]))
             continue; /* in memory: the timers (play.c) look after it */
-        srv_game *g = srv_game_find(ids[i]);
+        srv_game *g = NULL;
+        if (srv_lease_on()) {
+            /* a cluster node: the game is played by the node that takes its
+               lease first (cluster.c); another node's game is its own */
+            int r = srv_cluster_wake(ids[i], &g);
+            if (r == 0)
+                continue;
+        } else {
+            g = srv_game_find(ids[i]);
+        }
         if (!g) {
             /* it cannot be read back (logged by the load): do not try again
                every second */

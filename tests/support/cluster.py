@@ -338,6 +338,19 @@ def play(game, conns, upto, rng, timeout=60, errors=None):
         sel.close()
 
 
+def wait_for(pred, secs, what):
+    """pred()'s first true value, asked every 0.05 s for at most secs; a
+    failed check (and None) when it never comes."""
+    end = time.time() + secs
+    while time.time() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.05)
+    check(False, f"{what}: not within {secs} s")
+    return None
+
+
 def owner_of(cl, gid, among=None):
     """The node whose health lists gid among the games it owns, or None."""
     for n in among or cl.names:
