@@ -18,11 +18,17 @@
 #include "cluster.h"
 #include "server.h"
 
+/* --cluster: off (the default: a single node, whatever the database), on
+ * (leases and events in the --db database, which must be PostgreSQL), or a
+ * PostgreSQL connection string of their own. */
+enum { CL_OFF, CL_ON_DB, CL_CONN };
+
 static struct {
     char node[SRV_NODE_MAX + 1];
+    int mode;
     const char *conninfo;
     int lease_s;
-} cl = {"", NULL, SRV_LEASE_DEFAULT_S};
+} cl = {"", CL_OFF, NULL, SRV_LEASE_DEFAULT_S};
 
 int srv_node_name_ok(const char *name)
 {
@@ -49,10 +55,12 @@ int srv_cluster_flag(const char *flag, const char *value)
     }
     if (!strcmp(flag, "--cluster")) {
         if (!value || !*value) {
-            fprintf(stderr, "error: serve: --cluster needs a PostgreSQL connection string\n");
+            fprintf(stderr, "error: serve: --cluster needs on, off, or a PostgreSQL "
+                    "connection string\n");
             return -1;
         }
-        cl.conninfo = value;
+        cl.mode = !strcmp(value, "off") ? CL_OFF : !strcmp(value, "on") ? CL_ON_DB : CL_CONN;
+        cl.conninfo = cl.mode == CL_CONN ? value : NULL;
         return 1;
     }
     if (!strcmp(flag, "--lease-seconds")) {
@@ -73,10 +81,11 @@ const char *srv_cluster_usage(void)
 {
     return "  --node NAME      this node's name in a cluster, health and logs (default\n"
            "                   HOSTNAME-PID)\n"
-           "  --cluster CONN   play as one node of several: game leases and cross-node\n"
-           "                   events through this PostgreSQL database (a libpq\n"
-           "                   connection string or URL; default: the --db database\n"
-           "                   when that is PostgreSQL); docs/cluster.md\n"
+           "  --cluster on|off|CONN  play as one node of several (game leases and\n"
+           "                   cross-node events): on uses the --db database, which\n"
+           "                   must be PostgreSQL; CONN another PostgreSQL database\n"
+           "                   (libpq connection string or URL); off (default): a\n"
+           "                   single node, on SQLite or PostgreSQL; docs/cluster.md\n"
            "  --lease-seconds N  a game's lease (default 6, 2 to 120): when a node dies,\n"
            "                   another takes its games at most this long after\n";
 }
@@ -101,11 +110,21 @@ const char *srv_node_name(void)
 
 const char *srv_cluster_conninfo(const char *db)
 {
-    if (cl.conninfo)
+    if (cl.mode == CL_CONN)
         return cl.conninfo;
-    if (db && (!strncmp(db, "postgresql://", 13) || !strncmp(db, "postgres://", 11)))
+    if (cl.mode == CL_ON_DB)
         return db;
     return NULL;
+}
+
+int srv_cluster_mode_check(int db_is_pg, char *why, size_t n)
+{
+    if (cl.mode == CL_ON_DB && !db_is_pg) {
+        snprintf(why, n, "--cluster on needs a PostgreSQL --db (leases and events live "
+                 "there); give --cluster a PostgreSQL connection string, or leave it off");
+        return -1;
+    }
+    return 0;
 }
 
 int64_t srv_lease_ms(void)

@@ -24,9 +24,12 @@
 int srv_cluster_flag(const char *flag, const char *value);
 /* The node's name: --node, else HOSTNAME-PID. */
 const char *srv_node_name(void);
-/* The PostgreSQL connection string of the leases and events: --cluster,
- * else --db when it is a postgresql:// URL; NULL: a single node. */
+/* The PostgreSQL connection string of the leases and events: --cluster CONN,
+ * or --db with --cluster on; NULL: a single node (--cluster off, the
+ * default, on either back end). */
 const char *srv_cluster_conninfo(const char *db);
+/* -1 (why) when --cluster on is asked with a --db that is not PostgreSQL. */
+int srv_cluster_mode_check(int db_is_pg, char *why, size_t n);
 /* The lease's length in ms (--lease-seconds). */
 int64_t srv_lease_ms(void);
 /* The usage lines of the cluster flags. */

@@ -436,6 +436,27 @@ int cmd_serve(int argc, char **argv)
     /* a node of a cluster loads the games it holds the lease of (lease.c,
        at its first renewal), not every game in play */
     const char *conninfo = srv_cluster_conninfo(o.db);
+    db_conn *sdb = srv_store_db(s->store);
+    if (srv_cluster_mode_check(db_kind(sdb) == DB_PG, why, sizeof why) != 0) {
+        fprintf(stderr, "error: serve: %s\n", why);
+        teardown(s);
+        return 1;
+    }
+    if (!conninfo && db_kind(sdb) == DB_PG) {
+        /* a single node loads and plays every game in play: not on a
+           database whose games cluster nodes hold now (docs/cluster.md) */
+        int rc;
+        int64_t held = db_one_int(sdb, "SELECT count(*) FROM chartered_lease WHERE expires > "
+                                  "now()", 0, NULL, 0, &rc);
+        if (rc == DB_OK && held > 0) {
+            fprintf(stderr, "error: serve: cluster nodes hold the leases of %lld games in "
+                    "this database: start this server with --cluster on as one of them "
+                    "(or stop them first: their leases run out after --lease-seconds)\n",
+                    (long long)held);
+            teardown(s);
+            return 1;
+        }
+    }
     int loaded = srv_store_writable(s->store, why, sizeof why) != 0 ? -1 :
                  conninfo ? 0 : srv_store_load(s->store, o.skip_damaged, why, sizeof why);
     char shown[256];

@@ -221,6 +221,9 @@ def _start_logged(s, log):
     raise RuntimeError("node does not accept connections")
 
 
+start_logged = _start_logged  # for tests that start a node of their own
+
+
 def join_via(port, gid, cookie, token=None, watch=False, timeout=40):
     """Join (or watch) game gid through HAProxy on port, the way the browser
     does: /ws?game=ID, following "moved" frames (&node=NAME) and retrying a
