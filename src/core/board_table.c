@@ -73,7 +73,8 @@ static uint64_t hash_board(const ch_board *b)
     return h;
 }
 
-/* The spacing masks of entry e: a breadth-first search from each plot. */
+/* The spacing masks of entry e (a breadth-first search from each plot) and
+ * its diagonal neighbours. */
 static void derive_zones(board_entry *e)
 {
     const ch_board *b = &e->b;
@@ -97,6 +98,19 @@ static void derive_zones(board_entry *e)
             }
             e->zmask[s][x][0] = cur[0];
             e->zmask[s][x][1] = cur[1];
+        }
+    /* diagonal neighbours: same district, one row and one column apart
+     * (looked for among all plots: a corner need not be reachable in two
+     * orthogonal steps) */
+    memset(e->dmask, 0, sizeof e->dmask);
+    for (int x = 0; x < b->nplots && x < CH_MAX_PLOTS; x++)
+        for (int y = 0; y < b->nplots && y < CH_MAX_PLOTS; y++) {
+            if (b->gx[x] - b->gx[y] > 1 || b->gx[y] - b->gx[x] > 1)
+                continue;
+            int dx = b->gx[x] - b->gx[y], dy = b->gy[x] - b->gy[y];
+            if (b->plot_district[x] == b->plot_district[y] && (dx == 1 || dx == -1) &&
+                (dy == 1 || dy == -1))
+                bs_set(e->dmask[x], y);
         }
 }
 

@@ -67,12 +67,11 @@ static int no_adjacent_piece(const ch_state *st, tview *v, int x)
 
 /* Are plots x and y diagonally adjacent: on the same board, sharing a corner,
  * one row and one column apart (RULINGS.md "Diagonal founding": B1 and D1,
- * one empty plot between them in a row, are not)? */
-static int diagonal(const ch_board *b, int x, int y)
+ * one empty plot between them in a row, are not)? The board table holds the
+ * answer (board_entry.dmask). */
+static int diagonal(const board_entry *be, int x, int y)
 {
-    int dx = b->gx[x] - b->gx[y], dy = b->gy[x] - b->gy[y];
-    return b->plot_district[x] == b->plot_district[y] && (dx == 1 || dx == -1) &&
-           (dy == 1 || dy == -1);
+    return bs_has(be->dmask[x], y);
 }
 
 /* Diagonal founding (RULINGS.md "Diagonal founding"; R-18): the new warehouse x
@@ -87,8 +86,9 @@ static int diag_options(const ch_state *st, tview *v, int x, int x2, int need_lo
     const ch_board *b = &v->be->b;
     int n = 0;
     memset(out, 0, sizeof *out);
-    if (x2 != CH_NONE && !diagonal(b, x, x2))
+    if (x2 != CH_NONE && !diagonal(v->be, x, x2))
         return 0;
+    const uint64_t *dx = v->be->dmask[x];
     for (int i = 0; i < b->deg[x]; i++) {
         int e = b->adj[x][i];
         if (bs_has(v->piece.b, e) || e == x2)
@@ -101,14 +101,8 @@ static int diag_options(const ch_state *st, tview *v, int x, int x2, int need_lo
         bs_clr(g.b, x);
         if (x2 != CH_NONE)
             bs_clr(g.b, x2);
-        if (need_lone) {
-            int diag = 0;
-            for (int w = 0; w < 2 && !diag; w++)
-                for (uint64_t bits = g.b[w]; bits && !diag; bits &= bits - 1)
-                    diag = diagonal(b, x, w * 64 + __builtin_ctzll(bits));
-            if (!diag)
-                continue;
-        }
+        if (need_lone && !((g.b[0] & dx[0]) | (g.b[1] & dx[1])))
+            continue; /* no lone warehouse next to e is diagonal to x */
         bs_set(g.b, x);
         bs_set(g.b, e);
         if (x2 != CH_NONE)

@@ -221,6 +221,104 @@ static void offer_execute(ch_state *st)
     st->pl[q].cash += o->give_money - o->ask_money;
 }
 
+/* The level cards of the game by level (lv[k - 2] for levels 2 to 4): level
+ * cards are the ids from the board's plot count to ncards (docs/formats.md). */
+static void level_masks(const ch_state *st, uint64_t lv[3][2])
+{
+    int lo = BRD(st)->nplots, hi = st->ncards;
+    memset(lv, 0, 3 * sizeof lv[0]);
+    if (hi > CH_MAX_CARDS)
+        hi = CH_MAX_CARDS;
+#ifdef __SSE2__
+    for (int i = lo >> 4; i < (hi + 15) >> 4; i++) {
+        __m128i l = _mm_loadu_si128((const __m128i *)(st->card_level + 16 * i));
+        for (int k = 0; k < 3; k++) {
+            uint64_t bits = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, _mm_set1_epi8((char)(k + 2))));
+            lv[k][i >> 2] |= bits << (16 * (i & 3));
+        }
+    }
+    /* only the ids in [lo, hi) */
+    for (int w = 0; w < 2; w++) {
+        int a = lo - 64 * w, b = hi - 64 * w;
+        uint64_t keep = b <= 0 || a >= 64 ? 0
+                        : (b >= 64 ? ~0ull : (1ull << b) - 1) & (a <= 0 ? ~0ull : ~((1ull << a) - 1));
+        for (int k = 0; k < 3; k++)
+            lv[k][w] &= keep;
+    }
+#else
+    for (int c = lo; c < hi; c++) {
+        int k = st->card_level[c];
+        if (k >= 2 && k <= 4)
+            bs_set(lv[k - 2], c);
+    }
+#endif
+}
+
+/* Most moves an offer's decision lists besides the two runs of money. */
+#define OFFER_FIXED_MAX (2 * CH_MAX_CARDS + 2 * CH_MAX_COMPANIES + 8)
+
+/* Coopmanscappen: the moves that build an offer, written straight into the
+ * caller's buffer (a scratch array when it may be too small, whose head is
+ * copied; the count is the full count either way). */
+static int gen_offer(const ch_state *st, const ch_player *pl, ch_move *buf, int cap)
+{
+    const ch_offer *o = &st->offer;
+    int q = o->to, nc = st->ncompanies;
+    ch_move tmp[OFFER_FIXED_MAX];
+    ch_move *const start = cap >= OFFER_FIXED_MAX ? buf : tmp;
+    ch_move *out = start;
+#define PUT(t, a_, b_) move_put(out++, (t), (unsigned)(a_), (unsigned)(b_), 0, 0)
+    /* Given cards: each card of the hand once; level cards by level, the
+     * lowest id first (ascending order meets it first). */
+    int seen_level = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = pl->hand[w] & ~o->give_cards[w]; bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits), k = st->card_level[c];
+            if (k) {
+                if (seen_level >> k & 1)
+                    continue;
+                seen_level |= 1 << k;
+            }
+            PUT(CH_M_GIVE, c, 0);
+        }
+    for (int c = 0; c < nc; c++)
+        if (pl->stock[c] > o->give_stock[c])
+            PUT(CH_M_GIVE, c, 1);
+    /* Asked cards: plot cards by name; level cards by level, once each,
+     * named by the level's lowest card id (see docs/formats.md). */
+    uint64_t ask[2], lv[3][2];
+    askable_set(st, q, ask);
+    level_masks(st, lv);
+    int np = BRD(st)->nplots; /* plot cards are the ids below nplots */
+    uint64_t plots[2] = {np >= 64 ? ~0ull : (1ull << np) - 1,
+                         np >= 128 ? ~0ull : np <= 64 ? 0 : (1ull << (np - 64)) - 1};
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = ask[w] & ~o->ask_cards[w] & plots[w]; bits; bits &= bits - 1)
+            PUT(CH_M_ASK, w * 64 + __builtin_ctzll(bits), 0);
+    for (int k = 0; k < 3; k++) {
+        if (!((lv[k][0] & ask[0]) | (lv[k][1] & ask[1])))
+            continue;
+        int marker = lv[k][0] ? __builtin_ctzll(lv[k][0]) : 64 + __builtin_ctzll(lv[k][1]);
+        if (!bs_has(o->ask_cards, marker))
+            PUT(CH_M_ASK, marker, 0);
+    }
+    for (int c = 0; c < nc; c++)
+        if (st->pl[q].stock[c] > o->ask_stock[c])
+            PUT(CH_M_ASK, c, 1);
+    if (!offer_empty(o) && offer_sizes_ok(st))
+        PUT(CH_M_PROPOSE, 0, 0);
+    PUT(CH_M_WITHDRAW, 0, 0);
+#undef PUT
+    int n = (int)(out - start);
+    if (start == tmp)
+        memcpy(buf, tmp, (size_t)(n < cap ? n : cap > 0 ? cap : 0) * sizeof *buf);
+    if (!o->give_money)
+        emit_range(buf, cap, &n, CH_M_GIVE, 0, 2, 1, pl->cash, 1);
+    if (!o->ask_money)
+        emit_range(buf, cap, &n, CH_M_ASK, 0, 2, 1, st->pl[q].cash, 1);
+    return n;
+}
+
 /* ---- generation -------------------------------------------------------------------- */
 
 int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
@@ -250,55 +348,9 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
                     emit(buf, cap, &n, CH_M_OFFER, q, 0, 0, 0);
         emit(buf, cap, &n, CH_M_DONE, 0, 0, 0, 0);
         break;
-    case CH_PH_OFFER: {
-        const ch_offer *o = &st->offer;
-        int q = o->to;
-        /* Given cards: each card of the hand once; level cards by level, the
-         * lowest id first (ascending order meets it first). */
-        int seen_level = 0;
-        for (int w = 0; w < 2; w++)
-            for (uint64_t bits = pl->hand[w] & ~o->give_cards[w]; bits; bits &= bits - 1) {
-                int c = w * 64 + __builtin_ctzll(bits), k = st->card_level[c];
-                if (k && (seen_level >> k & 1))
-                    continue;
-                seen_level |= k ? 1 << k : 0;
-                emit(buf, cap, &n, CH_M_GIVE, c, 0, 0, 0);
-            }
-        for (int c = 0; c < st->ncompanies; c++)
-            if (pl->stock[c] > o->give_stock[c])
-                emit(buf, cap, &n, CH_M_GIVE, c, 1, 0, 0);
-        /* Asked cards: plot cards by name; level cards by level, once each,
-         * named by the level's lowest card id (see docs/formats.md). */
-        int marker[5] = {CH_NONE, CH_NONE, CH_NONE, CH_NONE, CH_NONE}, any_level[5] = {0};
-        uint64_t ask[2];
-        askable_set(st, q, ask);
-        for (int c = BRD(st)->nplots; c < st->ncards; c++) { /* level cards follow the plots */
-            int k = st->card_level[c];
-            if (marker[k] == CH_NONE)
-                marker[k] = c;
-            any_level[k] |= bs_has(ask, c);
-        }
-        int np = BRD(st)->nplots; /* plot cards are the ids below nplots */
-        uint64_t plots[2] = {np >= 64 ? ~0ull : (1ull << np) - 1,
-                             np >= 128 ? ~0ull : np <= 64 ? 0 : (1ull << (np - 64)) - 1};
-        for (int w = 0; w < 2; w++)
-            for (uint64_t bits = ask[w] & ~o->ask_cards[w] & plots[w]; bits; bits &= bits - 1)
-                emit(buf, cap, &n, CH_M_ASK, w * 64 + __builtin_ctzll(bits), 0, 0, 0);
-        for (int k = 2; k <= 4; k++)
-            if (any_level[k] && !bs_has(o->ask_cards, marker[k]))
-                emit(buf, cap, &n, CH_M_ASK, marker[k], 0, 0, 0);
-        for (int c = 0; c < st->ncompanies; c++)
-            if (st->pl[q].stock[c] > o->ask_stock[c])
-                emit(buf, cap, &n, CH_M_ASK, c, 1, 0, 0);
-        if (!offer_empty(o) && offer_sizes_ok(st))
-            emit(buf, cap, &n, CH_M_PROPOSE, 0, 0, 0, 0);
-        emit(buf, cap, &n, CH_M_WITHDRAW, 0, 0, 0, 0);
-        if (!o->give_money)
-            emit_range(buf, cap, &n, CH_M_GIVE, 0, 2, 1, pl->cash, 1);
-        if (!o->ask_money)
-            emit_range(buf, cap, &n, CH_M_ASK, 0, 2, 1, st->pl[q].cash, 1);
+    case CH_PH_OFFER:
+        n = gen_offer(st, pl, buf, cap);
         break;
-    }
     case CH_PH_RESPOND:
         if (offer_deliverable(st))
             emit(buf, cap, &n, CH_M_ACCEPT, 0, 0, 0, 0);

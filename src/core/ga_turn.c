@@ -227,18 +227,19 @@ static int free_pairs(const ch_state *st, gaview *v, int x, uint8_t (*out)[2], i
 
 /* Whether free_pairs would find a pair, without listing them: the lots beside
  * x that are open (empty and outside the zone) hold two, or the one there is
- * has an open lot beside it other than x. */
-static int free_pair_exists(const ch_state *st, gaview *v, int x)
+ * has an open lot beside it other than x. From the board and bitsets alone
+ * (danger: the zone; open: neither a piece nor the zone), for the loops of
+ * move generation. */
+static inline int free_pair_open(const ch_board *b, int x, const uint64_t *danger,
+                                 uint64_t open0, uint64_t open1)
 {
-    const ch_board *b = BRD(st);
-    const plotset *danger = ga_danger(v);
-    if (bs_has(danger->b, x))
+    if (bs_has(danger, x))
         return 0;
-    uint64_t open0 = ~(v->piece.b[0] | danger->b[0]), open1 = ~(v->piece.b[1] | danger->b[1]);
     uint64_t n0 = b->nbmask[x][0] & open0, n1 = b->nbmask[x][1] & open1;
-    int k = __builtin_popcountll(n0) + __builtin_popcountll(n1);
-    if (k != 1)
-        return k >= 2;
+    if (!(n0 | n1))
+        return 0;
+    if ((n0 && n1) || (n0 & (n0 - 1)) || (n1 & (n1 - 1)))
+        return 1; /* two or more */
     int a = n0 ? __builtin_ctzll(n0) : 64 + __builtin_ctzll(n1);
     uint64_t m0 = b->nbmask[a][0] & open0, m1 = b->nbmask[a][1] & open1;
     if (x < 64)
@@ -246,6 +247,13 @@ static int free_pair_exists(const ch_state *st, gaview *v, int x)
     else
         m1 &= ~(1ull << (x - 64));
     return (m0 | m1) != 0;
+}
+
+static int free_pair_exists(const ch_state *st, gaview *v, int x)
+{
+    const plotset *danger = ga_danger(v);
+    return free_pair_open(BRD(st), x, danger->b, ~(v->piece.b[0] | danger->b[0]),
+                          ~(v->piece.b[1] | danger->b[1]));
 }
 
 enum { G_ILLEGAL, G_FOUND, G_EXPAND, G_MERGE };
@@ -270,43 +278,50 @@ static int ga_classify(const ch_state *st, gaview *v, int x, unsigned *comps)
     return free_pair_exists(st, v, x) ? G_FOUND : G_ILLEGAL;
 }
 
-/* ga_classify(...) != G_ILLEGAL, cheaper: move generation needs no more than
- * whether the lot touches an enterprise (expansion or merger alike). */
-static int ga_playable(const ch_state *st, gaview *v, int x)
-{
-    if (st->height[x] > 0)
-        return (st->pflags[x] & CH_PF_FREE) && st->supply >= 1;
-    if (st->supply < 1)
-        return 0;
-    if ((BRD(st)->nbmask[x][0] & v->comp.b[0]) | (BRD(st)->nbmask[x][1] & v->comp.b[1]))
-        return 1;
-    return v->avail && st->supply >= 3 && free_pair_exists(st, v, x);
-}
-
+/* The plays of the active player's hand. A plot card is playable when
+ * ga_classify would not say G_ILLEGAL, worked out more cheaply: move
+ * generation needs no more than whether the lot touches an enterprise
+ * (expansion or merger alike). The board and its bitsets are read once into
+ * locals (the move stores could alias the state). */
 static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
 {
     const ch_player *pl = &st->pl[st->active];
+    const ch_board *b = BRD(st);
+    const uint64_t danger[2] = {st->zone[0], st->zone[1]};
+    const uint64_t comp0 = st->piece[0] & ~st->lone[0], comp1 = st->piece[1] & ~st->lone[1];
+    const uint64_t open0 = ~(st->piece[0] | danger[0]), open1 = ~(st->piece[1] | danger[1]);
+    const int supply = st->supply;
+    const int found_ok = supply >= 3 && company_available(st);
+    const uint64_t hand[2] = {pl->hand[0], pl->hand[1]};
     int seen_level = 0;
-    gaview v;
-    ga_view(st, &v);
     for (int w = 0; w < 2; w++)
-        for (uint64_t bits = pl->hand[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = hand[w]; bits; bits &= bits - 1) {
             int c = w * 64 + __builtin_ctzll(bits);
             int k = st->card_level[c];
             if (k) {
                 /* G-14: a level k goes on a stack of height k-1 of an enterprise */
-                if ((seen_level >> k & 1) || st->supply < 1)
+                if ((seen_level >> k & 1) || supply < 1)
                     continue;
                 seen_level |= 1 << k;
                 uint64_t at[2];
                 byte_mask(st->height, k - 1, at);
-                for (int w2 = 0; w2 < 2; w2++)
-                    for (uint64_t pb = v.comp.b[w2] & at[w2]; pb; pb &= pb - 1)
-                        emit(buf, cap, &n, CH_M_PLAY, c, w2 * 64 + __builtin_ctzll(pb), CH_NONE, 0);
+                for (uint64_t pb = comp0 & at[0]; pb; pb &= pb - 1)
+                    emit(buf, cap, &n, CH_M_PLAY, c, __builtin_ctzll(pb), CH_NONE, 0);
+                for (uint64_t pb = comp1 & at[1]; pb; pb &= pb - 1)
+                    emit(buf, cap, &n, CH_M_PLAY, c, 64 + __builtin_ctzll(pb), CH_NONE, 0);
                 continue;
             }
-            if (ga_playable(st, &v, st->card_plot[c]))
-                emit(buf, cap, &n, CH_M_PLAY, c, st->card_plot[c], CH_NONE, 0);
+            int x = st->card_plot[c], ok;
+            if (st->height[x] > 0)
+                ok = (st->pflags[x] & CH_PF_FREE) && supply >= 1; /* G-13 */
+            else if (supply < 1)
+                ok = 0;
+            else if ((b->nbmask[x][0] & comp0) | (b->nbmask[x][1] & comp1))
+                ok = 1;
+            else
+                ok = found_ok && free_pair_open(b, x, danger, open0, open1);
+            if (ok)
+                emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 0);
         }
     return n;
 }

@@ -51,10 +51,14 @@ static inline void bs_clr(uint64_t *b, int i) { b[i >> 6] &= ~((uint64_t)1 << (i
 /* Population count without a library call on CPUs without POPCNT. */
 static inline int popc64(uint64_t x)
 {
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
 }
 static inline int bs_count(const uint64_t *b) { return popc64(b[0]) + popc64(b[1]); }
 static inline int popc(unsigned x) { return popc64(x); }
@@ -64,8 +68,37 @@ void public_elsewhere(const ch_state *st, uint64_t *out);
 
 /* ---- RNG: xoshiro256**, seeded by splitmix64 ----------------------------------- */
 void rng_seed(uint64_t *s, uint64_t seed);
-uint64_t rng_next(uint64_t *s);
-uint32_t rng_below(uint64_t *s, uint32_t n); /* uniform in [0, n) */
+/* Inline: shuffles (a Golden Age refresh reshuffles the whole deck) and the
+ * playout loops draw one number per step, and a call per draw cost more than
+ * the draw. The sequence is the one rng.c always gave (R-08). */
+static inline uint64_t rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rng_next(uint64_t *s)
+{
+    uint64_t result = rng_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rng_rotl(s[3], 45);
+    return result;
+}
+/* Uniform in [0, n), n > 0: Lemire's multiply-shift with rejection (unbiased). */
+static inline uint32_t rng_below(uint64_t *s, uint32_t n)
+{
+    assert(n > 0);
+    uint64_t m = (uint64_t)(uint32_t)(rng_next(s) >> 32) * n;
+    uint32_t l = (uint32_t)m;
+    if (__builtin_expect(l < n, 0)) {
+        uint32_t t = (uint32_t)(-n) % n;
+        while (l < t) {
+            m = (uint64_t)(uint32_t)(rng_next(s) >> 32) * n;
+            l = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
 void rng_shuffle(uint64_t *s, uint8_t *a, int n);
 
 /* ---- messages -------------------------------------------------------------- */
@@ -110,11 +143,16 @@ static inline int next_player(const ch_state *st, int p) { return (p + 1) % st->
 /* board_table.c: the shared read-only table of boards (ch_state.board_id).
  * An entry is the board and tables derived from it that are too big to copy
  * with every state: zmask[s][x], the plots at distance < 3 + s from plot x
- * (the spacing zones of R-17, spacing 3, and G-11, spacing 4). */
+ * (the spacing zones of R-17, spacing 3, and G-11, spacing 4), and dmask[x],
+ * the plots diagonal to x. */
 #define CH_BOARD_SLOTS 512
 typedef struct board_entry {
     ch_board b;
     uint64_t zmask[2][CH_MAX_PLOTS][2];
+    /* dmask[x]: the plots diagonally adjacent to x (same district, one row and
+     * one column apart: RULINGS.md "Diagonal founding"), for building's
+     * diagonal options without a search */
+    uint64_t dmask[CH_MAX_PLOTS][2];
 } board_entry;
 extern board_entry board_store[CH_BOARD_SLOTS];
 static inline const board_entry *BENT(const ch_state *st)
@@ -152,10 +190,31 @@ int company_connected(const ch_state *st, int c, int without, int *stacks);
 int plot_adjacent(const ch_state *st, int x, int y);
 
 /* company.c: values, lines and the chart */
-int company_available(const ch_state *st); /* bitmask of companies that can be founded */
+/* Bitmask of the companies that can be founded (inline: every building
+ * decision asks). */
+static inline int company_available(const ch_state *st)
+{
+    int mask = 0;
+    for (int c = 0; c < st->ncompanies; c++)
+        if (!st->co[c].on_chart && st->co[c].hq == CH_NONE)
+            mask |= 1 << c;
+    return mask;
+}
 /* Set a company's value (clamped), noting passed event lines. Returns the new value. */
 int set_value(ch_state *st, int c, int v);
-int stock_price(const ch_state *st, int c); /* buy price for the active player now */
+/* Buys cost max(f50, value), except the founder's discount: in the turn a
+ * player founds a company they buy up to two of its stocks at its true value
+ * (Rulebook "Stock trading"; RULINGS.md "Trading"; R-28). The buy price for
+ * the active player now; inline, since every trading decision asks it of
+ * every company. */
+static inline int stock_price(const ch_state *st, int c)
+{
+    int v = st->co[c].value;
+    if (st->founded == c && st->discount_left > 0)
+        return v;
+    int floor = ED(st)->min_stock_price;
+    return v < floor ? floor : v;
+}
 
 /* setup.c: the shared start of a game, once the cards are dealt */
 void start_game(ch_state *s);
@@ -189,13 +248,26 @@ void take_from_market(ch_state *st, int p, int card);
 int gen_stock_trades(const ch_state *st, int p, ch_move *buf, int cap, int n);
 void count_trade(ch_state *st);
 void pass_turn(ch_state *st);
+/* One move written with a single 8-byte store (a struct initialiser makes
+ * compilers store the fields byte by byte, and move lists are long). */
+static inline void move_put(ch_move *out, unsigned type, unsigned a, unsigned b, unsigned c,
+                            int32_t amount)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w = (uint64_t)(type & 255) | (uint64_t)(a & 255) << 8 | (uint64_t)(b & 255) << 16 |
+                 (uint64_t)(c & 255) << 24 | (uint64_t)(uint32_t)amount << 32;
+    _Static_assert(sizeof(ch_move) == 8, "ch_move is 8 bytes");
+    memcpy(out, &w, 8);
+#else
+    ch_move m = {(uint8_t)type, (uint8_t)a, (uint8_t)b, (uint8_t)c, amount};
+    *out = m;
+#endif
+}
 /* Append one move to the caller's buffer; counts moves past cap (snprintf-like). */
 static inline void emit(ch_move *buf, int cap, int *n, uint8_t type, int a, int b, int c, int32_t amount)
 {
-    if (*n < cap) {
-        ch_move m = {type, (uint8_t)a, (uint8_t)b, (uint8_t)c, amount};
-        buf[*n] = m; /* one 8-byte store */
-    }
+    if (*n < cap)
+        move_put(buf + *n, type, (unsigned)a, (unsigned)b, (unsigned)c, amount);
     (*n)++;
 }
 /* Append the moves {type, a, b, 0, v} for v = from, from+step, ..., <= to:

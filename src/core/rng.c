@@ -19,45 +19,18 @@ void rng_seed(uint64_t *s, uint64_t seed)
         s[i] = splitmix64(&x);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t rng_next(uint64_t *s)
-{
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* Lemire's multiply-shift with rejection: unbiased. */
-uint32_t rng_below(uint64_t *s, uint32_t n)
-{
-    assert(n > 0);
-    uint64_t m = (uint64_t)(uint32_t)(rng_next(s) >> 32) * n;
-    uint32_t l = (uint32_t)m;
-    if (l < n) {
-        uint32_t t = (uint32_t)(-n) % n;
-        while (l < t) {
-            m = (uint64_t)(uint32_t)(rng_next(s) >> 32) * n;
-            l = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
 void rng_shuffle(uint64_t *s, uint8_t *a, int n)
 {
+    /* the generator in locals: the byte stores to a[] may alias s, which
+     * would otherwise be reloaded and stored at every step */
+    uint64_t r[4] = {s[0], s[1], s[2], s[3]};
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(s, (uint32_t)i + 1);
+        int j = (int)rng_below(r, (uint32_t)i + 1);
         uint8_t t = a[i];
         a[i] = a[j];
         a[j] = t;
     }
+    memcpy(s, r, sizeof r);
 }
 
 void ch_rng_seed(ch_rng *r, uint64_t seed)

@@ -77,11 +77,17 @@ void take_from_market(ch_state *st, int p, int card)
  * the bank what p can pay for, sell what p holds, companies on the chart. */
 int gen_stock_trades(const ch_state *st, int p, ch_move *buf, int cap, int n)
 {
+    /* stock_price, with what it reads taken once (a move store could alias
+     * the state, which would reload it for every company) */
     const ch_player *pl = &st->pl[p];
-    for (int c = 0; c < st->ncompanies; c++) {
-        if (!st->co[c].on_chart)
+    const int cash = pl->cash, nc = st->ncompanies, floor = ED(st)->min_stock_price;
+    const int discounted = st->discount_left > 0 ? st->founded : -1;
+    for (int c = 0; c < nc; c++) {
+        const ch_company *co = &st->co[c];
+        if (!co->on_chart)
             continue;
-        if (st->co[c].bank > 0 && pl->cash >= stock_price(st, c))
+        int v = co->value, price = c == discounted || v >= floor ? v : floor;
+        if (co->bank > 0 && cash >= price)
             emit(buf, cap, &n, CH_M_BUY, c, 0, 0, 0);
         if (pl->stock[c])
             emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
