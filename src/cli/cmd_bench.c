@@ -131,9 +131,7 @@ int cmd_bench(int argc, char **argv)
             unsigned mask = 0;
             if (ch_decider(&st, &mask) == CH_DEC_TERMINAL)
                 break;
-            int p = 0;
-            while (p < CH_MAX_PLAYERS && !(mask & (1u << p)))
-                p++;
+            int p = mask ? __builtin_ctz(mask) : CH_MAX_PLAYERS; /* the lowest decider */
             int n = ch_legal(&st, p, buf, BENCH_CAP);
             if (n > BENCH_CAP) {
                 truncated++;

@@ -83,32 +83,37 @@ static int diag_options(const ch_state *st, tview *v, int x, int x2, int need_lo
                         plotset *out)
 {
     (void)st;
-    const ch_board *b = &v->be->b;
+    const board_entry *be = v->be;
+    const ch_board *b = &be->b;
     int n = 0;
-    memset(out, 0, sizeof *out);
-    if (x2 != CH_NONE && !diagonal(v->be, x, x2))
+    out->b[0] = out->b[1] = 0;
+    if (x2 != CH_NONE && !diagonal(be, x, x2))
         return 0;
-    const uint64_t *dx = v->be->dmask[x];
+    /* the bitsets in locals, as whole words: x and x2 as single bits */
+    uint64_t xb[2] = {0, 0}, yb[2] = {0, 0};
+    bs_set(xb, x);
+    if (x2 != CH_NONE)
+        bs_set(yb, x2);
+    const uint64_t lone0 = v->lone.b[0] & ~(xb[0] | yb[0]), lone1 = v->lone.b[1] & ~(xb[1] | yb[1]);
+    const uint64_t dx0 = be->dmask[x][0], dx1 = be->dmask[x][1];
     for (int i = 0; i < b->deg[x]; i++) {
         int e = b->adj[x][i];
         if (bs_has(v->piece.b, e) || e == x2)
             continue;
-        if (x2 != CH_NONE && !bs_has(b->nbmask[e], x2))
+        const uint64_t *ne = b->nbmask[e];
+        if (x2 != CH_NONE && !((ne[0] & yb[0]) | (ne[1] & yb[1])))
             continue;
-        plotset g;
-        g.b[0] = b->nbmask[e][0] & v->lone.b[0];
-        g.b[1] = b->nbmask[e][1] & v->lone.b[1];
-        bs_clr(g.b, x);
-        if (x2 != CH_NONE)
-            bs_clr(g.b, x2);
-        if (need_lone && !((g.b[0] & dx[0]) | (g.b[1] & dx[1])))
+        uint64_t g0 = ne[0] & lone0, g1 = ne[1] & lone1;
+        if (need_lone && !((g0 & dx0) | (g1 & dx1)))
             continue; /* no lone warehouse next to e is diagonal to x */
-        bs_set(g.b, x);
-        bs_set(g.b, e);
-        if (x2 != CH_NONE)
-            bs_set(g.b, x2);
-        if (!view_spacing_ok(v, &g))
-            continue;
+        g0 |= xb[0] | yb[0];
+        g1 |= xb[1] | yb[1];
+        if (e < 64)
+            g0 |= 1ull << e;
+        else
+            g1 |= 1ull << (e - 64);
+        if ((g0 & v->danger.b[0]) | (g1 & v->danger.b[1]))
+            continue; /* spacing */
         bs_set(out->b, e);
         n++;
     }
@@ -135,11 +140,10 @@ static void classify(const ch_state *st, tview *v, int x, playinfo *pi)
     plotset lone;
     lone.b[0] = nb[0] & v->lone.b[0];
     lone.b[1] = nb[1] & v->lone.b[1];
-    int ncomp = popc(pi->comps);
-    if (ncomp == 1) {
+    if (pi->comps && !(pi->comps & (pi->comps - 1))) { /* one company */
         pi->kind = K_EXPAND;
         pi->lone_value = lone_value(st, &lone);
-    } else if (ncomp >= 2) {
+    } else if (pi->comps) {
         pi->kind = K_MERGE;
         pi->lone_value = lone_value(st, &lone);
     } else if (lone.b[0] | lone.b[1]) {
@@ -190,8 +194,8 @@ static int roof_ok_plot(const ch_state *st, const playinfo *pi)
     if (pi->kind == K_FOUND || pi->kind == K_DIAG)
         return 1;
     if (pi->kind == K_EXPAND || pi->kind == K_MERGE) {
-        for (int c = 0; c < st->ncompanies; c++)
-            if ((pi->comps >> c & 1) && roof_changes(st, c, BA_ROOF_DELTA + pi->lone_value))
+        for (unsigned m = pi->comps; m; m &= m - 1)
+            if (roof_changes(st, __builtin_ctz(m), BA_ROOF_DELTA + pi->lone_value))
                 return 1;
     }
     return 0;
@@ -264,27 +268,54 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
         plots[np++] = (uint8_t)c;
       }
     }
-    /* Two-card foundings: both orders, the first card carries the HQ. */
+    /* Two-card foundings: both orders, the first card carries the HQ. A
+     * partner must lie within two steps of x1 (farther away it can neither
+     * touch x1 nor share an empty neighbour with it): the candidates are
+     * looked up as a bitset of plots, not pair by pair, and taken in card
+     * order as before. cand holds the plots of the later cards that may
+     * still pair (not founding alone). */
     if (st->supply >= 2 && v.avail) {
+        uint64_t cand[2] = {0, 0};
+        uint8_t at_plot[CH_MAX_PLOTS]; /* index in plots[] of a hand plot */
         for (int i = 0; i < np; i++) {
+            int x = st->card_plot[plots[i]];
+            at_plot[x] = (uint8_t)i;
+            if (alone[i] != 1)
+                bs_set(cand, x);
+        }
+        for (int i = 0; i < np; i++) {
+            int x1 = st->card_plot[plots[i]];
+            bs_clr(cand, x1);
             if (alone[i] == 1)
                 continue;
-            /* plots within two steps of x1: a partner farther away can
-             * neither touch x1 nor share an empty neighbour with it */
-            int x1 = st->card_plot[plots[i]];
             if (!no_adjacent_piece(st, &v, x1))
                 continue;
             const uint64_t *reach = v.be->zmask[0][x1]; /* distance < 3 */
-            for (int j = i + 1; j < np; j++) {
-                int x2 = st->card_plot[plots[j]];
-                if (alone[j] == 1 || !bs_has(reach, x2))
+            uint64_t r0 = reach[0] & cand[0], r1 = reach[1] & cand[1];
+            if (!(r0 | r1))
+                continue;
+            uint8_t js[CH_MAX_CARDS];
+            int nj = 0;
+            for (int w = 0; w < 2; w++)
+                for (uint64_t bits = w ? r1 : r0; bits; bits &= bits - 1) {
+                    int j = at_plot[w * 64 + __builtin_ctzll(bits)], k = nj++;
+                    for (; k > 0 && js[k - 1] > j; k--) /* card order */
+                        js[k] = js[k - 1];
+                    js[k] = (uint8_t)j;
+                }
+            for (int t = 0; t < nj; t++) {
+                int j = js[t], x2 = st->card_plot[plots[j]];
+                if (alone[j] == 1)
                     continue;
                 if (alone[i] == 2)
                     alone[i] = resolve_isolated(st, &v, x1) == K_DIAG;
                 if (alone[i])
                     break;
-                if (alone[j] == 2)
+                if (alone[j] == 2) {
                     alone[j] = resolve_isolated(st, &v, x2) == K_DIAG;
+                    if (alone[j])
+                        bs_clr(cand, x2);
+                }
                 if (alone[j] || !pair_founds(st, &v, x1, x2))
                     continue;
                 emit(buf, cap, &n, CH_M_PLAY, plots[i], x1, plots[j], 0);

@@ -164,7 +164,8 @@ static int offer_sizes_ok(const ch_state *st)
 
 static int offer_empty(const ch_offer *o)
 {
-    if (o->give_money || o->ask_money || bs_count(o->give_cards) || bs_count(o->ask_cards))
+    if (o->give_money || o->ask_money || o->give_cards[0] || o->give_cards[1] || o->ask_cards[0] ||
+        o->ask_cards[1])
         return 0;
     for (int c = 0; c < CH_MAX_COMPANIES; c++)
         if (o->give_stock[c] || o->ask_stock[c])
@@ -281,9 +282,8 @@ static int gen_offer(const ch_state *st, const ch_player *pl, ch_move *buf, int 
             }
             PUT(CH_M_GIVE, c, 0);
         }
-    for (int c = 0; c < nc; c++)
-        if (pl->stock[c] > o->give_stock[c])
-            PUT(CH_M_GIVE, c, 1);
+    for (unsigned m = stock_gt_mask(pl->stock, o->give_stock, nc); m; m &= m - 1)
+        PUT(CH_M_GIVE, __builtin_ctz(m), 1);
     /* Asked cards: plot cards by name; level cards by level, once each,
      * named by the level's lowest card id (see docs/formats.md). */
     uint64_t ask[2], lv[3][2];
@@ -302,9 +302,8 @@ static int gen_offer(const ch_state *st, const ch_player *pl, ch_move *buf, int 
         if (!bs_has(o->ask_cards, marker))
             PUT(CH_M_ASK, marker, 0);
     }
-    for (int c = 0; c < nc; c++)
-        if (st->pl[q].stock[c] > o->ask_stock[c])
-            PUT(CH_M_ASK, c, 1);
+    for (unsigned m = stock_gt_mask(st->pl[q].stock, o->ask_stock, nc); m; m &= m - 1)
+        PUT(CH_M_ASK, __builtin_ctz(m), 1);
     if (!offer_empty(o) && offer_sizes_ok(st))
         PUT(CH_M_PROPOSE, 0, 0);
     PUT(CH_M_WITHDRAW, 0, 0);

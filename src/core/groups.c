@@ -50,15 +50,19 @@ void lone_component(const ch_state *st, int x, plotset *out)
 
 unsigned adjacent_companies(const ch_state *st, int x)
 {
-    const ch_board *b = BRD(st);
+    /* the plots with pieces among x and its neighbours, from the board
+     * caches (st->piece is has_piece for every plot: board_sync) */
+    const uint64_t *nb = BRD(st)->nbmask[x];
+    uint64_t m[2] = {nb[0] & st->piece[0], nb[1] & st->piece[1]};
+    if (has_piece(st, x))
+        bs_set(m, x);
     unsigned set = 0;
-    if (has_piece(st, x) && st->owner[x] != CH_NONE)
-        set |= 1u << st->owner[x];
-    for (int i = 0; i < b->deg[x]; i++) {
-        int y = b->adj[x][i];
-        if (has_piece(st, y) && st->owner[y] != CH_NONE)
-            set |= 1u << st->owner[y];
-    }
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = m[w]; bits; bits &= bits - 1) {
+            int o = st->owner[w * 64 + __builtin_ctzll(bits)];
+            if (o != CH_NONE)
+                set |= 1u << o;
+        }
     return set;
 }
 

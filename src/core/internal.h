@@ -61,6 +61,26 @@ static inline int popc64(uint64_t x)
 #endif
 }
 static inline int bs_count(const uint64_t *b) { return popc64(b[0]) + popc64(b[1]); }
+/* Bitmask of the companies c < nc with a[c] > b[c] (stock counts, arrays of
+ * CH_MAX_COMPANIES): one byte comparison of all of them with SSE2. */
+static inline unsigned stock_gt_mask(const uint8_t *a, const uint8_t *b, int nc)
+{
+#ifdef __SSE2__
+    uint8_t ta[16] = {0}, tb[16] = {0};
+    memcpy(ta, a, CH_MAX_COMPANIES);
+    memcpy(tb, b, CH_MAX_COMPANIES);
+    __m128i va = _mm_loadu_si128((const __m128i *)ta), vb = _mm_loadu_si128((const __m128i *)tb);
+    /* a > b (unsigned) exactly when a - b, saturated at 0, is not 0 */
+    __m128i zero = _mm_cmpeq_epi8(_mm_subs_epu8(va, vb), _mm_setzero_si128());
+    unsigned m = ~(unsigned)_mm_movemask_epi8(zero) & 0xFFFFu;
+    return m & ((1u << nc) - 1);
+#else
+    unsigned m = 0;
+    for (int c = 0; c < nc; c++)
+        m |= (unsigned)(a[c] > b[c]) << c;
+    return m;
+#endif
+}
 static inline int popc(unsigned x) { return popc64(x); }
 
 /* Bitset of the cards in the market, the discard pile or not in the game. */

@@ -363,31 +363,30 @@ static void apply_trade(ch_state *st, ch_move m)
 
 /* ---- dispatch ------------------------------------------------------------------- */
 
+/* Who decides now, as a mask of players (0 when the game is over). */
+static inline unsigned decider_mask(const ch_state *st)
+{
+    if (st->over || st->phase == CH_PH_OVER)
+        return 0;
+    if (st->phase == CH_PH_BID)
+        return (unsigned)(st->bid_mask & ~st->bid_in);
+    return 1u << st->actor;
+}
+
 ch_decider_kind ch_decider(const ch_state *st, unsigned *mask)
 {
-    if (st->over || st->phase == CH_PH_OVER) {
-        if (mask)
-            *mask = 0;
-        return CH_DEC_TERMINAL;
-    }
-    if (st->phase == CH_PH_BID) {
-        if (mask)
-            *mask = (unsigned)(st->bid_mask & ~st->bid_in);
-        return CH_DEC_SIMULTANEOUS;
-    }
     if (mask)
-        *mask = 1u << st->actor;
-    return CH_DEC_PLAYER;
+        *mask = decider_mask(st);
+    if (st->over || st->phase == CH_PH_OVER)
+        return CH_DEC_TERMINAL;
+    return st->phase == CH_PH_BID ? CH_DEC_SIMULTANEOUS : CH_DEC_PLAYER;
 }
 
 static int decides(const ch_state *st, int p)
 {
-    unsigned mask;
     if (p < 0 || p >= st->nplayers)
         return 0;
-    if (ch_decider(st, &mask) == CH_DEC_TERMINAL)
-        return 0;
-    return (mask >> p) & 1;
+    return (decider_mask(st) >> p) & 1;
 }
 
 int ch_legal(const ch_state *st, int p, ch_move *buf, int cap)
