@@ -12,6 +12,12 @@
  * (determinization, tree descent, candidate lists, and for greedy the ranking
  * of new children).
  *
+ * With --cost it prints instead the cost of one playout of each policy
+ * (random, fast, greedy) from the same early, middle and late positions, on
+ * the thread's CPU clock: decisions and complete playouts per CPU second, and
+ * each policy's cost per decision and per playout as a multiple of random's
+ * (issue 18 part 3: the fast policy may cost at most 5 random playouts).
+ *
  * With --threads-curve T it prints instead, for one middle position of each
  * edition, the iterations per second of 1, 2, ..., T root-parallel threads
  * (the scaling curve of docs/performance.md), and per CPU second of the
@@ -20,7 +26,9 @@
  * the trees cost.
  *
  * Usage: bench_ismcts [--seconds S] [--playout greedy|fast|random] [--players N]
- *                     [--depth D] [--threads-curve T]
+ *                     [--depth D] [--threads-curve T] [--cost] [--cpu]
+ * --cpu gives each search S seconds of CPU time per thread (option cpu=S)
+ * and prints rates per CPU second: figures that hold on a loaded machine.
  * It includes src/ai/ai.h: it measures the bots' internals. */
 #include "ai.h"
 #include <stdio.h>
@@ -70,12 +78,21 @@ static int position(ch_state *st, int ed, int np, uint64_t seed, double left)
     return -1;
 }
 
-/* Raw playouts from st for about `seconds`: decisions per second. */
-static double raw_rate(const ch_state *st, int p, int playout, double seconds, double *per_game)
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Raw playouts from st for about `seconds` of the clock `clk`: decisions per
+ * second; *per_game: decisions per playout. */
+static double raw_rate_on(const ch_state *st, int p, int playout, double seconds, double *per_game,
+                          double (*clk)(void))
 {
     uint64_t rng = 12345;
     long decisions = 0, games = 0;
-    double t0 = now_s(), t;
+    double t0 = clk(), t;
     do {
         ch_state s = *st;
         ch_determinize(&s, p, ai_rand(&rng));
@@ -90,11 +107,12 @@ static double raw_rate(const ch_state *st, int p, int playout, double seconds, d
             decisions++;
         }
         games++;
-        t = now_s() - t0;
+        t = clk() - t0;
     } while (t < seconds);
     *per_game = games ? (double)decisions / (double)games : 0;
     return t > 0 ? (double)decisions / t : 0;
 }
+
 
 static const char *policy_name(int playout)
 {
@@ -109,12 +127,13 @@ static double process_cpu_s(void)
 }
 
 static double last_cpu_rate; /* iterations per CPU second of the process, last search */
+static int use_cpu;          /* --cpu: budgets and rates on the CPU clock              */
 
 /* Iterations per second of one search from st with `threads` trees. */
 static double search_rate(const ch_state *st, int p, int playout, int depth, int threads, double seconds,
                           double *dps, double *steps)
 {
-    ai_search_opts o = {0, seconds, threads, playout, (size_t)256 << 20, 0.7, 12, depth, 1.0, 1.0, 0, 0};
+    ai_search_opts o = {0, seconds, threads, playout, (size_t)256 << 20, 0.7, 12, depth, 1.0, 1.0, 0, use_cpu};
     ai_search *s = NULL;
     if (ai_search_new(&s, &o) != CH_OK) {
         fprintf(stderr, "bench_ismcts: cannot allocate the search\n");
@@ -129,17 +148,19 @@ static double search_rate(const ch_state *st, int p, int playout, int depth, int
     ai_search_last(s, &sst);
     last_cpu_rate = cpu > 0 ? sst.iterations / cpu : 0;
     ai_search_free(s);
+    /* with --cpu, per CPU second of the process (all the search's threads) */
+    double secs = use_cpu ? cpu : sst.seconds;
     if (dps)
-        *dps = sst.seconds > 0 ? sst.playout_steps / sst.seconds : 0;
+        *dps = secs > 0 ? sst.playout_steps / secs : 0;
     if (steps)
         *steps = sst.iterations ? (double)sst.playout_steps / (double)sst.iterations : 0;
-    return sst.seconds > 0 ? sst.iterations / sst.seconds : 0;
+    return secs > 0 ? sst.iterations / secs : 0;
 }
 
 int main(int argc, char **argv)
 {
     double seconds = 2.0;
-    int playout = AI_PLAYOUT_GREEDY, np = 4, depth = 0, curve = 0;
+    int playout = AI_PLAYOUT_GREEDY, np = 4, depth = 0, curve = 0, cost = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
             seconds = atof(argv[++i]);
@@ -158,9 +179,13 @@ int main(int argc, char **argv)
             depth = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads-curve") && i + 1 < argc)
             curve = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cost"))
+            cost = 1;
+        else if (!strcmp(argv[i], "--cpu"))
+            use_cpu = 1;
         else {
             fprintf(stderr, "usage: bench_ismcts [--seconds S] [--playout greedy|fast|random] [--players N] "
-                            "[--depth D] [--threads-curve T]\n");
+                            "[--depth D] [--threads-curve T] [--cost] [--cpu]\n");
             return 2;
         }
     }
@@ -171,6 +196,38 @@ int main(int argc, char **argv)
     }
     ai_params_default(&ws.prm);
     const char *pol = policy_name(playout);
+    if (cost) {
+        /* the playout policies side by side from the same positions, on the
+         * thread's CPU clock (a shared machine does not skew it) */
+        static const int pols[3] = {AI_PLAYOUT_RANDOM, AI_PLAYOUT_FAST, AI_PLAYOUT_GREEDY};
+        static const double stages[3] = {0.9, 0.5, 0.2};
+        static const char *const names[3] = {"early", "middle", "late"};
+        printf("bench_ismcts --cost: %d players, playouts to the end, %.1f CPU s per measurement\n", np, seconds);
+        printf("%-18s %-6s %-6s | %12s %9s %12s | %9s %9s\n", "edition", "stage", "policy", "dec/CPU-s",
+               "dec/play", "play/CPU-s", "x rnd/dec", "x rnd/play");
+        for (int ed = 0; ed < 2; ed++)
+            for (int k = 0; k < 3; k++) {
+                ch_state st;
+                int p = position(&st, ed, np, 7 + (uint64_t)ed, stages[k]);
+                if (p < 0)
+                    continue;
+                double rdec = 0, rplay = 0;
+                for (int j = 0; j < 3; j++) {
+                    double per = 0;
+                    double dec = raw_rate_on(&st, p, pols[j], seconds, &per, thread_cpu_s);
+                    double play = per > 0 ? dec / per : 0;
+                    if (j == 0) {
+                        rdec = dec;
+                        rplay = play;
+                    }
+                    printf("%-18s %-6s %-6s | %12.0f %9.1f %12.1f | %8.2fx %8.2fx\n",
+                           ed ? "The Golden Age" : "Building Amsterdam", names[k], policy_name(pols[j]), dec, per,
+                           play, dec > 0 ? rdec / dec : 0, play > 0 ? rplay / play : 0);
+                    fflush(stdout);
+                }
+            }
+        return 0;
+    }
     if (curve) {
         printf("bench_ismcts: %d players, %s playouts, depth %d, middle position, %.1f s per measurement\n", np,
                pol, depth, seconds);
@@ -198,7 +255,8 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    printf("bench_ismcts: %d players, %s playouts, depth %d, %.1f s per measurement\n", np, pol, depth, seconds);
+    printf("bench_ismcts: %d players, %s playouts, depth %d, %.1f %s per measurement%s\n", np, pol, depth, seconds,
+           use_cpu ? "CPU s" : "s", use_cpu ? " (rates per CPU second)" : "");
     printf("%-18s %-6s %6s | %8s %9s %12s | %8s %9s %12s | %12s %8s\n", "edition", "stage", "supply", "it/s 1T",
            "steps/it", "dec/s in 1T", "it/s 2T", "speedup", "dec/s in 2T", "raw dec/s", "in/raw");
     static const double stages[3] = {0.9, 0.5, 0.2};
@@ -215,7 +273,7 @@ int main(int argc, char **argv)
             for (int t = 0; t < 2; t++)
                 rate[t] = search_rate(&st, p, playout, depth, t + 1, seconds, &dps[t], t == 0 ? &steps : NULL);
             double per_game = 0;
-            double raw = raw_rate(&st, p, playout, seconds, &per_game);
+            double raw = raw_rate_on(&st, p, playout, seconds, &per_game, use_cpu ? thread_cpu_s : now_s);
             printf("%-18s %-6s %6d | %8.1f %9.1f %12.0f | %8.1f %8.2fx %12.0f | %12.0f %7.0f%%\n",
                    ed ? "The Golden Age" : "Building Amsterdam", names[k], st.supply, rate[0], steps, dps[0],
                    rate[1], rate[0] > 0 ? rate[1] / rate[0] : 0, dps[1], raw, raw > 0 ? 100 * dps[0] / raw : 0);

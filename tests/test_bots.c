@@ -198,6 +198,12 @@ static void deterministic_games(void **state)
     same_game_twice(CH_ED_GOLDEN_AGE, 4, gr, 2, 72);
     static const char *const is[] = {ISMCTS_FAST_SPEC, "greedy"};
     same_game_twice(CH_ED_AMSTERDAM, 2, is, 2, 73);
+    /* the fast playout policy draws from the search's generator only, so an
+     * iteration budget makes the search with it reproducible too (4 players:
+     * the setting of the strength figures) */
+    static const char *const isf[] = {"ismcts:iterations=30,playout=fast,memory=8", "greedy"};
+    same_game_twice(CH_ED_AMSTERDAM, 4, isf, 2, 74);
+    same_game_twice(CH_ED_GOLDEN_AGE, 4, isf, 2, 75);
 }
 
 /* ISMCTS with two threads and an iteration budget: the same choices in two
