@@ -104,6 +104,10 @@ srv_committer *srv_committer_start(const char *db, int sync_full, char *why, siz
         free(c);
         return NULL;
     }
+    /* named in PostgreSQL's pg_stat_activity (operators; tests/server_reads.py
+       finds the writer's backend by it); a reconnection drops the name */
+    if (db_kind(srv_store_db(c->db)) == DB_PG)
+        db_exec(srv_store_db(c->db), "SET application_name = 'chartered writer'", 0, NULL);
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     if (pthread_create(&c->th, NULL, writer, c) != 0) {

@@ -478,7 +478,8 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             return respond_error(wsi, 404, "no such game");
         memcpy(id, p, l);
         id[l] = 0;
-        srv_game *g = srv_game_find(id);
+        /* read off the loop before routing when not in memory (reads.c) */
+        srv_game *g = pss->game_absent ? NULL : srv_game_find(id);
         if (!g)
             return respond_error(wsi, 404, "no such game");
         if (!slash && !pss->is_post)
@@ -498,6 +499,86 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     return respond_error(wsi, 404, "no such API call (see docs/protocol.md)");
 }
 
+/* ---- reads before routing (reads.c) ------------------------------------------- */
+/* An API request's session (its cookie) and the game it names when that is
+ * not in memory are read on the writer thread; the request is routed once
+ * they are back (HTTP_WRITEABLE), so the loop never waits on the database
+ * for them. */
+static void read_back(srv_read *r)
+{
+    if (r->wsi) {
+        srv_pss *pss = lws_wsi_user(r->wsi);
+        pss->read = NULL;
+        pss->read_back = 1;
+        pss->have_ident = r->want_ident;
+        pss->ident = r->ident;
+        pss->game_absent = r->want_game && r->game_absent;
+        lws_callback_on_writable(r->wsi);
+    }
+    free(r);
+}
+
+/* 1 when reads were asked for this request (it is routed when they are
+   back), 0 when it needs none. */
+static int want_reads(struct lws *wsi, srv_pss *pss)
+{
+    if (pss->read_back || !g_srv->store || strncmp(pss->url, "/api/", 5) != 0)
+        return 0;
+    char tok[SRV_SESSION_HEX + 2];
+    int ident = srv_session_token(wsi, tok, sizeof tok) == 0 && strlen(tok) == SRV_SESSION_HEX;
+    const char *p = pss->url + 5, *slash;
+    size_t l = 0;
+    if (!strncmp(p, "games/", 6)) {
+        p += 6;
+        slash = strchr(p, '/');
+        l = slash ? (size_t)(slash - p) : strlen(p);
+    }
+    char id[SRV_ID_HEX + 1] = "";
+    if (l == SRV_ID_HEX) {
+        memcpy(id, p, l);
+        id[l] = 0;
+    }
+    int game = id[0] && !srv_game_held(id);
+    if (!ident && !game)
+        return 0;
+    srv_read *r = srv_read_new();
+    if (!r)
+        return 0; /* read on the loop, as before */
+    if (ident) {
+        r->want_ident = 1;
+        memcpy(r->token, tok, sizeof r->token);
+    }
+    if (game) {
+        r->want_game = 1;
+        memcpy(r->game, id, sizeof r->game);
+    }
+    r->wsi = wsi;
+    pss->read = r;
+    srv_read_submit(r, read_back); /* may call read_back at once */
+    return 1;
+}
+
+/* The request went away (or a new one came on its connection): its reads
+ * end without it. */
+static void reads_gone(srv_pss *pss)
+{
+    if (pss && pss->read) {
+        pss->read->wsi = NULL;
+        pss->read = NULL;
+    }
+}
+
+/* Route with the session read off the loop. */
+static int route_read(struct lws *wsi, srv_pss *pss)
+{
+    static srv_ident ident; /* a copy: answering may free pss */
+    ident = pss->ident;
+    srv_ident_use(pss->have_ident ? &ident : NULL);
+    int rc = route(wsi, pss, pss->url);
+    srv_ident_use(NULL);
+    return rc;
+}
+
 int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                       size_t len)
 {
@@ -506,6 +587,8 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
     case LWS_CALLBACK_HTTP:
         if (pss->pwjob) /* a new request on this connection: the old one's answer is void */
             srv_auth_request_gone(wsi);
+        reads_gone(pss);
+        free(pss->body);
         json_decref(pss->deferred);
         memset(pss, 0, sizeof *pss);
         snprintf(pss->url, sizeof pss->url, "%s", (const char *)in);
@@ -519,6 +602,8 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         }
         if (pss->is_post)
             return 0; /* the body follows */
+        if (want_reads(wsi, pss))
+            return 0; /* routed when the reads are back */
         return route(wsi, pss, pss->url);
     case LWS_CALLBACK_HTTP_BODY:
         if (pss->body_too_big)
@@ -536,6 +621,8 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         }
         return 0;
     case LWS_CALLBACK_HTTP_BODY_COMPLETION: {
+        if (!pss->body_too_big && want_reads(wsi, pss))
+            return 0; /* the body waits in pss with the request */
         /* answering may end the transaction, which frees pss: keep the body
            here and touch pss no more afterwards */
         char *body = pss->body;
@@ -558,11 +645,25 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
             return respond_c(wsi, pss->deferred_status, j,
                              pss->deferred_cookie[0] ? pss->deferred_cookie : NULL);
         }
+        if (pss && pss->read_back == 1) { /* its reads are back (reads.c) */
+            pss->read_back = 2;
+            char *body = pss->body;
+            cur_body = body;
+            cur_len = pss->body_len;
+            pss->body = NULL;
+            pss->body_len = 0;
+            int rc = route_read(wsi, pss);
+            free(body);
+            cur_body = NULL;
+            cur_len = 0;
+            return rc;
+        }
         return 0;
     case LWS_CALLBACK_CLOSED_HTTP:
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         if (pss && pss->pwjob)
             srv_auth_request_gone(wsi);
+        reads_gone(pss);
         if (pss && pss->deferred) {
             json_decref(pss->deferred);
             pss->deferred = NULL;

@@ -219,6 +219,10 @@ struct srv_client {
     char addr[64];              /* the peer's address (limits.c) */
     int counted;                /* counted in the connections of addr */
     srv_client *gnext, *gprev;  /* in game->clients */
+    struct srv_read *read;      /* a database read its frames wait for (reads.c) */
+    struct srv_backlog *bl_head, *bl_tail; /* frames received meanwhile, in order */
+    int bl_n;
+    char absent[SRV_ID_HEX + 1]; /* the game just read is not in the database */
 };
 
 typedef struct srv_options {
@@ -495,6 +499,8 @@ int srv_store_writable(srv_store *s, char *why, size_t n);
 /* A game read from the database (moves replayed): a finished one, or a
  * turn-based one out of memory (turnbased.c). NULL: none. */
 srv_game *srv_store_load_over(srv_store *s, const char *id);
+/* The same on another thread's connection db (reads.c). */
+srv_game *srv_store_load_db(db_conn *db, const char *id);
 /* Summaries (as GET /api/games) of the newest `limit` finished games. */
 json_t *srv_store_list_over(srv_store *s, int limit);
 /* Summaries of the newest `limit` turn-based games in play that are not in
@@ -650,6 +656,36 @@ json_t *srv_http_body(char *why, size_t n);
 void srv_ident_of(struct lws *wsi, srv_ident *id);
 /* The session of a cookie's token into id; -1 when there is none. */
 int srv_session_lookup(const char *token, srv_ident *id);
+/* The same on connection db (any thread). */
+int srv_session_lookup_db(db_conn *db, const char *token, srv_ident *id);
+/* The session token of wsi's cookie (not of a cross-site request): 0 and
+ * tok, else -1 (no session to look up). */
+int srv_session_token(struct lws *wsi, char *tok, size_t n);
+/* While pre is set (not NULL), srv_ident_of answers with it instead of
+ * reading the database: the session was read already (reads.c). */
+void srv_ident_use(const srv_ident *pre);
+
+/* ---- reads a request waits for, off the loop (reads.c) ---- */
+typedef struct srv_read srv_read;
+struct srv_read {
+    int want_ident;             /* asked: the session of token */
+    char token[SRV_SESSION_HEX + 2];
+    int want_game;              /* asked: game `game` */
+    char game[SRV_ID_HEX + 1];
+    int ident_found;            /* answers */
+    srv_ident ident;
+    srv_game *g;                /* the game, in memory (NULL: none) */
+    int game_absent;
+    struct lws *wsi;            /* the waiter: an HTTP request (NULL: gone) */
+    srv_client *c;              /* or a WebSocket client (NULL: gone) */
+    char *frame;                /* the client's frame, handled again */
+    size_t frame_len;
+    void (*done)(srv_read *);
+};
+srv_read *srv_read_new(void);
+/* Run r's reads on the writer thread; fn(r) on the loop once they are back
+ * (at once, before this returns, without a writer thread). */
+int srv_read_submit(srv_read *r, void (*fn)(srv_read *));
 /* A new session (user_id 0: a guest named guest_name): its token (for the
  * cookie) and identity, written at once on the loop's connection (tests). */
 int srv_session_create(int64_t user_id, const char *guest_name,
@@ -748,6 +784,11 @@ typedef struct srv_pss {
     json_t *deferred;           /* its answer, written when writable */
     unsigned deferred_status;
     char deferred_cookie[200];
+    srv_read *read;             /* the reads this request waits for (reads.c) */
+    int read_back;              /* they are back: route when writable */
+    int have_ident;             /* the session was read: ident */
+    srv_ident ident;
+    int game_absent;            /* the game asked for is not in the database */
 } srv_pss;
 
 #endif

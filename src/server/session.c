@@ -80,15 +80,20 @@ int srv_cross_site(struct lws *wsi)
 
 int srv_session_lookup(const char *token, srv_ident *id)
 {
+    return srv_session_lookup_db(db(), token, id);
+}
+
+int srv_session_lookup_db(db_conn *dbc, const char *token, srv_ident *id)
+{
     memset(id, 0, sizeof *id);
     if (!token || strlen(token) != SRV_SESSION_HEX)
         return -1;
     srv_token_hash(token, id->hash);
-    db_rows *st = db_query(db(), "SELECT s.sid, s.user_id, s.guest_name, s.created, a.name FROM "
+    db_rows *st = db_query(dbc, "SELECT s.sid, s.user_id, s.guest_name, s.created, a.name FROM "
                            "sessions s LEFT JOIN accounts a ON a.id = s.user_id "
                            "WHERE s.hash = $1", DB_P(DB_T(id->hash)));
     if (!st) {
-        lwsl_err("database: %s\n", db_errmsg(db()));
+        lwsl_err("database: %s\n", db_errmsg(dbc));
         id->hash[0] = 0;
         return -1;
     }
@@ -116,15 +121,32 @@ int srv_session_lookup(const char *token, srv_ident *id)
     return found ? 0 : -1;
 }
 
+static const srv_ident *pre_ident;
+
+void srv_ident_use(const srv_ident *pre)
+{
+    pre_ident = pre;
+}
+
+int srv_session_token(struct lws *wsi, char *tok, size_t n)
+{
+    char cookies[2048];
+    if (hdr(wsi, WSI_TOKEN_HTTP_COOKIE, cookies, sizeof cookies) != 0 ||
+        cookie_value(cookies, "chartered_session", tok, n) != 0)
+        return -1;
+    return srv_cross_site(wsi) ? -1 : 0;
+}
+
 void srv_ident_of(struct lws *wsi, srv_ident *id)
 {
     memset(id, 0, sizeof *id);
-    char cookies[2048], tok[SRV_SESSION_HEX + 2];
-    if (hdr(wsi, WSI_TOKEN_HTTP_COOKIE, cookies, sizeof cookies) != 0 ||
-        cookie_value(cookies, "chartered_session", tok, sizeof tok) != 0)
+    char tok[SRV_SESSION_HEX + 2];
+    if (srv_session_token(wsi, tok, sizeof tok) != 0)
         return;
-    if (srv_cross_site(wsi))
+    if (pre_ident) { /* read off the loop already (reads.c) */
+        *id = *pre_ident;
         return;
+    }
     if (srv_session_lookup(tok, id) != 0)
         memset(id, 0, sizeof *id);
 }

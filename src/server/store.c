@@ -630,6 +630,14 @@ srv_game *srv_store_load_over(srv_store *s, const char *id)
     return g;
 }
 
+srv_game *srv_store_load_db(db_conn *db, const char *id)
+{
+    srv_store t;
+    memset(&t, 0, sizeof t);
+    t.db = db; /* the load reads only the connection */
+    return srv_store_load_over(&t, id);
+}
+
 json_t *srv_store_list_idle(srv_store *s, int limit)
 {
     json_t *a = json_array();

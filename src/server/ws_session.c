@@ -212,6 +212,69 @@ void srv_ws_logout(const char *hash)
         }
 }
 
+static void handle(srv_client *c, const char *text, size_t len);
+
+/* A frame received while a read of this client is out (reads.c): kept, in
+ * order, and handled once the read is back. */
+typedef struct srv_backlog {
+    struct srv_backlog *next;
+    size_t len;
+    char text[];
+} srv_backlog;
+#define SRV_BACKLOG_MAX 16
+
+static void dispatch(srv_client *c, const char *text, size_t len)
+{
+    if (!c->read) {
+        handle(c, text, len);
+        return;
+    }
+    srv_backlog *b = c->bl_n < SRV_BACKLOG_MAX ? malloc(sizeof *b + (len ? len : 1)) : NULL;
+    if (!b) {
+        send_error(c, "rate_limited", "too many frames while the server reads the database "
+                   "for this connection: wait for its answer");
+        return;
+    }
+    b->next = NULL;
+    b->len = len;
+    memcpy(b->text, text, len);
+    if (c->bl_tail)
+        c->bl_tail->next = b;
+    else
+        c->bl_head = b;
+    c->bl_tail = b;
+    c->bl_n++;
+}
+
+/* The client's read is back: its session, or the game of the frame that
+   waited (handled again now), then the frames received meanwhile. */
+static void read_back(srv_read *r)
+{
+    srv_client *c = r->c;
+    if (c) {
+        c->read = NULL;
+        if (r->want_ident)
+            c->ident = r->ident;
+        if (r->frame) {
+            if (r->game_absent)
+                snprintf(c->absent, sizeof c->absent, "%s", r->game);
+            handle(c, r->frame, r->frame_len);
+            c->absent[0] = 0;
+        }
+        while (!c->read && c->bl_head) {
+            srv_backlog *b = c->bl_head;
+            c->bl_head = b->next;
+            if (!c->bl_head)
+                c->bl_tail = NULL;
+            c->bl_n--;
+            handle(c, b->text, b->len);
+            free(b);
+        }
+    }
+    free(r->frame);
+    free(r);
+}
+
 static void handle(srv_client *c, const char *text, size_t len)
 {
     json_error_t jerr;
@@ -235,7 +298,29 @@ static void handle(srv_client *c, const char *text, size_t len)
         srv_client_send_json(c, json_pack("{s:s}", "type", "pong"));
     } else if (!strcmp(type, "join") || !strcmp(type, "watch")) {
         const char *id = json_string_value(json_object_get(msg, "game"));
-        srv_game *g = srv_game_find(id);
+        srv_game *g = srv_game_held(id);
+        if (g) {
+            g->idle_since_ms = 0; /* asked for: its eviction delay starts again */
+        } else if (id && strlen(id) == SRV_ID_HEX && g_srv->store && strcmp(c->absent, id)) {
+            /* not in memory: read off the loop, then this frame again
+               (reads.c); the client's next frames wait for it */
+            srv_read *r = c->read ? NULL : srv_read_new();
+            char *copy = r ? malloc(len ? len : 1) : NULL;
+            if (copy) {
+                memcpy(copy, text, len);
+                r->want_game = 1;
+                snprintf(r->game, sizeof r->game, "%s", id);
+                r->c = c;
+                r->frame = copy;
+                r->frame_len = len;
+                c->read = r;
+                json_decref(msg);
+                srv_read_submit(r, read_back);
+                return;
+            }
+            free(r);
+            g = srv_game_find(id); /* out of memory: on the loop, as before */
+        }
         if (!id) {
             send_error(c, "bad_request", "\"game\" must be the game's id (text)");
         } else if (!g) {
@@ -356,7 +441,7 @@ static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
     } else if (binary) {
         send_error(c, "bad_json", "binary frames are not accepted: send JSON text");
     } else {
-        handle(c, c->rx ? c->rx : "", c->rxlen);
+        dispatch(c, c->rx ? c->rx : "", c->rxlen);
     }
     free(c->rx);
     c->rx = NULL;
@@ -447,8 +532,24 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         snprintf(c->lang, sizeof c->lang, "en");
         /* the session of the upgrade's cookie: the seats this connection
-           may play (none without one; spectators need none) */
-        srv_ident_of(wsi, &c->ident);
+           may play (none without one; spectators need none), read off the
+           loop (reads.c): the frames wait for it */
+        {
+            char tok[SRV_SESSION_HEX + 2];
+            srv_read *r = g_srv->store && srv_session_token(wsi, tok, sizeof tok) == 0 &&
+                                  strlen(tok) == SRV_SESSION_HEX
+                              ? srv_read_new()
+                              : NULL;
+            if (r) {
+                r->want_ident = 1;
+                memcpy(r->token, tok, sizeof r->token);
+                r->c = c;
+                c->read = r;
+                srv_read_submit(r, read_back); /* may be back at once */
+            } else {
+                srv_ident_of(wsi, &c->ident);
+            }
+        }
         memset(pss, 0, sizeof *pss);
         pss->client = c;
         g_srv->nclients++;
@@ -488,6 +589,12 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             if (c->counted)
                 srv_limit_disconnect(c->addr);
             detach(c);
+            if (c->read) /* the read ends without it */
+                c->read->c = NULL;
+            for (srv_backlog *b = c->bl_head, *nx; b; b = nx) {
+                nx = b->next;
+                free(b);
+            }
             for (srv_out *o = c->qhead, *nx; o; o = nx) {
                 nx = o->next;
                 free(o);

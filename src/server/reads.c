@@ -1,0 +1,61 @@
+/* reads.c: the database reads a request waits for, made off the event loop
+ * (the server's rule: one event loop that never blocks). A summary, a
+ * replay or a watch of a game that is not in memory (finished and evicted,
+ * turn-based and idle, or another node's game), and the session of a
+ * request's cookie, are read on the writer thread (srv_dbjob_submit, in
+ * order with the commits, so a read sees every write made before it); the
+ * request is answered when the read is back (http_api.c, ws_session.c).
+ *
+ * A read is asked with srv_read_new and srv_read_submit; on the loop its
+ * done function gets it back with the game loaded (and put in memory, unless
+ * another read or a client loaded it meanwhile: then that copy is used) and
+ * the session found. A request that goes away meanwhile clears its waiter
+ * (wsi or client); the read then just ends.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "server.h"
+
+srv_read *srv_read_new(void)
+{
+    return calloc(1, sizeof(srv_read));
+}
+
+/* On the writer thread, with its connection. */
+static void run(db_conn *db, void *arg)
+{
+    srv_read *r = arg;
+    if (r->want_ident)
+        r->ident_found = srv_session_lookup_db(db, r->token, &r->ident) == 0;
+    if (r->want_game)
+        r->g = srv_store_load_db(db, r->game);
+    sodium_memzero(r->token, sizeof r->token);
+}
+
+/* On the loop. */
+static void done(void *arg)
+{
+    srv_read *r = arg;
+    if (r->want_game) {
+        srv_game *held = srv_game_held(r->game);
+        if (held) { /* loaded meanwhile (another read, a client): that one */
+            if (r->g)
+                srv_game_free(r->g);
+            r->g = held;
+        } else if (r->g) {
+            srv_game_add(r->g);
+            g_srv->games_reloaded++;
+        }
+        r->game_absent = r->g == NULL;
+    }
+    r->done(r);
+}
+
+int srv_read_submit(srv_read *r, void (*fn)(srv_read *))
+{
+    r->done = fn;
+    return srv_dbjob_submit(run, done, r);
+}
