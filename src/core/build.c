@@ -96,6 +96,8 @@ static int diag_options(const ch_state *st, tview *v, int x, int x2, int need_lo
         bs_set(yb, x2);
     const uint64_t lone0 = v->lone.b[0] & ~(xb[0] | yb[0]), lone1 = v->lone.b[1] & ~(xb[1] | yb[1]);
     const uint64_t dx0 = be->dmask[x][0], dx1 = be->dmask[x][1];
+    if (need_lone && !((lone0 & dx0) | (lone1 & dx1)))
+        return 0; /* no lone warehouse at all is diagonal to x */
     for (int i = 0; i < b->deg[x]; i++) {
         int e = b->adj[x][i];
         if (bs_has(v->piece.b, e) || e == x2)

@@ -309,8 +309,8 @@ static int gen_offer(const ch_state *st, const ch_player *pl, ch_move *buf, int 
     PUT(CH_M_WITHDRAW, 0, 0);
 #undef PUT
     int n = (int)(out - start);
-    if (start == tmp)
-        memcpy(buf, tmp, (size_t)(n < cap ? n : cap > 0 ? cap : 0) * sizeof *buf);
+    if (start == tmp && cap > 0) /* buf may be NULL when cap is 0 (counting) */
+        memcpy(buf, tmp, (size_t)(n < cap ? n : cap) * sizeof *buf);
     if (!o->give_money)
         emit_range(buf, cap, &n, CH_M_GIVE, 0, 2, 1, pl->cash, 1);
     if (!o->ask_money)
