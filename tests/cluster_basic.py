@@ -20,42 +20,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import cluster  # noqa: E402
-from wsclient import WS, http_call, http_json, guest, check, finish, test_args  # noqa: E402
+from cluster import join_at, owner_of, wait_for  # noqa: E402
+from wsclient import http_call, http_json, guest, check, finish  # noqa: E402
 
-BIN, SRC, WORK = test_args()
-ok, why = cluster.available()
-if not ok:
-    print("SKIP:", why)
-    sys.exit(77)
-
-
-def wait_for(pred, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    check(False, f"{what}: not within {secs} s")
-    return None
-
-
-def owner_of(cl, gid):
-    for n in cl.names:
-        h = cl.health(n)
-        if h and gid in h["owned"]:
-            return n
-    return None
-
-
-def join_ws(port, gid, cookie, token=None, node=None):
-    path = f"/ws?game={gid}" + (f"&node={node}" if node else "")
-    w = WS("127.0.0.1", port, path=path, cookie=cookie)
-    msg = {"type": "join", "game": gid}
-    if token:
-        msg["token"] = token
-    w.send(msg)
-    return w, w.recv_until(lambda m: m["type"] in ("state", "error", "moved"), timeout=20)
+BIN, SRC, WORK = cluster.test_setup()
 
 
 with cluster.Cluster(BIN, SRC, WORK, nodes=2) as cl:
@@ -77,15 +45,15 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2) as cl:
     other = [n for n in cl.names if n != own][0]
     check(gid not in cl.health(other)["owned"], "the other node does not")
     c1, c2 = guest(cl.port, "Anke"), guest(cl.port, "Bram")
-    w1, m1 = join_ws(cl.port, gid, c1, toks[0])
+    w1, m1 = join_at(cl.port, gid, c1, toks[0])
     if m1["type"] == "moved":  # hashed to the other node: it says where
         w1.close()
         check(m1["node"] == own, f"moved names the owner: {m1}")
-        w1, m1 = join_ws(cl.port, gid, c1, toks[0], node=m1["node"])
-    w2, m2 = join_ws(cl.port, gid, c2, toks[1])
+        w1, m1 = join_at(cl.port, gid, c1, toks[0], node=m1["node"])
+    w2, m2 = join_at(cl.port, gid, c2, toks[1])
     if m2["type"] == "moved":
         w2.close()
-        w2, m2 = join_ws(cl.port, gid, c2, toks[1], node=m2["node"])
+        w2, m2 = join_at(cl.port, gid, c2, toks[1], node=m2["node"])
     check(m1["type"] == "state" and m2["type"] == "state", f"both clients join: {m1} {m2}")
     check(cl.health(own)["clients"] == 2 and cl.health(other)["clients"] == 0,
           f"both clients are on node {own}: {cl.health(own)['clients']} and "
@@ -130,11 +98,11 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2) as cl:
     check(st == 200, f"the account made on a logs in on b: {st} {r}")
 
     # ---- a WebSocket join on the wrong node is told where to go ----
-    w, m = join_ws(B, gid2, cookie)
+    w, m = join_at(B, gid2, cookie)
     check(m["type"] == "moved" and m["node"] == "a" and m["game"] == gid2,
           f"b sends the client to a: {m}")
     w.close()
-    w, m = join_ws(cl.port, gid2, cookie, node="a")
+    w, m = join_at(cl.port, gid2, cookie, node="a")
     check(m["type"] == "state", f"with node=a HAProxy reaches a and the seat plays: {m}")
     w.close()
 

@@ -18,26 +18,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import cluster  # noqa: E402
-from cluster import Game, play, owner_of  # noqa: E402
-from wsclient import http_json, guest, pick_move, check, finish, test_args  # noqa: E402
+from cluster import play, owner_of, short, wait_for  # noqa: E402
+from wsclient import pick_move, check, finish  # noqa: E402
 
-BIN, SRC, WORK = test_args()
-ok, why = cluster.available()
-if not ok:
-    print("SKIP:", why)
-    sys.exit(77)
+BIN, SRC, WORK = cluster.test_setup()
 rng = random.Random(5)
-
-
-def wait_for(pred, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    check(False, f"{what}: not within {secs} s")
-    return None
 
 
 def settle(game, conns, quiet=1.0):
@@ -56,11 +41,6 @@ def settle(game, conns, quiet=1.0):
         if not got:
             return
 
-
-def short(m):
-    return {k: m[k] for k in ("type", "code", "message", "decision", "status") if k in m}
-
-
 def mover(conns):
     """(connection, its last state) of a seat that has a move to make."""
     for c in conns:
@@ -72,16 +52,7 @@ def mover(conns):
 
 with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3) as cl:
     print(f"cluster up: storage {cl.store}, HAProxy on {cl.port}", flush=True)
-    st, g = http_json(cl.port, "POST", "/api/games", {"players": 2, "seed": 7})
-    check(st == 201, f"game created: {st} {g}")
-    gid, toks = g["id"], [s["token"] for s in g["seats"]]
-    cookies = [guest(cl.port, "Anke"), guest(cl.port, "Bram")]
-    game = Game()
-    conns = []
-    for i in range(2):
-        w, m, _ = cluster.join_via(cl.port, gid, cookies[i], toks[i])
-        game.note(m)
-        conns.append(w)
+    gid, toks, cookies, game, conns = cluster.two_players(cl, 7)
     own = owner_of(cl, gid)
     check(own is not None, "a node owns the game")
     check(play(game, conns, 20, rng) == "done", "20 moves before the database stops")

@@ -21,29 +21,16 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import cluster  # noqa: E402
-from cluster import Game, play, owner_of  # noqa: E402
-from wsclient import WSClosed, http_json, guest, pick_move, check, finish, test_args  # noqa: E402
+from cluster import check_stored, play, owner_of  # noqa: E402
+from wsclient import WSClosed, pick_move, check, finish  # noqa: E402
 
-BIN, SRC, WORK = test_args()
-ok, why = cluster.available()
-if not ok:
-    print("SKIP:", why)
-    sys.exit(77)
+BIN, SRC, WORK = cluster.test_setup()
 rng = random.Random(17)
 
 
 with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=2) as cl:
     print(f"cluster up: storage {cl.store}, HAProxy on {cl.port}", flush=True)
-    st, g = http_json(cl.port, "POST", "/api/games", {"players": 2, "seed": 99})
-    check(st == 201, f"game created: {st} {g}")
-    gid, toks = g["id"], [s["token"] for s in g["seats"]]
-    cookies = [guest(cl.port, "Anke"), guest(cl.port, "Bram")]
-    game = Game()
-    conns = []
-    for i in range(2):
-        w, m, _ = cluster.join_via(cl.port, gid, cookies[i], toks[i])
-        game.note(m)
-        conns.append(w)
+    gid, toks, cookies, game, conns = cluster.two_players(cl, 99)
     own = owner_of(cl, gid, cl.names)
     other = [n for n in cl.names if n != own][0]
     check(own is not None, "a node owns the game")
@@ -87,15 +74,7 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=2) as cl:
     check(r in ("done", "over"), f"30 more moves on node {other}: {r}")
     for c in conns:
         c.close()
-    stored = cl.moves(gid)
-    check([n for n, _ in stored] == list(range(len(stored))),
-          f"move numbers 0..{len(stored) - 1}, each once: {[n for n, _ in stored][:80]}")
-    moves = [mv for _, mv in stored]
-    check(len(moves) >= game.acked, f"every acknowledged move is stored: {len(moves)} < {game.acked}")
-    for n, mv in sorted(game.seen.items()):
-        check(n < len(moves) and moves[n] == mv,
-              f"move {n}: the players saw {mv}, the list has "
-              f"{moves[n] if n < len(moves) else 'nothing'}")
+    moves = check_stored(cl, gid, game)
     print(f"game {gid}: {len(moves)} moves stored, {game.acked} acknowledged, "
           f"{acked_before} before the kill", flush=True)
 

@@ -29,28 +29,16 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import cluster  # noqa: E402
-from cluster import Game, play, wait_for  # noqa: E402
-from wsclient import WS, http_json, guest, check, finish, test_args  # noqa: E402
+from cluster import Game, check_stored, join_at, play, wait_for  # noqa: E402
+from wsclient import http_json, guest, check, finish  # noqa: E402
 
-BIN, SRC, WORK = test_args()
-ok, why = cluster.available()
-if not ok:
-    print("SKIP:", why)
-    sys.exit(77)
+BIN, SRC, WORK = cluster.test_setup()
 rng = random.Random(23)
 os.environ["CHARTERED_EVICT_SECONDS"] = "1"
 
 
 def lease_rows(cl, gid):
     return cl.pg.psql("SELECT owner FROM chartered_lease WHERE game = '%s'" % gid).split()
-
-
-def join_on(cl, node, gid, cookie, token):
-    """Join through one node's own port (no HAProxy): the state frame."""
-    w = WS("127.0.0.1", cl.node(node).port, cookie=cookie)
-    w.send({"type": "join", "game": gid, "token": token})
-    m = w.recv_until(lambda m: m["type"] in ("state", "error", "moved"), timeout=30)
-    return w, m
 
 
 def leave_and_wait(cl, node, gid, conns):
@@ -90,7 +78,7 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3) as cl:
     game = Game()
     conns = []
     for i in range(2):
-        w, m = join_on(cl, "a", gid, cookies[i], toks[i])
+        w, m = join_at(cl.node("a").port, gid, cookies[i], toks[i])
         check(m["type"] == "state", f"seat {i} joins on node a: {m}")
         game.note(m)
         conns.append(w)
@@ -104,7 +92,7 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3) as cl:
     check(left_at >= game.acked, f"every acknowledged move stored: {left_at} < {game.acked}")
 
     # back through node b: b takes the lease and loads the game
-    w0, m = join_on(cl, "b", gid, cookies[0], toks[0])
+    w0, m = join_at(cl.node("b").port, gid, cookies[0], toks[0])
     check(m["type"] == "state" and m["decision"] == left_at,
           f"node b loads the game at decision {left_at}: {m.get('type')} {m.get('decision')}")
     check(lease_rows(cl, gid) == ["b"], f"node b holds the lease now: {lease_rows(cl, gid)}")
@@ -121,7 +109,7 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3) as cl:
     # and back through node a again
     conns = []
     for i in range(2):
-        w, m = join_on(cl, "a", gid, cookies[i], toks[i])
+        w, m = join_at(cl.node("a").port, gid, cookies[i], toks[i])
         check(m["type"] == "state" and m["decision"] == left_at,
               f"seat {i}: node a loads the game at decision {left_at}: {m.get('decision')}")
         game.note(m)
@@ -132,16 +120,7 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3) as cl:
     for c in conns:
         c.close()
 
-    stored = cl.moves(gid)
-    check([n for n, _ in stored] == list(range(len(stored))),
-          f"move numbers 0..{len(stored) - 1}, each once: {[n for n, _ in stored]}")
-    moves = [mv for _, mv in stored]
-    check(len(moves) >= game.acked, f"every acknowledged move is stored: "
-          f"{len(moves)} stored, {game.acked} acknowledged")
-    for n, mv in sorted(game.seen.items()):
-        check(n < len(moves) and moves[n] == mv,
-              f"move {n}: the players saw {mv}, the list has "
-              f"{moves[n] if n < len(moves) else 'nothing'}")
+    moves = check_stored(cl, gid, game)
     print(f"game {gid}: {len(moves)} moves over 3 visits (a, b, a), out of memory and "
           f"without a lease in between", flush=True)
 
@@ -155,7 +134,7 @@ with cluster.Cluster(BIN, SRC, os.path.join(WORK, "clock"), nodes=2, lease=3) as
     cookies = [guest(cl.port, "Anke"), guest(cl.port, "Bram")]
     conns = []
     for i in range(2):
-        w, m = join_on(cl, "a", gid, cookies[i], toks[i])
+        w, m = join_at(cl.node("a").port, gid, cookies[i], toks[i])
         check(m["type"] == "state", f"seat {i} joins on node a: {m}")
         conns.append(w)
     for c in conns:

@@ -29,29 +29,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import cluster  # noqa: E402
-from cluster import Game, play, owner_of  # noqa: E402
-from wsclient import (WS, WSClosed, expand_legal, http_json, guest, check, finish,  # noqa: E402
-                      test_args)
+from cluster import Game, join_at, owner_of, play, short  # noqa: E402
+from wsclient import WSClosed, expand_legal, http_json, guest, check, finish  # noqa: E402
 
-BIN, SRC, WORK = test_args()
-ok, why = cluster.available()
-if not ok:
-    print("SKIP:", why)
-    sys.exit(77)
+BIN, SRC, WORK = cluster.test_setup()
 rng = random.Random(11)
-
-
-def short(m):
-    return {k: m[k] for k in ("type", "code", "message", "decision", "node") if k in m}
-
-
-def join(port, gid, cookie, token=None):
-    w = WS("127.0.0.1", port, path=f"/ws?game={gid}", cookie=cookie)
-    msg = {"type": "join", "game": gid}
-    if token:
-        msg["token"] = token
-    w.send(msg)
-    return w, w.recv_until(lambda m: m["type"] in ("state", "error", "moved"), timeout=20)
 
 
 def race(cl, seed, keyless=False):
@@ -69,7 +51,7 @@ def race(cl, seed, keyless=False):
     game = Game()
     conns = []
     for i in range(2):
-        w, m = join(A, gid, cookies[i], toks[i])
+        w, m = join_at(A, gid, cookies[i], toks[i])
         check(m["type"] == "state", f"seat {i} joins on a: {short(m)}")
         game.note(m)
         conns.append(w)
@@ -104,7 +86,7 @@ def race(cl, seed, keyless=False):
 
     # ---- the lease changes hands behind a's back ----
     cl.pg.psql(f"UPDATE chartered_lease SET owner = 'b' WHERE game = '{gid}'")
-    wb, mb = join(B, gid, cookies[seat])
+    wb, mb = join_at(B, gid, cookies[seat])
     check(mb["type"] == "state" and mb["decision"] == d,
           f"the player's second connection, on b, gets decision {d}: {short(mb)}")
     check(owner_of(cl, gid, ["b"]) == "b", "node b holds the game now")

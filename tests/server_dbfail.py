@@ -28,8 +28,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+from seats import Table  # noqa: E402
 from wsclient import (Server, http_json, pick_move, check, finish, test_args,  # noqa: E402
-                      sql_rows, db_target, pg_mode, _pg_server)
+                      db_target, pg_mode, _pg_server)
 
 BIN, SRC, WORK = test_args()
 
@@ -39,96 +40,8 @@ for f in (db, db + "-wal", db + "-shm"):
         os.remove(f)
 srv = Server(BIN, db).start()
 rng = random.Random(11)
-seen = {}    # move number -> notation, as the clients were told (acknowledged)
-acked = 0    # highest decision any client was shown
-
-
-class Seat:
-    """One seated connection and the newest state it holds."""
-
-    def __init__(self, gid, seat, tok):
-        self.gid, self.seat, self.tok = gid, seat, tok
-        self.connect()
-
-    def connect(self):
-        self.ws = srv.ws()
-        self.ws.send({"type": "join", "game": self.gid, "token": self.tok})
-        self.state = None
-        self.errors = []
-        self.take(self.ws.recv_until(lambda m: m["type"] == "state", timeout=30))
-
-    def take(self, m):
-        global acked
-        if m["type"] == "state":
-            self.state = m
-            for e in m["log"]:
-                if e["player"] == self.seat or not e.get("hidden"):
-                    prev = seen.get(e["n"])
-                    check(prev is None or prev == e["move"], f"log entry {e['n']} changed")
-                    seen[e["n"]] = e["move"]
-            acked = max(acked, m["decision"])
-        elif m["type"] == "error":
-            self.errors.append(m)
-
-    def drain(self, secs=0.05):
-        end = time.time() + secs
-        try:
-            while True:
-                self.take(self.ws.recv(timeout=max(0.01, end - time.time())))
-                if time.time() >= end and not self.ws.buf:
-                    break
-        except (TimeoutError, OSError):
-            pass
-
-    def until(self, pred, timeout=30):
-        m = self.ws.recv_until(lambda m: m["type"] in ("state", "error"), timeout=timeout)
-        while True:
-            self.take(m)
-            if pred(m):
-                return m
-            m = self.ws.recv_until(lambda m: m["type"] in ("state", "error"), timeout=timeout)
-
-
-def mover_of(seats):
-    """A seat that decides now in the newest decision (with its move)."""
-    top = max(s.state["decision"] for s in seats)
-    for s in seats:
-        st = s.state
-        if st["decision"] == top and st["status"] == "playing" and st["legal"]:
-            return s
-    return None
-
-
-def play(seats, count):
-    """Make `count` moves (fewer if the game ends), each acknowledged."""
-    for _ in range(count):
-        for s in seats:
-            s.drain(0.02)
-        s = mover_of(seats)
-        if s is None:
-            if all(x.state["status"] == "over" for x in seats):
-                return
-            for x in seats:  # a frame in flight
-                x.drain(0.3)
-            s = mover_of(seats)
-            check(s is not None, "someone decides")
-            if s is None:
-                return
-        d = s.state["decision"]
-        s.ws.send({"type": "move", "move": pick_move(s.state["legal"], rng), "decision": d})
-        m = s.until(lambda m: m["type"] == "error" or m["decision"] > d)
-        check(m["type"] == "state", f"move accepted: {m}")
-        for x in seats:
-            if x is not s:
-                x.until(lambda m: m["type"] == "state" and m["decision"] >= m_dec(s))
-
-
-def m_dec(s):
-    return s.state["decision"]
-
-
-def db_moves(gid):
-    return [r[0] for r in sql_rows(db, "SELECT move FROM moves WHERE game='%s' ORDER BY n" % gid)]
+T = Table(srv, db, rng)  # the seated clients and what they were shown (support/seats.py)
+seen = T.seen
 
 
 class Lock:
@@ -168,17 +81,17 @@ def create(seed):
 try:
     gid, toks = create(31)
     other_gid, _ = create(32)
-    seats = [Seat(gid, i, t) for i, t in enumerate(toks)]
+    seats = [T.seat(gid, i, t) for i, t in enumerate(toks)]
     for s in seats:
         s.until(lambda m: m["type"] == "state" and m["status"] == "playing")
-    play(seats, 12)
+    T.play(seats, 12)
     for s in seats:
         s.drain(0.2)
-    s = mover_of(seats)
+    s = T.mover_of(seats)
     check(s is not None, "a seat decides")
     dec = s.state["decision"]
     view_before = {x.seat: x.state["view"] for x in seats}
-    check(db_moves(gid) == [seen[n] for n in range(dec)], "the database holds the acked moves")
+    check(T.db_moves(gid) == [seen[n] for n in range(dec)], "the database holds the acked moves")
     move = pick_move(s.state["legal"], rng)
 
     # ---- hold the database's write lock as another process would ----
@@ -225,7 +138,7 @@ try:
     check(err["type"] == "error" and err["code"] == "storage", f"refused again: {err}")
     check(srv.alive(), "the server runs on")
     lock.release()
-    check(db_moves(gid) == [seen[n] for n in range(dec)], "nothing of the refused move stored")
+    check(T.db_moves(gid) == [seen[n] for n in range(dec)], "nothing of the refused move stored")
 
     # ---- released: the same move for the same decision is accepted ----
     for x in seats:
@@ -237,21 +150,21 @@ try:
     for x in seats:
         if x is not s:
             x.until(lambda m: m["type"] == "state" and m["decision"] > dec)
-    play(seats, 10)
+    T.play(seats, 10)
     for x in seats:
         x.drain(0.3)
     # ---- kill -9 and restart: exactly the acknowledged moves ----
-    at = acked
+    at = T.acked
     srv.stop(kill=True)
     for x in seats:
         x.ws.close()
-    check(db_moves(gid) == [seen[n] for n in range(at)],
+    check(T.db_moves(gid) == [seen[n] for n in range(at)],
           f"after kill -9 the database holds exactly the {at} acknowledged moves")
     srv.start()
-    seats = [Seat(gid, i, t) for i, t in enumerate(toks)]
+    seats = [T.seat(gid, i, t) for i, t in enumerate(toks)]
     for x in seats:
         check(x.state["decision"] == at, f"resumed at {x.state['decision']}, acked {at}")
-    play(seats, 100000)
+    T.play(seats, 100000)
     for x in seats:
         x.drain(0.3)
     check(all(x.state["status"] == "over" for x in seats), "the game was played to the end")
@@ -259,8 +172,8 @@ try:
     check(st == 200, f"replay: {st}")
     if st == 200:
         check([mv["move"] for mv in rep["moves"]] == [seen[n] for n in range(rep["steps"])]
-              and rep["steps"] == acked,
-              f"the replay holds exactly the {acked} acknowledged moves ({rep['steps']})")
+              and rep["steps"] == T.acked,
+              f"the replay holds exactly the {T.acked} acknowledged moves ({rep['steps']})")
         print(f"game {gid}: {rep['steps']} moves, storage refusal at decision {dec}", flush=True)
 finally:
     code = srv.stop()

@@ -341,6 +341,36 @@ def play(game, conns, upto, rng, timeout=60, errors=None):
         sel.close()
 
 
+def test_setup():
+    """BINARY SRCDIR WORKDIR of a cluster test (tests/cluster_*.py), after
+    checking that PostgreSQL and HAProxy are here (else exit 77: skipped)."""
+    from wsclient import test_args
+    args = test_args()
+    ok, why = available()
+    if not ok:
+        print("SKIP:", why)
+        sys.exit(77)
+    return args
+
+
+def short(m):
+    """The members of a frame worth printing in a check's message."""
+    return {k: m[k] for k in ("type", "code", "message", "decision", "status", "node") if k in m}
+
+
+def join_at(port, gid, cookie, token=None, node=None, timeout=30):
+    """Join game gid on one port (a node's own, or HAProxy's with node=NAME),
+    without following "moved": (ws, the first state, error or moved frame)."""
+    from wsclient import WS
+    path = f"/ws?game={gid}" + (f"&node={node}" if node else "")
+    w = WS("127.0.0.1", port, path=path, cookie=cookie)
+    msg = {"type": "join", "game": gid}
+    if token:
+        msg["token"] = token
+    w.send(msg)
+    return w, w.recv_until(lambda m: m["type"] in ("state", "error", "moved"), timeout=timeout)
+
+
 def wait_for(pred, secs, what):
     """pred()'s first true value, asked every 0.05 s for at most secs; a
     failed check (and None) when it never comes."""
@@ -352,6 +382,40 @@ def wait_for(pred, secs, what):
         time.sleep(0.05)
     check(False, f"{what}: not within {secs} s")
     return None
+
+
+def two_players(cl, seed):
+    """A game of two people made through HAProxy, both seats joined through
+    it: (game id, tokens, cookies, Game, connections)."""
+    from wsclient import guest, http_json
+    st, g = http_json(cl.port, "POST", "/api/games", {"players": 2, "seed": seed})
+    check(st == 201, f"game created: {st} {g}")
+    gid, toks = g["id"], [s["token"] for s in g["seats"]]
+    cookies = [guest(cl.port, "Anke"), guest(cl.port, "Bram")]
+    game = Game()
+    conns = []
+    for i in range(2):
+        w, m, _ = join_via(cl.port, gid, cookies[i], toks[i])
+        game.note(m)
+        conns.append(w)
+    return gid, toks, cookies, game, conns
+
+
+def check_stored(cl, gid, game):
+    """The stored moves of gid are numbered 0..n once each, hold every
+    acknowledged one, and are the moves the players were shown (none lost,
+    none twice); the stored notations."""
+    stored = cl.moves(gid)
+    check([n for n, _ in stored] == list(range(len(stored))),
+          f"move numbers 0..{len(stored) - 1}, each once: {[n for n, _ in stored][:80]}")
+    moves = [mv for _, mv in stored]
+    check(len(moves) >= game.acked,
+          f"every acknowledged move is stored: {len(moves)} < {game.acked}")
+    for n, mv in sorted(game.seen.items()):
+        check(n < len(moves) and moves[n] == mv,
+              f"move {n}: the players saw {mv}, the list has "
+              f"{moves[n] if n < len(moves) else 'nothing'}")
+    return moves
 
 
 def owner_of(cl, gid, among=None):
