@@ -131,6 +131,19 @@ try:
     m = x.recv_until(lambda m: m["type"] in ("state", "error"), timeout=30)
     check(m["type"] == "state" and m["seat"] == 0, f"a join with a session: {m}")
     x.close()
+    # a session logged out after its WebSocket opened: the join reads that
+    # it is gone (off the loop) and is refused
+    gone = guest(srv.port, "Gone")
+    x = WS("127.0.0.1", srv.port, cookie=gone)
+    x.send({"type": "ping"})
+    x.recv_until(lambda m: m["type"] == "pong", timeout=30)  # its session was read
+    st, _, _ = http_call(srv.port, "POST", "/api/logout", body={}, cookie=gone)
+    check(st in (200, 204), f"logout: {st}")
+    x.send({"type": "join", "game": g2["id"], "token": g2["seats"][1]["token"]})
+    m = x.recv_until(lambda m: m["type"] in ("state", "error"), timeout=30)
+    check(m["type"] == "error" and m["code"] == "no_session",
+          f"a join after the session was logged out: {m}")
+    x.close()
 
     # ---- PostgreSQL: the writer stopped, the loop answers ----
     if pg_mode():

@@ -142,7 +142,7 @@ const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n)
         snprintf(why, n, "join or watch a game before you chat");
         return "no_game";
     }
-    if (!c->ident.owner[0] || !srv_session_alive(c->ident.hash)) {
+    if (!c->ident.owner[0] || (!c->alive_ok && !srv_session_alive(c->ident.hash))) {
         snprintf(why, n, "chatting needs a session: log in or play as a guest");
         return "no_session";
     }

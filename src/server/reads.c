@@ -30,6 +30,8 @@ static void run(db_conn *db, void *arg)
     srv_read *r = arg;
     if (r->want_ident)
         r->ident_found = srv_session_lookup_db(db, r->token, &r->ident) == 0;
+    if (r->want_alive)
+        r->alive = srv_session_alive_db(db, r->hash);
     if (r->want_game)
         r->g = srv_store_load_db(db, r->game);
     sodium_memzero(r->token, sizeof r->token);

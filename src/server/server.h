@@ -223,6 +223,7 @@ struct srv_client {
     struct srv_backlog *bl_head, *bl_tail; /* frames received meanwhile, in order */
     int bl_n;
     char absent[SRV_ID_HEX + 1]; /* the game just read is not in the database */
+    int alive_ok;               /* its session was just found still there (reads.c) */
 };
 
 typedef struct srv_options {
@@ -658,6 +659,8 @@ void srv_ident_of(struct lws *wsi, srv_ident *id);
 int srv_session_lookup(const char *token, srv_ident *id);
 /* The same on connection db (any thread). */
 int srv_session_lookup_db(db_conn *db, const char *token, srv_ident *id);
+/* 1 when the session of hash is still stored (not logged out), on db. */
+int srv_session_alive_db(db_conn *db, const char *hash);
 /* The session token of wsi's cookie (not of a cross-site request): 0 and
  * tok, else -1 (no session to look up). */
 int srv_session_token(struct lws *wsi, char *tok, size_t n);
@@ -670,6 +673,9 @@ typedef struct srv_read srv_read;
 struct srv_read {
     int want_ident;             /* asked: the session of token */
     char token[SRV_SESSION_HEX + 2];
+    int want_alive;             /* asked: is session `hash` still there */
+    char hash[SRV_HASH_HEX + 1];
+    int alive;
     int want_game;              /* asked: game `game` */
     char game[SRV_ID_HEX + 1];
     int ident_found;            /* answers */

@@ -153,9 +153,14 @@ void srv_ident_of(struct lws *wsi, srv_ident *id)
 
 int srv_session_alive(const char *hash)
 {
+    return srv_session_alive_db(db(), hash);
+}
+
+int srv_session_alive_db(db_conn *dbc, const char *hash)
+{
     if (!hash || !*hash)
         return 0;
-    return db_one_int(db(), "SELECT 1 FROM sessions WHERE hash = $1", DB_P(DB_T(hash)), 0,
+    return db_one_int(dbc, "SELECT 1 FROM sessions WHERE hash = $1", DB_P(DB_T(hash)), 0,
                       NULL) == 1;
 }
 

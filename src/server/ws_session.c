@@ -159,7 +159,9 @@ static void join(srv_client *c, srv_game *g, json_t *msg)
 {
     const char *tok = json_string_value(json_object_get(msg, "token"));
     char why[200];
-    if (c->ident.owner[0] && !srv_session_alive(c->ident.hash)) /* logged out since */
+    /* logged out since (on any node)? Read off the loop before this frame
+       was handled (alive_ok, reads.c), else here */
+    if (c->ident.owner[0] && !c->alive_ok && !srv_session_alive(c->ident.hash))
         memset(&c->ident, 0, sizeof c->ident);
     if (!c->ident.owner[0]) {
         send_error(c, "no_session", "playing a seat needs a session: log in, sign up or play "
@@ -255,11 +257,15 @@ static void read_back(srv_read *r)
         c->read = NULL;
         if (r->want_ident)
             c->ident = r->ident;
+        if (r->want_alive && !r->alive && !strcmp(c->ident.hash, r->hash))
+            memset(&c->ident, 0, sizeof c->ident); /* logged out since */
         if (r->frame) {
             if (r->game_absent)
                 snprintf(c->absent, sizeof c->absent, "%s", r->game);
+            c->alive_ok = r->want_alive;
             handle(c, r->frame, r->frame_len);
             c->absent[0] = 0;
+            c->alive_ok = 0;
         }
         while (!c->read && c->bl_head) {
             srv_backlog *b = c->bl_head;
@@ -292,6 +298,34 @@ static void handle(srv_client *c, const char *text, size_t len)
     }
     const char *type = json_string_value(json_object_get(msg, "type"));
     char why[300];
+    /* a join or a chat message with a session: is the session still there
+       (logged out meanwhile, maybe on another node)? Read off the loop
+       first, with the game when a join names one not in memory; the frame
+       is handled again once the read is back (read_back) */
+    if (type && c->ident.owner[0] && !c->alive_ok && g_srv && g_srv->store && !c->read &&
+        (!strcmp(type, "join") || !strcmp(type, "chat"))) {
+        srv_read *r = srv_read_new();
+        char *copy = r ? malloc(len ? len : 1) : NULL;
+        if (copy) {
+            memcpy(copy, text, len);
+            r->want_alive = 1;
+            snprintf(r->hash, sizeof r->hash, "%s", c->ident.hash);
+            const char *id = !strcmp(type, "join")
+                                 ? json_string_value(json_object_get(msg, "game")) : NULL;
+            if (id && strlen(id) == SRV_ID_HEX && !srv_game_held(id)) {
+                r->want_game = 1;
+                snprintf(r->game, sizeof r->game, "%s", id);
+            }
+            r->c = c;
+            r->frame = copy;
+            r->frame_len = len;
+            c->read = r;
+            json_decref(msg);
+            srv_read_submit(r, read_back);
+            return;
+        }
+        free(r);
+    }
     if (!type) {
         send_error(c, "unknown_type", "the frame has no \"type\" (join, watch, move, resync, chat, mute or ping)");
     } else if (!strcmp(type, "ping")) {
