@@ -9,7 +9,8 @@
  * that were accepted, committed and broadcast (a move counts when its mover
  * receives the state frame that follows it), the p50/p99/max latency from
  * sending a move to receiving that frame, and the server's resident memory
- * per connected client (from /proc/PID/status, VmRSS).
+ * per connected client (from /proc/PID/status, VmRSS), and its own CPU per
+ * move (it shares the machine's cores with the server).
  *
  *   loadgen [--host 127.0.0.1] [--port 8080] [--games 2000] [--seconds 30]
  *           [--think MS] [--warmup 5] [--server-pid PID] [--edition amsterdam|golden-age]
@@ -587,10 +588,12 @@ int main(int argc, char **argv)
     /* a warm-up (the join frames of every client are still going out),
        then the measured run */
     double start = now_s(), end = start + warmup + seconds;
-    double cpu0 = 0;
+    double cpu0 = 0, own0 = 0;
     int measuring = warmup <= 0;
-    if (measuring)
+    if (measuring) {
         cpu0 = server_pid ? cpu_s(server_pid) : 0;
+        own0 = cpu_s(getpid());
+    }
     long rss_peak = 0;
     double next_rss = start;
     while (now_s() < end) {
@@ -605,6 +608,7 @@ int main(int argc, char **argv)
             frames_in = errors_in = stale_in = rate_limited = bytes_in = 0;
             nfsize = 0;
             cpu0 = server_pid ? cpu_s(server_pid) : 0;
+            own0 = cpu_s(getpid());
         }
         for (int i = 0; i < n; i++) {
             conn *c = evs[i].data.ptr;
@@ -667,6 +671,13 @@ int main(int argc, char **argv)
         printf("state frames (%s): %zu, median %u bytes, mean %.0f bytes, p90 %u bytes "
                "(bytes per client per move)\n", frames_mode, nfsize, fsize[nfsize / 2],
                sum / (double)nfsize, fsize[(size_t)(nfsize * 0.9)]);
+    }
+    {
+        /* the load generator shares the machine with the server: its own
+           cost, to tell how much of the cores it took */
+        double own = cpu_s(getpid()) - own0;
+        printf("loadgen CPU: %.1f s in %.1f s (%.0f%% of one core); %.3f ms per move\n", own, el,
+               100 * own / el, moves_acked ? 1000 * own / (double)moves_acked : 0);
     }
     if (server_pid) {
         double cpu = cpu_s(server_pid) - cpu0;

@@ -481,6 +481,22 @@ char *ch_view_to_json(const ch_state *st, int p);  /* p = -1: spectator */
  * NULL for an unknown flag or DYNAMIC with STATIC. */
 enum { CH_JSON_COMPACT = 1, CH_JSON_DYNAMIC = 2, CH_JSON_STATIC = 4 };
 char *ch_view_json(const ch_state *st, int p, unsigned flags);
+/* ch_view_json (flags must have CH_JSON_COMPACT) and the index of its
+ * brackets, which the writer knows for free: (*ix)[i] for the i-th '{' or '['
+ * of the text: {its offset, the offset just past its closing bracket, the
+ * index of the next entry not inside it}. *ix is freed with ch_free (NULL
+ * with the text on failure). For diffs of views (the server's patches). */
+char *ch_view_json_ix(const ch_state *st, int p, unsigned flags, uint32_t (**ix)[3],
+                      size_t *nix);
+/* ch_view_json_ix of several perspectives of one state at once: entry k of
+ * text, ix and nix (k = 0 the spectator, k = p + 1 seat p; arrays of
+ * CH_MAX_PLAYERS + 1) for each bit k of mask, the others NULL. The members
+ * that show the same to every viewer (game, companies, plots, table, turn,
+ * build, merger: most of a view's bytes) are written once and copied.
+ * flags: CH_JSON_COMPACT, with or without CH_JSON_DYNAMIC. 0, or -1 (then
+ * nothing is allocated). */
+int ch_views_json_ix(const ch_state *st, unsigned mask, unsigned flags, char **text,
+                     uint32_t (**ix)[3], size_t *nix);
 /* Changes whenever p's CH_JSON_STATIC part does (in The Golden Age, an event
  * card is named in the card table once discarded); never 0. */
 uint32_t ch_view_static_stamp(const ch_state *st, int p);

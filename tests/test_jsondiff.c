@@ -4,7 +4,11 @@
  * exactly the new document: hand-made documents for each kind of change
  * (members added and removed, arrays grown and shrunk, keys with "/" and
  * "~", a changed root), and the views of every perspective along random
- * games of both editions, from one decision to the next and across gaps.
+ * games of both editions, from one decision to the next and across gaps;
+ * along the same games, the views of all perspectives written at once
+ * (ch_views_json_ix) against each written alone, the writer's bracket index
+ * against the one read from the text, and the legal moves as the frames
+ * list them (chx_legal_lines) against every move's text folded by text.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +23,7 @@
 #include "chartered.h"
 #include "play.h"
 #include "server.h"
+#include "text.h"
 
 /* RFC 6901 token -> key (in place). */
 static void unescape(char *t)
@@ -87,10 +92,12 @@ static int apply_op(json_t **doc, json_t *op)
 }
 
 /* diff(a, b) applied to a gives b; the patch's size. ai: a's index from
- * an earlier diff (or NULL), bi: b's index for the next one (or NULL). */
-static size_t check_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi)
+ * an earlier diff (or NULL), bi: b's index for the next one (or NULL),
+ * memo: shared by the perspectives of one step (or NULL). */
+static size_t check_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi,
+                              srv_jmemo *memo)
 {
-    char *patch = srv_json_diff_ix(a, ai, b, bi);
+    char *patch = srv_json_diff_memo(a, ai, b, bi, memo);
     assert_non_null(patch);
     json_error_t err;
     json_t *ops = json_loads(patch, 0, &err);
@@ -125,7 +132,7 @@ static size_t check_diff_ix(const char *a, const srv_jidx *ai, const char *b, sr
 
 static size_t check_diff(const char *a, const char *b)
 {
-    return check_diff_ix(a, NULL, b, NULL);
+    return check_diff_memo(a, NULL, b, NULL, NULL);
 }
 
 static void test_hand_made(void **state)
@@ -153,6 +160,50 @@ static void test_hand_made(void **state)
     }
 }
 
+/* chx_legal_lines as it was written before it folded runs by their moves:
+ * every move's text, runs of 3 or more folded by their text alone. */
+static char *legal_lines_by_text(const ch_state *st, int p)
+{
+    ch_move mv[4096];
+    int total = ch_legal(st, p, mv, 4096);
+    assert_true(total <= 4096);
+    chx_buf b = {0};
+    chx_buf_puts(&b, "");
+    static char text[4096][128];
+    for (int i = 0; i < total; i++)
+        if (ch_move_str(st, mv[i], text[i], sizeof text[i]) <= 0)
+            snprintf(text[i], sizeof text[i], "?");
+    for (int i = 0; i < total;) {
+        int j = i + 1;
+        long v0 = 0;
+        int pl0 = 0;
+        const char *sp = strrchr(text[i], ' ');
+        int amount = sp && sp[1] == 'f' && sp[2] >= '0' && sp[2] <= '9';
+        if (amount) {
+            v0 = atol(sp + 2);
+            pl0 = (int)(sp - text[i]);
+            for (; j < total; j++) {
+                const char *sq = strrchr(text[j], ' ');
+                if (!sq || sq - text[j] != pl0 || strncmp(text[j], text[i], (size_t)pl0) != 0 ||
+                    sq[1] != 'f' || atol(sq + 2) != v0 + (j - i))
+                    break;
+            }
+        }
+        if (j - i >= 3) {
+            char line[200];
+            snprintf(line, sizeof line, "range %.*s f%ld f%ld\n", pl0, text[i], v0,
+                     v0 + (j - i - 1));
+            chx_buf_puts(&b, line);
+            i = j;
+        } else {
+            chx_buf_puts(&b, text[i]);
+            chx_buf_puts(&b, "\n");
+            i++;
+        }
+    }
+    return b.s;
+}
+
 /* The views of every perspective along a random game: from each decision to
  * the next, and across a gap of 1 to 6 moves. */
 static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t *bytes_view)
@@ -166,20 +217,84 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
         int over = 0;
         for (int k = 0; k < gap && !over; k++)
             over = !t_random_step(st, &rng);
+        {
+            /* the views of every perspective written at once (the shared
+               parts copied, as the server's view workers write them) are
+               each the view written alone, and so are their indexes */
+            char *text[CH_MAX_PLAYERS + 1];
+            uint32_t (*vix[CH_MAX_PLAYERS + 1])[3];
+            size_t nvix[CH_MAX_PLAYERS + 1];
+            unsigned mask = step % 2 ? (2u << n) - 1 : (2u << n) - 2 - (unsigned)(step % 4 == 2);
+            assert_int_equal(ch_views_json_ix(st, mask, CH_JSON_COMPACT | CH_JSON_DYNAMIC, text,
+                                              vix, nvix),
+                             0);
+            for (int k = 0; k <= n; k++) {
+                if (!(mask >> k & 1u)) {
+                    assert_null(text[k]);
+                    continue;
+                }
+                char *own = ch_view_json(st, k - 1, CH_JSON_COMPACT | CH_JSON_DYNAMIC);
+                assert_string_equal(text[k], own);
+                srv_jidx read = {0};
+                char *self = srv_json_diff_ix(own, NULL, own, &read);
+                assert_string_equal(self, "[]");
+                assert_int_equal(read.n, nvix[k]);
+                assert_memory_equal(read.pair, vix[k], nvix[k] * sizeof *vix[k]);
+                srv_jidx_free(&read);
+                free(self);
+                ch_free(own);
+                ch_free(text[k]);
+                ch_free(vix[k]);
+            }
+        }
+        for (int p = 0; p < n; p++) { /* the legal moves as the frames list them */
+            int nl = 0;
+            char *lines = chx_legal_lines(st, p, &nl);
+            char *want = legal_lines_by_text(st, p);
+            assert_non_null(lines);
+            assert_string_equal(lines, want);
+            free(lines);
+            free(want);
+        }
+        /* every other step the perspectives share a memo, as on the
+           server's view workers */
+        srv_jmemo *memo = step % 2 ? srv_jmemo_new() : NULL;
         for (int p = -1; p < n; p++) {
-            char *v = ch_view_json(st, p, CH_JSON_COMPACT | CH_JSON_DYNAMIC);
+            /* every third step the view with the writer's bracket index (as
+               the server makes them), which must be the one the diff makes
+               by reading the text */
+            uint32_t (*wix)[3] = NULL;
+            size_t nwix = 0;
+            char *v = step % 3 == 2
+                          ? ch_view_json_ix(st, p, CH_JSON_COMPACT | CH_JSON_DYNAMIC, &wix, &nwix)
+                          : ch_view_json(st, p, CH_JSON_COMPACT | CH_JSON_DYNAMIC);
             assert_non_null(v);
+            if (wix) {
+                srv_jidx read = {0};
+                char *self = srv_json_diff_ix(v, NULL, v, &read);
+                assert_string_equal(self, "[]");
+                free(self);
+                assert_int_equal(read.n, nwix);
+                assert_memory_equal(read.pair, wix, nwix * sizeof *wix);
+                srv_jidx_free(&read);
+            }
+            srv_jidx next = {0};
+            if (wix) {
+                next.pair = wix;
+                next.n = next.cap = nwix;
+            }
             if (prev[p + 1]) {
-                srv_jidx next;
                 /* every other step from the index kept from the last diff */
-                *bytes_patch += check_diff_ix(prev[p + 1], step % 2 ? &ix[p + 1] : NULL, v, &next);
-                srv_jidx_free(&ix[p + 1]);
-                ix[p + 1] = next;
+                *bytes_patch +=
+                    check_diff_memo(prev[p + 1], step % 2 ? &ix[p + 1] : NULL, v, &next, memo);
                 *bytes_view += strlen(v);
             }
+            srv_jidx_free(&ix[p + 1]);
+            ix[p + 1] = next;
             ch_free(prev[p + 1]);
             prev[p + 1] = v;
         }
+        srv_jmemo_free(memo);
         if (over)
             break;
     }

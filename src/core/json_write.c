@@ -25,8 +25,10 @@
 #include "chartered.h"
 #include "json_names.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +60,7 @@ typedef struct frame {
     unsigned flags;     /* F_*: one word, stored and tested whole (byte fields
                            stored apart and loaded together stall the CPU)   */
     unsigned first_type; /* type of the first member                          */
+    size_t ixat;        /* its entry in the bracket index (w->ix), if kept    */
 } frame;
 
 /* A company's name to write as a JSON string: its text with quotes (and, for
@@ -87,6 +90,11 @@ typedef struct wr {
     int compact; /* CH_JSON_COMPACT: no whitespace, no line layout           */
     int viewer; /* view: the seat, or -1 for a spectator                     */
     int ncards, nplots, ncos, nplayers; /* the state's counts, within the arrays */
+    /* ch_view_json_ix: for each '{' or '[' in text order, {its offset, the
+       offset past its closing bracket, the number of entries before the
+       next one not inside it}; NULL when not asked for */
+    uint32_t (*ix)[3];
+    size_t nix, capix;
     const plot_names *pn; /* from the names cache (names_for) */
     const card_names *cn;
     int names_plain; /* no plot or card name needs an escape */
@@ -366,6 +374,20 @@ static void open_(wr *w, const char *key, size_t klen, int obj)
         return;
     frame *f = &w->fr[w->depth++];
     f->start = w->len - 1;
+    if (w->ix) {
+        if (w->nix == w->capix) {
+            void *np = realloc(w->ix, 2 * w->capix * sizeof *w->ix);
+            if (!np) {
+                w->bad = 1;
+                return;
+            }
+            w->ix = np;
+            w->capix *= 2;
+        }
+        f->ixat = w->nix;
+        w->ix[w->nix][0] = (uint32_t)f->start;
+        w->nix++;
+    }
     f->flat = 2;
     f->mark = w->nmarks;
     f->n = 0;
@@ -448,6 +470,10 @@ static void close_(wr *w)
         w->len += ind;
     }
     raw(w, f->flags & F_OBJ ? "}" : "]", 1);
+    if (w->ix && !w->bad) { /* compact only: the offsets are final */
+        w->ix[f->ixat][1] = (uint32_t)w->len;
+        w->ix[f->ixat][2] = (uint32_t)w->nix;
+    }
     if (w->compact) {
         w->nmarks = f->mark;
         if (--w->depth > 0)
@@ -1069,11 +1095,110 @@ static const names_cache *names_for(const ch_state *st)
     return nc;
 }
 
-static char *write_doc(const ch_state *st, int view, int viewer, unsigned flags)
+/* Members of a view that no viewer changes (they name no hidden card and
+ * read no viewer): written for the first view of ch_views_json_ix, copied
+ * into the others with their bracket index. Compact text only: the offsets
+ * of the copy are final. */
+enum { SH_GAME, SH_COMPANIES, SH_PLOTS, SH_TABLE, SH_TURN, SH_BUILD, SH_MERGER, SH_N };
+typedef struct share {
+    int have;                   /* the parts below are of src */
+    const char *src;
+    const uint32_t (*srcix)[3];
+    struct {
+        size_t s0, s1, i0, i1, mark;
+    } part[SH_N];
+} share;
+
+static void part_begin(wr *w, share *sh, int i)
 {
-    wr *w = malloc(sizeof *w);
-    if (!w)
-        return NULL;
+    sh->part[i].s0 = w->len;
+    sh->part[i].i0 = w->nix;
+}
+
+static void part_end(wr *w, share *sh, int i)
+{
+    sh->part[i].s1 = w->len;
+    sh->part[i].i1 = w->nix;
+    sh->part[i].mark = w->nmarks ? w->marks[w->nmarks - 1] - sh->part[i].s0 : 0;
+}
+
+/* The part as the first view wrote it (its separator and key included):
+ * its bytes, its member's mark, its brackets shifted to here. */
+static void part_paste(wr *w, const share *sh, int i)
+{
+    if (w->bad)
+        return;
+    size_t s0 = sh->part[i].s0, n = sh->part[i].s1 - s0;
+    size_t i0 = sh->part[i].i0, ni = sh->part[i].i1 - i0;
+    if (w->nmarks >= MAX_MARKS || w->depth < 1) {
+        w->bad = 1;
+        return;
+    }
+    if (!need(w, n))
+        return;
+    size_t at = w->len;
+    memcpy(w->p + at, sh->src + s0, n);
+    w->len += n;
+    w->marks[w->nmarks++] = at + sh->part[i].mark;
+    w->fr[w->depth - 1].n++;
+    if (!w->ix)
+        return;
+    if (w->nix + ni > w->capix) {
+        size_t cap = w->capix;
+        while (w->nix + ni > cap)
+            cap *= 2;
+        void *np = realloc(w->ix, cap * sizeof *w->ix);
+        if (!np) {
+            w->bad = 1;
+            return;
+        }
+        w->ix = np;
+        w->capix = cap;
+    }
+    for (size_t e = 0; e < ni; e++) {
+        const uint32_t *q = sh->srcix[i0 + e];
+        uint32_t *o = w->ix[w->nix + e];
+        o[0] = (uint32_t)(q[0] - s0 + at);
+        o[1] = (uint32_t)(q[1] - s0 + at);
+        o[2] = (uint32_t)(q[2] - i0 + w->nix);
+    }
+    w->nix += ni;
+}
+
+/* A shared part: copied when the first view has written it, else written
+ * (and its place noted when there is a share). */
+#define PART(w, sh, i, fn)                                                                         \
+    do {                                                                                           \
+        if ((sh) && (sh)->have) {                                                                  \
+            part_paste(w, sh, i);                                                                  \
+        } else {                                                                                   \
+            if (sh)                                                                                \
+                part_begin(w, sh, i);                                                              \
+            fn(w);                                                                                 \
+            if (sh)                                                                                \
+                part_end(w, sh, i);                                                                \
+        }                                                                                          \
+    } while (0)
+
+static char *write_doc_ix(const ch_state *st, int view, int viewer, unsigned flags,
+                          uint32_t (**ix)[3], size_t *nix, share *sh)
+{
+    /* the writer (some 12 KB) on the stack: a view is written for every
+       client perspective at every move (the server's view workers), and a
+       malloc of that size for each was part of the sixth of their time
+       that went to malloc) */
+    wr wbuf;
+    wr *w = &wbuf;
+    w->ix = NULL;
+    w->nix = w->capix = 0;
+    if (ix) {
+        *ix = NULL;
+        *nix = 0;
+        w->capix = 512;
+        w->ix = malloc(w->capix * sizeof *w->ix);
+        if (!w->ix)
+            return NULL;
+    }
     w->p = NULL;
     w->len = w->cap = 0;
     w->bad = 0;
@@ -1119,19 +1244,19 @@ static char *write_doc(const ch_state *st, int view, int viewer, unsigned flags)
             put_hex(w, ELEM, st->rng[i]);
         close_(w);
     }
-    w_game(w);
+    PART(w, sh, SH_GAME, w_game);
     if (!(flags & CH_JSON_DYNAMIC)) {
         w_board(w);
         w_cards(w);
     }
-    w_companies(w);
+    PART(w, sh, SH_COMPANIES, w_companies);
     w_players(w);
-    w_plots(w);
-    w_table(w);
+    PART(w, sh, SH_PLOTS, w_plots);
+    PART(w, sh, SH_TABLE, w_table);
     w_piles(w);
-    w_turn(w);
-    w_build(w);
-    w_merger(w);
+    PART(w, sh, SH_TURN, w_turn);
+    PART(w, sh, SH_BUILD, w_build);
+    PART(w, sh, SH_MERGER, w_merger);
     w_event(w);
     if (!view)
         w_leftovers(w);
@@ -1159,8 +1284,19 @@ done:
     } else {
         free(w->p);
     }
-    free(w);
+    if (ix && text && w->ix) {
+        void *np = realloc(w->ix, (w->nix ? w->nix : 1) * sizeof *w->ix);
+        *ix = np ? np : w->ix;
+        *nix = w->nix;
+    } else {
+        free(w->ix);
+    }
     return text;
+}
+
+static char *write_doc(const ch_state *st, int view, int viewer, unsigned flags)
+{
+    return write_doc_ix(st, view, viewer, flags, NULL, NULL, NULL);
 }
 
 char *ch_state_to_json(const ch_state *st)
@@ -1183,6 +1319,70 @@ char *ch_view_json(const ch_state *st, int p, unsigned flags)
     if (p < -1 || p >= st->nplayers)
         p = -1;
     return write_doc(st, 1, p, flags);
+}
+
+char *ch_view_json_ix(const ch_state *st, int p, unsigned flags, uint32_t (**ix)[3],
+                      size_t *nix)
+{
+    if (!ix || !nix || !(flags & CH_JSON_COMPACT))
+        return NULL;
+    *ix = NULL;
+    *nix = 0;
+    if (!st || (flags & ~(unsigned)(CH_JSON_COMPACT | CH_JSON_DYNAMIC | CH_JSON_STATIC)) ||
+        (flags & CH_JSON_DYNAMIC && flags & CH_JSON_STATIC))
+        return NULL;
+    if (p < -1 || p >= st->nplayers)
+        p = -1;
+    return write_doc_ix(st, 1, p, flags, ix, nix, NULL);
+}
+
+int ch_views_json_ix(const ch_state *st, unsigned mask, unsigned flags, char **text,
+                     uint32_t (**ix)[3], size_t *nix)
+{
+    if (!st || !text || !ix || !nix || !(flags & CH_JSON_COMPACT) || (flags & CH_JSON_STATIC) ||
+        (flags & ~(unsigned)(CH_JSON_COMPACT | CH_JSON_DYNAMIC)))
+        return -1;
+    int n = st->nplayers < CH_MAX_PLAYERS ? st->nplayers : CH_MAX_PLAYERS;
+    for (int k = 0; k <= n; k++) {
+        text[k] = NULL;
+        ix[k] = NULL;
+        nix[k] = 0;
+    }
+    share sh;
+    sh.have = 0;
+    for (int k = 0; k <= n; k++) {
+        if (!(mask >> k & 1u))
+            continue;
+        text[k] = write_doc_ix(st, 1, k - 1, flags, &ix[k], &nix[k], &sh);
+        if (!text[k]) {
+            for (int j = 0; j <= k; j++) {
+                free(text[j]);
+                free(ix[j]);
+                text[j] = NULL;
+                ix[j] = NULL;
+                nix[j] = 0;
+            }
+            return -1;
+        }
+        if (!sh.have) {
+            sh.have = 1;
+            sh.src = text[k];
+            sh.srcix = (const uint32_t(*)[3])ix[k];
+        }
+#ifdef CH_DEBUG_CHECKS
+        {
+            /* the copied parts must be what this view writes itself */
+            char *own = ch_view_json(st, k - 1, flags);
+            if (!own || strcmp(own, text[k]) != 0) {
+                fprintf(stderr, "chartered: a view with shared parts differs from its own "
+                                "(perspective %d)\n", k - 1);
+                assert(own && strcmp(own, text[k]) == 0);
+            }
+            free(own);
+        }
+#endif
+    }
+    return 0;
 }
 
 /* FNV-1a over which cards the view names (see card_hidden): the board and

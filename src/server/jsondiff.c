@@ -29,8 +29,8 @@ typedef struct span {
  * level of the walk. */
 typedef struct doc {
     const char *base;
-    srv_jidx ix;                /* {offset of a '{' or '[', offset past its end},
-                                   by offset */
+    srv_jidx ix;                /* {offset of a '{' or '[', offset past its end,
+                                   the next entry not inside it}, by offset */
 } doc;
 
 /* The bytes that matter to the structure: quotes and brackets. */
@@ -81,11 +81,14 @@ static int doc_index(doc *d, const char *text, size_t n)
                 x->cap *= 2;
             }
             x->pair[x->n][0] = (uint32_t)i;
+            x->pair[x->n][1] = x->pair[x->n][2] = 0;
             stack[depth++] = (uint32_t)x->n++;
         } else {
             if (depth == 0)
                 return -1;
-            x->pair[stack[--depth]][1] = (uint32_t)(i + 1);
+            depth--;
+            x->pair[stack[depth]][1] = (uint32_t)(i + 1);
+            x->pair[stack[depth]][2] = (uint32_t)x->n;
         }
     }
     return depth == 0 ? 0 : -1;
@@ -97,6 +100,23 @@ void srv_jidx_free(srv_jidx *x)
         free(x->pair);
         memset(x, 0, sizeof *x);
     }
+}
+
+/* The index entry of the container at p (by binary search), or -1. */
+static long entry_of(const doc *d, const char *p)
+{
+    uint32_t off = (uint32_t)(p - d->base);
+    size_t lo = 0, hi = d->ix.n;
+    if (!hi)
+        return -1;
+    while (lo + 1 < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->ix.pair[mid][0] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return d->ix.pair[lo][0] == off ? (long)lo : -1;
 }
 
 /* The end of the JSON value starting at p (compact text, already valid). */
@@ -136,6 +156,10 @@ static int members(const doc *d, span v, span *keys, span *vals)
 {
     const char *p = v.s + 1, *end = v.s + v.n - 1;
     int obj = v.s[0] == '{', k = 0;
+    /* the containers inside v come in the index in text order, each one's
+       entry naming the next sibling's: no search for each member */
+    long at = entry_of(d, v.s);
+    size_t cur = at >= 0 ? (size_t)at + 1 : d->ix.n;
     while (p < end) {
         if (k == MAX_MEMBERS)
             return -1;
@@ -145,7 +169,14 @@ static int members(const doc *d, span v, span *keys, span *vals)
             keys[k].n = (size_t)(ke - p);
             p = ke + 1; /* the colon */
         }
-        const char *ve = skip_value(d, p, end);
+        const char *ve;
+        if ((*p == '{' || *p == '[') && cur < d->ix.n &&
+            d->ix.pair[cur][0] == (uint32_t)(p - d->base)) {
+            ve = d->base + d->ix.pair[cur][1];
+            cur = d->ix.pair[cur][2];
+        } else {
+            ve = skip_value(d, p, end);
+        }
         vals[k].s = p;
         vals[k].n = (size_t)(ve - p);
         k++;
@@ -154,8 +185,51 @@ static int members(const doc *d, span v, span *keys, span *vals)
     return k;
 }
 
+/* The operations of the root's members in one diff, for the next diffs of
+ * other perspectives of the same move: a member whose old and new texts are
+ * the same bytes as here gets the same operations (the members every viewer
+ * sees alike, most of a view). */
+#define MEMO_MAX 32
+typedef struct memo_member {
+    char *key, *a, *b, *ops; /* copies; ops without a leading comma */
+    size_t kn, an, bn, on;
+    int nops;
+} memo_member;
+struct srv_jmemo {
+    int n;
+    memo_member m[MEMO_MAX];
+};
+
+srv_jmemo *srv_jmemo_new(void)
+{
+    return calloc(1, sizeof(srv_jmemo));
+}
+
+void srv_jmemo_free(srv_jmemo *mm)
+{
+    if (!mm)
+        return;
+    for (int i = 0; i < mm->n; i++) {
+        free(mm->m[i].key);
+        free(mm->m[i].a);
+        free(mm->m[i].b);
+        free(mm->m[i].ops);
+    }
+    free(mm);
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *c = malloc(n ? n : 1);
+    if (c && n)
+        memcpy(c, s, n);
+    return c;
+}
+
 typedef struct diff_ctx {
     doc a, b;
+    srv_jmemo *memo;            /* NULL: none */
+    int memo_fill;              /* this diff fills it (it was empty) */
     chx_buf *out;
     char path[2048];
     size_t plen;
@@ -258,10 +332,59 @@ static int diff_container(diff_ctx *d, span a, span b)
             else
                 last = j;
         }
+        int root = base == 0 && d->memo;
         for (int i = 0; i < nb; i++) {
             if (push_key(d, bk[i]) != 0)
                 return -1;
-            if (match[i] >= 0) {
+            if (match[i] >= 0 && root && !d->memo_fill) {
+                /* the same member, old and new, as in the memo's diff: its
+                   operations */
+                span ma = av[match[i]], mb = bv[i];
+                int hit = 0;
+                for (int q = 0; q < d->memo->n && !hit; q++) {
+                    const memo_member *e = &d->memo->m[q];
+                    if (e->kn != bk[i].n || memcmp(e->key, bk[i].s, bk[i].n) != 0 ||
+                        e->an != ma.n || e->bn != mb.n || memcmp(e->a, ma.s, ma.n) != 0 ||
+                        memcmp(e->b, mb.s, mb.n) != 0)
+                        continue;
+                    hit = 1;
+                    if (e->nops) {
+                        if (d->nops)
+                            chx_buf_add(d->out, ",", 1);
+                        chx_buf_add(d->out, e->ops, e->on);
+                        d->nops += e->nops;
+                    }
+                }
+                if (!hit && diff_value(d, ma, mb) != 0)
+                    return -1;
+            } else if (match[i] >= 0 && root) { /* the memo's diff: noted */
+                size_t mark = d->out->len;
+                int nops = d->nops;
+                if (diff_value(d, av[match[i]], bv[i]) != 0)
+                    return -1;
+                if (d->memo->n < MEMO_MAX) {
+                    size_t from = mark + (nops && d->nops > nops ? 1 : 0);
+                    memo_member *e = &d->memo->m[d->memo->n];
+                    e->key = dup_n(bk[i].s, bk[i].n);
+                    e->a = dup_n(av[match[i]].s, av[match[i]].n);
+                    e->b = dup_n(bv[i].s, bv[i].n);
+                    e->ops = dup_n(d->out->s ? d->out->s + from : "", d->out->len - from);
+                    if (e->key && e->a && e->b && e->ops && !d->out->oom) {
+                        e->kn = bk[i].n;
+                        e->an = av[match[i]].n;
+                        e->bn = bv[i].n;
+                        e->on = d->out->len - from;
+                        e->nops = d->nops - nops;
+                        d->memo->n++;
+                    } else {
+                        free(e->key);
+                        free(e->a);
+                        free(e->b);
+                        free(e->ops);
+                        memset(e, 0, sizeof *e);
+                    }
+                }
+            } else if (match[i] >= 0) {
                 if (diff_value(d, av[match[i]], bv[i]) != 0)
                     return -1;
             } else {
@@ -323,7 +446,14 @@ static int diff_value(diff_ctx *d, span a, span b)
 
 char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi)
 {
-    if (bi)
+    return srv_json_diff_memo(a, ai, b, bi, NULL);
+}
+
+char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi,
+                         srv_jmemo *memo)
+{
+    int b_given = bi && bi->pair;
+    if (bi && !b_given)
         memset(bi, 0, sizeof *bi);
     if (!a || !b)
         return NULL;
@@ -333,7 +463,7 @@ char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jid
         return NULL;
     span sa = {a, strlen(a)}, sb = {b, strlen(b)};
     int r = -1;
-    int a_ok = 0;
+    int a_ok = 0, b_ok = 0;
     if (ai && ai->pair) { /* the index made when a was new */
         d->a.base = a;
         d->a.ix = *ai;
@@ -341,7 +471,16 @@ char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jid
     } else {
         a_ok = sa.n < UINT32_MAX && doc_index(&d->a, a, sa.n) == 0;
     }
-    if (a_ok && sb.n < UINT32_MAX && doc_index(&d->b, b, sb.n) == 0) {
+    if (b_given) {
+        d->b.base = b;
+        d->b.ix = *bi;
+        b_ok = 1;
+    } else {
+        b_ok = sb.n < UINT32_MAX && doc_index(&d->b, b, sb.n) == 0;
+    }
+    d->memo = memo;
+    d->memo_fill = memo && memo->n == 0;
+    if (a_ok && b_ok) {
         d->out = &out;
         chx_buf_add(&out, "[", 1);
         r = diff_value(d, sa, sb);
@@ -349,7 +488,9 @@ char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jid
     }
     if (!(ai && ai->pair))
         free(d->a.ix.pair);
-    if (bi && r == 0) { /* kept with the view: no room to spare */
+    if (b_given) {
+        /* stays the caller's */
+    } else if (bi && r == 0) { /* kept with the view: no room to spare */
         *bi = d->b.ix;
         void *np = realloc(bi->pair, (bi->n ? bi->n : 1) * sizeof *bi->pair);
         if (np) {
@@ -361,7 +502,7 @@ char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jid
     free(d);
     if (r != 0 || out.oom) {
         free(out.s);
-        if (bi && r == 0)
+        if (bi && r == 0 && !b_given)
             srv_jidx_free(bi);
         return NULL;
     }

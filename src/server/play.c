@@ -463,7 +463,7 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     if (patch)
         snprintf(basebuf, sizeof basebuf, ",\"patch\":{\"base\":%d,\"ops\":", c->view_dec);
     size_t hl = strlen(head), bl = strlen(basebuf), sl = stat ? strlen(stat) : 0;
-    size_t vl = patch ? strlen(patch) : strlen(view);
+    size_t vl = patch ? strlen(patch) : g->vview[k]->len;
     srv_out *out = malloc(sizeof *out + LWS_PRE + hl + bl + vl + sl + 32);
     if (out) {
         unsigned char *p = out->buf + LWS_PRE;

@@ -603,12 +603,23 @@ char *srv_json_diff(const char *a, const char *b);
 /* The brackets of a JSON text ({open offset, offset past the close}, by
  * offset), made while diffing it; kept with a view for its next diff. */
 typedef struct srv_jidx {
-    uint32_t (*pair)[2];
+    uint32_t (*pair)[3];        /* {offset of a '{' or '[', offset past its end,
+                                   the next entry not inside it} */
     size_t n, cap;
 } srv_jidx;
 /* srv_json_diff with a's index if known (ai NULL or empty: made here), and
- * b's index into *bi (when bi is not NULL and a patch is returned). */
+ * b's: taken from *bi when it has one (ch_view_json_ix made it with the
+ * text), else made here and put in *bi (when bi is not NULL and a patch is
+ * returned). */
 char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi);
+/* srv_json_diff_ix for several perspectives of one move: the first diff
+ * with an empty memo notes the operations of the root's members; the next
+ * ones reuse them for members whose old and new texts are the same bytes. */
+typedef struct srv_jmemo srv_jmemo;
+srv_jmemo *srv_jmemo_new(void);
+void srv_jmemo_free(srv_jmemo *m);
+char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi,
+                         srv_jmemo *memo);
 void srv_jidx_free(srv_jidx *x);
 /* A view's text as a state frame carries it, and its brackets' index;
  * immutable once made, shared by the game and the view jobs, freed with its
@@ -616,6 +627,7 @@ void srv_jidx_free(srv_jidx *x);
 typedef struct srv_view {
     _Atomic int refs;
     char *text;
+    size_t len;                 /* strlen(text) */
     srv_jidx ix;
 } srv_view;
 srv_view *srv_view_ref(srv_view *v);

@@ -10,6 +10,9 @@
  * newest view and patch of each perspective, which every client of that
  * perspective shares, and its clients become writable. A job that comes
  * back for a decision the game has left is dropped and asked again.
+ * A job writes the views of all its perspectives in one pass
+ * (ch_views_json_ix: what every viewer sees alike is written once), and each
+ * view comes with its bracket index from the writer, which the diff walks.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -49,7 +52,7 @@ void srv_view_unref(srv_view *v)
 
 /* The view of perspective k (0 spectator, s+1 seat s) of st, and with
  * want_patch its patch from old (NULL when there is none): the view's
- * brackets are indexed by the diff and kept with it for the next one. */
+ * bracket index, written with it, is kept for the next one. */
 static srv_view *make_view(const ch_state *st, int k, const srv_view *old, int want_patch,
                            char **patch)
 {
@@ -58,14 +61,60 @@ static srv_view *make_view(const ch_state *st, int k, const srv_view *old, int w
     if (!v)
         return NULL;
     atomic_init(&v->refs, 1);
-    v->text = ch_view_json(st, k - 1, SRV_VIEW_FLAGS);
+    /* the writer hands the bracket index over with the text: the diff
+       needs it, and so does the next move's diff (as the old view's) */
+    uint32_t (*ix)[3] = NULL;
+    size_t nix = 0;
+    v->text = ch_view_json_ix(st, k - 1, SRV_VIEW_FLAGS, &ix, &nix);
     if (!v->text) {
         free(v);
         return NULL;
     }
+    v->ix.pair = ix;
+    v->ix.n = v->ix.cap = nix;
+    v->len = strlen(v->text);
     if (old && want_patch)
         *patch = srv_json_diff_ix(old->text, &old->ix, v->text, &v->ix);
     return v;
+}
+
+/* The views of every perspective in mask at once (ch_views_json_ix: the
+ * parts every viewer sees alike are written once), each with its patch from
+ * old[k] when pmask has k. */
+static void make_views(const ch_state *st, unsigned mask, unsigned pmask, srv_view *const *old,
+                       srv_view **view, char **patch)
+{
+    char *text[CH_MAX_PLAYERS + 1];
+    uint32_t (*ix[CH_MAX_PLAYERS + 1])[3];
+    size_t nix[CH_MAX_PLAYERS + 1];
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+        view[k] = NULL;
+        patch[k] = NULL;
+    }
+    if (ch_views_json_ix(st, mask, SRV_VIEW_FLAGS, text, ix, nix) != 0)
+        return;
+    /* the patches of the parts every viewer sees alike are the same too:
+       made for the first perspective, copied for the others */
+    srv_jmemo *memo = srv_jmemo_new();
+    for (int k = 0; k <= CH_MAX_PLAYERS && k <= st->nplayers; k++) {
+        if (!text[k])
+            continue;
+        srv_view *v = calloc(1, sizeof *v);
+        if (!v) {
+            ch_free(text[k]);
+            ch_free(ix[k]);
+            continue;
+        }
+        atomic_init(&v->refs, 1);
+        v->text = text[k];
+        v->len = strlen(v->text);
+        v->ix.pair = ix[k];
+        v->ix.n = v->ix.cap = nix[k];
+        if (old[k] && ((pmask >> k) & 1u))
+            patch[k] = srv_json_diff_memo(old[k]->text, &old[k]->ix, v->text, &v->ix, memo);
+        view[k] = v;
+    }
+    srv_jmemo_free(memo);
 }
 
 struct srv_views {
@@ -92,10 +141,7 @@ static void *worker(void *arg)
         if (!v->todo_head)
             v->todo_tail = NULL;
         pthread_mutex_unlock(&v->mu);
-        for (int k = 0; k <= CH_MAX_PLAYERS; k++)
-            if ((j->mask >> k) & 1u)
-                j->view[k] = make_view(&j->st, k, j->old[k], (j->pmask >> k) & 1u,
-                                       &j->patch[k]);
+        make_views(&j->st, j->mask, j->pmask, j->old, j->view, j->patch);
         pthread_mutex_lock(&v->mu);
         j->next = v->done;
         v->done = j;

@@ -264,10 +264,11 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
     if (m.type == CH_M_PLAY && (m.n & 1))
         add_part(lang, buf, n, &parts, chx_msg(lang, "describe.roof"));
     for (int c = 0; c < a->ncompanies && c < CH_MAX_COMPANIES; c++) {
-        const char *cn = chx_company(lang, a, c);
+        /* the name only for a company with an effect: looked up for every
+           company it was two thirds of the server's log words */
         if (!b->co[c].on_chart && a->co[c].on_chart && m.type != CH_M_FOUND) {
             snprintf(val, sizeof val, "f%d", a->co[c].value);
-            chx_format(lang, part, sizeof part, "effect.founded", "company", cn,
+            chx_format(lang, part, sizeof part, "effect.founded", "company", chx_company(lang, a, c),
                        "value", val, NULL);
             add_part(lang, buf, n, &parts, part);
         } else if (b->co[c].on_chart && !a->co[c].on_chart) {
@@ -277,16 +278,16 @@ int chx_describe_for(int lang, int viewer, const char *const *names,
             if (m.type == CH_M_MERGE)
                 into = m.b;
             if (into != CH_NONE && into != c && into < a->ncompanies)
-                chx_format(lang, part, sizeof part, "effect.merged", "company", cn,
+                chx_format(lang, part, sizeof part, "effect.merged", "company", chx_company(lang, a, c),
                            "company2", chx_company(lang, a, into), NULL);
             else
-                chx_format(lang, part, sizeof part, "effect.gone", "company", cn,
+                chx_format(lang, part, sizeof part, "effect.gone", "company", chx_company(lang, a, c),
                            NULL);
             add_part(lang, buf, n, &parts, part);
         } else if (a->co[c].on_chart && (a->co[c].value != b->co[c].value ||
                                          (m.type == CH_M_FOUND && c == m.a))) {
             snprintf(val, sizeof val, "f%d", a->co[c].value);
-            chx_format(lang, part, sizeof part, "effect.value", "company", cn,
+            chx_format(lang, part, sizeof part, "effect.value", "company", chx_company(lang, a, c),
                        "value", val, NULL);
             add_part(lang, buf, n, &parts, part);
         }

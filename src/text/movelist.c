@@ -47,6 +47,12 @@ static int trailing_amount(const char *t, long *val, size_t *plen)
     return 1;
 }
 
+static void move_text(const ch_state *st, ch_move m, char *t, size_t n)
+{
+    if (ch_move_str(st, m, t, n) <= 0)
+        snprintf(t, n, "?");
+}
+
 char *chx_legal_lines(const ch_state *st, int p, int *nlines)
 {
     ch_move *mv = NULL;
@@ -54,40 +60,49 @@ char *chx_legal_lines(const ch_state *st, int p, int *nlines)
     int total = chx_legal_alloc(st, p, &mv);
     if (total < 0)
         return NULL;
-    char (*text)[128] = total ? malloc((size_t)total * sizeof *text) : NULL;
-    if (total && !text) {
-        free(mv);
-        return NULL;
-    }
-    for (int i = 0; i < total; i++)
-        if (ch_move_str(st, mv[i], text[i], sizeof text[i]) <= 0)
-            snprintf(text[i], sizeof text[i], "?");
     chx_buf b = {0};
     chx_buf_puts(&b, "");
+    char t0[128], tj[128];
     for (int i = 0; i < total;) {
         long v0, v;
         size_t pl0, pl;
         int j = i + 1;
-        if (trailing_amount(text[i], &v0, &pl0)) {
-            while (j < total && trailing_amount(text[j], &v, &pl) &&
-                   pl == pl0 && strncmp(text[j], text[i], pl) == 0 &&
-                   v == v0 + (j - i))
-                j++;
+        move_text(st, mv[i], t0, sizeof t0);
+        if (trailing_amount(t0, &v0, &pl0)) {
+            /* the moves of the same kind whose amounts follow on (a sealed
+               bid's are some 300): only the last is written, to check that
+               its text ends the run; writing each was most of the server's
+               cost of a bidding frame */
+            int k = i + 1;
+            while (k < total && mv[k].type == mv[i].type && mv[k].a == mv[i].a &&
+                   mv[k].b == mv[i].b && mv[k].c == mv[i].c && mv[k].n == mv[i].n + (k - i))
+                k++;
+            if (k - i >= 3) {
+                move_text(st, mv[k - 1], tj, sizeof tj);
+                if (trailing_amount(tj, &v, &pl) && pl == pl0 && strncmp(tj, t0, pl) == 0 &&
+                    v == v0 + (k - 1 - i))
+                    j = k;
+            }
+            for (; j < total; j++) { /* and any that follow on in text */
+                move_text(st, mv[j], tj, sizeof tj);
+                if (!trailing_amount(tj, &v, &pl) || pl != pl0 || strncmp(tj, t0, pl) != 0 ||
+                    v != v0 + (j - i))
+                    break;
+            }
         }
         if (j - i >= 3) {
             char line[200];
-            snprintf(line, sizeof line, "range %.*s f%ld f%ld\n", (int)pl0,
-                     text[i], v0, v0 + (j - i - 1));
+            snprintf(line, sizeof line, "range %.*s f%ld f%ld\n", (int)pl0, t0, v0,
+                     v0 + (j - i - 1));
             chx_buf_puts(&b, line);
             i = j;
         } else {
-            chx_buf_puts(&b, text[i]);
+            chx_buf_puts(&b, t0);
             chx_buf_puts(&b, "\n");
             i++;
         }
         (*nlines)++;
     }
-    free(text);
     free(mv);
     if (b.oom) {
         free(b.s);
