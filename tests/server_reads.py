@@ -8,10 +8,13 @@ CHARTERED_EVICT_SECONDS=1.
   a session cookie (GET /api/me), all give the right answers (the final
   decision and result; the guest's name), and the game is loaded once;
 - an unknown game is 404 / "no_game"; a WebSocket that joins with a session
-  gets its seat (its session was read before its frames were handled).
+  gets its seat (its session was read before its frames were handled); one
+  whose session was logged out meanwhile is refused ("no_session");
+- the lobby's lists (finished games, idle turn-based ones) are read there too.
 With CHARTERED_TEST_PG=1 (pg_server_reads) also: the PostgreSQL backend of
 the writer's connection (application_name 'chartered writer') is stopped
-(SIGSTOP): a summary of the evicted game and a watch of it wait, while the
+(SIGSTOP): a summary of the evicted game, a watch of it and the list of
+finished games wait, while the
 event loop goes on answering (GET /api/health, a WebSocket ping); once the
 backend is let go (SIGCONT) they are answered correctly. A read made on the
 event loop would have answered at once: this is what fails without reads.c.
@@ -159,6 +162,7 @@ try:
                 stopped.append(p)
             ts, outs = in_thread(lambda: http_json(srv.port, "GET", f"/api/games/{gid}"))
             tw, outw = in_thread(watch)
+            tl, outl = in_thread(lambda: http_json(srv.port, "GET", "/api/games?status=over"))
             # the loop goes on: health and a ping are answered meanwhile
             st, h = http_json(srv.port, "GET", "/api/health")
             check(st == 200, f"health is answered while the writer waits: {st}")
@@ -168,9 +172,10 @@ try:
             p.close()
             st2, _, _ = http_call(srv.port, "GET", "/")
             check(st2 in (200, 404), f"a static file is answered meanwhile: {st2}")
-            check(ts.is_alive() and tw.is_alive(),
-                  "the summary and the watch of the evicted game wait for the writer "
-                  "(a read on the event loop would have answered already)")
+            check(ts.is_alive() and tw.is_alive() and tl.is_alive(),
+                  "the summary and the watch of the evicted game, and the list of finished "
+                  "games, wait for the writer (a read on the event loop would have answered "
+                  "already)")
         finally:
             for p in stopped:
                 os.kill(p, signal.SIGCONT)
@@ -182,6 +187,11 @@ try:
         r = outw.get("r")
         check(isinstance(r, dict) and r.get("decision") == decision and r.get("result") == result,
               f"the watch, once the writer goes on: {str(r)[:200]}")
+        tl.join(90)
+        r = outl.get("r")
+        check(isinstance(r, tuple) and r[0] == 200 and
+              [x["id"] for x in r[1]["games"]] == [gid] and r[1]["games"][0]["decision"] == decision,
+              f"the list of finished games, once the writer goes on: {str(r)[:300]}")
 finally:
     code = srv.stop()
     check(code == 0, f"the server exits cleanly (status {code}): {srv.log_text()[-2000:]}")

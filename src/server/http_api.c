@@ -138,13 +138,22 @@ json_t *srv_http_body(char *why, size_t n)
     return parse_body(NULL, why, n);
 }
 
-static int api_list(struct lws *wsi)
+/* GET /api/games?status=over or not */
+static int list_over(struct lws *wsi)
 {
     char buf[64];
     const char *st = lws_get_urlarg_by_name(wsi, "status=", buf, sizeof buf);
-    int over = st && strcmp(st, "over") == 0;
+    return st && strcmp(st, "over") == 0;
+}
+
+static int api_list(struct lws *wsi, srv_pss *pss)
+{
+    int over = list_over(wsi);
+    /* read off the loop before routing (reads.c), else here */
+    json_t *db_list = pss->have_list ? pss->list : NULL;
+    pss->list = NULL;
     if (over) { /* finished games: from the database, most are not in memory */
-        json_t *a = srv_store_list_over(g_srv->store, 200);
+        json_t *a = pss->have_list ? db_list : srv_store_list_over(g_srv->store, 200);
         if (!a)
             return respond_error(wsi, 500, "the database could not list the games");
         return respond(wsi, 200, json_pack("{s:o}", "games", a));
@@ -159,7 +168,10 @@ static int api_list(struct lws *wsi)
     srv_cluster_list(a, 200); /* the other nodes' games (cluster.c) */
     /* turn-based games nobody looks at are out of memory (turnbased.c), and
        still in play: listed from the database (each once) */
-    json_t *idle = count < 200 ? srv_store_list_idle(g_srv->store, 200 - count) : NULL;
+    json_t *idle = pss->have_list ? db_list
+                   : count < 200 ? srv_store_list_idle(g_srv->store, 200 - count) : NULL;
+    while (json_array_size(idle) > (size_t)(count < 200 ? 200 - count : 0))
+        json_array_remove(idle, json_array_size(idle) - 1);
     size_t i, j;
     json_t *o, *x;
     json_array_foreach(idle, i, o) {
@@ -469,7 +481,7 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
         return respond(wsi, 200, h);
     }
     if (!strcmp(rest, "games"))
-        return pss->is_post ? api_create(wsi, pss) : api_list(wsi);
+        return pss->is_post ? api_create(wsi, pss) : api_list(wsi, pss);
     if (strncmp(rest, "games/", 6) == 0) {
         char id[SRV_ID_HEX + 2];
         const char *p = rest + 6, *slash = strchr(p, '/');
@@ -513,8 +525,12 @@ static void read_back(srv_read *r)
         pss->have_ident = r->want_ident;
         pss->ident = r->ident;
         pss->game_absent = r->want_game && r->game_absent;
+        pss->have_list = r->want_list;
+        pss->list = r->list;
+        r->list = NULL;
         lws_callback_on_writable(r->wsi);
     }
+    json_decref(r->list);
     free(r);
 }
 
@@ -539,7 +555,9 @@ static int want_reads(struct lws *wsi, srv_pss *pss)
         id[l] = 0;
     }
     int game = id[0] && !srv_game_held(id);
-    if (!ident && !game)
+    /* the lobby's lists: finished games, or the idle turn-based ones */
+    int list = !pss->is_post && !strcmp(pss->url, "/api/games");
+    if (!ident && !game && !list)
         return 0;
     srv_read *r = srv_read_new();
     if (!r)
@@ -551,6 +569,10 @@ static int want_reads(struct lws *wsi, srv_pss *pss)
     if (game) {
         r->want_game = 1;
         memcpy(r->game, id, sizeof r->game);
+    }
+    if (list) {
+        r->want_list = 1;
+        r->list_over = list_over(wsi);
     }
     r->wsi = wsi;
     pss->read = r;
@@ -590,6 +612,7 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         reads_gone(pss);
         free(pss->body);
         json_decref(pss->deferred);
+        json_decref(pss->list);
         memset(pss, 0, sizeof *pss);
         snprintf(pss->url, sizeof pss->url, "%s", (const char *)in);
         pss->is_post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
@@ -671,6 +694,8 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         if (pss) {
             free(pss->body);
             pss->body = NULL;
+            json_decref(pss->list);
+            pss->list = NULL;
         }
         return 0;
     default:

@@ -34,6 +34,8 @@ static void run(db_conn *db, void *arg)
         r->alive = srv_session_alive_db(db, r->hash);
     if (r->want_game)
         r->g = srv_store_load_db(db, r->game);
+    if (r->want_list)
+        r->list = r->list_over ? srv_store_list_over_db(db, 200) : srv_store_list_idle_db(db, 200);
     sodium_memzero(r->token, sizeof r->token);
 }
 
@@ -53,6 +55,8 @@ static void done(void *arg)
         }
         r->game_absent = r->g == NULL;
     }
+    if (r->want_list)
+        srv_list_held(r->list, r->list_over);
     r->done(r);
 }
 

@@ -504,6 +504,13 @@ srv_game *srv_store_load_over(srv_store *s, const char *id);
 srv_game *srv_store_load_db(db_conn *db, const char *id);
 /* Summaries (as GET /api/games) of the newest `limit` finished games. */
 json_t *srv_store_list_over(srv_store *s, int limit);
+/* The same lists from the rows only, on any thread's connection (reads.c);
+ * then, on the loop, srv_list_held puts the summaries of games held in
+ * memory in place of their rows (over), or drops them (in play: listed from
+ * memory). */
+json_t *srv_store_list_over_db(db_conn *db, int limit);
+json_t *srv_store_list_idle_db(db_conn *db, int limit);
+void srv_list_held(json_t *a, int over);
 /* Summaries of the newest `limit` turn-based games in play that are not in
  * memory (turnbased.c: a game nobody looks at is dropped from memory). */
 json_t *srv_store_list_idle(srv_store *s, int limit);
@@ -688,6 +695,9 @@ struct srv_read {
     int want_alive;             /* asked: is session `hash` still there */
     char hash[SRV_HASH_HEX + 1];
     int alive;
+    int want_list;              /* asked: the lobby's list from the database */
+    int list_over;              /* finished games (else idle turn-based ones) */
+    json_t *list;               /* NULL: the database could not list them */
     int want_game;              /* asked: game `game` */
     char game[SRV_ID_HEX + 1];
     int ident_found;            /* answers */
@@ -807,6 +817,8 @@ typedef struct srv_pss {
     int have_ident;             /* the session was read: ident */
     srv_ident ident;
     int game_absent;            /* the game asked for is not in the database */
+    int have_list;              /* the lobby's list was read: list */
+    json_t *list;
 } srv_pss;
 
 #endif

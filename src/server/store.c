@@ -638,18 +638,18 @@ srv_game *srv_store_load_db(db_conn *db, const char *id)
     return srv_store_load_over(&t, id);
 }
 
-json_t *srv_store_list_idle(srv_store *s, int limit)
+json_t *srv_store_list_idle_db(db_conn *db, int limit)
 {
     json_t *a = json_array();
-    db_rows *st = db_query(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
+    db_rows *st = db_query(db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
                            "WHERE game=games.id), t.days FROM games JOIN turn_clock t ON "
                            "t.game=games.id WHERE status NOT IN ('over','abandoned') "
                            "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
     int rc = st ? 0 : -1;
     while (st && (rc = db_next(st)) == 1) {
         const char *id = db_text(st, 0), *status = db_text(st, 3);
-        if (!id || srv_game_held(id))
-            continue; /* in memory: listed from there */
+        if (!id)
+            continue; /* (games held in memory are dropped by srv_list_held) */
         /* setup, seats and move count: no replay, nothing kept in memory */
         char why[300];
         srv_game *g = game_from_row(st, why, sizeof why);
@@ -664,31 +664,28 @@ json_t *srv_store_list_idle(srv_store *s, int limit)
     if (st && db_end(st) != 0)
         rc = -1;
     if (rc != 0) {
-        lwsl_err("database: %s\n", db_errmsg(s->db));
+        lwsl_err("database: %s\n", db_errmsg(db));
         json_decref(a);
         return NULL;
     }
     return a;
 }
 
-json_t *srv_store_list_over(srv_store *s, int limit)
+json_t *srv_store_list_over_db(db_conn *db, int limit)
 {
     json_t *a = json_array();
-    db_rows *st = db_query(s->db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
+    db_rows *st = db_query(db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
                            "WHERE game=games.id), r.finished, r.scores, r.winners FROM games "
                            "LEFT JOIN results r ON r.game=games.id "
                            "WHERE status IN ('over','abandoned') "
                            "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
     int rc = st ? 0 : -1;
     while (st && (rc = db_next(st)) == 1) {
-        const char *id = db_text(st, 0);
-        srv_game *held = id ? srv_game_held(id) : NULL;
         json_t *summary;
-        if (held) { /* in memory: its summary shows who is connected */
-            summary = srv_game_summary(held);
-        } else {
+        {
             /* the summary needs the setup, the seats and the move count only:
-               no replay */
+               no replay (a game held in memory takes its place on the loop:
+               srv_list_held) */
             char why[300];
             srv_game *g = game_from_row(st, why, sizeof why);
             if (!g)
@@ -715,9 +712,45 @@ json_t *srv_store_list_over(srv_store *s, int limit)
     if (st && db_end(st) != 0)
         rc = -1;
     if (rc != 0) {
-        lwsl_err("database: %s\n", db_errmsg(s->db));
+        lwsl_err("database: %s\n", db_errmsg(db));
         json_decref(a);
         return NULL;
     }
+    return a;
+}
+
+void srv_list_held(json_t *a, int over)
+{
+    for (size_t i = 0; i < json_array_size(a);) {
+        json_t *old = json_array_get(a, i);
+        srv_game *held = srv_game_held(json_string_value(json_object_get(old, "id")));
+        if (!held) {
+            i++;
+        } else if (!over) { /* in play and in memory: listed from there */
+            json_array_remove(a, i);
+        } else { /* in memory: its summary shows who is connected */
+            json_t *summary = srv_game_summary(held);
+            if (json_object_get(old, "finished")) /* the stored result wins */
+                for (const char *const *k = (const char *const[]){"finished", "scores",
+                                                                   "winners", NULL};
+                     *k; k++)
+                    if (json_object_get(old, *k))
+                        json_object_set(summary, *k, json_object_get(old, *k));
+            json_array_set_new(a, i++, summary);
+        }
+    }
+}
+
+json_t *srv_store_list_over(srv_store *s, int limit)
+{
+    json_t *a = srv_store_list_over_db(s->db, limit);
+    srv_list_held(a, 1);
+    return a;
+}
+
+json_t *srv_store_list_idle(srv_store *s, int limit)
+{
+    json_t *a = srv_store_list_idle_db(s->db, limit);
+    srv_list_held(a, 0);
     return a;
 }
