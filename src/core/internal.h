@@ -49,11 +49,22 @@ static inline int bs_has(const uint64_t *b, int i) { return (int)((b[i >> 6] >> 
 static inline void bs_set(uint64_t *b, int i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bs_clr(uint64_t *b, int i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 /* Population count without a library call on CPUs without POPCNT. */
+#if !defined(__POPCNT__) && defined(__x86_64__) && defined(__GNUC__)
+extern int core_have_popcnt; /* the CPU has POPCNT (rng.c sets it at load time) */
+#endif
 static inline int popc64(uint64_t x)
 {
 #ifdef __POPCNT__
     return __builtin_popcountll(x);
 #else
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* the instruction when the CPU has it, without building for such CPUs only */
+    if (__builtin_expect(core_have_popcnt, 1)) {
+        uint64_t r;
+        __asm__("popcnt %1, %0" : "=r"(r) : "rm"(x) : "cc");
+        return (int)r;
+    }
+#endif
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;

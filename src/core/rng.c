@@ -19,6 +19,16 @@ void rng_seed(uint64_t *s, uint64_t seed)
         s[i] = splitmix64(&x);
 }
 
+#if !defined(__POPCNT__) && defined(__x86_64__) && defined(__GNUC__)
+int core_have_popcnt;
+/* At load time: may popc64 (internal.h) use the POPCNT instruction? */
+__attribute__((constructor)) static void detect_popcnt(void)
+{
+    __builtin_cpu_init();
+    core_have_popcnt = __builtin_cpu_supports("popcnt") != 0;
+}
+#endif
+
 void rng_shuffle(uint64_t *s, uint8_t *a, int n)
 {
     /* the generator in locals: the byte stores to a[] may alias s, which
