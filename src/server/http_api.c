@@ -634,7 +634,7 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         if (pss->body_len + len > SRV_FRAME_MAX) {
             pss->body_too_big = 1;
             return 0;
-        } else {
+        } else if (len) { /* an empty chunk may come with no buffer at all */
             char *nb = realloc(pss->body, pss->body_len + len + 1);
             if (!nb)
                 return -1;
