@@ -223,7 +223,10 @@ typedef struct srv_backlog {
     size_t len;
     char text[];
 } srv_backlog;
-#define SRV_BACKLOG_MAX 16
+/* More than the frame rate's burst (40, ratelimit.c), so that frames the
+ * rate let through are kept while a read is out, not refused; bounded,
+ * since the rate goes on letting 20 a second through. */
+#define SRV_BACKLOG_MAX 64
 
 static void dispatch(srv_client *c, const char *text, size_t len)
 {
