@@ -459,10 +459,26 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         free(head);
         return NULL;
     }
-    char basebuf[32] = "";
-    if (patch)
-        snprintf(basebuf, sizeof basebuf, ",\"patch\":{\"base\":%d,\"ops\":", c->view_dec);
-    size_t hl = strlen(head), bl = strlen(basebuf), sl = stat ? strlen(stat) : 0;
+    /* ,"patch":{"base":N,"ops": (digits without printf: once per frame) */
+    char basebuf[48];
+    size_t bl = 0;
+    if (patch) {
+        static const char pre[] = ",\"patch\":{\"base\":", post[] = ",\"ops\":";
+        memcpy(basebuf, pre, sizeof pre - 1);
+        bl = sizeof pre - 1;
+        char dig[16];
+        int nd = 0;
+        unsigned u = c->view_dec > 0 ? (unsigned)c->view_dec : 0;
+        do {
+            dig[nd++] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        while (nd)
+            basebuf[bl++] = dig[--nd];
+        memcpy(basebuf + bl, post, sizeof post - 1);
+        bl += sizeof post - 1;
+    }
+    size_t hl = strlen(head), sl = stat ? strlen(stat) : 0;
     size_t vl = patch ? strlen(patch) : g->vview[k]->len;
     srv_out *out = malloc(sizeof *out + LWS_PRE + hl + bl + vl + sl + 32);
     if (out) {
