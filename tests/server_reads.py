@@ -10,11 +10,14 @@ CHARTERED_EVICT_SECONDS=1.
 - an unknown game is 404 / "no_game"; a WebSocket that joins with a session
   gets its seat (its session was read before its frames were handled); one
   whose session was logged out meanwhile is refused ("no_session");
-- the lobby's lists (finished games, idle turn-based ones) are read there too.
+- the lobby's lists (finished games, idle turn-based ones) are read there too;
+- so are the players' pages (profile_api.c): a player's profile (an account
+  made here; an unknown name is 404), a leaderboard, "My games" (the guest's
+  game in memory is listed once, seat 0).
 With CHARTERED_TEST_PG=1 (pg_server_reads) also: the PostgreSQL backend of
 the writer's connection (application_name 'chartered writer') is stopped
-(SIGSTOP): a summary of the evicted game, a watch of it and the list of
-finished games wait, while the
+(SIGSTOP): a summary of the evicted game, a watch of it, the list of
+finished games, a profile, a leaderboard and "My games" wait, while the
 event loop goes on answering (GET /api/health, a WebSocket ping); once the
 backend is let go (SIGCONT) they are answered correctly. A read made on the
 event loop would have answered at once: this is what fails without reads.c.
@@ -148,6 +151,24 @@ try:
           f"a join after the session was logged out: {m}")
     x.close()
 
+    # ---- players' pages: a profile, a leaderboard, "My games" ----
+    st, _, hd = http_call(srv.port, "POST", "/api/signup",
+                          {"name": "Reader", "password": "Reader secret pw"})
+    check(st in (200, 201), f"an account: {st}")
+    st, prof = http_json(srv.port, "GET", "/api/players/reader")
+    check(st == 200 and prof["name"] == "Reader" and prof["played"] == 0 and
+          prof["games"] == [] and prof["ratings"] == [], f"a profile: {st} {prof}")
+    st, r = http_json(srv.port, "GET", "/api/players/nobody")
+    check(st == 404 and "no player" in r.get("error", ""), f"an unknown player: {st} {r}")
+    st, board = http_json(srv.port, "GET", "/api/leaderboard?edition=golden-age")
+    check(st == 200 and board["edition"] == "golden-age" and board["players"] == [],
+          f"a leaderboard: {st} {board}")
+    st, mine = http_json(srv.port, "GET", "/api/my-games", cookie=cookie)
+    check(st == 200 and [(x["id"], x["seat"]) for x in mine["games"]] == [(g2["id"], 0)],
+          f"My games: {st} {mine}")
+    st, r = http_json(srv.port, "GET", "/api/my-games")
+    check(st == 401, f"My games without a session: {st} {r}")
+
     # ---- PostgreSQL: the writer stopped, the loop answers ----
     if pg_mode():
         wait_gone(1)  # the game of people stays
@@ -163,6 +184,12 @@ try:
             ts, outs = in_thread(lambda: http_json(srv.port, "GET", f"/api/games/{gid}"))
             tw, outw = in_thread(watch)
             tl, outl = in_thread(lambda: http_json(srv.port, "GET", "/api/games?status=over"))
+            tp, outp = in_thread(lambda: http_json(srv.port, "GET", "/api/players/Reader"))
+            tb, outb = in_thread(lambda: http_json(srv.port, "GET",
+                                                   "/api/leaderboard?edition=golden-age"))
+            # (its session is read by the writer too: it would wait anyway)
+            tm, outm = in_thread(lambda: http_json(srv.port, "GET", "/api/my-games",
+                                                   cookie=cookie))
             # the loop goes on: health and a ping are answered meanwhile
             st, h = http_json(srv.port, "GET", "/api/health")
             check(st == 200, f"health is answered while the writer waits: {st}")
@@ -176,6 +203,9 @@ try:
                   "the summary and the watch of the evicted game, and the list of finished "
                   "games, wait for the writer (a read on the event loop would have answered "
                   "already)")
+            check(tp.is_alive() and tb.is_alive() and tm.is_alive(),
+                  f"a profile ({outp.get('r')}), a leaderboard ({outb.get('r')}) and My games "
+                  "wait for the writer (a read on the event loop would have answered already)")
         finally:
             for p in stopped:
                 os.kill(p, signal.SIGCONT)
@@ -192,6 +222,12 @@ try:
         check(isinstance(r, tuple) and r[0] == 200 and
               [x["id"] for x in r[1]["games"]] == [gid] and r[1]["games"][0]["decision"] == decision,
               f"the list of finished games, once the writer goes on: {str(r)[:300]}")
+        for t, out, want, what in ((tp, outp, prof, "the profile"),
+                                   (tb, outb, board, "the leaderboard"),
+                                   (tm, outm, mine, "My games")):
+            t.join(90)
+            r = out.get("r")
+            check(r == (200, want), f"{what}, once the writer goes on: {r} (before: {want})")
 finally:
     code = srv.stop()
     check(code == 0, f"the server exits cleanly (status {code}): {srv.log_text()[-2000:]}")

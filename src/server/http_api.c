@@ -458,7 +458,7 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     if (srv_auth_route(wsi, rest, pss->is_post, &arc))
         return arc;
     int prc; /* players, leaderboards, "My games" (profile_api.c) */
-    if (srv_profile_route(wsi, rest, pss->is_post, &prc))
+    if (srv_profile_route(wsi, rest, pss->is_post, &prc, pss))
         return prc;
     if (!strcmp(rest, "options"))
         return respond(wsi, 200, srv_options_json());
@@ -528,9 +528,15 @@ static void read_back(srv_read *r)
         pss->have_list = r->want_list;
         pss->list = r->list;
         r->list = NULL;
+        pss->have_profile = r->want_profile;
+        pss->profile_status = r->profile_status;
+        pss->profile_why = r->profile_why;
+        pss->profile = r->profile;
+        r->profile = NULL;
         lws_callback_on_writable(r->wsi);
     }
     json_decref(r->list);
+    json_decref(r->profile);
     free(r);
 }
 
@@ -557,8 +563,6 @@ static int want_reads(struct lws *wsi, srv_pss *pss)
     int game = id[0] && !srv_game_held(id);
     /* the lobby's lists: finished games, or the idle turn-based ones */
     int list = !pss->is_post && !strcmp(pss->url, "/api/games");
-    if (!ident && !game && !list)
-        return 0;
     srv_read *r = srv_read_new();
     if (!r)
         return 0; /* read on the loop, as before */
@@ -573,6 +577,13 @@ static int want_reads(struct lws *wsi, srv_pss *pss)
     if (list) {
         r->want_list = 1;
         r->list_over = list_over(wsi);
+    }
+    /* players, leaderboards, "My games" (profile_api.c; after the session:
+       "My games" needs it) */
+    srv_profile_want(wsi, pss->url + 5, pss->is_post, r);
+    if (!r->want_ident && !r->want_game && !r->want_list && !r->want_profile) {
+        free(r);
+        return 0;
     }
     r->wsi = wsi;
     pss->read = r;
@@ -613,6 +624,7 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         free(pss->body);
         json_decref(pss->deferred);
         json_decref(pss->list);
+        json_decref(pss->profile);
         memset(pss, 0, sizeof *pss);
         snprintf(pss->url, sizeof pss->url, "%s", (const char *)in);
         pss->is_post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
@@ -696,6 +708,8 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
             pss->body = NULL;
             json_decref(pss->list);
             pss->list = NULL;
+            json_decref(pss->profile);
+            pss->profile = NULL;
         }
         return 0;
     default:

@@ -2,7 +2,8 @@
  * (the server's rule: one event loop that never blocks). A summary, a
  * replay or a watch of a game that is not in memory (finished and evicted,
  * turn-based and idle, or another node's game), and the session of a
- * request's cookie, are read on the writer thread (srv_dbjob_submit, in
+ * request's cookie, the lobby's lists, and the players' pages (a profile,
+ * a leaderboard, "My games": profile_api.c), are read on the writer thread (srv_dbjob_submit, in
  * order with the commits, so a read sees every write made before it); the
  * request is answered when the read is back (http_api.c, ws_session.c).
  *
@@ -36,6 +37,8 @@ static void run(db_conn *db, void *arg)
         r->g = srv_store_load_db(db, r->game);
     if (r->want_list)
         r->list = r->list_over ? srv_store_list_over_db(db, 200) : srv_store_list_idle_db(db, 200);
+    if (r->want_profile) /* after the session: "My games" is the session's */
+        srv_profile_read_db(db, r);
     sodium_memzero(r->token, sizeof r->token);
 }
 

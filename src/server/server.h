@@ -575,7 +575,16 @@ int srv_players_schema(db_conn *db);
 int srv_results_loaded(db_conn *db, srv_game *g);
 /* GET /api/players/NAME, /api/leaderboard, /api/my-games: 1 when `rest`
  * (the path after /api/) is one of them (answered, *rc set). */
-int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+struct srv_pss;
+struct srv_read;
+int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc,
+                      struct srv_pss *pss);
+enum { SRV_PROFILE_PLAYER = 1, SRV_PROFILE_BOARD, SRV_PROFILE_MINE };
+/* Whether GET /api/<rest> is a players' page read from the database: then
+ * r is set to read it off the loop (reads.c) and 1 is returned. */
+int srv_profile_want(struct lws *wsi, const char *rest, int is_post, struct srv_read *r);
+/* On the writer thread: the page r asked for, into r->profile (reads.c). */
+void srv_profile_read_db(db_conn *db, struct srv_read *r);
 /* POST /api/games/ID/rematch. */
 int srv_rematch(struct lws *wsi, srv_game *old);
 /* GET /api/games/ID/position: the position as the request's session may see it (position_api.c). */
@@ -700,6 +709,12 @@ struct srv_read {
     json_t *list;               /* NULL: the database could not list them */
     int want_game;              /* asked: game `game` */
     char game[SRV_ID_HEX + 1];
+    int want_profile;           /* asked: a players' page (profile_api.c) */
+    int profile_kind;           /* SRV_PROFILE_* */
+    char profile_arg[80];       /* the player's name, or the edition */
+    int profile_status;         /* answers: 200, or the error's status */
+    const char *profile_why;    /* the error (a constant string) */
+    json_t *profile;            /* the page (My games: the stored entries) */
     int ident_found;            /* answers */
     srv_ident ident;
     srv_game *g;                /* the game, in memory (NULL: none) */
@@ -819,6 +834,10 @@ typedef struct srv_pss {
     int game_absent;            /* the game asked for is not in the database */
     int have_list;              /* the lobby's list was read: list */
     json_t *list;
+    int have_profile;           /* a players' page was read: profile */
+    int profile_status;
+    const char *profile_why;
+    json_t *profile;
 } srv_pss;
 
 #endif
