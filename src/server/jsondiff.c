@@ -134,16 +134,8 @@ static const char *skip_value(const doc *d, const char *p, const char *end)
         return end;
     }
     if (*p == '{' || *p == '[') { /* its pair, by binary search */
-        uint32_t off = (uint32_t)(p - d->base);
-        size_t lo = 0, hi = d->ix.n;
-        while (lo + 1 < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (d->ix.pair[mid][0] <= off)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        return d->base + d->ix.pair[lo][1];
+        long e = entry_of(d, p);
+        return e >= 0 ? d->base + d->ix.pair[e][1] : end;
     }
     while (p < end && *p != ',' && *p != '}' && *p != ']')
         p++;
