@@ -27,8 +27,8 @@ ls "$P"/lib*/libchartered.so.* "$P"/lib*/libchartered.a >/dev/null || fail "libr
 
 # the installed server finds its files under the prefix, not in the source tree
 help=$("$P/bin/chartered" serve --help)
-echo "$help" | grep -q -- "--web DIR .*(default $P/share/chartered/web)" || fail "serve's web default: $help"
-echo "$help" | grep -q -- "(default $P/share/chartered/i18n)" || fail "serve's i18n default: $help"
+grep -q -- "--web DIR .*(default $P/share/chartered/web)" <<<"$help" || fail "serve's web default: $help"
+grep -q -- "(default $P/share/chartered/i18n)" <<<"$help" || fail "serve's i18n default: $help"
 # ... and the build tree's program still uses the source tree
 bhelp=$("$BIN" serve --help)
 [[ "$bhelp" == *"(default $SRC/web)"* || "$bhelp" == *"(default $(cd "$SRC" && pwd -P)/web)"* ]] || \
@@ -43,8 +43,8 @@ libdeps=$(ldd "$(ls "$P"/lib*/libchartered.so | head -1)")
 [[ "$libdeps" == *libasan* ]] && SAN="-fsanitize=address,undefined"
 cc $SAN -Wall -Wextra -Werror "$SRC/examples/random_game.c" $(pkg-config --cflags --libs chartered) -o "$WORK/rg"
 out=$(LD_LIBRARY_PATH=$(dirname "$(ls "$P"/lib*/libchartered.so | head -1)") "$WORK/rg" 7)
-echo "$out" | grep -q "^amsterdam, 4 players, seed 7: [0-9]* moves" || fail "example: $out"
-echo "$out" | grep -q "^golden-age, 3 players, seed 7: [0-9]* moves" || fail "example: $out"
+grep -q "^amsterdam, 4 players, seed 7: [0-9]* moves" <<<"$out" || fail "example: $out"
+grep -q "^golden-age, 3 players, seed 7: [0-9]* moves" <<<"$out" || fail "example: $out"
 # statically too (jansson from pkg-config's Requires.private)
 cc $SAN "$SRC/examples/random_game.c" $(pkg-config --cflags chartered) \
    "$(ls "$P"/lib*/libchartered.a | head -1)" $(pkg-config --libs --static jansson) -lpthread -lm -o "$WORK/rg_static"

@@ -218,7 +218,7 @@ for _ in $(seq 1 20); do
     for _ in $(seq 1 300); do
         screen >"$TMP/out"
         last=$(grep -v '^[[:space:]]*$' "$TMP/out" | tail -n 1)
-        if echo "$last" | grep -qE "(press Enter when you are ready\.|help\) >)\s*$"; then break; fi
+        if grep -qE "(press Enter when you are ready\.|help\) >)\s*$" <<<"$last"; then break; fi
         sleep 0.05
     done
     if grep -q "Pass the keyboard to" "$TMP/out"; then

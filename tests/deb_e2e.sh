@@ -40,7 +40,7 @@ DEB="$B/chartered_${version}_amd64.deb"
 [ -f "$DEB" ] || fail "no $DEB"
 deps=$(dpkg-deb -f "$DEB" Depends)
 for d in libjansson4 libsqlite3-0 libwebsockets libev4 libwebsockets-evlib-ev; do
-    echo "$deps" | grep -q "$d" || fail "Depends lacks $d: $deps"
+    grep -q "$d" <<<"$deps" || fail "Depends lacks $d: $deps"
 done
 echo "package: $(stat -c %s "$DEB") bytes, installed size $(dpkg-deb -f "$DEB" Installed-Size) KiB; Depends: $deps"
 

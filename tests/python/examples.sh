@@ -9,9 +9,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 out=$("$PY" "$SRC/examples/random_agent.py" --edition golden-age --players 5 --games 2 --seed 3)
 [ "$(echo "$out" | grep -c '^game [12] (seed [34]): [0-9]* decisions, scores .*winners \[')" = 2 ] || fail "random agent: $out"
 out=$("$PY" "$SRC/examples/random_agent.py" --edition amsterdam --players 2 --seed 3)
-echo "$out" | grep -q '^game 1 (seed 3): ' || fail "random agent: $out"
+grep -q '^game 1 (seed 3): ' <<<"$out" || fail "random agent: $out"
 out=$("$PY" "$SRC/examples/mcts_bot.py" --edition amsterdam --players 2 --iterations 20 --seed 4)
-echo "$out" | grep -q '^amsterdam, 2 players, seed 4: scores \[.*winners \[' || fail "mcts bot: $out"
+grep -q '^amsterdam, 2 players, seed 4: scores \[.*winners \[' <<<"$out" || fail "mcts bot: $out"
 out=$("$PY" "$SRC/examples/mcts_bot.py" --edition golden-age --players 3 --iterations 10 --seed 4)
-echo "$out" | grep -q '^golden-age, 3 players, seed 4: scores ' || fail "mcts bot: $out"
+grep -q '^golden-age, 3 players, seed 4: scores ' <<<"$out" || fail "mcts bot: $out"
 echo "ok: examples/random_agent.py and examples/mcts_bot.py played their games"

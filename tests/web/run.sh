@@ -45,7 +45,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# --port 0 lets the server pick a free port; it prints the address it serves on
+# --port 0 lets the server pick a free port; it prints the address it serves on.
+# The log exists before the server starts: the background job opens it itself,
+# maybe only after the loop below first reads it (a loaded machine showed that).
+: > "$TMP/serve.log"
 "$BIN" serve --port 0 --host 127.0.0.1 --db "$TMP/web.db" --web "$SRC/web" --i18n "$SRC/data/i18n" \
     > "$TMP/serve.log" 2>&1 &
 SERVER_PID=$!
