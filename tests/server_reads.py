@@ -17,7 +17,8 @@ CHARTERED_EVICT_SECONDS=1.
 With CHARTERED_TEST_PG=1 (pg_server_reads) also: the PostgreSQL backend of
 the writer's connection (application_name 'chartered writer') is stopped
 (SIGSTOP): a summary of the evicted game, a watch of it, the list of
-finished games, a profile, a leaderboard and "My games" wait, while the
+finished games, a profile, a leaderboard and "My games" wait, and no other
+backend runs the turn clocks' once-a-second query, while the
 event loop goes on answering (GET /api/health, a WebSocket ping); once the
 backend is let go (SIGCONT) they are answered correctly. A read made on the
 event loop would have answered at once: this is what fails without reads.c.
@@ -203,6 +204,17 @@ try:
                   "the summary and the watch of the evicted game, and the list of finished "
                   "games, wait for the writer (a read on the event loop would have answered "
                   "already)")
+            # the turn clocks' once-a-second query is the writer's too: no
+            # other backend of the server runs it (on the loop, its own
+            # connection would, once a second; a check that can only pass late)
+            clock_q, end = [], time.time() + 3
+            while time.time() < end and not clock_q:
+                clock_q = sql_rows(db, "SELECT pid FROM pg_stat_activity WHERE datname = "
+                                       "current_database() AND pid <> pg_backend_pid() AND "
+                                       "application_name <> 'chartered writer' AND "
+                                       "query LIKE 'SELECT game FROM turn_clock%'")
+                time.sleep(0.2)
+            check(clock_q == [], f"the turn clocks' query runs on the writer only: {clock_q}")
             check(tp.is_alive() and tb.is_alive() and tm.is_alive(),
                   f"a profile ({outp.get('r')}), a leaderboard ({outb.get('r')}) and My games "
                   "wait for the writer (a read on the event loop would have answered already)")

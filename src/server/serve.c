@@ -157,7 +157,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     /* turn-based games out of memory whose clock ran out; on a cluster node
        each is taken with its lease first (the node that wins it plays it) */
     if (g_srv->store)
-        srv_turn_wake(srv_store_db(g_srv->store), srv_now_ms());
+        srv_turn_wake(srv_now_ms());
     srv_storage_tick(srv_now_ms());
     srv_cluster_tick();
     srv_limits_tick(srv_now_ms());
@@ -578,7 +578,9 @@ int cmd_serve(int argc, char **argv)
                 break;
     }
     /* everything acknowledged is already committed; write what is pending:
-       the writer's batches first, then the rest here */
+       the writer's batches first, then the rest here (reads back meanwhile
+       are not acted on: stopping) */
+    s->stopping = 1;
     srv_committer_stop(s->committer);
     s->committer = NULL;
     if (s->commit_list)

@@ -545,7 +545,7 @@ int srv_turn_count(const char *owner, int64_t user_id);
 int srv_turn_full(const srv_game *g, const char *owner, int64_t user_id, char *why, size_t n);
 /* Periodic: read back the games out of memory whose clock ran out or whose
  * bot must move. */
-void srv_turn_wake(db_conn *db, int64_t now_ms);
+void srv_turn_wake(int64_t now_ms);
 
 /* ---- results, ratings and players (results.c, profile_api.c, rematch.c) ---- */
 /* A finished game's result as the writer stores it (docs/ratings.md). */

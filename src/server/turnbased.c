@@ -169,48 +169,78 @@ int srv_turn_loaded(db_conn *db, srv_game *g)
     return rc == 0 ? 0 : -1;
 }
 
-void srv_turn_wake(db_conn *db, int64_t now_ms)
+/* The clocks' once-a-second query is read on the writer thread
+ * (srv_dbjob_submit, as reads.c does: the loop never waits on the
+ * database for it); the games it names are acted on, on the loop, when it
+ * is back. One at a time: while the writer is slow, no queries pile up. */
+typedef struct wake_job {
+    int64_t now_ms, day;
+    int n;
+    char ids[64][SRV_ID_HEX + 1];
+} wake_job;
+static int wake_busy;
+
+/* On the writer thread, with its connection. */
+static void wake_run(db_conn *db, void *arg)
 {
-    static int64_t last;
-    if (now_ms - last < 1000) /* once a second is enough for clocks in days */
-        return;
-    last = now_ms;
-    int64_t day = srv_day_ms();
+    wake_job *w = arg;
     /* the clock is at least one day: the index on since narrows it down */
     db_rows *r = db_query(db, "SELECT game FROM turn_clock WHERE since <= $1 AND "
                           "since + days * $2 <= $3 ORDER BY since LIMIT 64",
-                          DB_P(DB_I(now_ms - day), DB_I(day), DB_I(now_ms)));
+                          DB_P(DB_I(w->now_ms - w->day), DB_I(w->day), DB_I(w->now_ms)));
     if (!r)
         return;
-    char ids[64][SRV_ID_HEX + 1];
-    int n = 0;
-    while (n < 64 && db_next(r) == 1) {
+    while (w->n < 64 && db_next(r) == 1) {
         const char *id = db_text(r, 0);
         if (id && strlen(id) == SRV_ID_HEX)
-            memcpy(ids[n++], id, SRV_ID_HEX + 1);
+            memcpy(w->ids[w->n++], id, SRV_ID_HEX + 1);
     }
     db_end(r);
-    for (int i = 0; i < n; i++) {
-        if (srv_game_held(ids[i]))
+}
+
+/* On the loop. */
+static void wake_done(void *arg)
+{
+    wake_job *w = arg;
+    wake_busy = 0;
+    for (int i = 0; i < w->n && g_srv->store && !g_srv->stopping; i++) {
+        if (srv_game_held(w->ids[i]))
             continue; /* in memory: the timers (play.c) look after it */
         srv_game *g = NULL;
         if (srv_lease_on()) {
             /* a cluster node: the game is played by the node that takes its
                lease first (cluster.c); another node's game is its own */
-            int r = srv_cluster_wake(ids[i], &g);
+            int r = srv_cluster_wake(w->ids[i], &g);
             if (r == 0)
                 continue;
         } else {
-            g = srv_game_find(ids[i]);
+            g = srv_game_find(w->ids[i]);
         }
         if (!g) {
             /* it cannot be read back (logged by the load): do not try again
                every second */
-            db_exec(db, "DELETE FROM turn_clock WHERE game=$1", DB_P(DB_T(ids[i])));
+            db_exec(srv_store_db(g_srv->store), "DELETE FROM turn_clock WHERE game=$1",
+                    DB_P(DB_T(w->ids[i])));
             continue;
         }
         srv_game_kick_bots(g);
     }
+    free(w);
+}
+
+void srv_turn_wake(int64_t now_ms)
+{
+    static int64_t last;
+    if (wake_busy || now_ms - last < 1000) /* once a second is enough for clocks in days */
+        return;
+    last = now_ms;
+    wake_job *w = calloc(1, sizeof *w);
+    if (!w)
+        return;
+    w->now_ms = now_ms;
+    w->day = srv_day_ms(); /* (set here, on the loop: the writer does not touch it) */
+    wake_busy = 1;
+    srv_dbjob_submit(wake_run, wake_done, w); /* may call wake_done at once */
 }
 
 int srv_turn_count(const char *owner, int64_t user_id)
