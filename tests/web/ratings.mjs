@@ -145,7 +145,18 @@ try {
   await B.page.click('#rematch');
   await B.page.waitForFunction((old) => /#\/play\/[0-9a-f]{16}$/.test(location.hash) && !location.hash.includes(old), gid, { timeout: 30000 });
   const newId = B.page.url().split('/').pop();
-  const s = await (await A.ctx.request.get(`${BASE}/api/games/${newId}`)).json();
+  // Once in a local run this request on a kept-alive connection idle for the
+  // whole game got "socket hang up" with no answer (cause not found; noted in
+  // the session's report). A connection error, not a wrong answer, is tried
+  // once more on a new connection, and said in the output.
+  let got;
+  try {
+    got = await A.ctx.request.get(`${BASE}/api/games/${newId}`);
+  } catch (e) {
+    console.log(`note - GET /api/games/${newId} failed once (${String(e.message || e).split('\n')[0]}); asked again`);
+    got = await A.ctx.request.get(`${BASE}/api/games/${newId}`, { headers: { connection: 'close' } });
+  }
+  const s = await got.json();
   check(s.status === 'playing' && s.seats.map((x) => x.name).join(',') === `${A.user},${B.user}`,
     `the rematch seats the same two people (${s.seats.map((x) => x.name)})`);
   await A.page.goto(`${BASE}/#/play/${gid}`);

@@ -204,8 +204,14 @@ export class GamePage {
     const wasMine = this.frame && (this.frame.legal || []).length > 0;
     this.frame = frame;
     this.lastDecision = frame.decision;
-    this.sent = false;
-    this.root.classList.remove('busy');
+    // a move on its way stays on its way until the game moves on, or an
+    // error or a lost connection says it was not taken: a frame of the same
+    // decision (a seat joined, a timer, a resync) must not let it be sent
+    // twice (the second would be refused as late)
+    if (newDecision) {
+      this.sent = false;
+      this.root.classList.remove('busy');
+    }
     if (newDecision) { this.levelFilter = null; this.freeFirst = null; this.dialogHidden = false; this.el.errors.hidden = true; this.closeChooser(); }
     this.render();
     // it became this seat's turn: a sound and the page's title (switchable)
