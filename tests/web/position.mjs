@@ -103,8 +103,13 @@ try {
 
   // ---- "Copy position": this seat's copy, which parses ----
   await page.click('#copy-position');
-  await page.waitForFunction(async () => /^# chartered position/.test(await navigator.clipboard.readText()), null, { timeout: 10000 });
-  const text = await page.evaluate(() => navigator.clipboard.readText());
+  // the clipboard is read once, by the wait itself: a second read came back
+  // empty once in a CI run (five web tests at once on two cores)
+  const copied = await page.waitForFunction(async () => {
+    const t = await navigator.clipboard.readText();
+    return /^# chartered position/.test(t) ? t : null;
+  }, null, { timeout: 10000 });
+  const text = await copied.jsonValue();
   check(/\nwarehouse Harbour B1\n/.test(text) && /\nwarehouse Harbour D1\n/.test(text), 'the copy has the board');
   check(/\nplayer 1 cash f100 /.test(text) && /\nhand 1 .*Harbour C1/.test(text) && /\nhand 1 .*Old Side A1/.test(text), 'the copy has the seat\'s own hand and cash');
   check(/\nhand 2 random 5\n/.test(text) && /\nhand 3 random 5\n/.test(text), 'the others\' hands are random in the copy');
