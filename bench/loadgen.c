@@ -22,6 +22,21 @@
  * docs/protocol.md; full: every view whole, as before deltas). It also
  * reports the median and mean size of the state frames (bytes per client
  * per move: every move sends one state frame to each client of its game).
+ *
+ * What it checks of each frame: its WebSocket framing, its type (state or
+ * error, and which error), its `decision` (a move counts once a later
+ * decision comes back), `status` (over) and its `legal` array, which must be
+ * a well-formed JSON array of strings to be answered. It does not apply the
+ * patches or read the view (tests/support/wsclient.py and the browser client
+ * check those against full views). It is written to cost the machine it
+ * shares with the server little (docs/performance.md, "The load generator's
+ * own cost"): moves waiting for their think time sit in a heap ordered by
+ * time instead of a scan of every client at each wake-up; frames are read
+ * into one shared buffer (a client keeps only the part of a frame still
+ * coming); the sockets are edge-triggered and a read that does not fill the
+ * buffer is not repeated until epoll reports more; the `legal` array is read
+ * in place instead of through jansson. What is left is mostly the kernel's
+ * part of one send() per move and one recv() per frame.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -45,7 +60,8 @@ typedef struct conn {
     int fd;
     int state;              /* 0 connecting, 1 handshake sent, 2 open, 3 dead */
     int game, seat;
-    char *in;               /* received bytes not yet consumed */
+    char *in;               /* the start of a frame still coming (or of the
+                               upgrade's answer), kept between reads */
     size_t inlen, incap;
     char out[512];          /* a move frame waiting for the socket */
     char cookie[96];        /* its guest session */
@@ -56,6 +72,7 @@ typedef struct conn {
     char move[96];
     char last_move[96];
     int move_decision;
+    int fresh;              /* move chosen anew by the frames just read */
     int over;
 } conn;
 
@@ -223,7 +240,6 @@ static void flush_out(conn *c)
 static double *lat;
 static size_t nlat, caplat;
 static long moves_acked, frames_in, errors_in, stale_in, games_over, rate_limited;
-static long bytes_in;
 static uint32_t *fsize;         /* sizes of the state frames received */
 static size_t nfsize, capfsize;
 
@@ -257,33 +273,105 @@ static int cmpd(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Choose a random move from the "legal" array of a state frame. */
+/* One JSON string at *pp (which is at its opening quote), no further than
+ * end: checked as JSON allows (escapes, no raw control characters) and, when
+ * out is not NULL, decoded into out (n bytes, cut short if longer; \u
+ * escapes of non-ASCII characters become '?': move notation is ASCII).
+ * *pp is left after the closing quote. Returns 0, or -1 if malformed. */
+static int json_str(const char **pp, const char *end, char *out, size_t n)
+{
+    const char *p = *pp + 1;
+    size_t k = 0;
+    while (p < end && *p != '"') {
+        unsigned char ch = (unsigned char)*p++;
+        if (ch < 0x20)
+            return -1;
+        if (ch == '\\') {
+            if (p >= end)
+                return -1;
+            char e = *p++;
+            switch (e) {
+            case '"': case '\\': case '/': ch = (unsigned char)e; break;
+            case 'b': ch = '\b'; break;
+            case 'f': ch = '\f'; break;
+            case 'n': ch = '\n'; break;
+            case 'r': ch = '\r'; break;
+            case 't': ch = '\t'; break;
+            case 'u': {
+                unsigned v = 0;
+                for (int i = 0; i < 4; i++, p++) {
+                    if (p >= end)
+                        return -1;
+                    char h = *p;
+                    int d = h >= '0' && h <= '9'   ? h - '0'
+                            : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                            : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                                   : -1;
+                    if (d < 0)
+                        return -1;
+                    v = v << 4 | (unsigned)d;
+                }
+                ch = v < 0x80 ? (unsigned char)v : '?';
+                break;
+            }
+            default:
+                return -1;
+            }
+        }
+        if (out && k + 1 < n)
+            out[k++] = (char)ch;
+    }
+    if (p >= end)
+        return -1;
+    if (out)
+        out[k] = 0;
+    *pp = p + 1;
+    return 0;
+}
+
+/* The legal moves' array at p (its '['), no further than end: -1 if it is
+ * not a well-formed JSON array of strings, else how many strings it has;
+ * with want >= 0, the string of index want decoded into out. */
+static long legal_array(const char *p, const char *end, long want, char *out, size_t n)
+{
+    long count = 0;
+    p++;
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+            p++;
+        if (p >= end)
+            return -1;
+        if (*p == ']' && count == 0)
+            return 0;
+        if (*p != '"' || json_str(&p, end, count == want ? out : NULL, n) != 0)
+            return -1;
+        count++;
+        while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+            p++;
+        if (p >= end)
+            return -1;
+        if (*p == ']')
+            return count;
+        if (*p++ != ',')
+            return -1;
+    }
+}
+
+/* Choose a random move from the "legal" array of a state frame (read in
+ * place: it must be a well-formed array of JSON strings, as jansson required
+ * before). */
 static int pick(const char *frame, size_t len, char *out, size_t n)
 {
     const char *p = memmem(frame, len > 4096 ? 4096 : len, "\"legal\":[", 9);
     if (!p)
         return 0;
     p += 8;
-    const char *e = p;
-    int q = 0;
-    for (; e < frame + len; e++) {
-        if (q) {
-            if (*e == '\\')
-                e++;
-            else if (*e == '"')
-                q = 0;
-        } else if (*e == '"') {
-            q = 1;
-        } else if (*e == ']') {
-            break;
-        }
-    }
-    json_t *a = json_loadb(p, (size_t)(e - p + 1), 0, NULL);
-    if (!a || json_array_size(a) == 0) {
-        json_decref(a);
+    const char *end = frame + len;
+    long count = legal_array(p, end, -1, NULL, 0);
+    if (count <= 0)
         return 0;
-    }
-    const char *line = json_string_value(json_array_get(a, rnd() % json_array_size(a)));
+    char line[256];
+    legal_array(p, end, (long)(rnd() % (uint64_t)count), line, sizeof line);
     if (strncmp(line, "range ", 6) == 0) {
         char prefix[64];
         long lo, hi;
@@ -293,12 +381,17 @@ static int pick(const char *frame, size_t len, char *out, size_t n)
         while (sp2 > line && *sp2 != ' ')
             sp2--;
         lo = atol(sp2 + 2);
+        if (hi < lo)
+            return 0;
         snprintf(prefix, sizeof prefix, "%.*s", (int)(sp2 - (line + 6)) & 63, line + 6);
         snprintf(out, n, "%s f%ld", prefix, lo + (long)(rnd() % (uint64_t)(hi - lo + 1)));
     } else {
-        snprintf(out, n, "%s", line);
+        size_t l = strlen(line);
+        if (l >= n)
+            l = n - 1;
+        memcpy(out, line, l);
+        out[l] = 0;
     }
-    json_decref(a);
     return 1;
 }
 
@@ -322,6 +415,7 @@ static void on_frame(conn *c, const char *f, size_t len, double t)
             c->move_decision = c->sent_decision;
             c->sent_decision = -1;
             c->due = t + 0.1;
+            c->fresh = 1;
         }
         return;
     }
@@ -334,7 +428,8 @@ static void on_frame(conn *c, const char *f, size_t len, double t)
         moves_acked++;
         c->sent_decision = -1;
     }
-    if (memmem(f, len > 512 ? 512 : len, "\"status\":\"over\"", 15)) {
+    const char *st = memmem(f, len > 512 ? 512 : len, "\"status\":\"", 10);
+    if (st && (size_t)(f + len - st) >= 15 && memcmp(st + 10, "over\"", 5) == 0) {
         if (!c->over && c->seat == 0)
             games_over++;
         c->over = 1;
@@ -345,7 +440,58 @@ static void on_frame(conn *c, const char *f, size_t len, double t)
         snprintf(c->move, sizeof c->move, "%s", mv);
         c->move_decision = (int)dec;
         c->due = t + (think_ms ? (double)(rnd() % (uint64_t)(2 * think_ms)) / 1000.0 : 0);
+        c->fresh = 1;
     }
+}
+
+/* ---- moves waiting for their think time: a binary heap by due time ----
+ * A client's move goes in when it is chosen with a think time, or when a
+ * throttled one is to be sent again. An entry whose client has since sent
+ * its move, or chosen another (which has its own entry), is dropped when it
+ * comes out; so the heap holds at most a few entries per client. */
+typedef struct due_ent {
+    double due;
+    conn *c;
+} due_ent;
+static due_ent *heap;
+static size_t nheap, capheap;
+
+static void heap_push(conn *c)
+{
+    if (nheap == capheap) {
+        capheap = capheap ? capheap * 2 : 4096;
+        heap = realloc(heap, capheap * sizeof *heap);
+        if (!heap) {
+            fprintf(stderr, "loadgen: out of memory\n");
+            exit(1);
+        }
+    }
+    size_t i = nheap++;
+    while (i > 0 && heap[(i - 1) / 2].due > c->due) {
+        heap[i] = heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    heap[i] = (due_ent){c->due, c};
+}
+
+static void heap_pop(void)
+{
+    due_ent last = heap[--nheap];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        double best = last.due;
+        if (l < nheap && heap[l].due < best)
+            m = l, best = heap[l].due;
+        if (l + 1 < nheap && heap[l + 1].due < best)
+            m = l + 1;
+        if (m == i)
+            break;
+        heap[i] = heap[m];
+        i = m;
+    }
+    if (nheap)
+        heap[i] = last;
 }
 
 static void send_move(conn *c, double t)
@@ -361,22 +507,35 @@ static void send_move(conn *c, double t)
     c->move[0] = 0;
 }
 
-/* Consume whole frames from c->in. */
-static int parse_in(conn *c, double t)
+/* Send every move whose think time is over. */
+static void send_due(double t)
+{
+    while (nheap && heap[0].due <= t) {
+        conn *c = heap[0].c;
+        heap_pop();
+        if (c->state == 2 && c->move[0] && c->due <= t)
+            send_move(c, t);
+    }
+}
+
+/* Consume the whole frames of buf (len bytes, read from c); returns how many
+ * bytes were consumed (the rest is the start of a frame still coming), or -1
+ * if the connection is to be dropped (a refused upgrade, a close frame). */
+static long parse_in(conn *c, char *buf, size_t len, double t)
 {
     size_t off = 0;
     if (c->state == 1) {
-        char *e = memmem(c->in, c->inlen, "\r\n\r\n", 4);
+        char *e = memmem(buf, len, "\r\n\r\n", 4);
         if (!e)
             return 0;
-        if (!memmem(c->in, (size_t)(e - c->in), " 101 ", 5))
+        if (!memmem(buf, (size_t)(e - buf), " 101 ", 5))
             return -1;
-        off = (size_t)(e - c->in) + 4;
+        off = (size_t)(e - buf) + 4;
         c->state = 2;
     }
     for (;;) {
-        unsigned char *p = (unsigned char *)c->in + off;
-        size_t avail = c->inlen - off;
+        unsigned char *p = (unsigned char *)buf + off;
+        size_t avail = len - off;
         if (avail < 2)
             break;
         size_t n = p[1] & 127, h = 2;
@@ -398,19 +557,70 @@ static int parse_in(conn *c, double t)
         int op = p[0] & 15;
         if (op == 1)
             on_frame(c, (char *)p + h, n, t);
-        else if (op == 8)
+        else if (op == 8) {
             return -1;
+        }
         off += h + n;
     }
-    if (off) {
-        memmove(c->in, c->in + off, c->inlen - off);
-        c->inlen -= off;
+    return (long)off;
+}
+
+/* The shared read buffer: a client's kept partial frame is copied to its
+ * start, then the socket is read after it, and the whole frames are handled
+ * in place. */
+static char *rbuf;
+static size_t rcap;
+static long bytes_in;
+
+/* Read what c's socket has and handle its whole frames. Returns 0, or -1 if
+ * the connection is closed or dropped. */
+static int read_conn(conn *c, double t)
+{
+    for (;;) {
+        if (rcap < c->inlen + 65536) {
+            rcap = c->inlen + 262144;
+            rbuf = realloc(rbuf, rcap);
+            if (!rbuf) {
+                fprintf(stderr, "loadgen: out of memory\n");
+                exit(1);
+            }
+        }
+        size_t have = c->inlen;
+        memcpy(rbuf, c->in, have);
+        size_t room = rcap - have;
+        ssize_t r = recv(c->fd, rbuf + have, room, MSG_DONTWAIT);
+        if (r <= 0)
+            return r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) ? -1 : 0;
+        bytes_in += r;
+        size_t len = have + (size_t)r;
+        long used = parse_in(c, rbuf, len, t);
+        if (used < 0)
+            return -1;
+        size_t rest = len - (size_t)used;
+        if (rest > c->incap) {
+            c->incap = rest + 4096;
+            free(c->in);
+            c->in = malloc(c->incap);
+            if (!c->in) {
+                fprintf(stderr, "loadgen: out of memory\n");
+                exit(1);
+            }
+        }
+        memcpy(c->in, rbuf + used, rest);
+        c->inlen = rest;
+        if ((size_t)r < room) /* the socket is empty: epoll (edge-triggered)
+                                 says when it is not */
+            break;
     }
-    if (c->inlen == 0 && c->incap > 65536) {
-        free(c->in);
-        c->in = NULL;
-        c->incap = 0;
+    /* the move chosen from the last frame read, as before: at once, or
+       after its think time */
+    if (c->move[0] && c->state == 2) {
+        if (c->due <= t)
+            send_move(c, t);
+        else if (c->fresh)
+            heap_push(c);
     }
+    c->fresh = 0;
     return 0;
 }
 
@@ -487,6 +697,16 @@ int main(int argc, char **argv)
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+        /* one descriptor per client, and a few of its own: say so now
+           rather than fail connections one by one later */
+        if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)ngames * 4 + 64) {
+            fprintf(stderr, "loadgen: %d clients need %d open files; the limit is %llu "
+                    "(hard limit %llu: raise it with ulimit -Hn as root, or use fewer games)\n",
+                    ngames * 4, ngames * 4 + 64, (unsigned long long)rl.rlim_cur,
+                    (unsigned long long)rl.rlim_max);
+            return 2;
+        }
     }
     long rss0 = server_pid ? rss_kib(server_pid) : -1;
     game *games = calloc((size_t)ngames, sizeof *games);
@@ -551,29 +771,24 @@ int main(int argc, char **argv)
                     continue;
                 }
                 c->state = 1;
-                struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+                /* edge-triggered: a read that does not fill the buffer has
+                   emptied the socket (read_conn), and the next bytes to come
+                   wake us again; epoll does not look at the socket again
+                   until they do */
+                struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.ptr = c};
                 epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
                 snprintf(join, sizeof join, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\","
                          "\"frames\":\"%s\"}",
                          games[c->game].id, games[c->game].token[c->seat], frames_mode);
                 ws_frame(c, join);
             }
-            if (evs[i].events & EPOLLIN) {
-                if (c->incap - c->inlen < 65536) {
-                    c->incap = c->incap ? c->incap * 2 : 131072;
-                    c->in = realloc(c->in, c->incap);
-                }
-                ssize_t r = recv(c->fd, c->in + c->inlen, c->incap - c->inlen, 0);
-                if (r <= 0) {
-                    if (c->state != 3) {
-                        c->state = 3;
-                        dead++;
-                    }
+            if ((evs[i].events & EPOLLIN) && c->state != 3) {
+                int was = c->state;
+                if (read_conn(c, t) != 0) {
+                    c->state = 3;
+                    dead++;
                     continue;
                 }
-                c->inlen += (size_t)r;
-                int was = c->state;
-                parse_in(c, t);
                 if (was == 1 && c->state == 2) {
                     flush_out(c);
                     open_ok++;
@@ -596,10 +811,19 @@ int main(int argc, char **argv)
     }
     long rss_peak = 0;
     double next_rss = start;
-    while (now_s() < end) {
-        struct epoll_event evs[1024];
-        int n = epoll_wait(ep, evs, 1024, 5);
+    for (;;) {
         double t = now_s();
+        if (t >= end)
+            break;
+        /* sleep until the next move is due (at most 20 ms: the clock, the
+           end and the memory samples are looked at on waking) */
+        double wake = t + 0.02;
+        if (nheap && heap[0].due < wake)
+            wake = heap[0].due;
+        int ms = wake > t ? (int)((wake - t) * 1000 + 0.999) : 0;
+        struct epoll_event evs[1024];
+        int n = epoll_wait(ep, evs, 1024, ms);
+        t = now_s();
         if (!measuring && t >= start + warmup) {
             measuring = 1;
             start = t;
@@ -614,33 +838,12 @@ int main(int argc, char **argv)
             conn *c = evs[i].data.ptr;
             if (c->state == 3)
                 continue;
-            for (;;) {
-                if (c->incap - c->inlen < 65536) {
-                    c->incap = c->incap ? c->incap * 2 : 131072;
-                    c->in = realloc(c->in, c->incap);
-                }
-                ssize_t r = recv(c->fd, c->in + c->inlen, c->incap - c->inlen, MSG_DONTWAIT);
-                if (r <= 0) {
-                    if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
-                        c->state = 3;
-                        dead++;
-                    }
-                    break;
-                }
-                bytes_in += r;
-                c->inlen += (size_t)r;
-                if (parse_in(c, t) != 0) {
-                    c->state = 3;
-                    dead++;
-                    break;
-                }
+            if (read_conn(c, t) != 0) {
+                c->state = 3;
+                dead++;
             }
-            if (c->move[0] && c->due <= t)
-                send_move(c, t);
         }
-        for (int i = 0; i < nconn; i++) /* moves whose think time is over */
-                if (cs[i].move[0] && cs[i].due <= t && cs[i].state == 2)
-                    send_move(&cs[i], t);
+        send_due(t); /* moves whose think time is over */
         if (server_pid && t >= next_rss) {
             long r = rss_kib(server_pid);
             if (r > rss_peak)
@@ -700,5 +903,7 @@ int main(int argc, char **argv)
     free(games);
     free(lat);
     free(fsize);
+    free(heap);
+    free(rbuf);
     return 0;
 }

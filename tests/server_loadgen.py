@@ -1,0 +1,89 @@
+"""server_loadgen.py: bench/loadgen plays against `chartered serve` and its
+figures are true (bench/loadgen.c, docs/performance.md). Bounded: a few games
+for a few seconds per run.
+
+- At once (--think 0), with patches: every client connects and is held,
+  moves are counted, one latency sample per move counted, and the only
+  errors are stale or throttled moves (a move that is not legal would be
+  `illegal_move`: the load generator reads the `legal` array in place, so a
+  misread move shows here); the server stored at least the moves counted.
+- With a think time (--think 40: moves wait in the load generator's heap of
+  due moves): the same.
+- With whole views (--frames full): the same, and the state frames are far
+  larger than patches.
+- A flag without its value, an unknown flag: exit status 2.
+
+usage: python3 server_loadgen.py BINARY SRCDIR WORKDIR
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+from wsclient import Server, http_json, check, finish, test_args  # noqa: E402
+
+BIN, SRC, WORK = test_args()
+LOADGEN = os.path.join(os.path.dirname(os.path.abspath(BIN)), "bench", "loadgen")
+if not os.access(LOADGEN, os.X_OK):
+    print(f"FAIL: {LOADGEN} is missing (built with the project)")
+    sys.exit(1)
+GAMES = 6
+os.environ["CHARTERED_AUTH_LIMITS"] = "10,200,0"  # one guest session per client
+
+
+def run(name, *args):
+    """One fresh server and one loadgen run; its output and the server's
+    stored moves."""
+    srv = Server(BIN, os.path.join(WORK, name + ".db"),
+                 extra=["--sync", "normal"])
+    srv.start()
+    try:
+        p = subprocess.run([LOADGEN, "--port", str(srv.port), "--games", str(GAMES),
+                            "--seconds", "3", "--warmup", "1",
+                            "--server-pid", str(srv.proc.pid)] + list(args),
+                           capture_output=True, text=True, timeout=120)
+        st, health = http_json(srv.port, "GET", "/api/health")
+    finally:
+        srv.stop()
+    out = p.stdout + p.stderr
+    check(p.returncode == 0, f"{name}: loadgen exit {p.returncode}: {out}")
+    return out, health.get("moves", 0) if st == 200 else -1
+
+
+def figures(name, out, stored):
+    def num(pat):
+        m = re.search(pat, out)
+        check(m is not None, f"{name}: no line matching {pat!r} in: {out}")
+        return float(m.group(1)) if m else 0
+    held = num(r"connections held: (\d+) of")
+    moves = num(r"broadcast: (\d+) in")
+    samples = num(r"max [0-9.]+ ms \((\d+) samples\)")
+    errors = num(r"errors (\d+) \(")
+    stale = num(r"\(stale (\d+),")
+    limited = num(r"rate limited (\d+)\)")
+    median = num(r"median (\d+) bytes")
+    lg_cpu = num(r"loadgen CPU: ([0-9.]+) s")
+    check(held == 4 * GAMES, f"{name}: {held:.0f} of {4 * GAMES} connections held")
+    check(moves > 0, f"{name}: no move counted")
+    check(samples == moves, f"{name}: {samples:.0f} latency samples for {moves:.0f} moves")
+    check(errors == stale + limited,
+          f"{name}: errors other than stale or throttled moves: {out}")
+    check(stored >= moves, f"{name}: the server stored {stored} moves, loadgen counted {moves:.0f}")
+    check(lg_cpu >= 0, f"{name}: loadgen CPU {lg_cpu}")
+    return moves, median
+
+
+m0, med_patch = figures("at-once", *run("at-once", "--think", "0", "--frames", "patch"))
+m1, _ = figures("think", *run("think", "--think", "40", "--frames", "patch"))
+m2, med_full = figures("full", *run("full", "--think", "0", "--frames", "full"))
+check(med_full > 4 * med_patch,
+      f"whole views ({med_full:.0f} bytes) are not far larger than patches ({med_patch:.0f})")
+
+for bad in (["--games"], ["--gmaes", "3"], ["--frames", "both"]):
+    p = subprocess.run([LOADGEN] + bad, capture_output=True, text=True, timeout=30)
+    check(p.returncode == 2 and p.stderr, f"loadgen {bad}: exit {p.returncode}, {p.stderr!r}")
+
+finish(f"server_loadgen: {m0:.0f} moves at once, {m1:.0f} with think time, "
+       f"{m2:.0f} with whole views; frames {med_patch:.0f} bytes (patch) against "
+       f"{med_full:.0f} (full)")
