@@ -7,12 +7,15 @@
 # clients play, dumps them SECONDS later, and prints the instructions of
 # every server thread (event loop, view workers, writer) per move stored in
 # that window (from /api/health's "moves"), then the functions that cost
-# most (inclusive). Under valgrind the server runs some 50 times slower, so
+# most (inclusive), and how often malloc, calloc, realloc and free are called
+# per move (bench/heap_calls.py). Under valgrind the server runs some 50 times slower, so
 # it serves fewer moves than asked for; the figure is per move all the same.
 # A benchmark, not a test: it prints figures and judges nothing.
 # Usage: bash bench/server_instructions.sh BUILD_DIR [patch|full]
 #   (e.g. build-rel: BUILD_DIR/chartered and BUILD_DIR/bench/loadgen)
-# Environment: GAMES (default 100), SECONDS_MEASURED (default 20), PORT (default 19471).
+# Environment: GAMES (default 100), SECONDS_MEASURED (default 20), PORT (default 19471),
+#   KEEP (a file to copy callgrind's dump to, for callgrind_annotate --tree=caller:
+#   e.g. how often malloc is called per move, and from where).
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bash bench/server_instructions.sh BUILD_DIR [patch|full]" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "server_instructions.sh: valgrind is not installed" >&2; exit 2; }
@@ -57,10 +60,12 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 sed 's/^/loadgen: /' "$tmp/lg.log"
 out=$(ls "$tmp"/cg.*.1 2>/dev/null | head -1)
 [ -n "$out" ] || { echo "server_instructions.sh: no callgrind dump" >&2; exit 1; }
+[ -z "${KEEP:-}" ] || cp "$out" "$KEEP"
 ir=$(callgrind_annotate "$out" 2>/dev/null | sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' | tr -d ,)
 n=$((m1 - m0))
 [ "$n" -gt 0 ] || { echo "server_instructions.sh: no move stored in the window" >&2; exit 1; }
 echo "frames: $frames; moves stored in the window: $n; server instructions: $ir; per move: $((ir / n))"
+python3 "$(dirname "$0")/heap_calls.py" "$out" "$n" 12 || true
 callgrind_annotate --inclusive=yes --threshold=99 "$out" >"$tmp/incl" 2>/dev/null || true
 grep -E 'worker|write_doc|srv_json_diff|members|ev_run|srv_state_frame|srv_log_texts|chx_legal_lines|chx_prices_json|srv_play|:writer ' "$tmp/incl" |
     grep -v ' < \| > ' | head -16 |

@@ -212,6 +212,8 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
     int n = st->nplayers;
     char *prev[CH_MAX_PLAYERS + 1] = {0};
     srv_jidx ix[CH_MAX_PLAYERS + 1] = {{0}}; /* prev's brackets, as the server keeps them */
+    srv_jmemo *kept_memo = srv_jmemo_new();
+    assert_non_null(kept_memo);
     for (int step = 0; step < 2000; step++) {
         int gap = 1 + (int)(t_rand(&rng) % 6);
         int over = 0;
@@ -257,8 +259,12 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
             free(want);
         }
         /* every other step the perspectives share a memo, as on the
-           server's view workers */
-        srv_jmemo *memo = step % 2 ? srv_jmemo_new() : NULL;
+           server's view workers: one memo, reset before each step, which
+           points into the step's old and new views (kept until the step
+           ends, as a view job keeps them) */
+        srv_jmemo *memo = step % 2 ? kept_memo : NULL;
+        srv_jmemo_reset(memo);
+        char *old_text[CH_MAX_PLAYERS + 1] = {0};
         for (int p = -1; p < n; p++) {
             /* every third step the view with the writer's bracket index (as
                the server makes them), which must be the one the diff makes
@@ -291,13 +297,15 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
             }
             srv_jidx_free(&ix[p + 1]);
             ix[p + 1] = next;
-            ch_free(prev[p + 1]);
+            old_text[p + 1] = prev[p + 1];
             prev[p + 1] = v;
         }
-        srv_jmemo_free(memo);
+        for (int p = 0; p <= n; p++)
+            ch_free(old_text[p]);
         if (over)
             break;
     }
+    srv_jmemo_free(kept_memo);
     for (int p = 0; p <= n; p++) {
         ch_free(prev[p]);
         srv_jidx_free(&ix[p]);

@@ -10,6 +10,7 @@
  * workers (views.c), once per move and perspective, and its result is shared
  * by every client of that perspective.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,16 +181,21 @@ static int members(const doc *d, span v, span *keys, span *vals)
 /* The operations of the root's members in one diff, for the next diffs of
  * other perspectives of the same move: a member whose old and new texts are
  * the same bytes as here gets the same operations (the members every viewer
- * sees alike, most of a view). */
+ * sees alike, most of a view). The memo's key and texts point into the
+ * documents of the diff that filled it, which the caller keeps until the
+ * memo is reset (views.c: the job's views); the operations are copied into
+ * the memo's one buffer, kept from move to move (no allocation per member:
+ * copying each was half of a move's calls to malloc). */
 #define MEMO_MAX 32
 typedef struct memo_member {
-    char *key, *a, *b, *ops; /* copies; ops without a leading comma */
-    size_t kn, an, bn, on;
+    const char *key, *a, *b;
+    size_t kn, an, bn, op0, on; /* ops: at op0 in the memo's buffer, without a leading comma */
     int nops;
 } memo_member;
 struct srv_jmemo {
     int n;
     memo_member m[MEMO_MAX];
+    chx_buf ops;
 };
 
 srv_jmemo *srv_jmemo_new(void)
@@ -197,25 +203,21 @@ srv_jmemo *srv_jmemo_new(void)
     return calloc(1, sizeof(srv_jmemo));
 }
 
+void srv_jmemo_reset(srv_jmemo *mm)
+{
+    if (mm) {
+        mm->n = 0;
+        mm->ops.len = 0;
+        mm->ops.oom = 0;
+    }
+}
+
 void srv_jmemo_free(srv_jmemo *mm)
 {
     if (!mm)
         return;
-    for (int i = 0; i < mm->n; i++) {
-        free(mm->m[i].key);
-        free(mm->m[i].a);
-        free(mm->m[i].b);
-        free(mm->m[i].ops);
-    }
+    free(mm->ops.s);
     free(mm);
-}
-
-static char *dup_n(const char *s, size_t n)
-{
-    char *c = malloc(n ? n : 1);
-    if (c && n)
-        memcpy(c, s, n);
-    return c;
 }
 
 typedef struct diff_ctx {
@@ -343,7 +345,7 @@ static int diff_container(diff_ctx *d, span a, span b)
                     if (e->nops) {
                         if (d->nops)
                             chx_buf_add(d->out, ",", 1);
-                        chx_buf_add(d->out, e->ops, e->on);
+                        chx_buf_add(d->out, d->memo->ops.s + e->op0, e->on);
                         d->nops += e->nops;
                     }
                 }
@@ -354,26 +356,22 @@ static int diff_container(diff_ctx *d, span a, span b)
                 int nops = d->nops;
                 if (diff_value(d, av[match[i]], bv[i]) != 0)
                     return -1;
-                if (d->memo->n < MEMO_MAX) {
+                if (d->memo->n < MEMO_MAX && !d->out->oom) {
                     size_t from = mark + (nops && d->nops > nops ? 1 : 0);
-                    memo_member *e = &d->memo->m[d->memo->n];
-                    e->key = dup_n(bk[i].s, bk[i].n);
-                    e->a = dup_n(av[match[i]].s, av[match[i]].n);
-                    e->b = dup_n(bv[i].s, bv[i].n);
-                    e->ops = dup_n(d->out->s ? d->out->s + from : "", d->out->len - from);
-                    if (e->key && e->a && e->b && e->ops && !d->out->oom) {
+                    chx_buf *mo = &d->memo->ops;
+                    size_t op0 = mo->len;
+                    chx_buf_add(mo, d->out->s ? d->out->s + from : "", d->out->len - from);
+                    if (!mo->oom) {
+                        memo_member *e = &d->memo->m[d->memo->n++];
+                        e->key = bk[i].s;
                         e->kn = bk[i].n;
+                        e->a = av[match[i]].s;
                         e->an = av[match[i]].n;
+                        e->b = bv[i].s;
                         e->bn = bv[i].n;
+                        e->op0 = op0;
                         e->on = d->out->len - from;
                         e->nops = d->nops - nops;
-                        d->memo->n++;
-                    } else {
-                        free(e->key);
-                        free(e->a);
-                        free(e->b);
-                        free(e->ops);
-                        memset(e, 0, sizeof *e);
                     }
                 }
             } else if (match[i] >= 0) {
@@ -450,9 +448,13 @@ char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_j
     if (!a || !b)
         return NULL;
     chx_buf out = {0};
-    diff_ctx *d = calloc(1, sizeof *d);
-    if (!d)
-        return NULL;
+    /* on the stack: a calloc of its 2 KB for each diff was a call to
+       malloc's slow path per perspective and move */
+    diff_ctx dctx;
+    diff_ctx *d = &dctx;
+    memset(d, 0, offsetof(diff_ctx, path));
+    d->plen = 0;
+    d->nops = 0;
     span sa = {a, strlen(a)}, sb = {b, strlen(b)};
     int r = -1;
     int a_ok = 0, b_ok = 0;
@@ -491,7 +493,6 @@ char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_j
         }
     } else
         free(d->b.ix.pair);
-    free(d);
     if (r != 0 || out.oom) {
         free(out.s);
         if (bi && r == 0 && !b_given)

@@ -8,6 +8,7 @@
  * only) for everyone else, spectators included.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "server.h"
@@ -77,38 +78,57 @@ void srv_mask_move(const ch_state *before, int p, ch_move m, srv_log *e)
 
 void srv_log_free(srv_log *e)
 {
+    free(e->words);
+    e->words = NULL;
     for (int l = 0; l < 3; l++)
-        for (int k = 0; k < 2; k++) {
-            free(e->text[l][k]);
+        for (int k = 0; k < 2; k++)
             e->text[l][k] = NULL;
-        }
 }
 
+/* The texts are written side by side into one buffer and kept in one block
+ * (a strdup of each was six calls to malloc per move, and six to free). */
 void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
                    const ch_state *after, const char *const *names, unsigned langmask)
 {
-    char buf[512];
+    char all_texts[3][2][512];
+    size_t len[3][2] = {{0}};
+    char *buf;
     srv_log_free(e);
     unsigned all = (1u << CH_MAX_PLAYERS) - 1;
+    size_t total = 0;
     for (int l = 0; l < CHX_NLANGS && l < 3; l++) {
         if (!((langmask >> l) & 1u))
             continue;
-        if (chx_describe_for(l, p, names, before, p, m, after, buf, sizeof buf) >= 0 && buf[0])
-            e->text[l][1] = strdup(buf);
+        buf = all_texts[l][1];
+        if (chx_describe_for(l, p, names, before, p, m, after, buf, sizeof all_texts[l][1]) >= 0 &&
+            buf[0])
+            total += (len[l][1] = strlen(buf) + 1);
         /* what the others read: the words for everyone where the catalogue
            knows how to leave the secret out (a blind draw, a sealed bid);
            for the other masked moves only the name and the verb */
         int public_words = e->party == all || m.type == CH_M_DRAW ||
                            (m.type == CH_M_BID && e->party != all);
+        buf = all_texts[l][0];
         if (public_words &&
-            chx_describe_for(l, -1, names, before, p, m, after, buf, sizeof buf) >= 0 && buf[0])
-            e->text[l][0] = strdup(buf);
+            chx_describe_for(l, -1, names, before, p, m, after, buf, sizeof all_texts[l][0]) >= 0 &&
+            buf[0])
+            total += (len[l][0] = strlen(buf) + 1);
         else if (!public_words) {
-            snprintf(buf, sizeof buf, "%s: %s",
+            snprintf(buf, sizeof all_texts[l][0], "%s: %s",
                      names && names[p] && names[p][0] ? names[p] : "?", e->masked);
-            e->text[l][0] = strdup(buf);
+            total += (len[l][0] = strlen(buf) + 1);
         }
     }
+    if (!total || !(e->words = malloc(total)))
+        return;
+    char *at = e->words;
+    for (int l = 0; l < 3; l++)
+        for (int k = 0; k < 2; k++)
+            if (len[l][k]) {
+                memcpy(at, all_texts[l][k], len[l][k]);
+                e->text[l][k] = at;
+                at += len[l][k];
+            }
 }
 
 void srv_log_write(chx_buf *b, const srv_log *e, int viewer, const char *lang)

@@ -329,6 +329,7 @@ static const char *common_part(srv_game *g)
     }
     free(g->common);
     g->common = b.oom ? NULL : b.s;
+    g->common_len = b.oom ? 0 : b.len;
     if (b.oom)
         free(b.s);
     g->common_key = key;
@@ -348,8 +349,13 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     int seat = c->seat;
     const char *common = common_part(g);
     /* the members of every frame, then this client's own: its legal moves
-       and the log as it may see it; the view and the closing brace follow */
-    chx_buf hb = {0};
+       and the log as it may see it; the view and the closing brace follow.
+       The buffer is kept from frame to frame (the loop's thread only): a
+       buffer per frame was two calls to malloc and one to free. */
+    static chx_buf hb_kept;
+    chx_buf hb = hb_kept;
+    hb.len = 0;
+    hb.oom = 0;
     chx_buf_puts(&hb, "{\"type\":\"state\",\"game\":");
     chx_buf_json_str(&hb, g->id);
     chx_buf_puts(&hb, ",\"seat\":");
@@ -362,10 +368,10 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     int delta = !c->full_frames;
     int send_b = !delta || c->bkey_sent != g->common_bkey;
     if (common && send_b) {
-        chx_buf_puts(&hb, common);
+        chx_buf_add(&hb, common, g->common_len);
     } else if (common) {
         chx_buf_add(&hb, common, g->common_b0);
-        chx_buf_puts(&hb, common + g->common_b1);
+        chx_buf_add(&hb, common + g->common_b1, g->common_len - g->common_b1);
     }
     chx_buf_puts(&hb, ",\"legal\":[");
     if (seat >= 0 && srv_seat_decides(g, seat)) {
@@ -418,28 +424,22 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         last_end = hb.len;
     }
     chx_buf_puts(&hb, "],\"last\":");
-    char *again = last_end > last_at && !hb.oom ? malloc(last_end - last_at) : NULL;
-    if (again) {
-        /* the log's last entry again, copied (adding may move the buffer) */
-        memcpy(again, hb.s + last_at, last_end - last_at);
-        chx_buf_add(&hb, again, last_end - last_at);
-        free(again);
+    if (last_end > last_at && !hb.oom) {
+        /* the log's last entry again */
+        chx_buf_again(&hb, last_at, last_end - last_at);
     } else if (g->nmoves > 0) {
         srv_log_write(&hb, &g->log[(g->nmoves - 1) % SRV_LOG_RING], seat, c->lang);
     } else {
         chx_buf_puts(&hb, "null");
     }
     chx_buf_add(&hb, "}", 1);
-    char *head = !common || hb.oom ? NULL : hb.s;
-    if (!head)
-        free(hb.s);
+    hb_kept = hb;
+    const char *head = !common || hb.oom ? NULL : hb.s;
     /* the view of this decision (built by a worker, else here): whole, or
        as the patch from the view the client holds */
     int k = seat + 1;
-    if (srv_view_here(g, k) != 0) {
-        free(head);
+    if (srv_view_here(g, k) != 0)
         return NULL;
-    }
     const char *view = g->vview[k]->text;
     const char *patch = NULL;
     char empty[] = "[]";
@@ -455,10 +455,8 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         g->static_stamp = g->static_json ? stamp : 0;
     }
     const char *stat = c->static_stamp != stamp ? g->static_json : NULL;
-    if (!head || (c->static_stamp != stamp && !stat)) {
-        free(head);
+    if (!head || (c->static_stamp != stamp && !stat))
         return NULL;
-    }
     /* ,"patch":{"base":N,"ops": (digits without printf: once per frame) */
     char basebuf[48];
     size_t bl = 0;
@@ -478,7 +476,7 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         memcpy(basebuf + bl, post, sizeof post - 1);
         bl += sizeof post - 1;
     }
-    size_t hl = strlen(head), sl = stat ? strlen(stat) : 0;
+    size_t hl = hb.len, sl = stat ? strlen(stat) : 0;
     size_t vl = patch ? strlen(patch) : g->vview[k]->len;
     srv_out *out = malloc(sizeof *out + LWS_PRE + hl + bl + vl + sl + 32);
     if (out) {
@@ -514,7 +512,6 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         if (send_b)
             c->bkey_sent = g->common_bkey;
     }
-    free(head);
     return out;
 }
 

@@ -86,8 +86,10 @@ typedef struct srv_log {
     char full[96];
     char masked[48];
     /* the move in words per language (chx_describe_for): [0] what everyone
-       may read, [1] what the mover reads; NULL when not made */
-    char *text[3][2];
+       may read, [1] what the mover reads; NULL when not made. They point
+       into `words`, one block for them all (mask.c). */
+    const char *text[3][2];
+    char *words;
 } srv_log;
 
 /* A move applied in memory but not yet committed to the database. */
@@ -144,6 +146,7 @@ struct srv_game {
     char *common;               /* the members every state frame of this
                                    moment shares (play.c), and their key */
     uint64_t common_key;
+    size_t common_len;          /* strlen(common) */
     size_t common_b0, common_b1; /* the part of `common` a delta frame sends only
                                    when it changed (seats, timer, practice) */
     uint64_t common_bkey;       /* and its key */
@@ -630,9 +633,14 @@ typedef struct srv_jidx {
 char *srv_json_diff_ix(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi);
 /* srv_json_diff_ix for several perspectives of one move: the first diff
  * with an empty memo notes the operations of the root's members; the next
- * ones reuse them for members whose old and new texts are the same bytes. */
+ * ones reuse them for members whose old and new texts are the same bytes.
+ * The memo points into that first diff's two documents: keep them until the
+ * memo is reset or freed. */
 typedef struct srv_jmemo srv_jmemo;
 srv_jmemo *srv_jmemo_new(void);
+/* Empty again, its buffer kept (a view worker's, from job to job): the
+ * documents the last fill pointed into may go. */
+void srv_jmemo_reset(srv_jmemo *m);
 void srv_jmemo_free(srv_jmemo *m);
 char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi,
                          srv_jmemo *memo);

@@ -82,7 +82,7 @@ static srv_view *make_view(const ch_state *st, int k, const srv_view *old, int w
  * parts every viewer sees alike are written once), each with its patch from
  * old[k] when pmask has k. */
 static void make_views(const ch_state *st, unsigned mask, unsigned pmask, srv_view *const *old,
-                       srv_view **view, char **patch)
+                       srv_view **view, char **patch, srv_jmemo *memo)
 {
     char *text[CH_MAX_PLAYERS + 1];
     uint32_t (*ix[CH_MAX_PLAYERS + 1])[3];
@@ -94,8 +94,9 @@ static void make_views(const ch_state *st, unsigned mask, unsigned pmask, srv_vi
     if (ch_views_json_ix(st, mask, SRV_VIEW_FLAGS, text, ix, nix) != 0)
         return;
     /* the patches of the parts every viewer sees alike are the same too:
-       made for the first perspective, copied for the others */
-    srv_jmemo *memo = srv_jmemo_new();
+       made for the first perspective, copied for the others (the memo
+       points into old[k] and view[k], which the job keeps) */
+    srv_jmemo_reset(memo);
     for (int k = 0; k <= CH_MAX_PLAYERS && k <= st->nplayers; k++) {
         if (!text[k])
             continue;
@@ -114,7 +115,7 @@ static void make_views(const ch_state *st, unsigned mask, unsigned pmask, srv_vi
             patch[k] = srv_json_diff_memo(old[k]->text, &old[k]->ix, v->text, &v->ix, memo);
         view[k] = v;
     }
-    srv_jmemo_free(memo);
+    srv_jmemo_reset(memo);
 }
 
 struct srv_views {
@@ -128,12 +129,15 @@ struct srv_views {
 static void *worker(void *arg)
 {
     srv_views *v = arg;
+    /* the worker's memo of shared patches, its buffer kept from job to job */
+    srv_jmemo *memo = srv_jmemo_new();
     for (;;) {
         pthread_mutex_lock(&v->mu);
         while (!v->todo_head && !v->stop)
             pthread_cond_wait(&v->cv, &v->mu);
         if (v->stop) {
             pthread_mutex_unlock(&v->mu);
+            srv_jmemo_free(memo);
             return NULL;
         }
         vjob *j = v->todo_head;
@@ -141,7 +145,7 @@ static void *worker(void *arg)
         if (!v->todo_head)
             v->todo_tail = NULL;
         pthread_mutex_unlock(&v->mu);
-        make_views(&j->st, j->mask, j->pmask, j->old, j->view, j->patch);
+        make_views(&j->st, j->mask, j->pmask, j->old, j->view, j->patch, memo);
         pthread_mutex_lock(&v->mu);
         j->next = v->done;
         v->done = j;

@@ -32,6 +32,27 @@ void chx_buf_add(chx_buf *b, const char *t, size_t len)
     b->s[b->len] = '\0';
 }
 
+void chx_buf_again(chx_buf *b, size_t at, size_t n)
+{
+    if (b->oom || at > b->len || n > b->len - at)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 4096;
+        while (nc < b->len + n + 1)
+            nc *= 2;
+        char *ns = realloc(b->s, nc);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = nc;
+    }
+    memcpy(b->s + b->len, b->s + at, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
 void chx_buf_puts(chx_buf *b, const char *t)
 {
     chx_buf_add(b, t, strlen(t));

@@ -21,6 +21,9 @@ typedef struct chx_buf {
 } chx_buf;
 void chx_buf_add(chx_buf *b, const char *t, size_t len);
 void chx_buf_puts(chx_buf *b, const char *t);
+/* Appends a copy of the buffer's own bytes [at, at + n) (within len): the
+ * source stays valid when the buffer grows. */
+void chx_buf_again(chx_buf *b, size_t at, size_t n);
 /* A JSON string (quotes and RFC 8259 escapes; UTF-8 passes as it is), and a
  * JSON integer. */
 void chx_buf_json_str(chx_buf *b, const char *s);
