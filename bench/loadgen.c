@@ -1,10 +1,10 @@
 /* loadgen.c: load generator for `chartered serve` (docs/protocol.md). Creates
  * N games of 4 human seats over HTTP, opens a guest session per client
  * (POST /api/guest; the server must allow that many: CHARTERED_AUTH_LIMITS=
- * 10,200,0), connects 4 WebSocket clients per game with their session's
- * cookie, each taking its seat by its invite token
- * (raw sockets + epoll, one thread, so the generator itself stays cheap),
- * and has every client answer each state frame in which it decides with a
+ * 10,200,0; these set-up requests go 16 at a time), connects 4 WebSocket
+ * clients per game with their session's cookie, each taking its seat by its
+ * invite token (raw sockets + epoll, one thread, so the generator itself
+ * stays cheap), and has every client answer each state frame in which it decides with a
  * random legal move. It reports the connections held, the moves per second
  * that were accepted, committed and broadcast (a move counts when its mover
  * receives the state frame that follows it), the p50/p99/max latency from
@@ -121,84 +121,189 @@ static int connect_to(int nonblock)
     return fd;
 }
 
-/* A guest session (POST /api/guest): its "chartered_session=..." cookie
- * into out. A seat is played by a session, which the WebSocket's upgrade
- * carries in its Cookie header, as a browser's would (docs/protocol.md). */
-static int new_guest(char *out, size_t n)
+/* ---- set-up requests: many HTTP requests, SETUP_PARALLEL at a time ----
+ * Creating the games and one guest session per client is the set-up's
+ * cost (each a durable write on the server's writer thread); requests in
+ * flight together let the server's loop and writer take them back to back
+ * instead of waiting on this process between them. Each request is its own
+ * connection (Connection: close); an answer is whole when its body has the
+ * Content-Length of its head, or when the server closes. */
+#define SETUP_PARALLEL 16
+
+typedef struct hslot {
+    int fd, i;                  /* the socket (-1: free); request index */
+    char req[768];
+    size_t reqlen, sent;
+    char resp[8192];
+    size_t rlen;
+} hslot;
+
+/* Request i into req (at most cap bytes); its length. */
+typedef size_t (*req_fn)(int i, char *req, size_t cap);
+/* Answer i (NUL-terminated, len bytes); 0 if it is as expected. */
+typedef int (*resp_fn)(int i, char *resp, size_t len);
+
+static int answer_whole(const char *r, size_t len)
 {
-    char req[256];
-    snprintf(req, sizeof req,
-             "POST /api/guest HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
-             "Content-Length: 2\r\nConnection: close\r\n\r\n{}", host);
-    int fd = connect_to(0);
-    if (fd < 0)
-        return -1;
-    if (write(fd, req, strlen(req)) != (ssize_t)strlen(req)) {
-        close(fd);
-        return -1;
+    const char *h = memmem(r, len, "\r\n\r\n", 4);
+    if (!h)
+        return 0;
+    const char *cl = strcasestr(r, "\r\ncontent-length:");
+    if (!cl || cl > h)
+        return 0;
+    return (size_t)(r + len - (h + 4)) >= (size_t)atol(cl + 17);
+}
+
+/* Make requests 0..n-1; -1 - i if request i failed (no connection, or an
+ * unexpected answer), else 0. */
+static int http_many(int n, req_fn make, resp_fn check)
+{
+    hslot *sl = calloc(SETUP_PARALLEL, sizeof *sl);
+    int ep = epoll_create1(0), next = 0, done = 0, rc = 0;
+    if (!sl || ep < 0) {
+        fprintf(stderr, "loadgen: out of memory\n");
+        exit(1);
     }
-    char resp[2048];
-    size_t len = 0;
-    ssize_t r;
-    while (len < sizeof resp - 1 && (r = read(fd, resp + len, sizeof resp - 1 - len)) > 0)
-        len += (size_t)r;
-    close(fd);
-    resp[len] = 0;
+    for (int k = 0; k < SETUP_PARALLEL; k++)
+        sl[k].fd = -1;
+    while (done < n && rc == 0) {
+        for (int k = 0; k < SETUP_PARALLEL && next < n; k++) {
+            if (sl[k].fd >= 0)
+                continue;
+            hslot *h = &sl[k];
+            h->i = next++;
+            h->reqlen = make(h->i, h->req, sizeof h->req);
+            h->sent = h->rlen = 0;
+            h->fd = connect_to(1);
+            if (h->fd < 0) {
+                rc = -1 - h->i;
+                break;
+            }
+            struct epoll_event ev = {.events = EPOLLOUT, .data.ptr = h};
+            epoll_ctl(ep, EPOLL_CTL_ADD, h->fd, &ev);
+        }
+        struct epoll_event evs[SETUP_PARALLEL];
+        int m = rc ? 0 : epoll_wait(ep, evs, SETUP_PARALLEL, 10000);
+        if (m == 0 && rc == 0) {
+            fprintf(stderr, "loadgen: no answer from the server in 10 s\n");
+            rc = -1 - next;
+        }
+        for (int e = 0; e < m && rc == 0; e++) {
+            hslot *h = evs[e].data.ptr;
+            int finished = 0;
+            if (h->sent < h->reqlen) {
+                ssize_t w = send(h->fd, h->req + h->sent, h->reqlen - h->sent, MSG_NOSIGNAL);
+                if (w < 0 && errno != EAGAIN) {
+                    rc = -1 - h->i;
+                    break;
+                }
+                if (w > 0)
+                    h->sent += (size_t)w;
+                if (h->sent == h->reqlen) {
+                    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = h};
+                    epoll_ctl(ep, EPOLL_CTL_MOD, h->fd, &ev);
+                }
+                continue;
+            }
+            for (;;) {
+                ssize_t r = recv(h->fd, h->resp + h->rlen, sizeof h->resp - 1 - h->rlen,
+                                 MSG_DONTWAIT);
+                if (r > 0)
+                    h->rlen += (size_t)r;
+                h->resp[h->rlen] = 0;
+                if (r == 0 || h->rlen == sizeof h->resp - 1 || answer_whole(h->resp, h->rlen)) {
+                    finished = 1;
+                    break;
+                }
+                if (r < 0) {
+                    if (errno != EAGAIN && errno != EWOULDBLOCK)
+                        finished = 1;
+                    break;
+                }
+            }
+            if (finished) {
+                if (check(h->i, h->resp, h->rlen) != 0)
+                    rc = -1 - h->i;
+                close(h->fd);
+                h->fd = -1;
+                done++;
+            }
+        }
+    }
+    for (int k = 0; k < SETUP_PARALLEL; k++)
+        if (sl[k].fd >= 0)
+            close(sl[k].fd);
+    close(ep);
+    free(sl);
+    return rc;
+}
+
+static game *games;
+static struct conn *clients;
+
+/* POST /api/guest: a guest session per client. A seat is played by a
+ * session, which the WebSocket's upgrade carries in its Cookie header, as a
+ * browser's would (docs/protocol.md). */
+static size_t guest_req(int i, char *req, size_t cap)
+{
+    (void)i;
+    return (size_t)snprintf(req, cap,
+                            "POST /api/guest HTTP/1.1\r\nHost: %s\r\nContent-Type: "
+                            "application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+                            host);
+}
+
+/* Its "chartered_session=..." cookie into the client. */
+static int guest_resp(int i, char *resp, size_t len)
+{
+    (void)len;
     char *c = strstr(resp, "chartered_session=");
     if (!strstr(resp, " 201 ") || !c)
         return -1;
     size_t l = strcspn(c, ";\r\n");
-    if (l >= n)
+    if (l >= sizeof clients[i].cookie)
         return -1;
-    memcpy(out, c, l);
-    out[l] = 0;
+    memcpy(clients[i].cookie, c, l);
+    clients[i].cookie[l] = 0;
     return 0;
 }
 
-/* POST /api/games with 4 human seats; fills g. */
-static int create_game(game *g, int k)
+/* POST /api/games with 4 human seats (seed 1000 + k). */
+static size_t game_req(int k, char *req, size_t cap)
 {
-    char body[256], req[512];
+    char body[256];
     snprintf(body, sizeof body,
              "{\"edition\":\"%s\",\"players\":4,\"seed\":%d,\"seats\":[{\"kind\":\"human\"},"
              "{\"kind\":\"human\"},{\"kind\":\"human\"},{\"kind\":\"human\"}]}",
              edition, 1000 + k);
-    snprintf(req, sizeof req,
-             "POST /api/games HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
-             host, strlen(body), body);
-    int fd = connect_to(0);
-    if (fd < 0)
-        return -1;
-    if (write(fd, req, strlen(req)) != (ssize_t)strlen(req)) {
-        close(fd);
-        return -1;
-    }
-    char resp[8192];
-    size_t len = 0;
-    ssize_t r;
-    while (len < sizeof resp - 1 && (r = read(fd, resp + len, sizeof resp - 1 - len)) > 0) {
-        len += (size_t)r;
-        resp[len] = 0;
-        char *b = strstr(resp, "\r\n\r\n");
-        if (b && strrchr(b, '}') && strstr(b, "spectate"))
-            break;
-    }
-    close(fd);
-    resp[len] = 0;
+    return (size_t)snprintf(req, cap,
+                            "POST /api/games HTTP/1.1\r\nHost: %s\r\nContent-Type: "
+                            "application/json\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                            host, strlen(body), body);
+}
+
+/* The game's id and seat tokens into games[k]. */
+static int game_resp(int k, char *resp, size_t len)
+{
+    (void)len;
     char *b = strstr(resp, "\r\n\r\n");
     if (!b || !strstr(resp, " 201 "))
         return -1;
     json_t *j = json_loads(b + 4, 0, NULL);
     if (!j)
         return -1;
-    snprintf(g->id, sizeof g->id, "%s", json_string_value(json_object_get(j, "id")));
+    game *g = &games[k];
+    const char *id = json_string_value(json_object_get(j, "id"));
     json_t *seats = json_object_get(j, "seats");
-    for (int s = 0; s < 4; s++)
-        snprintf(g->token[s], sizeof g->token[s], "%s",
-                 json_string_value(json_object_get(json_array_get(seats, (size_t)s), "token")));
+    int ok = id != NULL && json_array_size(seats) == 4;
+    snprintf(g->id, sizeof g->id, "%s", id ? id : "");
+    for (int s = 0; s < 4 && ok; s++) {
+        const char *t = json_string_value(json_object_get(json_array_get(seats, (size_t)s), "token"));
+        ok = t != NULL;
+        snprintf(g->token[s], sizeof g->token[s], "%s", t ? t : "");
+    }
     json_decref(j);
-    return 0;
+    return ok ? 0 : -1;
 }
 
 static void ws_frame(conn *c, const char *text)
@@ -709,27 +814,28 @@ int main(int argc, char **argv)
         }
     }
     long rss0 = server_pid ? rss_kib(server_pid) : -1;
-    game *games = calloc((size_t)ngames, sizeof *games);
+    games = calloc((size_t)ngames, sizeof *games);
     double t0 = now_s();
-    for (int k = 0; k < ngames; k++)
-        if (create_game(&games[k], k) != 0) {
-            fprintf(stderr, "loadgen: creating game %d failed (is the server on %s:%d?)\n", k,
-                    host, port);
-            return 1;
-        }
+    int rc = http_many(ngames, game_req, game_resp);
+    if (rc != 0) {
+        fprintf(stderr, "loadgen: creating game %d failed (is the server on %s:%d?)\n", -1 - rc,
+                host, port);
+        return 1;
+    }
     printf("created %d games in %.1f s\n", ngames, now_s() - t0);
     fflush(stdout);
 
     int nconn = ngames * 4;
-    conn *cs = calloc((size_t)nconn, sizeof *cs);
+    conn *cs = clients = calloc((size_t)nconn, sizeof *cs);
     t0 = now_s();
-    for (int i = 0; i < nconn; i++)
-        if (new_guest(cs[i].cookie, sizeof cs[i].cookie) != 0) {
-            fprintf(stderr, "loadgen: guest session %d refused (start the server with "
-                    "CHARTERED_AUTH_LIMITS=10,200,0: no limit on guests)\n", i);
-            return 1;
-        }
-    printf("opened %d guest sessions in %.1f s\n", nconn, now_s() - t0);
+    rc = http_many(nconn, guest_req, guest_resp);
+    if (rc != 0) {
+        fprintf(stderr, "loadgen: guest session %d refused (start the server with "
+                "CHARTERED_AUTH_LIMITS=10,200,0: no limit on guests)\n", -1 - rc);
+        return 1;
+    }
+    printf("opened %d guest sessions in %.1f s (%d requests at a time)\n", nconn, now_s() - t0,
+           SETUP_PARALLEL);
     fflush(stdout);
     int ep = epoll_create1(0);
     int opened = 0, open_ok = 0, dead = 0;

@@ -23,8 +23,9 @@
 # Each point of curves 1 and 2 takes its few seconds; each server point takes
 # SERVER_WARMUP + SERVER_SECONDS (13 s) measured, after its set-up (the games,
 # one guest session per client, each a durable write on the server's writer
-# thread, and the connections: 25-30 s at 16,000 connections on a quiet
-# machine, minutes on a loaded one; printed in the table), and is stopped
+# thread, 16 requests at a time, and the connections: under a minute at
+# 16,000 connections on a quiet machine, minutes on a loaded one; printed in
+# the table), and is stopped
 # after SERVER_LIMIT s (default 420) whatever happens. A server point needs CONNS + 256 open files in each of
 # the two processes (both raise their soft limit to the hard one): a point
 # the hard limit (`ulimit -Hn`) does not allow is not run, and says so.
