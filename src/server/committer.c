@@ -55,6 +55,20 @@ static void job_free(cjob *j)
     free(j);
 }
 
+/* j is done (c->mu held): on the done list, and the loop woken when the
+ * list was empty. A list that was not empty has a wake-up on its way
+ * already, and the loop takes the whole list when it comes
+ * (srv_committer_drain): one write to libwebsockets' pipe per batch of
+ * finished jobs, not per job. */
+static void finished(srv_committer *c, cjob *j)
+{
+    int wake = c->done == NULL;
+    j->next = c->done;
+    c->done = j;
+    if (wake && g_srv && g_srv->ctx)
+        lws_cancel_service(g_srv->ctx);
+}
+
 static void *writer(void *arg)
 {
     srv_committer *c = arg;
@@ -72,10 +86,7 @@ static void *writer(void *arg)
         if (j->run) {
             j->run(srv_store_db(c->db), j->arg);
             pthread_mutex_lock(&c->mu);
-            j->next = c->done;
-            c->done = j;
-            if (g_srv && g_srv->ctx)
-                lws_cancel_service(g_srv->ctx);
+            finished(c, j);
             continue;
         }
         int rc = srv_store_write(c->db, j->items, j->n);
@@ -83,10 +94,7 @@ static void *writer(void *arg)
         if (j->ok != 1)
             snprintf(j->err, sizeof j->err, "%s", srv_store_errmsg(c->db));
         pthread_mutex_lock(&c->mu);
-        j->next = c->done;
-        c->done = j;
-        if (g_srv && g_srv->ctx)
-            lws_cancel_service(g_srv->ctx);
+        finished(c, j);
     }
     pthread_mutex_unlock(&c->mu);
     return NULL;

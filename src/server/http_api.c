@@ -29,6 +29,15 @@ int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *co
     return respond_c(wsi, status, j, cookie);
 }
 
+/* The Keep-Alive header of every answer (RFC 9112 leaves its "timeout"
+ * to RFC 2068, 19.7.1.1: how long the server keeps an idle connection).
+ * libwebsockets closes an idle keep-alive connection after
+ * SRV_HTTP_IDLE_S seconds (serve.c, keepalive_timeout), within the second
+ * after that; a client that reuses a connection just then gets it closed
+ * without an answer. Saying one second less lets clients that read the
+ * hint (Node's fetch, undici) open a new one before the close. */
+#define KEEPALIVE_HINT "timeout=" SRV_STR(SRV_HTTP_IDLE_HINT_S)
+
 static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *cookie)
 {
     char *body = json_dumps(j, JSON_COMPACT);
@@ -47,6 +56,9 @@ static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *co
     if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
         lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end) == 0 &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"keep-alive:",
+                                    (const unsigned char *)KEEPALIVE_HINT,
+                                    (int)sizeof KEEPALIVE_HINT - 1, &p, end) == 0 &&
         (!cookie || lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_SET_COOKIE,
                                                  (const unsigned char *)cookie,
                                                  (int)strlen(cookie), &p, end) == 0) &&
@@ -110,7 +122,7 @@ static int serve_file(struct lws *wsi, const char *dir, const char *rel)
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return respond_error(wsi, 404, "not found");
-    static const char nocache[] = "Cache-Control: no-cache\r\n";
+    static const char nocache[] = "Cache-Control: no-cache\r\nKeep-Alive: " KEEPALIVE_HINT "\r\n";
     int n = lws_serve_http_file(wsi, path, mime_of(path), nocache, (int)sizeof nocache - 1);
     if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
         return -1;

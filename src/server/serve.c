@@ -199,6 +199,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_ESTABLISHED:
     case LWS_CALLBACK_RECEIVE:
     case LWS_CALLBACK_SERVER_WRITEABLE:
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
     case LWS_CALLBACK_CLOSED:
         return srv_ws_callback(wsi, reason, user, in, len);
     case LWS_CALLBACK_HTTP:
@@ -229,6 +230,17 @@ static void on_signal(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+/* Before the loop waits: the frames of this turn written at once
+ * (ws_session.c), before libev hands its fd changes to the kernel, so a
+ * frame the kernel took whole costs no POLLOUT round trip. */
+static void on_ev_prepare(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+    (void)loop;
+    (void)w;
+    (void)revents;
+    srv_ws_flush();
 }
 
 static void on_ev_signal(struct ev_loop *loop, ev_signal *w, int revents)
@@ -519,6 +531,7 @@ int cmd_serve(int argc, char **argv)
     }
     info.count_threads = 1;
     info.timeout_secs = 30;
+    info.keepalive_timeout = SRV_HTTP_IDLE_S; /* told in "Keep-Alive" (http_api.c) */
     /* rawguard.c answers 431 past SRV_HEADER_MAX bytes of request line and
        headers (or SRV_HEADER_LINES lines, SRV_QUERY_ARGS query arguments:
        lws keeps each known header line and each argument in a table of 95
@@ -569,13 +582,19 @@ int cmd_serve(int argc, char **argv)
         ev_signal_init(&sig_term, on_ev_signal, SIGTERM);
         ev_signal_start(loop, &sig_int);
         ev_signal_start(loop, &sig_term);
+        ev_prepare flush;
+        ev_prepare_init(&flush, on_ev_prepare);
+        ev_prepare_start(loop, &flush);
         ev_run(loop, 0); /* until a signal breaks it */
+        ev_prepare_stop(loop, &flush);
         ev_signal_stop(loop, &sig_int);
         ev_signal_stop(loop, &sig_term);
     } else {
-        while (!interrupted)
+        while (!interrupted) {
             if (lws_service(s->ctx, 0) < 0)
                 break;
+            srv_ws_flush();
+        }
     }
     /* everything acknowledged is already committed; write what is pending:
        the writer's batches first, then the rest here (reads back meanwhile

@@ -227,6 +227,11 @@ struct srv_client {
     int bl_n;
     char absent[SRV_ID_HEX + 1]; /* the game just read is not in the database */
     int alive_ok;               /* its session was just found still there (reads.c) */
+    int kicked;                 /* on the list of clients to write before the loop
+                                   waits (ws_session.c, srv_ws_flush) */
+    srv_client *knext, *kprev;
+    int peer_closed;            /* the peer closed, or a write failed: nothing more is
+                                   written at once */
 };
 
 typedef struct srv_options {
@@ -675,7 +680,19 @@ void srv_rawguard_stop(void);
 void srv_rawguard_accept(int fd);              /* a connection accepted, nothing read yet */
 void srv_rawguard_attach(int fd, void *client); /* its WebSocket client, or NULL */
 int srv_rawguard_unmasked(int fd);             /* an unmasked frame came */
+/* HTTP keep-alive: an idle connection is closed after SRV_HTTP_IDLE_S
+ * seconds (libwebsockets' keepalive_timeout, serve.c); answers tell clients
+ * SRV_HTTP_IDLE_HINT_S ("Keep-Alive: timeout=4", http_api.c), one second
+ * less, so that they do not reuse a connection the server is closing. */
+#define SRV_HTTP_IDLE_S 5
+#define SRV_HTTP_IDLE_HINT_S 4
+#define SRV_STR_(x) #x
+#define SRV_STR(x) SRV_STR_(x)
 void srv_client_want_state(srv_client *c);
+/* Writes what the kicked clients have to write (their answers and state
+ * frames), at once while the kernel takes it; called before the event loop
+ * waits (an ev_prepare watcher, or after each lws_service). */
+void srv_ws_flush(void);
 
 /* ---- http (http_api.c) ------------------------------------------------------ */
 int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason,

@@ -147,10 +147,13 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&v->mu);
         make_views(&j->st, j->mask, j->pmask, j->old, j->view, j->patch, memo);
         pthread_mutex_lock(&v->mu);
+        /* the loop is woken once per batch: a list that was not empty has
+           a wake-up on its way, and srv_views_drain takes the whole list */
+        int wake = v->done == NULL;
         j->next = v->done;
         v->done = j;
         pthread_mutex_unlock(&v->mu);
-        if (g_srv->ctx)
+        if (wake && g_srv->ctx)
             lws_cancel_service(g_srv->ctx);
     }
 }
