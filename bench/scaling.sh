@@ -23,12 +23,13 @@
 # Each point of curves 1 and 2 takes its few seconds; each server point takes
 # SERVER_WARMUP + SERVER_SECONDS (13 s) measured, after its set-up (the games,
 # one guest session per client, each a durable write on the server's writer
-# thread, 16 requests at a time, and the connections: under a minute at
-# 16,000 connections on a quiet machine, minutes on a loaded one; printed in
-# the table), and is stopped
-# after SERVER_LIMIT s (default 420) whatever happens. A server point needs CONNS + 256 open files in each of
-# the two processes (both raise their soft limit to the hard one): a point
-# the hard limit (`ulimit -Hn`) does not allow is not run, and says so.
+# thread, 16 requests at a time, and the connections: 116 s at 16,000
+# connections at load 10 on 2 cores, less on a quiet machine; printed in the
+# table), and is stopped after SERVER_LIMIT s (default 420) whatever happens.
+# A server point needs CONNS + 256 open files in each of the two processes
+# (both raise their soft limit to the hard one): a point the hard limit
+# (`ulimit -Hn`) does not allow is not run, and says so; so is a point whose
+# PORT another program already serves.
 # Usage: bash bench/scaling.sh [BUILD_DIR]   (default build; a Release build
 #   such as build-rel gives the figures of docs/performance.md)
 # Environment: SECONDS_PER (default 3; seconds per engine measurement),
@@ -115,6 +116,11 @@ if ! skipped server; then
         if [ "$hard" != unlimited ] && [ "$hard" -lt "$need" ]; then
             printf '%11s %6s | not run: %s connections need %s open files per process, the hard limit is %s (raise it: ulimit -Hn, /etc/security/limits.conf, or systemd LimitNOFILE)\n' \
                 "$conns" "$games" "$conns" "$need" "$hard"
+            continue
+        fi
+        if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
+            printf '%11s %6s | not run: port %s is already served by another program (set PORT)\n' \
+                "$conns" "$games" "$PORT"
             continue
         fi
         rm -f "$tmp"/lg.db*
