@@ -691,7 +691,8 @@ static int read_conn(conn *c, double t)
             }
         }
         size_t have = c->inlen;
-        memcpy(rbuf, c->in, have);
+        if (have) /* memcpy from a NULL buffer is undefined even for 0 bytes */
+            memcpy(rbuf, c->in, have);
         size_t room = rcap - have;
         ssize_t r = recv(c->fd, rbuf + have, room, MSG_DONTWAIT);
         if (r <= 0)
@@ -711,7 +712,8 @@ static int read_conn(conn *c, double t)
                 exit(1);
             }
         }
-        memcpy(c->in, rbuf + used, rest);
+        if (rest)
+            memcpy(c->in, rbuf + used, rest);
         c->inlen = rest;
         if ((size_t)r < room) /* the socket is empty: epoll (edge-triggered)
                                  says when it is not */
