@@ -497,6 +497,20 @@ char *ch_view_json_ix(const ch_state *st, int p, unsigned flags, uint32_t (**ix)
  * nothing is allocated). */
 int ch_views_json_ix(const ch_state *st, unsigned mask, unsigned flags, char **text,
                      uint32_t (**ix)[3], size_t *nix);
+/* ch_views_json_ix into buffers the caller keeps from call to call (a
+ * server's view worker writes views at every move): for each bit k of mask,
+ * buf[k] (an array of CH_MAX_PLAYERS + 1, zeroed before the first call) gets
+ * the text (len bytes and a NUL) and its bracket index (nix entries), each
+ * buffer grown as needed and never shrunk; the other entries are left as they
+ * are. 0, or -1 (then the texts are not valid). Free each text and ix with
+ * ch_free when done. */
+typedef struct ch_view_buf {
+    char *text;
+    size_t len, cap;
+    uint32_t (*ix)[3];
+    size_t nix, capix;
+} ch_view_buf;
+int ch_views_json_buf(const ch_state *st, unsigned mask, unsigned flags, ch_view_buf *buf);
 /* Changes whenever p's CH_JSON_STATIC part does (in The Golden Age, an event
  * card is named in the card table once discarded); never 0. */
 uint32_t ch_view_static_stamp(const ch_state *st, int p);

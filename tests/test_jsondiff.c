@@ -214,6 +214,7 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
     srv_jidx ix[CH_MAX_PLAYERS + 1] = {{0}}; /* prev's brackets, as the server keeps them */
     srv_jmemo *kept_memo = srv_jmemo_new();
     assert_non_null(kept_memo);
+    ch_view_buf kept_vb[CH_MAX_PLAYERS + 1] = {{0}}; /* as a view worker keeps them */
     for (int step = 0; step < 2000; step++) {
         int gap = 1 + (int)(t_rand(&rng) % 6);
         int over = 0;
@@ -230,11 +231,20 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
             assert_int_equal(ch_views_json_ix(st, mask, CH_JSON_COMPACT | CH_JSON_DYNAMIC, text,
                                               vix, nvix),
                              0);
+            /* and into buffers kept from step to step: the same texts and
+               indexes */
+            assert_int_equal(ch_views_json_buf(st, mask, CH_JSON_COMPACT | CH_JSON_DYNAMIC,
+                                               kept_vb),
+                             0);
             for (int k = 0; k <= n; k++) {
                 if (!(mask >> k & 1u)) {
                     assert_null(text[k]);
                     continue;
                 }
+                assert_int_equal(kept_vb[k].len, strlen(text[k]));
+                assert_string_equal(kept_vb[k].text, text[k]);
+                assert_int_equal(kept_vb[k].nix, nvix[k]);
+                assert_memory_equal(kept_vb[k].ix, vix[k], nvix[k] * sizeof *vix[k]);
                 char *own = ch_view_json(st, k - 1, CH_JSON_COMPACT | CH_JSON_DYNAMIC);
                 assert_string_equal(text[k], own);
                 srv_jidx read = {0};
@@ -289,6 +299,20 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
                 next.pair = wix;
                 next.n = next.cap = nwix;
             }
+            if (prev[p + 1] && ix[p + 1].pair && next.pair) {
+                /* both indexes known: the patch appended to a buffer (as a
+                   view worker makes it) is the same */
+                chx_buf pb = {0};
+                chx_buf_add(&pb, "x", 1);
+                assert_int_equal(srv_json_diff_into(&pb, prev[p + 1], strlen(prev[p + 1]),
+                                                    &ix[p + 1], v, strlen(v), &next, NULL),
+                                 0);
+                char *want = srv_json_diff_ix(prev[p + 1], &ix[p + 1], v, &next);
+                assert_non_null(want);
+                assert_string_equal(pb.s + 1, want);
+                free(want);
+                free(pb.s);
+            }
             if (prev[p + 1]) {
                 /* every other step from the index kept from the last diff */
                 *bytes_patch +=
@@ -306,6 +330,10 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
             break;
     }
     srv_jmemo_free(kept_memo);
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+        ch_free(kept_vb[k].text);
+        ch_free(kept_vb[k].ix);
+    }
     for (int p = 0; p <= n; p++) {
         ch_free(prev[p]);
         srv_jidx_free(&ix[p]);

@@ -1186,8 +1186,11 @@ static void part_paste(wr *w, const share *sh, int i)
         }                                                                                          \
     } while (0)
 
-static char *write_doc_ix(const ch_state *st, int view, int viewer, unsigned flags,
-                          uint32_t (**ix)[3], size_t *nix, share *sh)
+/* The document into vb's buffers (grown as needed, kept there whether or
+ * not it succeeds), with its bracket index when want_ix: 0, or -1 out of
+ * memory. */
+static int write_into(const ch_state *st, int view, int viewer, unsigned flags,
+                      ch_view_buf *vb, int want_ix, share *sh)
 {
     /* the writer (some 12 KB) on the stack: a view is written for every
        client perspective at every move (the server's view workers), and a
@@ -1197,16 +1200,22 @@ static char *write_doc_ix(const ch_state *st, int view, int viewer, unsigned fla
     wr *w = &wbuf;
     w->ix = NULL;
     w->nix = w->capix = 0;
-    if (ix) {
-        *ix = NULL;
-        *nix = 0;
-        w->capix = 512;
-        w->ix = malloc(w->capix * sizeof *w->ix);
-        if (!w->ix)
-            return NULL;
+    vb->len = vb->nix = 0;
+    if (want_ix) {
+        if (!vb->ix || vb->capix < 16) {
+            size_t cap = 512;
+            void *np = realloc(vb->ix, cap * sizeof *vb->ix);
+            if (!np)
+                return -1;
+            vb->ix = np;
+            vb->capix = cap;
+        }
+        w->ix = vb->ix;
+        w->capix = vb->capix;
     }
-    w->p = NULL;
-    w->len = w->cap = 0;
+    w->p = vb->text;
+    w->len = 0;
+    w->cap = vb->text ? vb->cap : 0;
     w->bad = 0;
     w->depth = 0;
     w->nmarks = 0;
@@ -1279,23 +1288,42 @@ done:
     close_(w);
     if (!w->compact)
         raw(w, "\n", 1);
-
-    char *text = NULL;
-    if (!w->bad) {
-        w->p[w->len] = '\0';
-        /* give back what the growing buffer holds beyond the text */
-        text = realloc(w->p, w->len + 1);
-        if (!text)
-            text = w->p;
-    } else {
-        free(w->p);
+    need(w, 0); /* room for the NUL even when nothing was written */
+    vb->text = w->p;
+    vb->cap = w->cap;
+    if (want_ix) {
+        vb->ix = w->ix;
+        vb->capix = w->capix;
+        vb->nix = w->nix;
     }
-    if (ix && text && w->ix) {
-        void *np = realloc(w->ix, (w->nix ? w->nix : 1) * sizeof *w->ix);
-        *ix = np ? np : w->ix;
-        *nix = w->nix;
-    } else {
-        free(w->ix);
+    if (w->bad)
+        return -1;
+    w->p[w->len] = '\0';
+    vb->len = w->len;
+    return 0;
+}
+
+static char *write_doc_ix(const ch_state *st, int view, int viewer, unsigned flags,
+                          uint32_t (**ix)[3], size_t *nix, share *sh)
+{
+    ch_view_buf vb = {0};
+    if (ix) {
+        *ix = NULL;
+        *nix = 0;
+    }
+    if (write_into(st, view, viewer, flags, &vb, ix != NULL, sh) != 0) {
+        free(vb.text);
+        free(vb.ix);
+        return NULL;
+    }
+    /* give back what the growing buffers hold beyond the text */
+    char *text = realloc(vb.text, vb.len + 1);
+    if (!text)
+        text = vb.text;
+    if (ix) {
+        void *np = realloc(vb.ix, (vb.nix ? vb.nix : 1) * sizeof *vb.ix);
+        *ix = np ? np : vb.ix;
+        *nix = vb.nix;
     }
     return text;
 }
@@ -1383,6 +1411,40 @@ int ch_views_json_ix(const ch_state *st, unsigned mask, unsigned flags, char **t
                 fprintf(stderr, "chartered: a view with shared parts differs from its own "
                                 "(perspective %d)\n", k - 1);
                 assert(own && strcmp(own, text[k]) == 0);
+            }
+            free(own);
+        }
+#endif
+    }
+    return 0;
+}
+
+int ch_views_json_buf(const ch_state *st, unsigned mask, unsigned flags, ch_view_buf *buf)
+{
+    if (!st || !buf || !(flags & CH_JSON_COMPACT) || (flags & CH_JSON_STATIC) ||
+        (flags & ~(unsigned)(CH_JSON_COMPACT | CH_JSON_DYNAMIC)))
+        return -1;
+    int n = st->nplayers < CH_MAX_PLAYERS ? st->nplayers : CH_MAX_PLAYERS;
+    share sh;
+    sh.have = 0;
+    for (int k = 0; k <= n; k++) {
+        if (!(mask >> k & 1u))
+            continue;
+        if (write_into(st, 1, k - 1, flags, &buf[k], 1, &sh) != 0)
+            return -1;
+        if (!sh.have) {
+            sh.have = 1;
+            sh.src = buf[k].text;
+            sh.srcix = (const uint32_t(*)[3])buf[k].ix;
+        }
+#ifdef CH_DEBUG_CHECKS
+        {
+            /* the copied parts must be what this view writes itself */
+            char *own = ch_view_json(st, k - 1, flags);
+            if (!own || strcmp(own, buf[k].text) != 0) {
+                fprintf(stderr, "chartered: a view with shared parts differs from its own "
+                                "(perspective %d)\n", k - 1);
+                assert(own && strcmp(own, buf[k].text) == 0);
             }
             free(own);
         }

@@ -502,6 +502,35 @@ char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_j
     return out.s;
 }
 
+int srv_json_diff_into(chx_buf *out, const char *a, size_t an, const srv_jidx *ai, const char *b,
+                       size_t bn, const srv_jidx *bi, srv_jmemo *memo)
+{
+    if (!out || !a || !b || !ai || !ai->pair || !bi || !bi->pair || an >= UINT32_MAX ||
+        bn >= UINT32_MAX)
+        return -1;
+    diff_ctx dctx;
+    diff_ctx *d = &dctx;
+    memset(d, 0, offsetof(diff_ctx, path));
+    d->plen = 0;
+    d->nops = 0;
+    d->a.base = a;
+    d->a.ix = *ai;
+    d->b.base = b;
+    d->b.ix = *bi;
+    d->memo = memo;
+    d->memo_fill = memo && memo->n == 0;
+    d->out = out;
+    size_t at = out->len;
+    chx_buf_add(out, "[", 1);
+    int r = diff_value(d, (span){a, an}, (span){b, bn});
+    chx_buf_add(out, "]", 1);
+    if (r != 0 || out->oom) {
+        out->len = at;
+        return -1;
+    }
+    return 0;
+}
+
 char *srv_json_diff(const char *a, const char *b)
 {
     return srv_json_diff_ix(a, NULL, b, NULL);

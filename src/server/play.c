@@ -477,7 +477,7 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         bl += sizeof post - 1;
     }
     size_t hl = hb.len, sl = stat ? strlen(stat) : 0;
-    size_t vl = patch ? strlen(patch) : g->vview[k]->len;
+    size_t vl = !patch ? g->vview[k]->len : patch == empty ? 2 : g->vview[k]->patch_len;
     srv_out *out = malloc(sizeof *out + LWS_PRE + hl + bl + vl + sl + 32);
     if (out) {
         unsigned char *p = out->buf + LWS_PRE;

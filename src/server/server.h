@@ -134,7 +134,7 @@ struct srv_game {
        once per move and perspective, shared by the clients that see it. */
     struct srv_view *vview[CH_MAX_PLAYERS + 1];
     int vdec[CH_MAX_PLAYERS + 1];    /* valid when vview[k] is set */
-    char *vpatch[CH_MAX_PLAYERS + 1];
+    const char *vpatch[CH_MAX_PLAYERS + 1]; /* vview[k]->patch, or NULL */
     int vbase[CH_MAX_PLAYERS + 1];   /* vpatch applies to this decision's view */
     int vcache_decision;        /* set to -1 at creation (lobby.c, store.c); unused */
     char *legal_json[CH_MAX_PLAYERS]; /* a seat's "legal" items and "prices" (play.c) */
@@ -649,15 +649,25 @@ void srv_jmemo_reset(srv_jmemo *m);
 void srv_jmemo_free(srv_jmemo *m);
 char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_jidx *bi,
                          srv_jmemo *memo);
+/* srv_json_diff_memo of texts whose lengths and indexes are known, the
+ * patch appended to out (a buffer the caller keeps: no allocation once it
+ * has grown): 0, or -1 (out as it was). */
+int srv_json_diff_into(chx_buf *out, const char *a, size_t an, const srv_jidx *ai, const char *b,
+                       size_t bn, const srv_jidx *bi, srv_jmemo *memo);
 void srv_jidx_free(srv_jidx *x);
 /* A view's text as a state frame carries it, and its brackets' index;
  * immutable once made, shared by the game and the view jobs, freed with its
  * last reference (views.c). */
 typedef struct srv_view {
     _Atomic int refs;
-    char *text;
+    const char *text;
     size_t len;                 /* strlen(text) */
     srv_jidx ix;
+    /* the JSON Patch to it from the view its job started from, or NULL */
+    const char *patch;
+    size_t patch_len;
+    /* one block: the text, the index and the patch follow the struct (one
+       malloc and one free per view: views.c) */
 } srv_view;
 srv_view *srv_view_ref(srv_view *v);
 void srv_view_unref(srv_view *v);

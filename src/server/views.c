@@ -30,9 +30,28 @@ typedef struct vjob {
     srv_view *old[CH_MAX_PLAYERS + 1];  /* the game's views the patches start from
                                            (a reference: shared, never copied) */
     int base[CH_MAX_PLAYERS + 1];       /* their decisions */
-    srv_view *view[CH_MAX_PLAYERS + 1]; /* made here */
-    char *patch[CH_MAX_PLAYERS + 1];
+    srv_view *view[CH_MAX_PLAYERS + 1]; /* made here, each with its patch */
 } vjob;
+
+/* What a thread that makes views keeps from one to the next, so that a
+ * view costs one malloc (its block) and nothing else: the writer's buffers
+ * of each perspective, the patch's, and the memo of shared patches. */
+typedef struct vscratch {
+    ch_view_buf vb[CH_MAX_PLAYERS + 1];
+    chx_buf patch;
+    srv_jmemo *memo;
+} vscratch;
+
+static void scratch_free(vscratch *sc)
+{
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+        ch_free(sc->vb[k].text);
+        ch_free(sc->vb[k].ix);
+    }
+    free(sc->patch.s);
+    srv_jmemo_free(sc->memo);
+    memset(sc, 0, sizeof *sc);
+}
 
 srv_view *srv_view_ref(srv_view *v)
 {
@@ -43,79 +62,67 @@ srv_view *srv_view_ref(srv_view *v)
 
 void srv_view_unref(srv_view *v)
 {
-    if (v && atomic_fetch_sub(&v->refs, 1) == 1) {
-        ch_free(v->text);
-        srv_jidx_free(&v->ix);
-        free(v);
-    }
+    if (v && atomic_fetch_sub(&v->refs, 1) == 1)
+        free(v); /* its text, index and patch are in its block */
 }
 
-/* The view of perspective k (0 spectator, s+1 seat s) of st, and with
- * want_patch its patch from old (NULL when there is none): the view's
- * bracket index, written with it, is kept for the next one. */
-static srv_view *make_view(const ch_state *st, int k, const srv_view *old, int want_patch,
-                           char **patch)
+/* A view in one block: the struct, the index, the text and the patch (when
+ * patch is not NULL), copied from the scratch buffers they were made in. */
+static srv_view *view_block(const ch_view_buf *vb, const char *patch, size_t patch_len)
 {
-    *patch = NULL;
-    srv_view *v = calloc(1, sizeof *v);
+    size_t ixb = vb->nix * sizeof *vb->ix;
+    srv_view *v = malloc(sizeof *v + ixb + vb->len + 1 + (patch ? patch_len + 1 : 0));
     if (!v)
         return NULL;
     atomic_init(&v->refs, 1);
-    /* the writer hands the bracket index over with the text: the diff
-       needs it, and so does the next move's diff (as the old view's) */
-    uint32_t (*ix)[3] = NULL;
-    size_t nix = 0;
-    v->text = ch_view_json_ix(st, k - 1, SRV_VIEW_FLAGS, &ix, &nix);
-    if (!v->text) {
-        free(v);
-        return NULL;
+    char *at = (char *)(v + 1);
+    v->ix.pair = (uint32_t(*)[3])(void *)at;
+    v->ix.n = v->ix.cap = vb->nix;
+    memcpy(at, vb->ix, ixb);
+    at += ixb;
+    memcpy(at, vb->text, vb->len + 1);
+    v->text = at;
+    v->len = vb->len;
+    at += vb->len + 1;
+    v->patch = NULL;
+    v->patch_len = 0;
+    if (patch) {
+        memcpy(at, patch, patch_len);
+        at[patch_len] = '\0';
+        v->patch = at;
+        v->patch_len = patch_len;
     }
-    v->ix.pair = ix;
-    v->ix.n = v->ix.cap = nix;
-    v->len = strlen(v->text);
-    if (old && want_patch)
-        *patch = srv_json_diff_ix(old->text, &old->ix, v->text, &v->ix);
     return v;
 }
 
-/* The views of every perspective in mask at once (ch_views_json_ix: the
+/* The views of every perspective in mask at once (ch_views_json_buf: the
  * parts every viewer sees alike are written once), each with its patch from
  * old[k] when pmask has k. */
 static void make_views(const ch_state *st, unsigned mask, unsigned pmask, srv_view *const *old,
-                       srv_view **view, char **patch, srv_jmemo *memo)
+                       srv_view **view, vscratch *sc)
 {
-    char *text[CH_MAX_PLAYERS + 1];
-    uint32_t (*ix[CH_MAX_PLAYERS + 1])[3];
-    size_t nix[CH_MAX_PLAYERS + 1];
-    for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++)
         view[k] = NULL;
-        patch[k] = NULL;
-    }
-    if (ch_views_json_ix(st, mask, SRV_VIEW_FLAGS, text, ix, nix) != 0)
+    if (ch_views_json_buf(st, mask, SRV_VIEW_FLAGS, sc->vb) != 0)
         return;
     /* the patches of the parts every viewer sees alike are the same too:
        made for the first perspective, copied for the others (the memo
-       points into old[k] and view[k], which the job keeps) */
-    srv_jmemo_reset(memo);
+       points into old[k] and the scratch texts, kept until the next job) */
+    srv_jmemo_reset(sc->memo);
     for (int k = 0; k <= CH_MAX_PLAYERS && k <= st->nplayers; k++) {
-        if (!text[k])
+        if (!((mask >> k) & 1u))
             continue;
-        srv_view *v = calloc(1, sizeof *v);
-        if (!v) {
-            ch_free(text[k]);
-            ch_free(ix[k]);
-            continue;
+        const ch_view_buf *vb = &sc->vb[k];
+        int have = 0;
+        sc->patch.len = 0;
+        sc->patch.oom = 0;
+        if (old[k] && ((pmask >> k) & 1u)) {
+            srv_jidx bix = {vb->ix, vb->nix, vb->nix};
+            have = srv_json_diff_into(&sc->patch, old[k]->text, old[k]->len, &old[k]->ix,
+                                      vb->text, vb->len, &bix, sc->memo) == 0;
         }
-        atomic_init(&v->refs, 1);
-        v->text = text[k];
-        v->len = strlen(v->text);
-        v->ix.pair = ix[k];
-        v->ix.n = v->ix.cap = nix[k];
-        if (old[k] && ((pmask >> k) & 1u))
-            patch[k] = srv_json_diff_memo(old[k]->text, &old[k]->ix, v->text, &v->ix, memo);
-        view[k] = v;
+        view[k] = view_block(vb, have ? sc->patch.s : NULL, sc->patch.len);
     }
-    srv_jmemo_reset(memo);
 }
 
 struct srv_views {
@@ -129,15 +136,16 @@ struct srv_views {
 static void *worker(void *arg)
 {
     srv_views *v = arg;
-    /* the worker's memo of shared patches, its buffer kept from job to job */
-    srv_jmemo *memo = srv_jmemo_new();
+    /* the worker's buffers, kept from job to job */
+    vscratch sc = {0};
+    sc.memo = srv_jmemo_new();
     for (;;) {
         pthread_mutex_lock(&v->mu);
         while (!v->todo_head && !v->stop)
             pthread_cond_wait(&v->cv, &v->mu);
         if (v->stop) {
             pthread_mutex_unlock(&v->mu);
-            srv_jmemo_free(memo);
+            scratch_free(&sc);
             return NULL;
         }
         vjob *j = v->todo_head;
@@ -145,7 +153,7 @@ static void *worker(void *arg)
         if (!v->todo_head)
             v->todo_tail = NULL;
         pthread_mutex_unlock(&v->mu);
-        make_views(&j->st, j->mask, j->pmask, j->old, j->view, j->patch, memo);
+        make_views(&j->st, j->mask, j->pmask, j->old, j->view, &sc);
         pthread_mutex_lock(&v->mu);
         /* the loop is woken once per batch: a list that was not empty has
            a wake-up on its way, and srv_views_drain takes the whole list */
@@ -182,7 +190,6 @@ static void job_free(vjob *j)
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
         srv_view_unref(j->view[k]);
         srv_view_unref(j->old[k]);
-        free(j->patch[k]);
     }
     free(j);
 }
@@ -212,7 +219,6 @@ void srv_views_clear(srv_game *g)
 {
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
         srv_view_unref(g->vview[k]);
-        free(g->vpatch[k]);
         g->vview[k] = NULL;
         g->vpatch[k] = NULL;
         g->vbase[k] = -1;
@@ -234,28 +240,33 @@ void srv_views_release(srv_game *g)
     (void)g;
 }
 
-/* Install a view of perspective k at decision d with its patch from the
- * game's previous view (both taken over). */
-static void install(srv_game *g, int k, int d, srv_view *view, char *patch)
+/* Install a view of perspective k at decision d (taken over), with its
+ * patch when it holds from the game's previous view. */
+static void install(srv_game *g, int k, int d, srv_view *view, int use_patch)
 {
     int base = g->vview[k] ? g->vdec[k] : -1;
     srv_view_unref(g->vview[k]);
-    free(g->vpatch[k]);
     g->vview[k] = view;
     g->vdec[k] = d;
-    g->vpatch[k] = patch;
-    g->vbase[k] = patch ? base : -1;
+    g->vpatch[k] = use_patch ? view->patch : NULL;
+    g->vbase[k] = g->vpatch[k] ? base : -1;
 }
+
+/* The loop's own buffers, for the views it makes itself (a client that
+ * wants one before the workers have it, or no workers). */
+static vscratch loop_scratch; /* no memo: one perspective at a time */
 
 int srv_view_here(srv_game *g, int k)
 {
     if (g->vview[k] && g->vdec[k] == g->nmoves)
         return 0;
-    char *patch;
-    srv_view *v = make_view(&g->st, k, g->vview[k], 1, &patch);
-    if (!v)
+    srv_view *made[CH_MAX_PLAYERS + 1];
+    srv_view *old[CH_MAX_PLAYERS + 1] = {0};
+    old[k] = g->vview[k];
+    make_views(&g->st, 1u << k, 1u << k, old, made, &loop_scratch);
+    if (!made[k])
         return -1;
-    install(g, k, g->nmoves, v, patch);
+    install(g, k, g->nmoves, made[k], made[k]->patch != NULL);
     return 0;
 }
 
@@ -318,9 +329,7 @@ void srv_views_drain(srv_views *v)
                     continue; /* not asked, or built on the loop meanwhile */
                 /* the patch holds only from the view the game still has */
                 int same_base = j->old[k] && g->vview[k] == j->old[k];
-                install(g, k, j->decision, j->view[k], same_base ? j->patch[k] : NULL);
-                if (same_base)
-                    j->patch[k] = NULL;
+                install(g, k, j->decision, j->view[k], same_base);
                 j->view[k] = NULL;
             }
             g->vcache_decision = j->decision;
