@@ -9,7 +9,8 @@ pings meanwhile. Then they read everything: the patch spectator's frames
 must apply one after the other (consecutive seq, each patch from the view
 before: the client raises DeltaError otherwise), the whole-frame
 spectator's decisions never go back, each gets one pong per ping, and both
-end at the game's last decision.
+end at the game's last decision. Run on both event loops (libev, the
+default, and --loop poll).
 
     python3 tests/server_slowreader.py BINARY SRCDIR WORKDIR
 """
@@ -23,84 +24,93 @@ from wsclient import (Server, WS, http_json, guest, check, finish, test_args,  #
                       pick_move)
 
 BIN, SRC, WORK = test_args()
-# a small kernel send buffer per WebSocket (ws_session.c): the frames for a
-# client that does not read stop being taken whole after a few KiB
-os.environ["CHARTERED_WS_SNDBUF"] = "4096"
-srv = Server(BIN, os.path.join(WORK, "slow.db")).start()
 rng = random.Random(14)
 MOVES = 150      # the person's moves while the spectators do not read
 PING_EVERY = 10  # one ping from each spectator every so many moves (well under the frame rate)
+# a small kernel send buffer per WebSocket (ws_session.c): the frames for a
+# client that does not read stop being taken whole after a few KiB
+os.environ["CHARTERED_WS_SNDBUF"] = "4096"
 
-try:
-    cookie = guest(srv.port, "Anke")
-    st, g = http_json(srv.port, "POST", "/api/games", {
-        "players": 4, "seed": 14,
-        "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3}, cookie=cookie)
-    check(st == 201, f"game created: {st} {g}")
-    gid = g["id"]
 
-    slow = {}
-    for name, frames in (("patch", None), ("full", "full")):
-        w = WS("127.0.0.1", srv.port)
-        # a small window: the server's sends stop being taken whole soon
-        w.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        msg = {"type": "watch", "game": gid}
-        if frames:
-            msg["frames"] = frames
-        w.send(msg)
-        slow[name] = w
-    pings = {"patch": 0, "full": 0}
+def run(loop):
+    """The scenario with the server on the given event loop (libev, or
+    libwebsockets' own poll loop: srv_ws_flush runs after each of its turns)."""
+    extra = ["--loop", "poll"] if loop == "poll" else []
+    srv = Server(BIN, os.path.join(WORK, f"slow-{loop}.db"), extra=extra).start()
+    try:
+        cookie = guest(srv.port, "Anke")
+        st, g = http_json(srv.port, "POST", "/api/games", {
+            "players": 4, "seed": 14,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3}, cookie=cookie)
+        check(st == 201, f"game created: {st} {g}")
+        gid = g["id"]
 
-    p = WS("127.0.0.1", srv.port, cookie=cookie)
-    p.delta_checks = False  # the checks open more connections; not what this test is about
-    p.send({"type": "join", "game": gid})
-    moves = 0
-    last = None
-    while True:
-        m = p.recv(timeout=30)
-        if m.get("type") == "error":
-            check(m.get("code") == "stale", f"unexpected error {m}")
-            continue
-        if m.get("type") != "state":
-            continue
-        last = m
-        if m["status"] != "playing" or moves >= MOVES:
-            if m["status"] != "playing" or not m["legal"]:
-                break
-            # enough moves: wait until the bots have played what they play
+        slow = {}
+        for name, frames in (("patch", None), ("full", "full")):
+            w = WS("127.0.0.1", srv.port)
+            # a small window: the server's sends stop being taken whole soon
+            w.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            msg = {"type": "watch", "game": gid}
+            if frames:
+                msg["frames"] = frames
+            w.send(msg)
+            slow[name] = w
+        pings = {"patch": 0, "full": 0}
+
+        p = WS("127.0.0.1", srv.port, cookie=cookie)
+        p.delta_checks = False  # the checks open more connections; not what this test is about
+        p.send({"type": "join", "game": gid})
+        moves = 0
+        last = None
+        while True:
+            m = p.recv(timeout=30)
+            if m.get("type") == "error":
+                check(m.get("code") == "stale", f"unexpected error {m}")
+                continue
+            if m.get("type") != "state":
+                continue
+            last = m
+            if m["status"] != "playing" or moves >= MOVES:
+                if m["status"] != "playing" or not m["legal"]:
+                    break
+                # enough moves: wait until the bots have played what they play
+                if m["legal"]:
+                    break
             if m["legal"]:
-                break
-        if m["legal"]:
-            p.send({"type": "move", "move": pick_move(m["legal"], rng), "decision": m["decision"]})
-            moves += 1
-            if moves % PING_EVERY == 0:
-                for name, w in slow.items():
-                    w.send({"type": "ping"})
-                    pings[name] += 1
-    check(moves >= 30, f"moves played while the spectators did not read: {moves}")
-    final = last["decision"]
+                p.send({"type": "move", "move": pick_move(m["legal"], rng), "decision": m["decision"]})
+                moves += 1
+                if moves % PING_EVERY == 0:
+                    for name, w in slow.items():
+                        w.send({"type": "ping"})
+                        pings[name] += 1
+        check(moves >= 30, f"moves played while the spectators did not read: {moves}")
+        final = last["decision"]
 
-    for name, w in slow.items():
-        w.delta_checks = False
-        w.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
-        pongs, states, prev, got_bytes = 0, 0, -1, 0
-        while pongs < pings[name] or prev < final:
-            m = w.recv(timeout=30)  # the patch spectator's DeltaError: out of order or lost
-            if m.get("type") == "pong":
-                pongs += 1
-            elif m.get("type") == "state":
-                states += 1
-                check(m["decision"] >= prev, f"{name}: decision {m['decision']} after {prev}")
-                if name == "full":
-                    check("view" in m and "patch" not in m, f"{name}: a whole frame")
-                prev = m["decision"]
-            else:
-                check(False, f"{name}: unexpected frame {m}")
-        check(pongs == pings[name], f"{name}: {pongs} pongs for {pings[name]} pings")
-        check(prev == final, f"{name}: ends at decision {prev}, the game's is {final}")
-        print(f"{name} spectator: {states} state frames and {pongs} pongs read after "
-              f"{moves} moves, in order")
-    check(srv.alive(), "the server is still running")
-finally:
-    srv.stop()
+        for name, w in slow.items():
+            w.delta_checks = False
+            w.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+            pongs, states, prev, got_bytes = 0, 0, -1, 0
+            while pongs < pings[name] or prev < final:
+                m = w.recv(timeout=30)  # the patch spectator's DeltaError: out of order or lost
+                if m.get("type") == "pong":
+                    pongs += 1
+                elif m.get("type") == "state":
+                    states += 1
+                    check(m["decision"] >= prev, f"{name}: decision {m['decision']} after {prev}")
+                    if name == "full":
+                        check("view" in m and "patch" not in m, f"{name}: a whole frame")
+                    prev = m["decision"]
+                else:
+                    check(False, f"{name}: unexpected frame {m}")
+            check(pongs == pings[name], f"{name}: {pongs} pongs for {pings[name]} pings")
+            check(prev == final, f"{name}: ends at decision {prev}, the game's is {final}")
+            print(f"{loop}: {name} spectator: {states} state frames and {pongs} pongs read after "
+                  f"{moves} moves, in order")
+        check(srv.alive(), "the server is still running")
+    finally:
+        srv.stop()
+
+
+for loop in ("libev", "poll"):
+    run(loop)
 finish("server_slowreader: frames in order and whole for clients that read late")
