@@ -680,6 +680,10 @@ void srv_client_send_json(srv_client *c, json_t *j);
  * socket-free entry point of tests/fuzz/fuzz_ws.c (c->wsi may be NULL; the
  * answers wait in c's queue). */
 void srv_ws_handle_text(srv_client *c, const char *text, size_t len);
+/* A move frame, {"type":"move","move":"...","decision":N} and nothing else,
+ * read without jansson (move_frame.c): 1 with the move (NUL-terminated, in
+ * cap bytes) and the decision; 0 for any other text, which jansson reads. */
+int srv_move_frame(const char *text, size_t len, char *move, size_t cap, long long *decision);
 /* Close client (a srv_client) with code 1002 and why: a protocol error seen
  * in its raw bytes (rawguard.c); nothing it sends is acted on any more. */
 void srv_ws_protocol_error(void *client, const char *why);

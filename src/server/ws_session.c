@@ -325,8 +325,42 @@ static void read_back(srv_read *r)
     free(r);
 }
 
+/* A move frame's move and decision (move may be NULL without a game). */
+static void handle_move(srv_client *c, const char *move, long long d)
+{
+    char why[300];
+    if (!c->game) {
+        send_error(c, "no_game", "join a game before moving");
+    } else if (c->seat < 0) {
+        send_error(c, "not_your_turn", "a spectator cannot move");
+    } else {
+        srv_game *g = c->game;
+        int decision = d < 0 || d > 1000000000 ? -2 : (int)d;
+        if (decision == -2)
+            decision = 1000000001;
+        if (g->seat[c->seat].away) { /* back from a stand-in bot */
+            g->seat[c->seat].away = 0;
+            for (srv_client *o = g->clients; o; o = o->gnext)
+                srv_client_want_state(o);
+        }
+        int rc = srv_play(g, c->seat, move, decision, c->lang, why, sizeof why);
+        static const char *codes[] = {"", "not_started", "not_your_turn", "illegal_move",
+                                      "stale", "storage", "storage"};
+        if (rc != MOVE_OK)
+            send_error(c, codes[rc], why);
+    }
+}
+
 static void handle(srv_client *c, const char *text, size_t len)
 {
+    /* the frame of every move, read without a jansson tree (move_frame.c);
+       any other frame below */
+    char move[128];
+    long long d;
+    if (srv_move_frame(text, len, move, sizeof move, &d)) {
+        handle_move(c, move, d);
+        return;
+    }
     json_error_t jerr;
     json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!msg || !json_is_object(msg)) {
@@ -435,31 +469,11 @@ static void handle(srv_client *c, const char *text, size_t len)
             send_error(c, code, why);
     } else if (!strcmp(type, "move")) {
         json_t *mv = json_object_get(msg, "move"), *dn = json_object_get(msg, "decision");
-        if (!c->game) {
-            send_error(c, "no_game", "join a game before moving");
-        } else if (!json_is_string(mv) || !json_is_integer(dn)) {
+        if (c->game && (!json_is_string(mv) || !json_is_integer(dn)))
             send_error(c, "bad_request",
                        "a move needs \"move\" (text) and \"decision\" (a whole number)");
-        } else if (c->seat < 0) {
-            send_error(c, "not_your_turn", "a spectator cannot move");
-        } else {
-            srv_game *g = c->game;
-            json_int_t d = json_integer_value(dn);
-            int decision = d < 0 || d > 1000000000 ? -2 : (int)d;
-            if (decision == -2)
-                decision = 1000000001;
-            if (g->seat[c->seat].away) { /* back from a stand-in bot */
-                g->seat[c->seat].away = 0;
-                for (srv_client *o = g->clients; o; o = o->gnext)
-                    srv_client_want_state(o);
-            }
-            int rc = srv_play(g, c->seat, json_string_value(mv), decision, c->lang,
-                              why, sizeof why);
-            static const char *codes[] = {"", "not_started", "not_your_turn", "illegal_move",
-                                          "stale", "storage", "storage"};
-            if (rc != MOVE_OK)
-                send_error(c, codes[rc], why);
-        }
+        else
+            handle_move(c, json_string_value(mv), json_integer_value(dn));
     } else {
         snprintf(why, sizeof why, "unknown type \"%.40s\" (join, watch, move, resync, chat, mute or ping)", type);
         send_error(c, "unknown_type", why);
