@@ -350,11 +350,12 @@ typedef struct ch_state {
        moves a piece (both editions; a pure function of height, owner and
        pflags, so replays and JSON loads agree byte for byte): piece = plots
        holding a piece, lone = those holding lone warehouses, zone = the plots
-       closer than the edition's spacing to a company piece (R-17, G-11).
+       closer than the edition's spacing to a company piece (R-17, G-11),
+       near = the plots with a company piece among their neighbours.
        Move generation reads them instead of scanning the board; debug builds
        recompute them after every decision (ch_validate). Code that edits the
        board by hand must bring them up to date (board_sync in src/core). */
-    uint64_t piece[2], lone[2], zone[2];
+    uint64_t piece[2], lone[2], zone[2], near[2];
 
     /* build context */
     uint8_t b_card, b_card2, b_plot, b_plot2, b_roof, b_hq;
@@ -373,6 +374,15 @@ typedef struct ch_state {
     uint8_t lose_left;         /* Dreighinghe: stocks still to lose             */
     uint8_t offers;            /* Coopmanscappen: offers made                   */
     ch_offer offer;
+    /* Coopmanscappen: what the offer being built may ask for, worked out when
+       it starts (hands, known cards and the public piles do not change while
+       it is built): the askable plot cards, and the card naming each level
+       with an askable card (CH_NONE: none). A pure function of the state,
+       valid when offer_cached is 1 (only in the offer phase; 0 in a state
+       built by hand, which then works it out at every decision). Debug
+       builds compare it with a fresh computation (ch_validate). */
+    uint64_t offer_ask[2];
+    uint8_t offer_lvl[3], offer_cached;
     uint8_t au_option, au_item, au_high_bidder, au_turn, au_out;
     int32_t au_high;
 

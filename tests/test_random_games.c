@@ -130,10 +130,10 @@ static void board_caches_checked(void **s)
         assert_true(st.zone[0] | st.zone[1]);
         assert_true(ga || (st.lone[0] | st.lone[1]));
         assert_int_equal(ch_validate(&st, &m), CH_OK);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             for (int bit = 0; bit < 3; bit++) {
                 ch_state bad = st;
-                uint64_t *c = k == 0 ? bad.piece : k == 1 ? bad.lone : bad.zone;
+                uint64_t *c = k == 0 ? bad.piece : k == 1 ? bad.lone : k == 2 ? bad.zone : bad.near;
                 int x = bit == 0 ? 0 : bit == 1 ? ch_state_board(&st)->nplots - 1 : ch_state_board(&st)->nplots / 2;
                 c[x >> 6] ^= (uint64_t)1 << (x & 63);
                 assert_int_equal(ch_validate(&bad, &m), CH_EINVARIANT);
@@ -147,13 +147,85 @@ static void board_caches_checked(void **s)
         assert_memory_equal(back.piece, st.piece, sizeof st.piece);
         assert_memory_equal(back.lone, st.lone, sizeof st.lone);
         assert_memory_equal(back.zone, st.zone, sizeof st.zone);
+        assert_memory_equal(back.near, st.near, sizeof st.near);
     }
+}
+
+/* The askable cards of a Coopmanscappen offer are kept in the state while it
+ * is built (offer_ask, offer_lvl): ch_validate must notice when they are
+ * wrong, left behind or kept outside an offer; a state without them (built by
+ * hand) lists the same moves; a JSON round trip derives them again. */
+static void offer_cache_checked(void **s)
+{
+    (void)s;
+    static ch_move buf[1 << 16], buf2[1 << 16];
+    int offers_seen = 0;
+    for (uint64_t seed = 1; seed < 40 && offers_seen < 5; seed++) {
+        ch_state st;
+        t_new(&st, 4, "standard", seed);
+        uint64_t rng = seed;
+        ch_msg m;
+        int guard = 0;
+        while (t_decider(&st) >= 0 && guard++ < 20000) {
+            int p = t_decider(&st);
+            if (st.phase == CH_PH_OFFER) {
+                assert_int_equal(st.offer_cached, 1);
+                assert_int_equal(ch_validate(&st, &m), CH_OK);
+                /* the same moves without the kept cards */
+                ch_state plain = st;
+                memset(plain.offer_ask, 0, sizeof plain.offer_ask);
+                memset(plain.offer_lvl, 0, sizeof plain.offer_lvl);
+                plain.offer_cached = 0;
+                assert_int_equal(ch_validate(&plain, &m), CH_OK);
+                int n1 = ch_legal(&st, p, buf, 1 << 16), n2 = ch_legal(&plain, p, buf2, 1 << 16);
+                assert_int_equal(n1, n2);
+                assert_memory_equal(buf, buf2, (size_t)(n1 < (1 << 16) ? n1 : 1 << 16) * sizeof buf[0]);
+                /* a wrong askable plot card, a wrong level marker */
+                ch_state bad = st;
+                bad.offer_ask[0] ^= 1;
+                assert_int_equal(ch_validate(&bad, &m), CH_EINVARIANT);
+                assert_non_null(strstr(m.text, "askable"));
+                bad = st;
+                bad.offer_lvl[0] = bad.offer_lvl[0] == CH_NONE ? 0 : CH_NONE;
+                assert_int_equal(ch_validate(&bad, &m), CH_EINVARIANT);
+                assert_non_null(strstr(m.text, "askable"));
+                /* left behind without the flag */
+                bad = st;
+                bad.offer_cached = 0;
+                if (bad.offer_ask[0] | bad.offer_ask[1]) {
+                    assert_int_equal(ch_validate(&bad, &m), CH_EINVARIANT);
+                    assert_non_null(strstr(m.text, "askable"));
+                }
+                /* kept outside an offer */
+                bad = st;
+                bad.phase = CH_PH_COOP;
+                assert_int_equal(ch_validate(&bad, &m), CH_EINVARIANT);
+                assert_non_null(strstr(m.text, "askable"));
+                /* a JSON round trip works them out again */
+                char *json = ch_state_to_json(&st);
+                ch_state back;
+                assert_int_equal(ch_state_from_json(&back, json, &m), CH_OK);
+                ch_free(json);
+                assert_memory_equal(&back, &st, sizeof st);
+                offers_seen++;
+            } else {
+                assert_int_equal(st.offer_cached, 0);
+            }
+            int n = ch_legal(&st, p, buf, 1 << 16);
+            assert_true(n > 0);
+            if (n > (1 << 16))
+                n = 1 << 16;
+            assert_int_equal(ch_apply(&st, p, buf[t_rand(&rng) % (uint64_t)n], &m), CH_OK);
+        }
+    }
+    assert_true(offers_seen >= 5);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(board_caches_checked),
+        cmocka_unit_test(offer_cache_checked),
         cmocka_unit_test(random_ga_printed),
         cmocka_unit_test(random_ga_first),
         cmocka_unit_test(random_2p),

@@ -103,6 +103,11 @@ static void derive_zones(board_entry *e)
      * (looked for among all plots: a corner need not be reachable in two
      * orthogonal steps) */
     memset(e->dmask, 0, sizeof e->dmask);
+    memset(e->rmask, 0, sizeof e->rmask);
+    for (int y = 0; y < b->nplots && y < CH_MAX_PLOTS; y++)
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = b->nbmask[y][w]; bits; bits &= bits - 1)
+                bs_set(e->rmask[w * 64 + __builtin_ctzll(bits)], y);
     for (int x = 0; x < b->nplots && x < CH_MAX_PLOTS; x++)
         for (int y = 0; y < b->nplots && y < CH_MAX_PLOTS; y++) {
             if (b->gx[x] - b->gx[y] > 1 || b->gx[y] - b->gx[x] > 1)
@@ -204,5 +209,7 @@ int ch_state_set_board(ch_state *st, const ch_board *b, ch_msg *err)
         return rc;
     st->board_id = id;
     board_rebuild(st); /* the spacing zone depends on the topology */
+    if (st->offer_cached)
+        offer_cache_sync(st); /* the plot cards are the ids below the plot count */
     return CH_OK;
 }

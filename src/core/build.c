@@ -137,7 +137,8 @@ static void classify(const ch_state *st, tview *v, int x, playinfo *pi)
     if (st->supply < need)
         return;
     const uint64_t *nb = v->be->b.nbmask[x];
-    int near_company = ((nb[0] & v->comp.b[0]) | (nb[1] & v->comp.b[1])) || bs_has(v->comp.b, x);
+    /* next to a company piece: the near cache (board_sync) */
+    int near_company = bs_has(st->near, x) || bs_has(v->comp.b, x);
     pi->comps = near_company ? adjacent_companies(st, x) : 0;
     plotset lone;
     lone.b[0] = nb[0] & v->lone.b[0];

@@ -134,4 +134,8 @@ void ch_determinize(ch_state *st, int p, uint64_t seed)
             if (q != p && (st->bid_in >> q & 1))
                 st->bid[q] = (int32_t)rng_below(rng, (uint32_t)st->pl[q].cash + 1);
     memcpy(st->rng, rng, sizeof rng);
+    /* the active player's hand may have been re-dealt: what an offer being
+     * built may ask for follows it */
+    if (st->offer_cached)
+        offer_cache_sync(st);
 }

@@ -255,6 +255,58 @@ static void level_masks(const ch_state *st, uint64_t lv[3][2])
 #endif
 }
 
+/* What the offer being built may ask for (gen_offer): the askable plot
+ * cards (plot cards are the ids below the board's plot count) and, per level,
+ * the level's lowest card id when some card of that level is askable, else
+ * CH_NONE (level cards are asked by level; see docs/formats.md). Nothing it
+ * reads changes while an offer is built, so it is worked out once when the
+ * offer starts and kept in the state (offer_cache_sync). */
+static void offer_askable(const ch_state *st, uint64_t ask[2], uint8_t lvl[3])
+{
+    uint64_t all[2], lv[3][2];
+    askable_set(st, st->offer.to, all);
+    level_masks(st, lv);
+    int np = BRD(st)->nplots;
+    uint64_t plots[2] = {np >= 64 ? ~0ull : (1ull << np) - 1,
+                         np >= 128 ? ~0ull : np <= 64 ? 0 : (1ull << (np - 64)) - 1};
+    ask[0] = all[0] & plots[0];
+    ask[1] = all[1] & plots[1];
+    for (int k = 0; k < 3; k++)
+        lvl[k] = (lv[k][0] & all[0]) | (lv[k][1] & all[1])
+                     ? (uint8_t)(lv[k][0] ? __builtin_ctzll(lv[k][0]) : 64 + __builtin_ctzll(lv[k][1]))
+                     : CH_NONE;
+}
+
+void offer_cache_sync(ch_state *st)
+{
+    memset(st->offer_ask, 0, sizeof st->offer_ask);
+    memset(st->offer_lvl, 0, sizeof st->offer_lvl);
+    st->offer_cached = 0;
+    if (st->edition != CH_ED_AMSTERDAM || st->phase != CH_PH_OFFER || st->offer.to >= st->nplayers)
+        return;
+    offer_askable(st, st->offer_ask, st->offer_lvl);
+    st->offer_cached = 1;
+}
+
+int offer_cache_check(const ch_state *st, ch_msg *why)
+{
+    if (!st->offer_cached) {
+        /* nothing may be left behind: replays and loads agree byte for byte */
+        static const uint8_t zero[sizeof st->offer_ask + sizeof st->offer_lvl];
+        if (memcmp(st->offer_ask, zero, sizeof st->offer_ask) || memcmp(st->offer_lvl, zero, sizeof st->offer_lvl))
+            return fail(why, CH_EINVARIANT, "the offer's askable cards are kept although no offer is built");
+        return CH_OK;
+    }
+    if (st->edition != CH_ED_AMSTERDAM || st->phase != CH_PH_OFFER || st->offer.to >= st->nplayers)
+        return fail(why, CH_EINVARIANT, "the offer's askable cards are kept although no offer is built");
+    uint64_t ask[2];
+    uint8_t lvl[3];
+    offer_askable(st, ask, lvl);
+    if (memcmp(ask, st->offer_ask, sizeof ask) || memcmp(lvl, st->offer_lvl, sizeof lvl))
+        return fail(why, CH_EINVARIANT, "the offer's kept askable cards do not match the cards");
+    return CH_OK;
+}
+
 /* Most moves an offer's decision lists besides the two runs of money. */
 #define OFFER_FIXED_MAX (2 * CH_MAX_CARDS + 2 * CH_MAX_COMPANIES + 8)
 
@@ -286,22 +338,20 @@ static int gen_offer(const ch_state *st, const ch_player *pl, ch_move *buf, int 
         PUT(CH_M_GIVE, __builtin_ctz(m), 1);
     /* Asked cards: plot cards by name; level cards by level, once each,
      * named by the level's lowest card id (see docs/formats.md). */
-    uint64_t ask[2], lv[3][2];
-    askable_set(st, q, ask);
-    level_masks(st, lv);
-    int np = BRD(st)->nplots; /* plot cards are the ids below nplots */
-    uint64_t plots[2] = {np >= 64 ? ~0ull : (1ull << np) - 1,
-                         np >= 128 ? ~0ull : np <= 64 ? 0 : (1ull << (np - 64)) - 1};
-    for (int w = 0; w < 2; w++)
-        for (uint64_t bits = ask[w] & ~o->ask_cards[w] & plots[w]; bits; bits &= bits - 1)
-            PUT(CH_M_ASK, w * 64 + __builtin_ctzll(bits), 0);
-    for (int k = 0; k < 3; k++) {
-        if (!((lv[k][0] & ask[0]) | (lv[k][1] & ask[1])))
-            continue;
-        int marker = lv[k][0] ? __builtin_ctzll(lv[k][0]) : 64 + __builtin_ctzll(lv[k][1]);
-        if (!bs_has(o->ask_cards, marker))
-            PUT(CH_M_ASK, marker, 0);
+    uint64_t ask[2];
+    uint8_t lvl[3];
+    if (st->offer_cached) { /* worked out when the offer started */
+        ask[0] = st->offer_ask[0], ask[1] = st->offer_ask[1];
+        memcpy(lvl, st->offer_lvl, sizeof lvl);
+    } else {
+        offer_askable(st, ask, lvl);
     }
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = ask[w] & ~o->ask_cards[w]; bits; bits &= bits - 1)
+            PUT(CH_M_ASK, w * 64 + __builtin_ctzll(bits), 0);
+    for (int k = 0; k < 3; k++)
+        if (lvl[k] != CH_NONE && !bs_has(o->ask_cards, lvl[k]))
+            PUT(CH_M_ASK, lvl[k], 0);
     for (unsigned m = stock_gt_mask(st->pl[q].stock, o->ask_stock, nc); m; m &= m - 1)
         PUT(CH_M_ASK, __builtin_ctz(m), 1);
     if (!offer_empty(o) && offer_sizes_ok(st))
@@ -676,6 +726,7 @@ void apply_event_phase(ch_state *st, int p, ch_move m)
         st->offer.to = m.a;
         st->offers++;
         st->phase = CH_PH_OFFER;
+        offer_cache_sync(st);
         return;
     case CH_PH_OFFER: {
         ch_offer *o = &st->offer;
@@ -699,10 +750,12 @@ void apply_event_phase(ch_state *st, int p, ch_move m)
         case CH_M_PROPOSE:
             st->phase = CH_PH_RESPOND;
             st->actor = o->to;
+            offer_cache_sync(st); /* kept only while the offer is built */
             return;
         case CH_M_WITHDRAW:
             memset(o, 0, sizeof *o);
             o->to = CH_NONE;
+            offer_cache_sync(st); /* clears it: no offer any more */
             if (st->offers >= BA_MAX_OFFERS) {
                 event_finish(st);
                 return;

@@ -290,6 +290,7 @@ static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
     const uint64_t danger[2] = {st->zone[0], st->zone[1]};
     const uint64_t comp0 = st->piece[0] & ~st->lone[0], comp1 = st->piece[1] & ~st->lone[1];
     const uint64_t open0 = ~(st->piece[0] | danger[0]), open1 = ~(st->piece[1] | danger[1]);
+    const uint64_t near[2] = {st->near[0], st->near[1]};
     const int supply = st->supply;
     const int found_ok = supply >= 3 && company_available(st);
     const uint64_t hand[2] = {pl->hand[0], pl->hand[1]};
@@ -316,7 +317,7 @@ static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 ok = (st->pflags[x] & CH_PF_FREE) && supply >= 1; /* G-13 */
             else if (supply < 1)
                 ok = 0;
-            else if ((b->nbmask[x][0] & comp0) | (b->nbmask[x][1] & comp1))
+            else if (bs_has(near, x)) /* next to an enterprise (board_sync) */
                 ok = 1;
             else
                 ok = found_ok && free_pair_open(b, x, danger, open0, open1);

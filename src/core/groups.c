@@ -78,7 +78,10 @@ void piece_sets(const ch_state *st, plotset *piece, plotset *lone)
 #ifdef __SSE2__
     const __m128i zero = _mm_setzero_si128(), none = _mm_set1_epi8((char)CH_NONE);
     const __m128i flags = _mm_set1_epi8((char)(CH_PF_HQ | CH_PF_UPSIDE));
-    for (int i = 0; i < CH_MAX_PLOTS / 16; i++) {
+    int n = BRD(st)->nplots;
+    /* only the blocks of 16 that hold plots of the board (The Golden Age's
+     * boards have 60 lots of the 128) */
+    for (int i = 0, nb = n > CH_MAX_PLOTS - 15 ? CH_MAX_PLOTS / 16 : (n + 15) / 16; i < nb; i++) {
         __m128i h = _mm_loadu_si128((const __m128i *)(st->height + 16 * i));
         __m128i f = _mm_and_si128(_mm_loadu_si128((const __m128i *)(st->pflags + 16 * i)), flags);
         __m128i o = _mm_loadu_si128((const __m128i *)(st->owner + 16 * i));
@@ -89,7 +92,6 @@ void piece_sets(const ch_state *st, plotset *piece, plotset *lone)
         pb[i >> 2] |= p << (16 * (i & 3));
         lb[i >> 2] |= (p & ln) << (16 * (i & 3));
     }
-    int n = BRD(st)->nplots;
     uint64_t valid[2] = {n >= 64 ? ~0ull : (1ull << n) - 1,
                          n >= 128 ? ~0ull : n <= 64 ? 0 : (1ull << (n - 64)) - 1};
     pb[0] &= valid[0], pb[1] &= valid[1], lb[0] &= valid[0], lb[1] &= valid[1];
@@ -238,6 +240,22 @@ int company_connected(const ch_state *st, int c, int without, int *stacks)
  * zone around them; when a company piece leaves (an absorbed HQ, a warehouse
  * taken away) it is worked out afresh. Either way the result is exactly
  * danger_zone of the company plots, a pure function of the board. */
+/* The plots with a piece of s among their neighbours: a union of the board
+ * table's reverse neighbour rows. */
+static void near_of(const ch_state *st, const plotset *s, uint64_t out[2])
+{
+    const board_entry *e = BENT(st);
+    uint64_t n0 = 0, n1 = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = s->b[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
+            n0 |= e->rmask[x][0];
+            n1 |= e->rmask[x][1];
+        }
+    out[0] = n0;
+    out[1] = n1;
+}
+
 void board_sync(ch_state *st)
 {
     plotset piece, lone;
@@ -248,11 +266,16 @@ void board_sync(ch_state *st)
         plotset z;
         danger_zone(st, &comp, &z);
         memcpy(st->zone, z.b, sizeof st->zone);
+        near_of(st, &comp, st->near);
     } else if ((comp.b[0] & ~old.b[0]) | (comp.b[1] & ~old.b[1])) {
         plotset fresh = {{comp.b[0] & ~old.b[0], comp.b[1] & ~old.b[1]}}, z;
+        uint64_t nr[2];
         danger_zone(st, &fresh, &z);
         st->zone[0] |= z.b[0];
         st->zone[1] |= z.b[1];
+        near_of(st, &fresh, nr);
+        st->near[0] |= nr[0];
+        st->near[1] |= nr[1];
     }
     memcpy(st->piece, piece.b, sizeof st->piece);
     memcpy(st->lone, lone.b, sizeof st->lone);
@@ -263,6 +286,7 @@ void board_rebuild(ch_state *st)
     memset(st->piece, 0, sizeof st->piece);
     memset(st->lone, 0, sizeof st->lone);
     memset(st->zone, 0, sizeof st->zone);
+    memset(st->near, 0, sizeof st->near);
     board_sync(st);
 }
 
@@ -279,5 +303,13 @@ int board_cache_check(const ch_state *st, ch_msg *why)
         return fail(why, CH_EINVARIANT, "the cached lone warehouses do not match the board");
     if (memcmp(zone.b, st->zone, sizeof zone.b))
         return fail(why, CH_EINVARIANT, "the cached spacing zone does not match the board");
+    /* the plots next to a company piece, plot by plot from the neighbour sets */
+    const ch_board *b = BRD(st);
+    uint64_t near[2] = {0, 0};
+    for (int x = 0; x < b->nplots; x++)
+        if ((b->nbmask[x][0] & comp.b[0]) | (b->nbmask[x][1] & comp.b[1]))
+            bs_set(near, x);
+    if (memcmp(near, st->near, sizeof near))
+        return fail(why, CH_EINVARIANT, "the cached plots next to companies do not match the board");
     return CH_OK;
 }

@@ -184,6 +184,9 @@ typedef struct board_entry {
      * one column apart: RULINGS.md "Diagonal founding"), for building's
      * diagonal options without a search */
     uint64_t dmask[CH_MAX_PLOTS][2];
+    /* rmask[x]: the plots that have x among their neighbours (nbmask), so the
+     * plots next to a set of pieces are a union of rows (ch_state.near) */
+    uint64_t rmask[CH_MAX_PLOTS][2];
 } board_entry;
 extern board_entry board_store[CH_BOARD_SLOTS];
 static inline const board_entry *BENT(const ch_state *st)
@@ -341,6 +344,10 @@ void ga_apply(ch_state *st, int p, ch_move m);
  * the board after it changed (setup, a move, a load, an edit by hand), and
  * check them against a recomputation from scratch (ch_validate). */
 void board_sync(ch_state *st);
+/* events.c: the askable cards of the offer being built (ch_state.offer_ask),
+ * worked out afresh, or cleared outside the offer phase; and its check. */
+void offer_cache_sync(ch_state *st);
+int offer_cache_check(const ch_state *st, ch_msg *why);
 /* The same from nothing, for a state whose caches hold anything (a load). */
 void board_rebuild(ch_state *st);
 int board_cache_check(const ch_state *st, ch_msg *why);

@@ -1372,6 +1372,7 @@ int json_state_read(ch_state *st, json_t *root, ch_msg *why)
     } else {
         ch_msg vm;
         vm.text[0] = '\0';
+        offer_cache_sync(tmp); /* an offer being built: what it may ask for */
         if (ch_validate(tmp, &vm) != CH_OK) {
             snprintf(why->text, sizeof why->text, "inconsistent state: %.230s", vm.text);
             rc = CH_EJSON;

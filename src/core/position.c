@@ -2104,6 +2104,7 @@ static int finish(rctx *r)
     else
         memcpy(st->rng, rng, sizeof st->rng);
     board_rebuild(st); /* the board caches (pieces, lone warehouses, spacing zone) */
+    offer_cache_sync(st); /* an offer being built: what it may ask for */
     if (st->phase == CH_PH_OVER)
         st->over = 1;
     /* every connected group: exactly one company, or one lone warehouse */

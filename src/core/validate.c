@@ -174,6 +174,9 @@ int ch_validate(const ch_state *st, ch_msg *why)
     int crc = board_cache_check(st, why);
     if (crc != CH_OK)
         return crc;
+    /* the offer's askable cards, kept while an offer is built, match */
+    if ((crc = offer_cache_check(st, why)) != CH_OK)
+        return crc;
     if (on_board + st->supply != st->warehouses_total)
         return fail(why, CH_EINVARIANT, "warehouses: %d on the board + %d in supply != %d", on_board,
                     st->supply, st->warehouses_total);
