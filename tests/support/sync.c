@@ -6,4 +6,6 @@
 void t_sync(ch_state *st)
 {
     board_rebuild(st); /* the board changed: keep the derived board caches */
+    if (st->offer_cached)
+        offer_cache_sync(st); /* hands may have changed while an offer is built */
 }
