@@ -666,8 +666,10 @@ typedef struct srv_view {
     /* the JSON Patch to it from the view its job started from, or NULL */
     const char *patch;
     size_t patch_len;
-    /* one block: the text, the index and the patch follow the struct (one
-       malloc and one free per view: views.c) */
+    /* one block: the text, the index and the patch follow the struct; its
+       size, for its reuse once the view is dropped (views.c) */
+    size_t cap;
+    struct srv_view *pool_next;
 } srv_view;
 srv_view *srv_view_ref(srv_view *v);
 void srv_view_unref(srv_view *v);

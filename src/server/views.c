@@ -60,10 +60,64 @@ srv_view *srv_view_ref(srv_view *v)
     return v;
 }
 
+/* Dropped views' blocks, for the next views to reuse: a view is made on a
+ * worker and dropped on the event loop, and a free() into another thread's
+ * malloc arena takes that arena's lock, which the worker holds while it
+ * allocates (the futex waits of the profile). The pool is bounded; its
+ * lock is held only to push or pick a block. */
+#define POOL_MAX 64
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static srv_view *pool;
+static int npool;
+
 void srv_view_unref(srv_view *v)
 {
-    if (v && atomic_fetch_sub(&v->refs, 1) == 1)
-        free(v); /* its text, index and patch are in its block */
+    if (!v || atomic_fetch_sub(&v->refs, 1) != 1)
+        return;
+    /* its text, index and patch are in its block */
+    pthread_mutex_lock(&pool_mu);
+    if (npool < POOL_MAX) {
+        v->pool_next = pool;
+        pool = v;
+        npool++;
+        v = NULL;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    if (v)
+        free(v);
+}
+
+/* A block of at least need bytes: a dropped one that is large enough (the
+ * first found), else a new one with some room to spare, so that the next
+ * view of its perspective, a little longer, fits in it again. */
+static srv_view *block_get(size_t need)
+{
+    srv_view *v = NULL, *old = NULL, **last = NULL;
+    pthread_mutex_lock(&pool_mu);
+    for (srv_view **at = &pool; *at; at = &(*at)->pool_next) {
+        if ((*at)->cap >= need) {
+            v = *at;
+            *at = v->pool_next;
+            npool--;
+            break;
+        }
+        last = at;
+    }
+    if (!v && last && npool >= POOL_MAX / 2) { /* none fits: the oldest dropped goes */
+        old = *last;
+        *last = NULL;
+        npool--;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    if (old)
+        free(old);
+    if (v)
+        return v;
+    size_t cap = need + need / 8;
+    v = malloc(cap);
+    if (v)
+        v->cap = cap;
+    return v;
 }
 
 /* A view in one block: the struct, the index, the text and the patch (when
@@ -71,10 +125,11 @@ void srv_view_unref(srv_view *v)
 static srv_view *view_block(const ch_view_buf *vb, const char *patch, size_t patch_len)
 {
     size_t ixb = vb->nix * sizeof *vb->ix;
-    srv_view *v = malloc(sizeof *v + ixb + vb->len + 1 + (patch ? patch_len + 1 : 0));
+    srv_view *v = block_get(sizeof *v + ixb + vb->len + 1 + (patch ? patch_len + 1 : 0));
     if (!v)
         return NULL;
     atomic_init(&v->refs, 1);
+    v->pool_next = NULL;
     char *at = (char *)(v + 1);
     v->ix.pair = (uint32_t(*)[3])(void *)at;
     v->ix.n = v->ix.cap = vb->nix;

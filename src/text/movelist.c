@@ -31,6 +31,22 @@ int chx_legal_alloc(const ch_state *st, int p, ch_move **out)
     return total;
 }
 
+int chx_legal_into(const ch_state *st, int p, ch_move *small, int cap, ch_move **out)
+{
+    *out = small;
+    int total = ch_legal(st, p, small, cap);
+    if (total <= 0)
+        return 0;
+    if (total <= cap)
+        return total;
+    ch_move *buf = malloc((size_t)total * sizeof *buf);
+    if (!buf)
+        return -1;
+    int again = ch_legal(st, p, buf, total);
+    *out = buf;
+    return again < total ? again : total;
+}
+
 static int trailing_amount(const char *t, long *val, size_t *plen)
 {
     const char *sp = strrchr(t, ' ');
@@ -55,9 +71,11 @@ static void move_text(const ch_state *st, ch_move m, char *t, size_t n)
 
 char *chx_legal_lines(const ch_state *st, int p, int *nlines)
 {
-    ch_move *mv = NULL;
+    /* the moves on the stack when they fit (a frame's legal moves are made
+       once per decision and seat: no malloc for them) */
+    ch_move small[256], *mv;
     *nlines = 0;
-    int total = chx_legal_alloc(st, p, &mv);
+    int total = chx_legal_into(st, p, small, 256, &mv);
     if (total < 0)
         return NULL;
     chx_buf b = {0};
@@ -103,7 +121,8 @@ char *chx_legal_lines(const ch_state *st, int p, int *nlines)
         }
         (*nlines)++;
     }
-    free(mv);
+    if (mv != small)
+        free(mv);
     if (b.oom) {
         free(b.s);
         return NULL;

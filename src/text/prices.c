@@ -25,15 +25,13 @@ static int priced(int type)
 
 int chx_prices_json(const ch_state *st, int p, chx_buf *b)
 {
-    ch_move *mv = NULL;
-    int n = chx_legal_alloc(st, p, &mv);
+    /* the moves and the state's copy on the stack (made once per decision
+       and seat, for the server's frames: no malloc for them) */
+    ch_move small[256], *mv;
+    int n = chx_legal_into(st, p, small, 256, &mv);
     if (n < 0)
         return -1;
-    ch_state *copy = malloc(sizeof *copy);
-    if (!copy) {
-        free(mv);
-        return -1;
-    }
+    ch_state copy_buf, *copy = &copy_buf;
     chx_buf_add(b, "{", 1);
     int k = 0;
     for (int i = 0; i < n; i++) {
@@ -54,7 +52,7 @@ int chx_prices_json(const ch_state *st, int p, chx_buf *b)
         chx_buf_int(b, delta);
     }
     chx_buf_add(b, "}", 1);
-    free(copy);
-    free(mv);
+    if (mv != small)
+        free(mv);
     return b->oom ? -1 : 0;
 }

@@ -32,6 +32,10 @@ void chx_buf_int(chx_buf *b, long long v);
 /* Every legal move of player p into a malloc'd *out (NULL when none).
  * Returns the count, or -1 when out of memory. */
 int chx_legal_alloc(const ch_state *st, int p, ch_move **out);
+/* chx_legal_alloc into small (cap moves, on the caller's stack) when they
+ * fit, else into a malloc'd buffer: *out is small or that buffer (free it
+ * when it is not small). The count, or -1 when out of memory. */
+int chx_legal_into(const ch_state *st, int p, ch_move *small, int cap, ch_move **out);
 
 /* The legal moves of player p as a malloc'd text of lines: each move in
  * notation on its own line, runs of 3 or more moves that differ only by a
