@@ -11,22 +11,28 @@
 
 #include "text.h"
 
+/* Room for len more bytes and the terminator; 0, or -1 with oom set. */
+static int reserve(chx_buf *b, size_t len)
+{
+    if (b->len + len + 1 <= b->cap)
+        return 0;
+    size_t nc = b->cap ? b->cap : 4096;
+    while (nc < b->len + len + 1)
+        nc *= 2;
+    char *ns = realloc(b->s, nc);
+    if (!ns) {
+        b->oom = 1;
+        return -1;
+    }
+    b->s = ns;
+    b->cap = nc;
+    return 0;
+}
+
 void chx_buf_add(chx_buf *b, const char *t, size_t len)
 {
-    if (b->oom)
+    if (b->oom || reserve(b, len) != 0)
         return;
-    if (b->len + len + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 4096;
-        while (nc < b->len + len + 1)
-            nc *= 2;
-        char *ns = realloc(b->s, nc);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = nc;
-    }
     memcpy(b->s + b->len, t, len);
     b->len += len;
     b->s[b->len] = '\0';
@@ -34,20 +40,8 @@ void chx_buf_add(chx_buf *b, const char *t, size_t len)
 
 void chx_buf_again(chx_buf *b, size_t at, size_t n)
 {
-    if (b->oom || at > b->len || n > b->len - at)
+    if (b->oom || at > b->len || n > b->len - at || reserve(b, n) != 0)
         return;
-    if (b->len + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 4096;
-        while (nc < b->len + n + 1)
-            nc *= 2;
-        char *ns = realloc(b->s, nc);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = nc;
-    }
     memcpy(b->s + b->len, b->s + at, n);
     b->len += n;
     b->s[b->len] = '\0';
