@@ -103,14 +103,19 @@ try {
 
   // ---- "Copy position": this seat's copy, which parses ----
   await page.click('#copy-position');
-  // the clipboard is read once, by the wait itself: a second read came back
-  // empty once in a CI run (five web tests at once on two cores)
-  const copied = await page.waitForFunction(async () => {
-    const t = await navigator.clipboard.readText();
-    return /^# chartered position/.test(t) ? t : null;
-  }, null, { timeout: 10000 });
-  const text = await copied.jsonValue();
-  check(/\nwarehouse Harbour B1\n/.test(text) && /\nwarehouse Harbour D1\n/.test(text), 'the copy has the board');
+  // each try reads the clipboard once and keeps what it read: a second read
+  // came back empty once in a CI run (five web tests at once on two cores).
+  // Not page.waitForFunction with an async predicate: its promise counts as
+  // truthy at once, so the wait gave back no text (the four checks below
+  // failed with the text null in a CI run).
+  let text = '';
+  for (let i = 0; i < 100 && !/^# chartered position/.test(text); i++) {
+    text = await page.evaluate(() => navigator.clipboard.readText());
+    if (!/^# chartered position/.test(text)) await page.waitForTimeout(100);
+  }
+  // a failure prints the start of the text read
+  const board = /\nwarehouse Harbour B1\n/.test(text) && /\nwarehouse Harbour D1\n/.test(text);
+  check(board, `the copy has the board${board ? '' : ': ' + JSON.stringify(String(text).slice(0, 400))}`);
   check(/\nplayer 1 cash f100 /.test(text) && /\nhand 1 .*Harbour C1/.test(text) && /\nhand 1 .*Old Side A1/.test(text), 'the copy has the seat\'s own hand and cash');
   check(/\nhand 2 random 5\n/.test(text) && /\nhand 3 random 5\n/.test(text), 'the others\' hands are random in the copy');
   check(!/\nseed /.test(text) && !/\nrng /.test(text) && /\ndeck random\n/.test(text), 'the copy has no seed, RNG or deck order');
