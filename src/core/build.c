@@ -226,7 +226,10 @@ static int pair_founds(const ch_state *st, tview *v, int x1, int x2)
     return diag_options(st, v, x1, x2, 0, &opts) > 0;
 }
 
-int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
+/* The plays of the active player's hand, card by card: the reference that
+ * gen_plays below agrees with (ch_validate compares them), and what it falls
+ * back on for hands it does not handle as bitsets. */
+int gen_plays_cards(const ch_state *st, ch_move *buf, int cap, int n)
 {
     const ch_player *pl = &st->pl[st->active];
     uint8_t plots[CH_MAX_CARDS];
@@ -633,4 +636,180 @@ void apply_build_phase(ch_state *st, ch_move m)
     default:
         assert(0);
     }
+}
+
+/* The plays of the active player's hand, the hand classified as bitsets over
+ * plots: the same moves in the same order as gen_plays_cards (card order; the
+ * two-card foundings after the single cards), for the common hand whose plot
+ * cards all build on the plot of their own number (ident_cards). Other hands
+ * go card by card. Why each set is what it
+ * is: a plot card on an empty plot (supply left) next to a company piece
+ * expands or merges, which is always legal; one next to lone warehouses only
+ * founds with them, legal when a company is left and the group respects
+ * spacing (R-15, R-17); one next to no piece at all is legal (a lone
+ * warehouse or a diagonal founding) and is the only kind that can found with
+ * a second card (a card next to a piece would expand, merge or found alone:
+ * R-20, R-21). Plots holding a piece (placeholders) are classified one by
+ * one; a built plot takes no plot card. */
+int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
+{
+    const ch_player *pl = &st->pl[st->active];
+    uint64_t id[2];
+    ident_cards(st, id);
+    const uint64_t h0 = pl->hand[0], h1 = pl->hand[1];
+    const uint64_t lv0 = h0 & ~id[0], lv1 = h1 & ~id[1]; /* must all be level cards */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = w ? lv1 : lv0; bits; bits &= bits - 1)
+            if (!st->card_level[w * 64 + __builtin_ctzll(bits)])
+                return gen_plays_cards(st, buf, cap, n);
+    tview v;
+    make_view(st, &v);
+    const board_entry *be = v.be;
+    const uint64_t hp[2] = {h0 & id[0], h1 & id[1]}; /* hand plots = hand plot cards */
+    const int supply = st->supply;
+    uint64_t leg[2] = {0, 0}, iso[2] = {0, 0};
+    /* the isolated plots whose diagonal founding was worked out, and those
+     * where it is possible (resolve_isolated, when first needed) */
+    uint64_t known[2] = {0, 0}, diag[2] = {0, 0};
+    /* plots with a piece: built ones take no card; placeholders one by one */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = hp[w] & v.piece.b[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
+            playinfo pi;
+            classify(st, &v, x, &pi);
+            if (pi.kind == K_EXPAND || pi.kind == K_MERGE)
+                bs_set(leg, x);
+            else if (pi.kind != K_ILLEGAL)
+                return gen_plays_cards(st, buf, cap, n);
+        }
+    if (supply >= 1) {
+        for (int w = 0; w < 2; w++) {
+            const uint64_t e = hp[w] & ~v.piece.b[w];
+            leg[w] |= e & st->near[w];
+            for (uint64_t bits = e & ~st->near[w]; bits; bits &= bits - 1) {
+                int x = w * 64 + __builtin_ctzll(bits);
+                const uint64_t *nb = be->b.nbmask[x];
+                uint64_t l0 = nb[0] & v.lone.b[0], l1 = nb[1] & v.lone.b[1];
+                uint64_t xb = 1ull << (x & 63);
+                if (!(l0 | l1)) {
+                    leg[w] |= xb; /* no piece next to it */
+                    iso[w] |= xb;
+                    continue;
+                }
+                if (w)
+                    l1 |= xb;
+                else
+                    l0 |= xb;
+                if (v.avail && !((l0 & v.danger.b[0]) | (l1 & v.danger.b[1])))
+                    leg[w] |= xb; /* founds with its lone neighbours */
+            }
+        }
+    }
+    /* the single cards in card order: plot cards by the sets, level cards on
+     * every stack one lower (the lowest card of each level) */
+    int seen_level = 0;
+    for (int w = 0; w < 2; w++) {
+        const uint64_t lvw = w ? lv1 : lv0;
+        for (uint64_t bits = leg[w] | lvw; bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits);
+            if (!(lvw >> (c & 63) & 1)) {
+                emit(buf, cap, &n, CH_M_PLAY, c, c, CH_NONE, 0);
+                if (!pl->roofs)
+                    continue;
+                /* a broken roof on a build that changes a value (R-31): a
+                 * founding always; an isolated plot when it founds
+                 * diagonally; expansions and mergers by their values */
+                int roof;
+                if (bs_has(iso, c)) {
+                    if (!bs_has(known, c)) {
+                        bs_set(known, c);
+                        if (resolve_isolated(st, &v, c) == K_DIAG)
+                            bs_set(diag, c);
+                    }
+                    roof = bs_has(diag, c);
+                } else {
+                    playinfo pi;
+                    classify(st, &v, c, &pi);
+                    roof = roof_ok_plot(st, &pi);
+                }
+                if (roof)
+                    emit(buf, cap, &n, CH_M_PLAY, c, c, CH_NONE, 1);
+                continue;
+            }
+            int k = st->card_level[c];
+            if ((seen_level >> k & 1) || supply < 1)
+                continue;
+            seen_level |= 1 << k;
+            uint64_t at[2];
+            byte_mask(st->height, k - 1, at); /* stacks one lower */
+            for (int w2 = 0; w2 < 2; w2++)
+                for (uint64_t pb = v.piece.b[w2] & at[w2]; pb; pb &= pb - 1) {
+                    int y = w2 * 64 + __builtin_ctzll(pb);
+                    emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
+                    int o = st->owner[y];
+                    /* One broken roof per stack. */
+                    if (pl->roofs && o != CH_NONE && !(st->pflags[y] & CH_PF_ROOF) &&
+                        roof_changes(st, o, BA_ROOF_DELTA))
+                        emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 1);
+                }
+        }
+    }
+    /* Two-card foundings among the cards next to no piece, as
+     * gen_plays_cards finds them: x1 in card order, its partners x2 later in
+     * card order within two steps, neither founding alone diagonally (worked
+     * out when first needed: known, diag). */
+    if (supply >= 2 && v.avail && (iso[0] | iso[1])) {
+        uint64_t cand[2] = {iso[0], iso[1]};
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = iso[w]; bits; bits &= bits - 1) {
+                int x1 = w * 64 + __builtin_ctzll(bits);
+                bs_clr(cand, x1);
+                const uint64_t *reach = be->zmask[0][x1]; /* distance < 3 */
+                uint64_t r0 = reach[0] & cand[0], r1 = reach[1] & cand[1];
+                if (!(r0 | r1))
+                    continue;
+                if (!bs_has(known, x1)) {
+                    bs_set(known, x1);
+                    if (resolve_isolated(st, &v, x1) == K_DIAG)
+                        bs_set(diag, x1);
+                }
+                if (bs_has(diag, x1))
+                    continue;
+                for (int w2 = 0; w2 < 2; w2++)
+                    for (uint64_t rb = w2 ? r1 : r0; rb; rb &= rb - 1) {
+                        int x2 = w2 * 64 + __builtin_ctzll(rb);
+                        if (!bs_has(known, x2)) {
+                            bs_set(known, x2);
+                            if (resolve_isolated(st, &v, x2) == K_DIAG) {
+                                bs_set(diag, x2);
+                                bs_clr(cand, x2);
+                            }
+                        }
+                        if (bs_has(diag, x2) || !pair_founds(st, &v, x1, x2))
+                            continue;
+                        emit(buf, cap, &n, CH_M_PLAY, x1, x1, x2, 0);
+                        emit(buf, cap, &n, CH_M_PLAY, x2, x2, x1, 0);
+                    }
+            }
+    }
+    return n;
+}
+
+/* ch_validate's check of gen_plays: in the turn phase, the bitset
+ * classification gives exactly the reference's moves in its order. */
+int plays_check(const ch_state *st, ch_msg *why)
+{
+    enum { CAP = 1024 };
+    ch_move a[CAP], b[CAP];
+    if (st->phase != CH_PH_TURN || st->over)
+        return CH_OK;
+    int (*fast)(const ch_state *, ch_move *, int, int) =
+        st->edition == CH_ED_GOLDEN_AGE ? gen_ga_plays : gen_plays;
+    int (*ref)(const ch_state *, ch_move *, int, int) =
+        st->edition == CH_ED_GOLDEN_AGE ? gen_ga_plays_cards : gen_plays_cards;
+    int na = fast(st, a, CAP, 0), nb = ref(st, b, CAP, 0);
+    if (na != nb || memcmp(a, b, sizeof a[0] * (size_t)(na < CAP ? na : CAP)))
+        return fail(why, CH_EINVARIANT,
+                    "the plays worked out as bitsets (%d) differ from those card by card (%d)", na, nb);
+    return CH_OK;
 }

@@ -283,7 +283,7 @@ static int ga_classify(const ch_state *st, gaview *v, int x, unsigned *comps)
  * generation needs no more than whether the lot touches an enterprise
  * (expansion or merger alike). The board and its bitsets are read once into
  * locals (the move stores could alias the state). */
-static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
+int gen_ga_plays_cards(const ch_state *st, ch_move *buf, int cap, int n)
 {
     const ch_player *pl = &st->pl[st->active];
     const ch_board *b = BRD(st);
@@ -324,6 +324,83 @@ static int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
             if (ok)
                 emit(buf, cap, &n, CH_M_PLAY, c, x, CH_NONE, 0);
         }
+    return n;
+}
+
+/* The same moves in the same order as gen_ga_plays_cards (the reference:
+ * ch_validate compares them), the hand classified as bitsets over plots when
+ * its plot cards all build on the plot of their own number (ident_cards):
+ * with a warehouse left, an empty lot next to an enterprise is always
+ * playable (expansion or merger), another one when it could found (G-11);
+ * lots holding a piece (a free warehouse takes a second level, G-13) go one
+ * by one. Other hands go card by card. */
+int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
+{
+    const ch_player *pl = &st->pl[st->active];
+    uint64_t id[2];
+    ident_cards(st, id);
+    const uint64_t h0 = pl->hand[0], h1 = pl->hand[1];
+    const uint64_t lv0 = h0 & ~id[0], lv1 = h1 & ~id[1]; /* must all be level cards */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = w ? lv1 : lv0; bits; bits &= bits - 1)
+            if (!st->card_level[w * 64 + __builtin_ctzll(bits)])
+                return gen_ga_plays_cards(st, buf, cap, n);
+    const ch_board *b = BRD(st);
+    const uint64_t piece[2] = {st->piece[0], st->piece[1]};
+    const uint64_t danger[2] = {st->zone[0], st->zone[1]};
+    const uint64_t comp0 = piece[0] & ~st->lone[0], comp1 = piece[1] & ~st->lone[1];
+    const uint64_t open0 = ~(piece[0] | danger[0]), open1 = ~(piece[1] | danger[1]);
+    const uint64_t near[2] = {st->near[0], st->near[1]};
+    const int supply = st->supply;
+    const int found_ok = supply >= 3 && company_available(st);
+    uint64_t leg[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        const uint64_t hp = w ? h1 & id[1] : h0 & id[0];
+        /* lots with a piece, one by one, as the reference does */
+        for (uint64_t bits = hp & piece[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits), ok;
+            if (st->height[x] > 0)
+                ok = (st->pflags[x] & CH_PF_FREE) && supply >= 1; /* G-13 */
+            else if (supply < 1)
+                ok = 0;
+            else if (bs_has(near, x))
+                ok = 1;
+            else
+                ok = found_ok && free_pair_open(b, x, danger, open0, open1);
+            leg[w] |= (uint64_t)ok << (x & 63);
+        }
+        if (supply < 1)
+            continue;
+        const uint64_t e = hp & ~piece[w];
+        leg[w] |= e & near[w];
+        if (found_ok)
+            for (uint64_t bits = e & ~near[w]; bits; bits &= bits - 1) {
+                int x = w * 64 + __builtin_ctzll(bits);
+                leg[w] |= (uint64_t)free_pair_open(b, x, danger, open0, open1) << (x & 63);
+            }
+    }
+    int seen_level = 0;
+    for (int w = 0; w < 2; w++) {
+        const uint64_t lvw = w ? lv1 : lv0;
+        for (uint64_t bits = leg[w] | lvw; bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits);
+            if (!(lvw >> (c & 63) & 1)) {
+                emit(buf, cap, &n, CH_M_PLAY, c, c, CH_NONE, 0);
+                continue;
+            }
+            /* G-14: a level k goes on a stack of height k-1 of an enterprise */
+            int k = st->card_level[c];
+            if ((seen_level >> k & 1) || supply < 1)
+                continue;
+            seen_level |= 1 << k;
+            uint64_t at[2];
+            byte_mask(st->height, k - 1, at);
+            for (uint64_t pb = comp0 & at[0]; pb; pb &= pb - 1)
+                emit(buf, cap, &n, CH_M_PLAY, c, __builtin_ctzll(pb), CH_NONE, 0);
+            for (uint64_t pb = comp1 & at[1]; pb; pb &= pb - 1)
+                emit(buf, cap, &n, CH_M_PLAY, c, 64 + __builtin_ctzll(pb), CH_NONE, 0);
+        }
+    }
     return n;
 }
 

@@ -94,6 +94,31 @@ static inline unsigned stock_gt_mask(const uint8_t *a, const uint8_t *b, int nc)
 }
 static inline int popc(unsigned x) { return popc64(x); }
 
+/* The cards c that build on plot c (card_plot[c] == c): every plot card of a
+ * game ch_new dealt (it numbers plot cards by plot). For them a set of cards
+ * is a set of plots, so building classifies a hand as bitsets over plots;
+ * other plot cards (a state loaded with another numbering) go card by card.
+ * A pure function of the game's definition, worked out at each building
+ * decision (SSE2: 16 cards at a time), so nothing in the state can go stale. */
+static inline void ident_cards(const ch_state *st, uint64_t out[2])
+{
+    uint64_t m[2] = {0, 0};
+#ifdef __SSE2__
+    __m128i idx = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i step = _mm_set1_epi8(16);
+    for (int i = 0; i < CH_MAX_CARDS / 16; i++) {
+        __m128i l = _mm_loadu_si128((const __m128i *)(st->card_plot + 16 * i));
+        m[i >> 2] |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, idx)) << (16 * (i & 3));
+        idx = _mm_add_epi8(idx, step);
+    }
+#else
+    for (int c = 0; c < CH_MAX_CARDS; c++)
+        m[c >> 6] |= (uint64_t)(st->card_plot[c] == c) << (c & 63);
+#endif
+    out[0] = m[0];
+    out[1] = m[1];
+}
+
 /* Bitset of the cards in the market, the discard pile or not in the game. */
 void public_elsewhere(const ch_state *st, uint64_t *out);
 
@@ -257,6 +282,11 @@ void sell_one(ch_state *st, int p, int c);
 
 /* build.c */
 int gen_plays(const ch_state *st, ch_move *buf, int cap, int n);
+/* The same card by card (the reference gen_plays is checked against). */
+int gen_plays_cards(const ch_state *st, ch_move *buf, int cap, int n);
+/* ch_validate: gen_plays (or The Golden Age's gen_ga_plays) against the
+ * card-by-card reference in the turn phase. */
+int plays_check(const ch_state *st, ch_msg *why);
 int gen_build_phase(const ch_state *st, ch_move *buf, int cap);
 void apply_build_phase(ch_state *st, ch_move m);
 void apply_play(ch_state *st, ch_move m);
@@ -339,6 +369,10 @@ static inline void emit_range(ch_move *buf, int cap, int *n, uint8_t type, int a
 /* ga_setup.c, ga_turn.c: The Golden Age */
 int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err);
 int ga_legal(const ch_state *st, int p, ch_move *buf, int cap);
+/* The Golden Age's plays of the active player's hand (as bitsets), and the
+ * same card by card (the reference, ga_turn.c). */
+int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n);
+int gen_ga_plays_cards(const ch_state *st, ch_move *buf, int cap, int n);
 void ga_apply(ch_state *st, int p, ch_move m);
 /* groups.c: bring the board caches (st->piece, lone, zone) up to date with
  * the board after it changed (setup, a move, a load, an edit by hand), and

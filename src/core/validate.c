@@ -207,6 +207,9 @@ int ch_validate(const ch_state *st, ch_msg *why)
     int r = check_cards(st, why);
     if (r)
         return r;
+    /* the plays listed as bitsets agree with the card-by-card reference */
+    if ((r = plays_check(st, why)) != CH_OK)
+        return r;
     if (!ga) {
         r = check_events(st, why);
         if (r)
