@@ -249,6 +249,21 @@ static inline int free_pair_open(const ch_board *b, int x, const uint64_t *dange
     return (m0 | m1) != 0;
 }
 
+/* free_pair_open without branches, for a lot x outside the zone (move
+ * generation tests every lot of a hand, and in random states the branches
+ * of free_pair_open mispredict): two open lots beside x, or one that has an
+ * open lot beside it other than x. */
+static inline int free_pair_open_nb(const ch_board *b, int x, uint64_t open0, uint64_t open1)
+{
+    uint64_t n0 = b->nbmask[x][0] & open0, n1 = b->nbmask[x][1] & open1;
+    int two = (((n0 & (n0 - 1)) | (n1 & (n1 - 1))) != 0) | ((n0 != 0) & (n1 != 0));
+    /* the one open lot beside x (any lot when there is none: then unused) */
+    int a = n0 ? __builtin_ctzll(n0) : 64 + __builtin_ctzll(n1 | (1ull << 63));
+    uint64_t m0 = b->nbmask[a][0] & open0 & ~((uint64_t)(x < 64) << (x & 63));
+    uint64_t m1 = b->nbmask[a][1] & open1 & ~((uint64_t)(x >= 64) << (x & 63));
+    return two | (((n0 | n1) != 0) & ((m0 | m1) != 0));
+}
+
 static int free_pair_exists(const ch_state *st, gaview *v, int x)
 {
     const plotset *danger = ga_danger(v);
@@ -373,10 +388,10 @@ int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
             continue;
         const uint64_t e = hp & ~piece[w];
         leg[w] |= e & near[w];
-        if (found_ok)
-            for (uint64_t bits = e & ~near[w]; bits; bits &= bits - 1) {
+        if (found_ok) /* founding needs a lot outside the zone (G-11) */
+            for (uint64_t bits = e & ~near[w] & ~danger[w]; bits; bits &= bits - 1) {
                 int x = w * 64 + __builtin_ctzll(bits);
-                leg[w] |= (uint64_t)free_pair_open(b, x, danger, open0, open1) << (x & 63);
+                leg[w] |= (uint64_t)free_pair_open_nb(b, x, open0, open1) << (x & 63);
             }
     }
     int seen_level = 0;
@@ -404,26 +419,38 @@ int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
     return n;
 }
 
+/* Is the level card c the lowest card of its level in the market? */
+static int lowest_of_level(const ch_state *st, int c)
+{
+    for (int j = 0; j < st->market_size; j++)
+        if (st->market[j] != CH_NONE && st->card_level[st->market[j]] == st->card_level[c] &&
+            st->market[j] < c)
+            return 0;
+    return 1;
+}
+
 static int gen_purchase_moves(const ch_state *st, ch_move *buf, int cap, int n, int refresh_ok)
 {
     if (st->ndeck > 0)
         emit(buf, cap, &n, CH_M_DRAW, 0, 0, 0, 0);
-    int seen_level = 0;
-    for (int i = 0; i < st->market_size; i++) {
+    /* interchangeable level cards: only the lowest id of each level in the
+     * market (low[k], worked out first; levels of 16 and more, which only a
+     * hand-made state could hold, by a search) */
+    const int ms = st->market_size;
+    uint8_t low[16];
+    memset(low, CH_NONE, sizeof low);
+    for (int i = 0; i < ms; i++) {
+        int c = st->market[i], k = c != CH_NONE ? st->card_level[c] : 0;
+        if (k && k < 16 && c < low[k])
+            low[k] = (uint8_t)c;
+    }
+    for (int i = 0; i < ms; i++) {
         int c = st->market[i];
         if (c == CH_NONE)
             continue;
         int k = st->card_level[c];
-        if (k) {
-            /* interchangeable level cards: the lowest id of each level */
-            int low = c;
-            for (int j = 0; j < st->market_size; j++)
-                if (st->market[j] != CH_NONE && st->card_level[st->market[j]] == k && st->market[j] < low)
-                    low = st->market[j];
-            if (low != c || (seen_level >> k & 1))
-                continue;
-            seen_level |= 1 << k;
-        }
+        if (k && (k < 16 ? low[k] != c : !lowest_of_level(st, c)))
+            continue;
         emit(buf, cap, &n, CH_M_TAKE, c, 0, 0, 0);
     }
     if (refresh_ok)

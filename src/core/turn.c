@@ -83,17 +83,18 @@ int gen_stock_trades(const ch_state *st, int p, ch_move *buf, int cap, int n)
     const int cash = pl->cash, nc = st->ncompanies, floor = ED(st)->min_stock_price;
     const int discounted = st->discount_left > 0 ? st->founded : -1;
     if (n >= 0 && cap - n >= 2 * CH_MAX_COMPANIES) {
-        /* room for every trade: straight stores, no count against cap */
+        /* room for every trade: straight stores, no count against cap, and
+         * no branch on the company (random states mispredict them): each
+         * move is written, and kept by moving past it when it is legal */
         ch_move *out = buf + n;
         for (int c = 0; c < nc; c++) {
             const ch_company *co = &st->co[c];
-            if (!co->on_chart)
-                continue;
             int v = co->value, price = c == discounted || v >= floor ? v : floor;
-            if (co->bank > 0 && cash >= price)
-                move_put(out++, CH_M_BUY, (unsigned)c, 0, 0, 0);
-            if (pl->stock[c])
-                move_put(out++, CH_M_SELL, (unsigned)c, 0, 0, 1);
+            int on = co->on_chart != 0;
+            move_put(out, CH_M_BUY, (unsigned)c, 0, 0, 0);
+            out += on & (co->bank > 0) & (cash >= price);
+            move_put(out, CH_M_SELL, (unsigned)c, 0, 0, 1);
+            out += on & (pl->stock[c] > 0);
         }
         return (int)(out - buf);
     }
