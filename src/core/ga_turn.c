@@ -394,9 +394,23 @@ int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 leg[w] |= (uint64_t)free_pair_open_nb(b, x, open0, open1) << (x & 63);
             }
     }
+    uint64_t lvs[2] = {lv0, lv1};
+    if (n >= 0 && cap - n >= popc64(leg[0]) + popc64(leg[1]) &&
+        (!(lv0 | lv1) || plays_before_levels(leg, lvs))) {
+        /* every play card before every level card (as ch_new numbers them)
+         * and room for them all: the plays in one loop, no test per card */
+        ch_move *out = buf + n;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = leg[w]; bits; bits &= bits - 1) {
+                int c = w * 64 + __builtin_ctzll(bits);
+                move_put(out++, CH_M_PLAY, (unsigned)c, (unsigned)c, CH_NONE, 0);
+            }
+        n = (int)(out - buf);
+        leg[0] = leg[1] = 0;
+    }
     int seen_level = 0;
     for (int w = 0; w < 2; w++) {
-        const uint64_t lvw = w ? lv1 : lv0;
+        const uint64_t lvw = lvs[w];
         for (uint64_t bits = leg[w] | lvw; bits; bits &= bits - 1) {
             int c = w * 64 + __builtin_ctzll(bits);
             if (!(lvw >> (c & 63) & 1)) {

@@ -122,6 +122,15 @@ static inline void ident_cards(const ch_state *st, uint64_t out[2])
 /* Bitset of the cards in the market, the discard pile or not in the game. */
 void public_elsewhere(const ch_state *st, uint64_t *out);
 
+/* Does every member of the card set a come before every member of b (sets
+ * of 128 as two words; b not empty)? */
+static inline int plays_before_levels(const uint64_t *a, const uint64_t *b)
+{
+    int lo_b = b[0] ? __builtin_ctzll(b[0]) : 64 + __builtin_ctzll(b[1]);
+    int hi_a = a[1] ? 127 - __builtin_clzll(a[1]) : a[0] ? 63 - __builtin_clzll(a[0]) : -1;
+    return hi_a < lo_b;
+}
+
 /* ---- RNG: xoshiro256**, seeded by splitmix64 ----------------------------------- */
 void rng_seed(uint64_t *s, uint64_t seed);
 /* Inline: shuffles (a Golden Age refresh reshuffles the whole deck) and the
@@ -253,10 +262,10 @@ int plot_adjacent(const ch_state *st, int x, int y);
  * decision asks). */
 static inline int company_available(const ch_state *st)
 {
+    /* no branch per company: random states mispredict them */
     int mask = 0;
     for (int c = 0; c < st->ncompanies; c++)
-        if (!st->co[c].on_chart && st->co[c].hq == CH_NONE)
-            mask |= 1 << c;
+        mask |= ((st->co[c].on_chart == 0) & (st->co[c].hq == CH_NONE)) << c;
     return mask;
 }
 /* Set a company's value (clamped), noting passed event lines. Returns the new value. */
