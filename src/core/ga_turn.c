@@ -449,23 +449,39 @@ static int gen_purchase_moves(const ch_state *st, ch_move *buf, int cap, int n, 
         emit(buf, cap, &n, CH_M_DRAW, 0, 0, 0, 0);
     /* interchangeable level cards: only the lowest id of each level in the
      * market (low[k], worked out first; levels of 16 and more, which only a
-     * hand-made state could hold, by a search) */
+     * hand-made state could hold, by a search). No branch per slot when the
+     * buffer has room (random states mispredict them): every slot's move is
+     * written and kept by moving past it. An empty slot (CH_NONE) reads the
+     * card table at 127, a card id that is never CH_NONE, and is dropped. */
     const int ms = st->market_size;
     uint8_t low[16];
     memset(low, CH_NONE, sizeof low);
     for (int i = 0; i < ms; i++) {
-        int c = st->market[i], k = c != CH_NONE ? st->card_level[c] : 0;
-        if (k && k < 16 && c < low[k])
-            low[k] = (uint8_t)c;
+        int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
+        k &= -((c != CH_NONE) & (k < 16)); /* low[0]: plot cards and the rest */
+        low[k] = (uint8_t)(c < low[k] ? c : low[k]);
     }
-    for (int i = 0; i < ms; i++) {
-        int c = st->market[i];
-        if (c == CH_NONE)
-            continue;
-        int k = st->card_level[c];
-        if (k && (k < 16 ? low[k] != c : !lowest_of_level(st, c)))
-            continue;
-        emit(buf, cap, &n, CH_M_TAKE, c, 0, 0, 0);
+    if (n >= 0 && cap - n >= ms) {
+        ch_move *out = buf + n;
+        for (int i = 0; i < ms; i++) {
+            int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
+            int keep = (c != CH_NONE) & ((k == 0) | (low[k & 15] == c));
+            if (__builtin_expect(k >= 16, 0) && c != CH_NONE)
+                keep = lowest_of_level(st, c);
+            move_put(out, CH_M_TAKE, (unsigned)c, 0, 0, 0);
+            out += keep;
+        }
+        n = (int)(out - buf);
+    } else {
+        for (int i = 0; i < ms; i++) {
+            int c = st->market[i];
+            if (c == CH_NONE)
+                continue;
+            int k = st->card_level[c];
+            if (k && (k < 16 ? low[k] != c : !lowest_of_level(st, c)))
+                continue;
+            emit(buf, cap, &n, CH_M_TAKE, c, 0, 0, 0);
+        }
     }
     if (refresh_ok)
         emit(buf, cap, &n, CH_M_REFRESH, 0, 0, 0, 0);
@@ -784,10 +800,25 @@ static void ga_apply_move(ch_state *st, int p, ch_move m)
 
 void ga_apply(ch_state *st, int p, ch_move m)
 {
-    /* only building, founding and mergers move pieces */
-    int board_move = m.type == CH_M_PLAY || st->phase == CH_PH_FREE || st->phase == CH_PH_CREDIT ||
-                     st->phase == CH_PH_MERGE;
+    /* Only building, founding and mergers move pieces. A play changes its
+     * plot alone (a level card its stack, which already is a piece of its
+     * enterprise; a merger waits for the credit), founding the HQ's plot and
+     * the two free lots: the board caches read those plots again. Crediting
+     * may merge at once, and a merger changes owners all over: the whole
+     * board is read. */
+    uint64_t t[2] = {0, 0};
+    int whole = 0;
+    if (st->phase == CH_PH_MERGE || st->phase == CH_PH_CREDIT)
+        whole = 1;
+    else if (st->phase == CH_PH_FREE) {
+        bs_set(t, st->b_plot);
+        bs_set(t, m.a);
+        bs_set(t, m.b);
+    } else if (m.type == CH_M_PLAY)
+        bs_set(t, m.b);
     ga_apply_move(st, p, m);
-    if (board_move)
+    if (whole)
         board_sync(st);
+    else if (t[0] | t[1])
+        board_sync_plots(st, t[0], t[1]);
 }

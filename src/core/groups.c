@@ -256,10 +256,9 @@ static void near_of(const ch_state *st, const plotset *s, uint64_t out[2])
     out[1] = n1;
 }
 
-void board_sync(ch_state *st)
+/* The caches brought up to date from the board's piece and lone sets. */
+static void board_sync_sets(ch_state *st, plotset piece, plotset lone)
 {
-    plotset piece, lone;
-    piece_sets(st, &piece, &lone);
     plotset old = {{st->piece[0] & ~st->lone[0], st->piece[1] & ~st->lone[1]}};
     plotset comp = {{piece.b[0] & ~lone.b[0], piece.b[1] & ~lone.b[1]}};
     if ((old.b[0] & ~comp.b[0]) | (old.b[1] & ~comp.b[1])) {
@@ -279,6 +278,27 @@ void board_sync(ch_state *st)
     }
     memcpy(st->piece, piece.b, sizeof st->piece);
     memcpy(st->lone, lone.b, sizeof st->lone);
+}
+
+void board_sync(ch_state *st)
+{
+    plotset piece, lone;
+    piece_sets(st, &piece, &lone);
+    board_sync_sets(st, piece, lone);
+}
+
+void board_sync_plots(ch_state *st, uint64_t t0, uint64_t t1)
+{
+    plotset piece = {{st->piece[0] & ~t0, st->piece[1] & ~t1}};
+    plotset lone = {{st->lone[0] & ~t0, st->lone[1] & ~t1}};
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = w ? t1 : t0; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
+            uint64_t p = (uint64_t)(has_piece(st, x) != 0) << (x & 63);
+            piece.b[w] |= p;
+            lone.b[w] |= p & -(uint64_t)(st->owner[x] == CH_NONE);
+        }
+    board_sync_sets(st, piece, lone);
 }
 
 void board_rebuild(ch_state *st)

@@ -387,6 +387,9 @@ void ga_apply(ch_state *st, int p, ch_move m);
  * the board after it changed (setup, a move, a load, an edit by hand), and
  * check them against a recomputation from scratch (ch_validate). */
 void board_sync(ch_state *st);
+/* The same after a move that changed the board on the plots of t0 | t1
+ * (bits 0-63 and 64-127) alone: only those plots are read again. */
+void board_sync_plots(ch_state *st, uint64_t t0, uint64_t t1);
 /* events.c: the askable cards of the offer being built (ch_state.offer_ask),
  * worked out afresh, or cleared outside the offer phase; and its check. */
 void offer_cache_sync(ch_state *st);
