@@ -221,10 +221,110 @@ static void offer_cache_checked(void **s)
     assert_true(offers_seen >= 5);
 }
 
+/* Move generation classifies a hand as bitsets over plots when its plot
+ * cards build on the plot of their own number (as ch_new numbers them), and
+ * goes card by card otherwise. Here the same positions with two plot cards'
+ * numbers swapped (one in the active player's hand): the same game with its
+ * cards renamed, which must have the same legal moves, renamed. */
+static void swap_cards(ch_state *st, int c1, int c2)
+{
+    int p1 = st->card_plot[c1], p2 = st->card_plot[c2];
+    st->card_plot[c1] = (uint8_t)p2;
+    st->card_plot[c2] = (uint8_t)p1;
+    st->plot_card[p1] = (uint8_t)c2;
+    st->plot_card[p2] = (uint8_t)c1;
+    uint8_t l = st->loc[c1];
+    st->loc[c1] = st->loc[c2];
+    st->loc[c2] = l;
+    for (int p = 0; p < st->nplayers; p++) {
+        uint64_t *sets[2] = {st->pl[p].hand, st->pl[p].known};
+        for (int k = 0; k < 2; k++) {
+            int a = (int)((sets[k][c1 >> 6] >> (c1 & 63)) & 1), b = (int)((sets[k][c2 >> 6] >> (c2 & 63)) & 1);
+            if (a != b) {
+                sets[k][c1 >> 6] ^= (uint64_t)1 << (c1 & 63);
+                sets[k][c2 >> 6] ^= (uint64_t)1 << (c2 & 63);
+            }
+        }
+    }
+    uint8_t *piles[] = {st->deck, st->market, st->discard, st->look};
+    int sizes[] = {st->ndeck, st->market_size, st->ndiscard, st->nlook};
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < sizes[k]; i++)
+            if (piles[k][i] == c1 || piles[k][i] == c2)
+                piles[k][i] = (uint8_t)(piles[k][i] == c1 ? c2 : c1);
+}
+
+static int move_cmp(const void *a, const void *b)
+{
+    return memcmp(a, b, sizeof(ch_move));
+}
+
+static void plays_other_numbering(void **s)
+{
+    (void)s;
+    static ch_move buf[1 << 12], ren[1 << 12];
+    int checked = 0, fallback = 0;
+    for (int ga = 0; ga < 2; ga++)
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            ch_state st;
+            if (ga)
+                t_new_ga(&st, 4, CH_GA_PRINTED, 0, 300 + seed);
+            else
+                t_new(&st, 4, "standard", 300 + seed);
+            uint64_t rng = seed;
+            ch_msg m;
+            for (int guard = 0; t_decider(&st) >= 0 && guard < 5000; guard++) {
+                int p = t_decider(&st);
+                if (st.phase == CH_PH_TURN && (guard & 3) == 0) {
+                    /* c1: the active player's first plot card; c2: another
+                     * plot card, taken from the position in the game */
+                    const ch_player *pl = &st.pl[st.active];
+                    int c1 = -1;
+                    for (int c = 0; c < st.ncards && c1 < 0; c++)
+                        if (st.card_plot[c] != CH_NONE && (pl->hand[c >> 6] >> (c & 63) & 1))
+                            c1 = c;
+                    if (c1 >= 0) {
+                        int c2 = (int)(t_rand(&rng) % st.ncards);
+                        while (st.card_plot[c2] == CH_NONE || c2 == c1)
+                            c2 = (c2 + 1) % st.ncards;
+                        ch_state sw = st;
+                        swap_cards(&sw, c1, c2);
+                        assert_int_equal(ch_validate(&sw, &m), CH_OK);
+                        int n = ch_legal(&st, p, buf, 1 << 12), n2 = ch_legal(&sw, p, ren, 1 << 12);
+                        assert_true(n > 0 && n <= (1 << 12));
+                        assert_int_equal(n, n2);
+                        /* the moves of st renamed as sw names the cards */
+                        for (int i = 0; i < n; i++) {
+                            ch_move *mv = &buf[i];
+                            if (mv->type == CH_M_PLAY || mv->type == CH_M_TAKE) {
+                                if (mv->a == c1 || mv->a == c2)
+                                    mv->a = (uint8_t)(mv->a == c1 ? c2 : c1);
+                                if (mv->type == CH_M_PLAY && (mv->c == c1 || mv->c == c2))
+                                    mv->c = (uint8_t)(mv->c == c1 ? c2 : c1);
+                            }
+                        }
+                        qsort(buf, (size_t)n, sizeof *buf, move_cmp);
+                        qsort(ren, (size_t)n, sizeof *ren, move_cmp);
+                        assert_memory_equal(buf, ren, (size_t)n * sizeof *buf);
+                        checked++;
+                        fallback += st.card_level[c1] == 0;
+                    }
+                }
+                int n = ch_legal(&st, p, buf, 1 << 12);
+                assert_true(n > 0);
+                if (n > (1 << 12))
+                    n = 1 << 12;
+                assert_int_equal(ch_apply(&st, p, buf[t_rand(&rng) % (uint64_t)n], &m), CH_OK);
+            }
+        }
+    assert_true(checked > 100 && fallback == checked);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(board_caches_checked),
+        cmocka_unit_test(plays_other_numbering),
         cmocka_unit_test(offer_cache_checked),
         cmocka_unit_test(random_ga_printed),
         cmocka_unit_test(random_ga_first),
