@@ -521,6 +521,24 @@ typedef struct ch_view_buf {
     size_t nix, capix;
 } ch_view_buf;
 int ch_views_json_buf(const ch_state *st, unsigned mask, unsigned flags, ch_view_buf *buf);
+/* ch_views_json_buf that copies from earlier views what did not change:
+ * prev[k] (an array like buf; an entry with st NULL: none) is perspective
+ * k's view written by this library with the same flags (its text, len
+ * bytes, and its index, nix entries) from the state prev[k].st, of the same
+ * game. The members and elements whose inputs are the same in both states
+ * are copied from it instead of written again (a server writes views at
+ * every move, and most of a view stays as it was); the texts and indexes are
+ * the same as ch_views_json_buf's. An entry that is no such view (another
+ * game's, not compact) is not used. */
+typedef struct ch_view_prev {
+    const ch_state *st;
+    const char *text;
+    size_t len;
+    const uint32_t (*ix)[3];
+    size_t nix;
+} ch_view_prev;
+int ch_views_json_since(const ch_state *st, unsigned mask, unsigned flags, ch_view_buf *buf,
+                        const ch_view_prev *prev);
 /* Changes whenever p's CH_JSON_STATIC part does (in The Golden Age, an event
  * card is named in the card table once discarded); never 0. */
 uint32_t ch_view_static_stamp(const ch_state *st, int p);

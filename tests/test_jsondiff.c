@@ -6,7 +6,9 @@
  * "~", a changed root), and the views of every perspective along random
  * games of both editions, from one decision to the next and across gaps;
  * along the same games, the views of all perspectives written at once
- * (ch_views_json_ix) against each written alone, the writer's bracket index
+ * (ch_views_json_ix) against each written alone, and written again copying
+ * what did not change from each perspective's earlier view
+ * (ch_views_json_since), the writer's bracket index
  * against the one read from the text, and the legal moves as the frames
  * list them (chx_legal_lines) against every move's text folded by text.
  */
@@ -215,6 +217,14 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
     srv_jmemo *kept_memo = srv_jmemo_new();
     assert_non_null(kept_memo);
     ch_view_buf kept_vb[CH_MAX_PLAYERS + 1] = {{0}}; /* as a view worker keeps them */
+    /* ch_views_json_since: each perspective's view of the last step it was
+       written at, the state of that step, and its own kept buffers */
+    ch_view_buf since_vb[CH_MAX_PLAYERS + 1] = {{0}};
+    ch_state since_st[CH_MAX_PLAYERS + 1];
+    ch_view_buf since_prev[CH_MAX_PLAYERS + 1] = {{0}};
+    int since_have[CH_MAX_PLAYERS + 1] = {0};
+    ch_state other;
+    t_new(&other, n, "standard", seed + 1); /* another game, for the refused earlier views */
     for (int step = 0; step < 2000; step++) {
         int gap = 1 + (int)(t_rand(&rng) % 6);
         int over = 0;
@@ -236,6 +246,45 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
             assert_int_equal(ch_views_json_buf(st, mask, CH_JSON_COMPACT | CH_JSON_DYNAMIC,
                                                kept_vb),
                              0);
+            /* and copying from earlier views what did not change: the same
+               texts and indexes again (from each perspective's last view,
+               one or more steps back; every seventh step one perspective's
+               earlier view is another game's, which is not used or copied
+               from only where it matches) */
+            ch_view_prev pv[CH_MAX_PLAYERS + 1];
+            for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+                pv[k] = (ch_view_prev){0};
+                if (k <= n && since_have[k])
+                    pv[k] = (ch_view_prev){&since_st[k], since_prev[k].text, since_prev[k].len,
+                                           (const uint32_t(*)[3])since_prev[k].ix,
+                                           since_prev[k].nix};
+            }
+            if (step % 7 == 3 && since_have[n])
+                pv[n].st = &other;
+            assert_int_equal(ch_views_json_since(st, mask, CH_JSON_COMPACT | CH_JSON_DYNAMIC,
+                                                 since_vb, pv),
+                             0);
+            for (int k = 0; k <= n; k++) {
+                if (!(mask >> k & 1u))
+                    continue;
+                assert_int_equal(since_vb[k].len, kept_vb[k].len);
+                assert_string_equal(since_vb[k].text, kept_vb[k].text);
+                assert_int_equal(since_vb[k].nix, kept_vb[k].nix);
+                assert_memory_equal(since_vb[k].ix, kept_vb[k].ix, kept_vb[k].nix * sizeof *kept_vb[k].ix);
+                /* kept as the earlier view of the next steps, with its state
+                   (a perspective not written keeps its older one) */
+                ch_view_buf *pb = &since_prev[k];
+                pb->text = realloc(pb->text, since_vb[k].len + 1);
+                pb->ix = realloc(pb->ix, (since_vb[k].nix + 1) * sizeof *pb->ix);
+                assert_non_null(pb->text);
+                assert_non_null(pb->ix);
+                memcpy(pb->text, since_vb[k].text, since_vb[k].len + 1);
+                memcpy(pb->ix, since_vb[k].ix, since_vb[k].nix * sizeof *pb->ix);
+                pb->len = since_vb[k].len;
+                pb->nix = since_vb[k].nix;
+                since_st[k] = *st;
+                since_have[k] = 1;
+            }
             for (int k = 0; k <= n; k++) {
                 if (!(mask >> k & 1u)) {
                     assert_null(text[k]);
@@ -333,6 +382,10 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
         ch_free(kept_vb[k].text);
         ch_free(kept_vb[k].ix);
+        ch_free(since_vb[k].text);
+        ch_free(since_vb[k].ix);
+        free(since_prev[k].text);
+        free(since_prev[k].ix);
     }
     for (int p = 0; p <= n; p++) {
         ch_free(prev[p]);

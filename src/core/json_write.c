@@ -75,6 +75,20 @@ typedef struct wname {
     const char *s;
 } wname;
 
+/* An earlier view of the same perspective and game (ch_views_json_since):
+ * its state, text and bracket index, and the index entries of its root's
+ * members that are containers, in order. */
+#define PREV_TOP 24
+typedef struct prevdoc {
+    const ch_state *st;
+    const char *text;
+    size_t len;
+    const uint32_t (*ix)[3];
+    size_t nix;
+    size_t top[PREV_TOP];
+    int ntop;
+} prevdoc;
+
 typedef struct wr {
     char *p;
     size_t len, cap;
@@ -98,8 +112,10 @@ typedef struct wr {
     const plot_names *pn; /* from the names cache (names_for) */
     const card_names *cn;
     int names_plain; /* no plot or card name needs an escape */
-    wname co[CH_MAX_COMPANIES];
-    wname co_key[CH_MAX_COMPANIES]; /* '"Name": ' */
+    const wname *co;     /* the companies' names (co_names_for) */
+    const wname *co_key; /* the same as keys: '"Name": ' */
+    const prevdoc *pv;   /* an earlier view to copy what did not change from,
+                            or NULL (ch_views_json_since) */
 } wr;
 
 /* ---- the buffer --------------------------------------------------------- */
@@ -649,10 +665,128 @@ static void put_stocks(wr *w, const char *key, size_t klen, const uint8_t *stock
     close_(w);
 }
 
+/* ---- what did not change since an earlier view ------------------------------- */
+
+/* An earlier view of the same perspective (ch_views_json_since) gives the
+ * members and elements whose inputs are the same in both states: their text
+ * and brackets are copied from it instead of written again. Each copy is
+ * decided by comparing every field of the state the part reads (the same*
+ * functions below, next to what they guard); the names the parts print come
+ * from tables that same_static guards. Compact text with an index only. */
+
+/* Room for n more bracket index entries. */
+static int ix_room(wr *w, size_t n)
+{
+    if (w->nix + n <= w->capix)
+        return 1;
+    size_t cap = w->capix ? w->capix : 64;
+    while (w->nix + n > cap)
+        cap *= 2;
+    void *np = realloc(w->ix, cap * sizeof *w->ix);
+    if (!np) {
+        w->bad = 1;
+        return 0;
+    }
+    w->ix = np;
+    w->capix = cap;
+    return 1;
+}
+
+/* The container of the earlier view's index entry e, as a member (key) or
+ * an element (ELEM) of the open container: its bytes, and its brackets
+ * shifted to where it lands. */
+static void paste_prev(wr *w, const char *key, size_t klen, size_t e)
+{
+    const prevdoc *pd = w->pv;
+    begin(w, key, klen);
+    if (w->bad)
+        return;
+    size_t s0 = pd->ix[e][0], n = pd->ix[e][1] - s0, ni = pd->ix[e][2] - e;
+    if (!need(w, n) || !ix_room(w, ni))
+        return;
+    size_t at = w->len;
+    memcpy(w->p + at, pd->text + s0, n);
+    w->len += n;
+    for (size_t i = 0; i < ni; i++) {
+        const uint32_t *q = pd->ix[e + i];
+        uint32_t *o = w->ix[w->nix + i];
+        o[0] = (uint32_t)(q[0] - s0 + at);
+        o[1] = (uint32_t)(q[1] - s0 + at);
+        o[2] = (uint32_t)(q[2] - e + w->nix);
+    }
+    w->nix += ni;
+    end(w, 0, T_CONT);
+}
+
+#define NO_ENTRY SIZE_MAX
+
+/* The earlier view's root member named key (a container): its index entry,
+ * or NO_ENTRY (no earlier view, or no such member). */
+static size_t prev_member(const wr *w, const char *key, size_t klen)
+{
+    const prevdoc *pd = w->pv;
+    if (!pd)
+        return NO_ENTRY;
+    size_t kl = klen - 1; /* compact: '"key":' */
+    for (int i = 0; i < pd->ntop; i++) {
+        size_t e = pd->top[i], at = pd->ix[e][0];
+        if (at > kl && memcmp(pd->text + at - kl, key, kl) == 0 &&
+            (pd->text[at - kl - 1] == ',' || pd->text[at - kl - 1] == '{'))
+            return e;
+    }
+    return NO_ENTRY;
+}
+
+/* The first element of the earlier view's container e that is itself a
+ * container (NO_ENTRY: none), and the one after c. */
+static size_t prev_first(const wr *w, size_t e)
+{
+    if (e == NO_ENTRY || e + 1 >= w->pv->ix[e][2])
+        return NO_ENTRY;
+    return e + 1;
+}
+
+static size_t prev_next(const wr *w, size_t e, size_t c)
+{
+    if (c == NO_ENTRY)
+        return NO_ENTRY;
+    size_t n = w->pv->ix[c][2];
+    return n < w->pv->ix[e][2] ? n : NO_ENTRY;
+}
+
+/* What every part reads and never changes in a game: the counts, the
+ * board, the card table (the names of plots and cards), the edition (the
+ * companies' names). Without it nothing is copied. */
+static int same_static(const ch_state *a, const ch_state *b)
+{
+    int n = b->ncards < CH_MAX_CARDS ? b->ncards : CH_MAX_CARDS;
+    return a->edition == b->edition && a->nplayers == b->nplayers &&
+           a->ncompanies == b->ncompanies && a->ncards == b->ncards &&
+           a->board_id == b->board_id && memcmp(a->card_plot, b->card_plot, (size_t)n) == 0 &&
+           memcmp(a->card_level, b->card_level, (size_t)n) == 0 &&
+           memcmp(a->card_event, b->card_event, (size_t)n) == 0;
+}
+
 /* ---- the sections ----------------------------------------------------------- */
+
+/* What w_game reads. */
+static int same_game(const ch_state *a, const ch_state *b)
+{
+    return a->nplayers == b->nplayers && a->ncompanies == b->ncompanies &&
+           a->ncards == b->ncards && a->market_size == b->market_size &&
+           a->nevent_open == b->nevent_open && a->max_hand == b->max_hand &&
+           a->first_player == b->first_player && a->total_money == b->total_money &&
+           a->warehouses_total == b->warehouses_total && a->roofs_total == b->roofs_total &&
+           a->preset == b->preset && a->events_on == b->events_on;
+}
 
 static void w_game(wr *w)
 {
+    size_t e = prev_member(w, KEY("game"));
+    if (e != NO_ENTRY && same_game(w->pv->st, w->st)) {
+        paste_prev(w, KEY("game"), e);
+        return;
+    }
     const ch_state *st = w->st;
     obj_open(w, KEY("game"));
     put_int(w, KEY("player_count"), st->nplayers);
@@ -736,12 +870,25 @@ static void w_cards(wr *w)
     close_(w);
 }
 
+/* What a company's element reads (its name and its HQ's plot name are
+ * static). */
+static int same_company(const ch_company *a, const ch_company *b)
+{
+    return a->value == b->value && a->on_chart == b->on_chart && a->hq == b->hq &&
+           a->bank == b->bank && a->flag == b->flag;
+}
+
 static void w_companies(wr *w)
 {
     const ch_state *st = w->st;
+    size_t pe = prev_member(w, KEY("companies")), pc = prev_first(w, pe);
     arr_open(w, KEY("companies"));
-    for (int c = 0; c < w->ncos; c++) {
+    for (int c = 0; c < w->ncos; c++, pc = prev_next(w, pe, pc)) {
         const ch_company *co = &st->co[c];
+        if (pc != NO_ENTRY && same_company(&w->pv->st->co[c], co)) {
+            paste_prev(w, ELEM, pc);
+            continue;
+        }
         obj_open(w, ELEM);
         put_name(w, KEY("name"), &w->co[c]);
         put_int(w, KEY("value"), co->value);
@@ -759,12 +906,29 @@ static int popcount2(const uint64_t s[2])
     return __builtin_popcountll(s[0]) + __builtin_popcountll(s[1]);
 }
 
+/* What a player's element reads (besides the edition and the viewer, the
+ * same in both views). */
+static int same_player(const ch_player *a, const ch_player *b)
+{
+    return a->cash == b->cash && memcmp(a->stock, b->stock, sizeof a->stock) == 0 &&
+           a->actions == b->actions && a->roofs == b->roofs &&
+           a->extra_pending == b->extra_pending && a->extra_armed == b->extra_armed &&
+           a->hidden_levels == b->hidden_levels && a->flags == b->flags &&
+           a->reserve_took == b->reserve_took && a->hand[0] == b->hand[0] &&
+           a->hand[1] == b->hand[1] && a->known[0] == b->known[0] && a->known[1] == b->known[1];
+}
+
 static void w_players(wr *w)
 {
     const ch_state *st = w->st;
+    size_t pe = prev_member(w, KEY("players")), pp = prev_first(w, pe);
     arr_open(w, KEY("players"));
-    for (int p = 0; p < w->nplayers; p++) {
+    for (int p = 0; p < w->nplayers; p++, pp = prev_next(w, pe, pp)) {
         const ch_player *pl = &st->pl[p];
+        if (pp != NO_ENTRY && same_player(&w->pv->st->pl[p], pl)) {
+            paste_prev(w, ELEM, pp);
+            continue;
+        }
         obj_open(w, ELEM);
         put_int(w, KEY("seat"), p);
         put_int(w, KEY("cash"), pl->cash);
@@ -793,8 +957,21 @@ static void w_players(wr *w)
 static void w_plots(wr *w)
 {
     const ch_state *st = w->st;
+    size_t pe = prev_member(w, KEY("plots")), pp = prev_first(w, pe);
+    if (pe != NO_ENTRY && memcmp(w->pv->st->height, st->height, (size_t)w->nplots) == 0 &&
+        memcmp(w->pv->st->owner, st->owner, (size_t)w->nplots) == 0 &&
+        memcmp(w->pv->st->pflags, st->pflags, (size_t)w->nplots) == 0) {
+        paste_prev(w, KEY("plots"), pe); /* most moves build nothing */
+        return;
+    }
     arr_open(w, KEY("plots"));
-    for (int p = 0; p < w->nplots; p++) {
+    for (int p = 0; p < w->nplots; p++, pp = prev_next(w, pe, pp)) {
+        /* what a plot's element reads (its name is static) */
+        if (pp != NO_ENTRY && w->pv->st->height[p] == st->height[p] &&
+            w->pv->st->owner[p] == st->owner[p] && w->pv->st->pflags[p] == st->pflags[p]) {
+            paste_prev(w, ELEM, pp);
+            continue;
+        }
         obj_open(w, ELEM);
         put_jname(w, KEY("plot"), w->pn->n[p], w->pn->len[p]);
         put_int(w, KEY("height"), st->height[p]);
@@ -829,9 +1006,34 @@ static int look_hidden(const wr *w)
     return !(st->phase == CH_PH_PICK && w->viewer >= 0 && w->viewer == st->actor);
 }
 
+/* What w_piles reads (look_hidden: the viewer is the same in both views). */
+static int same_piles(const ch_state *a, const ch_state *b)
+{
+    if (a->ndeck != b->ndeck || a->market_size != b->market_size || a->nreserve != b->nreserve ||
+        a->ndiscard != b->ndiscard || a->nlook != b->nlook || a->nev_deck != b->nev_deck ||
+        a->nevent_open != b->nevent_open || a->nev_discard != b->nev_discard ||
+        a->au_option != b->au_option || a->phase != b->phase || a->actor != b->actor)
+        return 0;
+    size_t nm = b->market_size < CH_MARKET_MAX ? b->market_size : CH_MARKET_MAX;
+    size_t nd = b->ndiscard < CH_MAX_CARDS ? b->ndiscard : CH_MAX_CARDS;
+    size_t nl = b->nlook < sizeof b->look ? b->nlook : sizeof b->look;
+    size_t no = b->nevent_open < CH_EVENT_OPEN_MAX ? b->nevent_open : CH_EVENT_OPEN_MAX;
+    size_t ne = b->nev_discard < CH_EVENT_CARDS ? b->nev_discard : CH_EVENT_CARDS;
+    return memcmp(a->market, b->market, nm) == 0 && memcmp(a->discard, b->discard, nd) == 0 &&
+           memcmp(a->look, b->look, nl) == 0 && memcmp(a->ev_open, b->ev_open, no) == 0 &&
+           memcmp(a->ev_discard, b->ev_discard, ne) == 0;
+}
+
 static void w_piles(wr *w)
 {
     const ch_state *st = w->st;
+    if (w->view) {
+        size_t e = prev_member(w, KEY("piles"));
+        if (e != NO_ENTRY && same_piles(w->pv->st, st)) {
+            paste_prev(w, KEY("piles"), e);
+            return;
+        }
+    }
     obj_open(w, KEY("piles"));
     if (w->view)
         put_int(w, KEY("deck_count"), st->ndeck);
@@ -1066,6 +1268,36 @@ typedef struct names_cache {
 
 static _Thread_local names_cache tl_names;
 
+/* The companies' names as the writer copies them (set_name), which depend
+ * only on the edition, the number of companies and the layout: made once
+ * per thread and kind of game instead of for every document (20 strlen and
+ * set_name calls were a tenth of a view's writing). */
+typedef struct co_names {
+    int valid, edition, ncompanies, compact;
+    wname co[CH_MAX_COMPANIES];
+    wname co_key[CH_MAX_COMPANIES];
+} co_names;
+
+static _Thread_local co_names tl_co;
+
+static const co_names *co_names_for(const ch_state *st, int compact)
+{
+    co_names *cn = &tl_co;
+    if (cn->valid && cn->edition == st->edition && cn->ncompanies == st->ncompanies &&
+        cn->compact == compact)
+        return cn;
+    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
+        const char *name = ch_company_name(st, c);
+        set_name(&cn->co[c], name, strlen(name), "", 0);
+        set_name(&cn->co_key[c], name, strlen(name), ": ", compact ? 1 : 2);
+    }
+    cn->edition = st->edition;
+    cn->ncompanies = st->ncompanies;
+    cn->compact = compact;
+    cn->valid = 1;
+    return cn;
+}
+
 static const names_cache *names_for(const ch_state *st)
 {
     names_cache *nc = &tl_names;
@@ -1190,7 +1422,7 @@ static void part_paste(wr *w, const share *sh, int i)
  * not it succeeds), with its bracket index when want_ix: 0, or -1 out of
  * memory. */
 static int write_into(const ch_state *st, int view, int viewer, unsigned flags,
-                      ch_view_buf *vb, int want_ix, share *sh)
+                      ch_view_buf *vb, int want_ix, share *sh, const prevdoc *pv)
 {
     /* the writer (some 12 KB) on the stack: a view is written for every
        client perspective at every move (the server's view workers), and a
@@ -1232,11 +1464,10 @@ static int write_into(const ch_state *st, int view, int viewer, unsigned flags,
     w->pn = &nc->pn;
     w->cn = &nc->cn;
     w->names_plain = nc->plain;
-    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
-        const char *name = ch_company_name(st, c);
-        set_name(&w->co[c], name, strlen(name), "", 0);
-        set_name(&w->co_key[c], name, strlen(name), ": ", w->compact ? 1 : 2);
-    }
+    const co_names *cos = co_names_for(st, w->compact);
+    w->co = cos->co;
+    w->co_key = cos->co_key;
+    w->pv = pv && view && w->compact && want_ix ? pv : NULL;
 
     obj_open(w, ELEM);
     if (flags & CH_JSON_STATIC) {
@@ -1311,7 +1542,7 @@ static char *write_doc_ix(const ch_state *st, int view, int viewer, unsigned fla
         *ix = NULL;
         *nix = 0;
     }
-    if (write_into(st, view, viewer, flags, &vb, ix != NULL, sh) != 0) {
+    if (write_into(st, view, viewer, flags, &vb, ix != NULL, sh, NULL) != 0) {
         free(vb.text);
         free(vb.ix);
         return NULL;
@@ -1419,7 +1650,33 @@ int ch_views_json_ix(const ch_state *st, unsigned mask, unsigned flags, char **t
     return 0;
 }
 
-int ch_views_json_buf(const ch_state *st, unsigned mask, unsigned flags, ch_view_buf *buf)
+/* The earlier view prev as a prevdoc for a view of st, or 0 when it cannot
+ * be one (missing, not a compact view's text and index, another game's). */
+static int prev_open(prevdoc *pd, const ch_view_prev *prev, const ch_state *st)
+{
+    if (!prev || !prev->st || !prev->text || !prev->ix || prev->nix < 1 ||
+        prev->len >= UINT32_MAX || prev->ix[0][0] != 0 || prev->ix[0][1] != prev->len ||
+        prev->ix[0][2] != prev->nix || !same_static(prev->st, st))
+        return 0;
+    pd->st = prev->st;
+    pd->text = prev->text;
+    pd->len = prev->len;
+    pd->ix = prev->ix;
+    pd->nix = prev->nix;
+    pd->ntop = 0;
+    /* the root's members that are containers, each entry naming the next */
+    for (size_t c = 1; c < prev->nix && pd->ntop < PREV_TOP;) {
+        size_t nx = prev->ix[c][2];
+        if (nx <= c || nx > prev->nix || prev->ix[c][1] > prev->len || prev->ix[c][0] >= prev->ix[c][1])
+            return 0;
+        pd->top[pd->ntop++] = c;
+        c = nx;
+    }
+    return 1;
+}
+
+static int views_into(const ch_state *st, unsigned mask, unsigned flags, ch_view_buf *buf,
+                      const ch_view_prev *prev)
 {
     if (!st || !buf || !(flags & CH_JSON_COMPACT) || (flags & CH_JSON_STATIC) ||
         (flags & ~(unsigned)(CH_JSON_COMPACT | CH_JSON_DYNAMIC)))
@@ -1430,7 +1687,9 @@ int ch_views_json_buf(const ch_state *st, unsigned mask, unsigned flags, ch_view
     for (int k = 0; k <= n; k++) {
         if (!(mask >> k & 1u))
             continue;
-        if (write_into(st, 1, k - 1, flags, &buf[k], 1, &sh) != 0)
+        prevdoc pd;
+        int have_prev = prev && prev_open(&pd, &prev[k], st);
+        if (write_into(st, 1, k - 1, flags, &buf[k], 1, &sh, have_prev ? &pd : NULL) != 0)
             return -1;
         if (!sh.have) {
             sh.have = 1;
@@ -1442,8 +1701,8 @@ int ch_views_json_buf(const ch_state *st, unsigned mask, unsigned flags, ch_view
             /* the copied parts must be what this view writes itself */
             char *own = ch_view_json(st, k - 1, flags);
             if (!own || strcmp(own, buf[k].text) != 0) {
-                fprintf(stderr, "chartered: a view with shared parts differs from its own "
-                                "(perspective %d)\n", k - 1);
+                fprintf(stderr, "chartered: a view with shared or earlier parts differs from "
+                                "its own (perspective %d)\n", k - 1);
                 assert(own && strcmp(own, buf[k].text) == 0);
             }
             free(own);
@@ -1451,6 +1710,17 @@ int ch_views_json_buf(const ch_state *st, unsigned mask, unsigned flags, ch_view
 #endif
     }
     return 0;
+}
+
+int ch_views_json_buf(const ch_state *st, unsigned mask, unsigned flags, ch_view_buf *buf)
+{
+    return views_into(st, mask, flags, buf, NULL);
+}
+
+int ch_views_json_since(const ch_state *st, unsigned mask, unsigned flags, ch_view_buf *buf,
+                        const ch_view_prev *prev)
+{
+    return views_into(st, mask, flags, buf, prev);
 }
 
 /* FNV-1a over which cards the view names (see card_hidden): the board and

@@ -670,6 +670,9 @@ typedef struct srv_view {
        size, for its reuse once the view is dropped (views.c) */
     size_t cap;
     struct srv_view *pool_next;
+    /* the state it was written from: the next view of its perspective
+       copies from it what did not change (ch_views_json_since) */
+    ch_state st;
 } srv_view;
 srv_view *srv_view_ref(srv_view *v);
 void srv_view_unref(srv_view *v);

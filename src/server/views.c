@@ -11,8 +11,10 @@
  * perspective shares, and its clients become writable. A job that comes
  * back for a decision the game has left is dropped and asked again.
  * A job writes the views of all its perspectives in one pass
- * (ch_views_json_ix: what every viewer sees alike is written once), and each
- * view comes with its bracket index from the writer, which the diff walks.
+ * (ch_views_json_since: what every viewer sees alike is written once, and
+ * what did not change since the perspective's previous view, whose state
+ * each view keeps, is copied from it), and each view comes with its bracket
+ * index from the writer, which the diff walks.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,8 +29,9 @@ typedef struct vjob {
     unsigned mask;              /* bit 0 spectator, bit s+1 seat s */
     unsigned pmask;             /* the perspectives a client takes patches of */
     ch_state st;
-    srv_view *old[CH_MAX_PLAYERS + 1];  /* the game's views the patches start from
-                                           (a reference: shared, never copied) */
+    srv_view *old[CH_MAX_PLAYERS + 1];  /* the game's views the patches start from,
+                                           and the writer copies from (a
+                                           reference: shared, never copied) */
     int base[CH_MAX_PLAYERS + 1];       /* their decisions */
     srv_view *view[CH_MAX_PLAYERS + 1]; /* made here, each with its patch */
 } vjob;
@@ -122,7 +125,8 @@ static srv_view *block_get(size_t need)
 
 /* A view in one block: the struct, the index, the text and the patch (when
  * patch is not NULL), copied from the scratch buffers they were made in. */
-static srv_view *view_block(const ch_view_buf *vb, const char *patch, size_t patch_len)
+static srv_view *view_block(const ch_state *st, const ch_view_buf *vb, const char *patch,
+                            size_t patch_len)
 {
     size_t ixb = vb->nix * sizeof *vb->ix;
     srv_view *v = block_get(sizeof *v + ixb + vb->len + 1 + (patch ? patch_len + 1 : 0));
@@ -130,6 +134,7 @@ static srv_view *view_block(const ch_view_buf *vb, const char *patch, size_t pat
         return NULL;
     atomic_init(&v->refs, 1);
     v->pool_next = NULL;
+    v->st = *st;
     char *at = (char *)(v + 1);
     v->ix.pair = (uint32_t(*)[3])(void *)at;
     v->ix.n = v->ix.cap = vb->nix;
@@ -156,9 +161,16 @@ static srv_view *view_block(const ch_view_buf *vb, const char *patch, size_t pat
 static void make_views(const ch_state *st, unsigned mask, unsigned pmask, srv_view *const *old,
                        srv_view **view, vscratch *sc)
 {
-    for (int k = 0; k <= CH_MAX_PLAYERS; k++)
+    ch_view_prev prev[CH_MAX_PLAYERS + 1];
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
         view[k] = NULL;
-    if (ch_views_json_buf(st, mask, SRV_VIEW_FLAGS, sc->vb) != 0)
+        /* each perspective's previous view: what did not change is copied */
+        const srv_view *o = old[k];
+        prev[k] = o ? (ch_view_prev){&o->st, o->text, o->len, (const uint32_t(*)[3])o->ix.pair,
+                                     o->ix.n}
+                    : (ch_view_prev){0};
+    }
+    if (ch_views_json_since(st, mask, SRV_VIEW_FLAGS, sc->vb, prev) != 0)
         return;
     /* the patches of the parts every viewer sees alike are the same too:
        made for the first perspective, copied for the others (the memo
@@ -176,7 +188,7 @@ static void make_views(const ch_state *st, unsigned mask, unsigned pmask, srv_vi
             have = srv_json_diff_into(&sc->patch, old[k]->text, old[k]->len, &old[k]->ix,
                                       vb->text, vb->len, &bix, sc->memo) == 0;
         }
-        view[k] = view_block(vb, have ? sc->patch.s : NULL, sc->patch.len);
+        view[k] = view_block(st, vb, have ? sc->patch.s : NULL, sc->patch.len);
     }
 }
 
@@ -349,7 +361,7 @@ int srv_views_request(srv_views *v, srv_game *g)
     j->st = g->st;
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
         j->base[k] = -1;
-        if (((pmask >> k) & 1u) && g->vview[k] && g->vdec[k] < g->nmoves) {
+        if (((mask >> k) & 1u) && g->vview[k] && g->vdec[k] < g->nmoves) {
             j->old[k] = srv_view_ref(g->vview[k]);
             j->base[k] = g->vdec[k];
         }
