@@ -203,7 +203,13 @@ static inline int clamp_value(const ch_state *st, int v)
     return v < e->min_value ? e->min_value : v > e->max_value ? e->max_value : v;
 }
 static inline int hand_count(const ch_state *st, int p) { return bs_count(st->pl[p].hand); }
-static inline int next_player(const ch_state *st, int p) { return (p + 1) % st->nplayers; }
+/* (p + 1) mod nplayers for a seat p < nplayers, without a division (every
+ * turn's end asks it) */
+static inline int next_player(const ch_state *st, int p)
+{
+    int q = p + 1;
+    return q >= st->nplayers ? 0 : q;
+}
 
 /* board_table.c: the shared read-only table of boards (ch_state.board_id).
  * An entry is the board and tables derived from it that are too big to copy
