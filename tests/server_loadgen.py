@@ -12,6 +12,12 @@ for a few seconds per run.
 - With whole views (--frames full): the same, and the state frames are far
   larger than patches.
 - A flag without its value, an unknown flag: exit status 2.
+- The server's loop statistics (CHARTERED_LOOP_STATS, src/server/loopstats.c)
+  of a run at once: written at the stop, and they add up (a latency sample
+  per state frame, at least one per move counted; the moves stored, counted
+  in each second's line, add up to the server's count; commits no more than
+  the games' batches handed over, those no more than the moves; every
+  section of the loop named).
 
 usage: python3 server_loadgen.py BINARY SRCDIR WORKDIR
 """
@@ -32,12 +38,18 @@ GAMES = 6
 os.environ["CHARTERED_AUTH_LIMITS"] = "10,200,0"  # one guest session per client
 
 
-def run(name, *args):
+def run(name, *args, stats=None):
     """One fresh server and one loadgen run; its output and the server's
-    stored moves."""
+    stored moves. stats: CHARTERED_LOOP_STATS for the server."""
     srv = Server(BIN, os.path.join(WORK, name + ".db"),
                  extra=["--sync", "normal"])
-    srv.start()
+    os.environ.pop("CHARTERED_LOOP_STATS", None)
+    if stats:
+        os.environ["CHARTERED_LOOP_STATS"] = stats
+    try:
+        srv.start()
+    finally:
+        os.environ.pop("CHARTERED_LOOP_STATS", None)
     try:
         p = subprocess.run([LOADGEN, "--port", str(srv.port), "--games", str(GAMES),
                             "--seconds", "3", "--warmup", "1",
@@ -79,6 +91,42 @@ m1, _ = figures("think", *run("think", "--think", "40", "--frames", "patch"))
 m2, med_full = figures("full", *run("full", "--think", "0", "--frames", "full"))
 check(med_full > 4 * med_patch,
       f"whole views ({med_full:.0f} bytes) are not far larger than patches ({med_patch:.0f})")
+
+
+def loop_stats(path, moves, stored):
+    """The report of CHARTERED_LOOP_STATS adds up with loadgen's figures."""
+    check(os.path.exists(path), f"loop statistics: {path} was not written")
+    if not os.path.exists(path):
+        return
+    text = open(path, encoding="utf-8").read()
+    def num(pat):
+        m = re.search(pat, text)
+        check(m is not None, f"loop statistics: no line matching {pat!r} in:\n{text}")
+        return float(m.group(1)) if m else 0
+    total = num(r"s, (\d+) moves stored")
+    iters = num(r"stage loop iteration \(busy\)\s+n (\d+)")
+    handed = num(r"stage move read -> commit handed over\s+n (\d+)")
+    commits = num(r"stage commit round trip\s+n (\d+)")
+    frames = num(r"stage move read -> state frame written\s+n (\d+)")
+    busy = num(r"^busy ([0-9.]+) s".replace("^", "(?m)^"))
+    check(total >= stored, f"loop statistics: {total:.0f} moves stored, health said {stored}")
+    check(iters > 0 and busy > 0, f"loop statistics: {iters:.0f} iterations, {busy} s busy")
+    check(0 < commits <= handed <= total, f"loop statistics: {commits:.0f} commits for "
+          f"{handed:.0f} games' batches and {total:.0f} moves")
+    check(frames >= moves, f"loop statistics: {frames:.0f} state frames timed for {moves:.0f} "
+          "moves counted by loadgen")
+    per_s = sum(int(m) for m in re.findall(r"(?m)^second \d+ moves (\d+) ", text))
+    check(per_s == total, f"loop statistics: the seconds' lines hold {per_s} moves, "
+          f"{total:.0f} stored")
+    for sec in ("read frames (receive)", "workers' results (drain)", "flush of frames",
+                "commit hand-over", "tick: turn timers", "tick: limits", "other"):
+        check(f"section {sec}" in text, f"loop statistics: no section {sec!r}")
+
+
+stats_path = os.path.join(WORK, "loop-stats.txt")
+out3, stored3 = run("stats", "--think", "0", "--frames", "patch", stats=stats_path)
+m3, _ = figures("stats", out3, stored3)
+loop_stats(stats_path, m3, stored3)
 
 for bad in (["--games"], ["--gmaes", "3"], ["--frames", "both"]):
     p = subprocess.run([LOADGEN] + bad, capture_output=True, text=True, timeout=30)

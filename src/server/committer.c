@@ -10,7 +10,8 @@
  * A game has at most one batch in flight: moves made meanwhile (sealed bids
  * of several players) wait for the next one, so the moves reach the
  * database in order, and a failed batch never leaves a gap behind a later
- * one. One thread, first in first out.
+ * one. One thread, first in first out; the batches waiting one behind the
+ * other are written in one transaction (group commit, write_group).
  *
  * The other writes the event loop used to make itself (a chat message, a
  * new session, an account) go through the same queue as jobs of their own
@@ -35,6 +36,8 @@ typedef struct cjob {
     int ok;                     /* 1 written; 0 refused; SRV_STORE_CONFLICT: refused
                                    because another writer stored a move first */
     char err[300];              /* the database's reason when not ok */
+    int64_t t_submit, t_w0, t_w1; /* loop statistics (loopstats.c): handed over,
+                                   the writer's start and end (µs) */
 } cjob;
 
 struct srv_committer {
@@ -69,6 +72,52 @@ static void finished(srv_committer *c, cjob *j)
         lws_cancel_service(g_srv->ctx);
 }
 
+/* Group commit: the batches waiting one behind the other (the loop hands
+ * one over per turn with moves, about every millisecond at 5,000 moves/s)
+ * are written in one transaction, so one sync covers them all. Whenever the
+ * writer falls behind (a slow sync, a WAL checkpoint, the thread not
+ * scheduled), the backlog is then caught up in one step instead of one
+ * sync per batch, each waiting for the ones before: the tail of the
+ * commit's round trip (issue 14, docs/performance.md). A write job (not a
+ * batch) ends a group: everything stays in the order it was handed over.
+ * Up to GROUP_MAX batches or GROUP_ITEMS games go in one transaction. */
+#define GROUP_MAX 64
+#define GROUP_ITEMS 4096
+
+/* The batches of group (linked through next, n of them, their games
+ * counted in nitems) in one transaction, and each marked with the
+ * outcome; c->mu is not held. */
+static void write_group(srv_committer *c, cjob *group, int nitems)
+{
+    int64_t t0 = group->t_submit ? srv_ls_now() : 0;
+    srv_batch_item *all = NULL;
+    const srv_batch_item *items = group->items;
+    int n = group->n;
+    if (group->next) { /* the games of every batch side by side (shallow copies) */
+        all = malloc((size_t)(nitems ? nitems : 1) * sizeof *all);
+        if (all) {
+            n = 0;
+            for (cjob *j = group; j; j = j->next) {
+                memcpy(all + n, j->items, (size_t)j->n * sizeof *all);
+                n += j->n;
+            }
+            items = all;
+        }
+    }
+    int rc = all || !group->next ? srv_store_write(c->db, items, n) : -1;
+    int ok = rc == 0 ? 1 : rc == SRV_STORE_CONFLICT ? SRV_STORE_CONFLICT : 0;
+    int64_t t1 = t0 ? srv_ls_now() : 0;
+    for (cjob *j = group; j; j = j->next) {
+        j->ok = ok;
+        j->t_w0 = t0;
+        j->t_w1 = t1;
+        if (ok != 1)
+            snprintf(j->err, sizeof j->err, "%s",
+                     all || !group->next ? srv_store_errmsg(c->db) : "out of memory");
+    }
+    free(all);
+}
+
 static void *writer(void *arg)
 {
     srv_committer *c = arg;
@@ -80,21 +129,38 @@ static void *writer(void *arg)
             break; /* stopping, and everything handed is written */
         cjob *j = c->todo_head;
         c->todo_head = j->next;
-        if (!c->todo_head)
-            c->todo_tail = NULL;
-        pthread_mutex_unlock(&c->mu);
+        j->next = NULL;
         if (j->run) {
+            if (!c->todo_head)
+                c->todo_tail = NULL;
+            pthread_mutex_unlock(&c->mu);
             j->run(srv_store_db(c->db), j->arg);
             pthread_mutex_lock(&c->mu);
             finished(c, j);
             continue;
         }
-        int rc = srv_store_write(c->db, j->items, j->n);
-        j->ok = rc == 0 ? 1 : rc == SRV_STORE_CONFLICT ? SRV_STORE_CONFLICT : 0;
-        if (j->ok != 1)
-            snprintf(j->err, sizeof j->err, "%s", srv_store_errmsg(c->db));
+        /* the batches right behind it join it */
+        cjob *last = j;
+        int nb = 1, nitems = j->n;
+        while (c->todo_head && !c->todo_head->run && nb < GROUP_MAX &&
+               nitems + c->todo_head->n <= GROUP_ITEMS) {
+            cjob *k = c->todo_head;
+            c->todo_head = k->next;
+            k->next = NULL;
+            last->next = k;
+            last = k;
+            nb++;
+            nitems += k->n;
+        }
+        if (!c->todo_head)
+            c->todo_tail = NULL;
+        pthread_mutex_unlock(&c->mu);
+        write_group(c, j, nitems);
         pthread_mutex_lock(&c->mu);
-        finished(c, j);
+        for (cjob *k = j, *nx; k; k = nx) { /* in order: the loop finishes the oldest first */
+            nx = k->next;
+            finished(c, k);
+        }
     }
     pthread_mutex_unlock(&c->mu);
     return NULL;
@@ -180,6 +246,15 @@ int srv_committer_submit(srv_committer *c, srv_game *list)
         j->games[i]->commit_busy = 1;
         j->games[i]->meta_dirty = 0; /* in the batch; set again if it fails */
     }
+    if (srv_ls_on) {
+        j->t_submit = srv_ls_now();
+        for (int i = 0; i < j->n; i++) {
+            srv_game *g = j->games[i];
+            if (g->ls_pending_us)
+                srv_ls_add(SRV_LS_READ_SUBMIT, j->t_submit - g->ls_pending_us);
+            g->ls_pending_us = 0;
+        }
+    }
     enqueue(c, j);
     return 0;
 }
@@ -211,6 +286,10 @@ void srv_committer_drain(srv_committer *c)
             srv_storage_ok();
         else
             srv_storage_failed(j->err);
+        if (j->t_submit) {
+            srv_ls_add(SRV_LS_COMMIT, srv_ls_now() - j->t_submit);
+            srv_ls_add(SRV_LS_WRITE, j->t_w1 - j->t_w0);
+        }
         for (int i = 0; i < j->n; i++) {
             srv_game *g = j->games[i];
             g->commit_busy = 0;

@@ -91,6 +91,11 @@ static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size
         return MOVE_NOMEM;
     }
     g->nmoves++;
+    if (srv_ls_on) { /* loop statistics (loopstats.c) */
+        g->ls_move_us = srv_ls_now();
+        if (!g->ls_pending_us)
+            g->ls_pending_us = g->ls_move_us;
+    }
     unsigned mask;
     if (ch_decider(&g->st, &mask) == CH_DEC_TERMINAL)
         srv_game_finish(g);
@@ -478,7 +483,21 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     }
     size_t hl = hb.len, sl = stat ? strlen(stat) : 0;
     size_t vl = !patch ? g->vview[k]->len : patch == empty ? 2 : g->vview[k]->patch_len;
-    srv_out *out = malloc(sizeof *out + LWS_PRE + hl + bl + vl + sl + 32);
+    /* the frame in a buffer the loop keeps (it is written at once, and
+       libwebsockets copies what the kernel does not take): no malloc and
+       free per frame on the loop */
+    static srv_out *out_kept;
+    static size_t out_cap;
+    size_t need = sizeof *out_kept + LWS_PRE + hl + bl + vl + sl + 32;
+    if (need > out_cap) {
+        size_t cap = need + need / 2;
+        srv_out *nb = realloc(out_kept, cap);
+        if (nb) {
+            out_kept = nb;
+            out_cap = cap;
+        }
+    }
+    srv_out *out = need <= out_cap ? out_kept : NULL;
     if (out) {
         unsigned char *p = out->buf + LWS_PRE;
         memcpy(p, head, hl - 1); /* without the closing brace */

@@ -91,9 +91,13 @@ void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
     g->npending -= k;
     g->ncommitted += k;
     g_srv->moves_total += (uint64_t)k; /* moves stored, not moves tried */
+    srv_ls_moves(k);
     g->away_stored = away;
-    if (k)
+    if (k) {
         g->decide_since_ms = srv_now_ms();
+        if (srv_ls_on)
+            g->ls_commit_us = srv_ls_now();
+    }
     /* moves made while this commit was out wait for the next one, and the
        clients for them (srv_game_changed waits while moves are pending) */
     if (g->npending || g->meta_dirty)
@@ -120,9 +124,18 @@ static void commit_here(srv_game *list)
     }
 }
 
+static void commit_now_in(void);
+
 void srv_commit_now(lws_sorted_usec_list_t *sul)
 {
     (void)sul;
+    int64_t t0 = SRV_LS_T0();
+    commit_now_in();
+    srv_ls_sec_end(SRV_LS_COMMITNOW, t0);
+}
+
+static void commit_now_in(void)
+{
     g_srv->commit_scheduled = 0;
     srv_game *list = g_srv->commit_list;
     g_srv->commit_list = NULL;
@@ -152,15 +165,27 @@ void srv_commit_now(lws_sorted_usec_list_t *sul)
 
 static void tick(lws_sorted_usec_list_t *sul)
 {
+    int64_t t0 = SRV_LS_T0();
     srv_timers_check(srv_now_ms());
+    srv_ls_sec_end(SRV_LS_TIMERS, t0);
+    t0 = SRV_LS_T0();
     srv_games_evict(srv_now_ms());
+    srv_ls_sec_end(SRV_LS_EVICT, t0);
     /* turn-based games out of memory whose clock ran out; on a cluster node
        each is taken with its lease first (the node that wins it plays it) */
+    t0 = SRV_LS_T0();
     if (g_srv->store)
         srv_turn_wake(srv_now_ms());
+    srv_ls_sec_end(SRV_LS_TURN, t0);
+    t0 = SRV_LS_T0();
     srv_storage_tick(srv_now_ms());
+    srv_ls_sec_end(SRV_LS_STORAGE, t0);
+    t0 = SRV_LS_T0();
     srv_cluster_tick();
+    srv_ls_sec_end(SRV_LS_CLUSTER, t0);
+    t0 = SRV_LS_T0();
     srv_limits_tick(srv_now_ms());
+    srv_ls_sec_end(SRV_LS_LIMITS, t0);
     if (interrupted) {
         lws_cancel_service(g_srv->ctx);
         if (g_loop)
@@ -169,8 +194,31 @@ static void tick(lws_sorted_usec_list_t *sul)
     lws_sul_schedule(g_srv->ctx, 0, sul, tick, 250 * LWS_US_PER_MS);
 }
 
+static int callback_in(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+                       void *in, size_t len);
+
+/* The one callback, timed by section when CHARTERED_LOOP_STATS is set
+ * (loopstats.c). */
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
+{
+    if (!srv_ls_on)
+        return callback_in(wsi, reason, user, in, len);
+    int sec = reason == LWS_CALLBACK_RECEIVE ? SRV_LS_RECV
+            : reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED ? SRV_LS_DRAIN
+            : reason == LWS_CALLBACK_SERVER_WRITEABLE ? SRV_LS_WRITABLE
+            : reason == LWS_CALLBACK_HTTP || reason == LWS_CALLBACK_HTTP_BODY ||
+                      reason == LWS_CALLBACK_HTTP_BODY_COMPLETION ||
+                      reason == LWS_CALLBACK_HTTP_WRITEABLE ? SRV_LS_HTTP : -1;
+    int64_t t0 = sec >= 0 ? srv_ls_now() : 0;
+    int r = callback_in(wsi, reason, user, in, len);
+    if (sec >= 0)
+        srv_ls_sec_end(sec, t0);
+    return r;
+}
+
+static int callback_in(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+                       void *in, size_t len)
 {
     switch (reason) {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
@@ -232,15 +280,47 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
+/* How long one turn of the loop writes frames before it looks at its
+ * sockets again (ws_session.c, srv_ws_flush): a burst of frames (a group
+ * of commits back, each game's four clients) goes out in slices, and moves
+ * that came in meanwhile are read and handed to the writer between them. */
+#define SRV_FLUSH_BUDGET_US 2000
+static ev_idle g_more; /* active while frames are left for the next turn */
+
 /* Before the loop waits: the frames of this turn written at once
  * (ws_session.c), before libev hands its fd changes to the kernel, so a
  * frame the kernel took whole costs no POLLOUT round trip. */
 static void on_ev_prepare(struct ev_loop *loop, ev_prepare *w, int revents)
 {
+    (void)w;
+    (void)revents;
+    int64_t t0 = SRV_LS_T0();
+    int left = srv_ws_flush(SRV_FLUSH_BUDGET_US);
+    srv_ls_sec_end(SRV_LS_FLUSH, t0);
+    srv_ls_iter_end();
+    /* frames left: the loop polls without sleeping (an active idle watcher
+       makes libev's wait return at once), reads what came in, and the next
+       prepare goes on with them */
+    if (left && !ev_is_active(&g_more))
+        ev_idle_start(loop, &g_more);
+    else if (!left && ev_is_active(&g_more))
+        ev_idle_stop(loop, &g_more);
+}
+
+static void on_ev_idle(struct ev_loop *loop, ev_idle *w, int revents)
+{
+    (void)loop;
+    (void)w;
+    (void)revents; /* nothing: its being active keeps the wait short */
+}
+
+/* epoll returned: an iteration of the loop begins (loopstats.c) */
+static void on_ev_check(struct ev_loop *loop, ev_check *w, int revents)
+{
     (void)loop;
     (void)w;
     (void)revents;
-    srv_ws_flush();
+    srv_ls_iter_begin();
 }
 
 static void on_ev_signal(struct ev_loop *loop, ev_signal *w, int revents)
@@ -422,6 +502,7 @@ int cmd_serve(int argc, char **argv)
             i++;
     }
     lws_set_log_level(o.quiet ? LLL_ERR : LLL_ERR | LLL_WARN, NULL);
+    srv_ls_start(); /* CHARTERED_LOOP_STATS (loopstats.c) */
     /* every state frame allocates and frees a few tens of KiB: keep freed
        memory in the process instead of returning it to the kernel (and
        faulting it in again) a hundred times a second */
@@ -585,7 +666,15 @@ int cmd_serve(int argc, char **argv)
         ev_prepare flush;
         ev_prepare_init(&flush, on_ev_prepare);
         ev_prepare_start(loop, &flush);
+        ev_check check;
+        ev_check_init(&check, on_ev_check);
+        ev_idle_init(&g_more, on_ev_idle);
+        if (srv_ls_on)
+            ev_check_start(loop, &check);
         ev_run(loop, 0); /* until a signal breaks it */
+        if (srv_ls_on)
+            ev_check_stop(loop, &check);
+        ev_idle_stop(loop, &g_more);
         ev_prepare_stop(loop, &flush);
         ev_signal_stop(loop, &sig_int);
         ev_signal_stop(loop, &sig_term);
@@ -593,7 +682,11 @@ int cmd_serve(int argc, char **argv)
         while (!interrupted) {
             if (lws_service(s->ctx, 0) < 0)
                 break;
-            srv_ws_flush();
+            srv_ls_iter_begin(); /* the wait is inside lws_service: counted from here */
+            int64_t t0 = SRV_LS_T0();
+            srv_ws_flush(0);
+            srv_ls_sec_end(SRV_LS_FLUSH, t0);
+            srv_ls_iter_end();
         }
     }
     /* everything acknowledged is already committed; write what is pending:
@@ -605,6 +698,7 @@ int cmd_serve(int argc, char **argv)
     if (s->commit_list)
         srv_commit_now(&s->commit_sul);
     srv_storage_stop_summary();
+    srv_ls_report();
     teardown(s);
     return 0;
 }

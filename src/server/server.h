@@ -169,6 +169,10 @@ struct srv_game {
                                    other nodes (cluster.c) */
     srv_game *hnext;            /* hash chain */
     srv_game *lnext;            /* list of every game, newest first */
+    /* loop statistics (loopstats.c; only with CHARTERED_LOOP_STATS), µs of
+       CLOCK_MONOTONIC: the first move waiting for a commit was read, the
+       newest move was read, the newest commit came back */
+    int64_t ls_pending_us, ls_move_us, ls_commit_us;
 };
 
 /* How a state frame carries its view: compact, without the board and the
@@ -277,6 +281,25 @@ extern srv *g_srv;              /* the one server of this process */
 
 /* ---- time (serve.c) ------------------------------------------------------ */
 int64_t srv_now_ms(void);
+
+/* ---- loop statistics (loopstats.c): CHARTERED_LOOP_STATS=FILE ------------ */
+/* the stages of a move, and the loop's busy time per iteration (histograms) */
+enum { SRV_LS_ITER, SRV_LS_READ_SUBMIT, SRV_LS_COMMIT, SRV_LS_WRITE, SRV_LS_COMMIT_FRAME,
+       SRV_LS_MOVE_FRAME, SRV_LS_NHIST };
+/* the sections of the loop's time */
+enum { SRV_LS_RECV, SRV_LS_DRAIN, SRV_LS_FLUSH, SRV_LS_COMMITNOW, SRV_LS_WRITABLE,
+       SRV_LS_TIMERS, SRV_LS_EVICT, SRV_LS_TURN, SRV_LS_STORAGE, SRV_LS_CLUSTER,
+       SRV_LS_LIMITS, SRV_LS_HTTP, SRV_LS_NSEC };
+extern int srv_ls_on;           /* CHARTERED_LOOP_STATS is set */
+int64_t srv_ls_now(void);       /* µs, CLOCK_MONOTONIC */
+#define SRV_LS_T0() (srv_ls_on ? srv_ls_now() : 0)
+void srv_ls_start(void);        /* reads CHARTERED_LOOP_STATS */
+void srv_ls_add(int hist, int64_t us);
+void srv_ls_moves(int k);       /* k moves stored (counted in their second) */
+void srv_ls_sec_end(int sec, int64_t t0); /* a section that began at t0 ended */
+void srv_ls_iter_begin(void);   /* epoll returned */
+void srv_ls_iter_end(void);     /* the loop waits again */
+void srv_ls_report(void);       /* at the stop: the report to the file */
 
 /* ---- tokens (tokens.c) ---------------------------------------------------- */
 /* nhex hex digits from the OS random source into out (nhex+1 bytes). 0 or -1. */
@@ -406,7 +429,8 @@ int srv_play(srv_game *g, int s, const char *text, int decision, const char *lan
 int srv_play_move(srv_game *g, int s, ch_move m, char *why, size_t n);
 /* 1 when seat s must decide now. */
 int srv_seat_decides(const srv_game *g, int s);
-/* The state frame for client c (malloc'd, with LWS_PRE room), or NULL. */
+/* The state frame for client c (with LWS_PRE room), or NULL: in a buffer
+ * the loop keeps, valid until the next call (written at once, not freed). */
 srv_out *srv_state_frame(srv_game *g, srv_client *c);
 /* After a commit or a change: every client gets a fresh state, bots move. */
 void srv_game_changed(srv_game *g);
@@ -710,8 +734,10 @@ int srv_rawguard_unmasked(int fd);             /* an unmasked frame came */
 void srv_client_want_state(srv_client *c);
 /* Writes what the kicked clients have to write (their answers and state
  * frames), at once while the kernel takes it; called before the event loop
- * waits (an ev_prepare watcher, or after each lws_service). */
-void srv_ws_flush(void);
+ * waits (an ev_prepare watcher, or after each lws_service). With a budget
+ * (µs; 0: none) it stops once that is spent and returns 1: frames are left
+ * for the next turn (the loop must not sleep meanwhile). */
+int srv_ws_flush(int64_t budget_us);
 
 /* ---- http (http_api.c) ------------------------------------------------------ */
 int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason,

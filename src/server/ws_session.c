@@ -28,19 +28,23 @@
 #include "server.h"
 
 /* The clients with something to write before the loop waits again
- * (srv_ws_flush), linked through knext/kprev; c->kicked says it is on it. */
-static srv_client *kicked_head;
+ * (srv_ws_flush), linked through knext/kprev; c->kicked says it is on it.
+ * First in, first out: when more frames are due than one flush writes
+ * (its time budget), those waiting longest go first. */
+static srv_client *kicked_head, *kicked_tail;
 
 static void kick(srv_client *c)
 {
     if (!c->wsi || c->kicked)
         return;
     c->kicked = 1;
-    c->kprev = NULL;
-    c->knext = kicked_head;
-    if (kicked_head)
-        kicked_head->kprev = c;
-    kicked_head = c;
+    c->knext = NULL;
+    c->kprev = kicked_tail;
+    if (kicked_tail)
+        kicked_tail->knext = c;
+    else
+        kicked_head = c;
+    kicked_tail = c;
 }
 
 static void unkick(srv_client *c)
@@ -53,6 +57,8 @@ static void unkick(srv_client *c)
         kicked_head = c->knext;
     if (c->knext)
         c->knext->kprev = c->kprev;
+    else
+        kicked_tail = c->kprev;
     c->knext = c->kprev = NULL;
     c->kicked = 0;
 }
@@ -595,7 +601,16 @@ static int write_next(srv_client *c, struct lws *wsi)
         return 0;
     }
     int n = lws_write(wsi, o->buf + LWS_PRE, o->len, LWS_WRITE_TEXT);
-    free(o);
+    if (!own) /* a state frame is in the loop's own buffer (srv_state_frame) */
+        free(o);
+    if (own && srv_ls_on && c->game) { /* loop statistics (loopstats.c) */
+        srv_game *g = c->game;
+        int64_t now = srv_ls_now();
+        if (g->ls_commit_us)
+            srv_ls_add(SRV_LS_COMMIT_FRAME, now - g->ls_commit_us);
+        if (g->ls_move_us && c->sent_decision == g->nmoves)
+            srv_ls_add(SRV_LS_MOVE_FRAME, now - g->ls_move_us);
+    }
     if (own && c->game)
         srv_views_release(c->game);
     return n < 0 ? -1 : 1;
@@ -618,11 +633,20 @@ static int writable(srv_client *c, struct lws *wsi)
     return 0;
 }
 
-void srv_ws_flush(void)
+int srv_ws_flush(int64_t budget_us)
 {
     /* a write can kick another client (never this one again while it
-       writes): take them one at a time from the head */
+       writes): take them one at a time from the head. With a budget, the
+       flush stops once it is spent and says so: the loop then reads what
+       came in (moves, the workers' results) before it goes on, instead of
+       leaving every socket unread while thousands of frames go out in one
+       turn (a move read late has its commit handed over late: the tail of
+       the latency, docs/performance.md) */
+    int64_t until = budget_us > 0 ? srv_ls_now() + budget_us : 0;
+    unsigned nwritten = 0;
     while (kicked_head) {
+        if (until && (++nwritten & 15) == 0 && srv_ls_now() >= until)
+            return 1;
         srv_client *c = kicked_head;
         unkick(c);
         struct lws *wsi = c->wsi;
@@ -645,6 +669,7 @@ void srv_ws_flush(void)
             lws_callback_on_writable(wsi); /* the rest when the kernel takes it */
         }
     }
+    return 0;
 }
 
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
