@@ -160,6 +160,20 @@ static void test_hand_made(void **state)
         check_diff(pairs[i][0], pairs[i][1]);
         check_diff(pairs[i][1], pairs[i][0]);
     }
+    /* a path longer than the diff writes (2 KB): no patch; the same long
+       key with nothing changed under it: the empty patch */
+    char key[3000], a[6100], b[6100];
+    memset(key, 'k', sizeof key - 1);
+    key[sizeof key - 1] = '\0';
+    snprintf(a, sizeof a, "{\"%s\":{\"x\":1,\"y\":[1,2,3,4,5,6,7,8]},\"z\":1}", key);
+    snprintf(b, sizeof b, "{\"%s\":{\"x\":2,\"y\":[1,2,3,4,5,6,7,8]},\"z\":1}", key);
+    assert_null(srv_json_diff(a, b));
+    char *p = srv_json_diff(a, a);
+    assert_non_null(p);
+    assert_string_equal(p, "[]");
+    free(p);
+    snprintf(b, sizeof b, "{\"%s\":{\"x\":1,\"y\":[1,2,3,4,5,6,7,8]},\"z\":2}", key);
+    check_diff(a, b);
 }
 
 /* chx_legal_lines as it was written before it folded runs by their moves:

@@ -120,25 +120,42 @@ static long entry_of(const doc *d, const char *p)
     return d->ix.pair[lo][0] == off ? (long)lo : -1;
 }
 
+/* The bytes that end a number, true, false or null in compact text. */
+static const unsigned char scalar_end[256] = {[','] = 1, ['}'] = 1, [']'] = 1};
+
+/* The end of the JSON string starting at p (its opening quote): the next
+ * quote not escaped (an odd run of backslashes before it escapes it), found
+ * with memchr (a key or name is some 10 bytes, and keys are most of what a
+ * diff reads: a loop over each byte was a sixth of its instructions). */
+static const char *skip_string(const char *p, const char *end)
+{
+    const char *q = p + 1;
+    while (q < end) {
+        const char *c = memchr(q, '"', (size_t)(end - q));
+        if (!c)
+            return end;
+        const char *k = c;
+        while (k > p + 1 && k[-1] == '\\')
+            k--;
+        if ((c - k) % 2 == 0)
+            return c + 1;
+        q = c + 1;
+    }
+    return end;
+}
+
 /* The end of the JSON value starting at p (compact text, already valid). */
 static const char *skip_value(const doc *d, const char *p, const char *end)
 {
     if (p >= end)
         return end;
-    if (*p == '"') {
-        for (p++; p < end; p++) {
-            if (*p == '\\')
-                p++;
-            else if (*p == '"')
-                return p + 1;
-        }
-        return end;
-    }
+    if (*p == '"')
+        return skip_string(p, end);
     if (*p == '{' || *p == '[') { /* its pair, by binary search */
         long e = entry_of(d, p);
         return e >= 0 ? d->base + d->ix.pair[e][1] : end;
     }
-    while (p < end && *p != ',' && *p != '}' && *p != ']')
+    while (p < end && !scalar_end[(unsigned char)*p])
         p++;
     return p;
 }
@@ -157,7 +174,7 @@ static int members(const doc *d, span v, span *keys, span *vals)
         if (k == MAX_MEMBERS)
             return -1;
         if (obj) {
-            const char *ke = skip_value(d, p, end);
+            const char *ke = *p == '"' ? skip_string(p, end) : skip_value(d, p, end);
             keys[k].s = p;
             keys[k].n = (size_t)(ke - p);
             p = ke + 1; /* the colon */
@@ -220,63 +237,114 @@ void srv_jmemo_free(srv_jmemo *mm)
     free(mm);
 }
 
+/* The path of the value being diffed is kept as segments (an object's key
+ * or an array's index) and written out as a JSON Pointer only when an
+ * operation needs it: most members compared emit nothing, and writing each
+ * one's path was a sixth of a diff's instructions. */
+#define MAX_DEPTH 256
+typedef struct seg {
+    const char *key;            /* the key's JSON text with quotes, or NULL: */
+    size_t n;
+    int index;                  /* an array index */
+} seg;
+
 typedef struct diff_ctx {
     doc a, b;
     srv_jmemo *memo;            /* NULL: none */
     int memo_fill;              /* this diff fills it (it was empty) */
     chx_buf *out;
-    char path[2048];
-    size_t plen;
     int nops;
+    int err;                    /* a path too long to write */
+    int depth;                  /* segments of the current path */
+    int rendered;               /* of them, written in path */
+    size_t plen;                /* path's length: of the rendered segments */
+    size_t seg_end[MAX_DEPTH];  /* where each rendered segment ends in path */
+    seg seg[MAX_DEPTH];
+    char path[2048];
 } diff_ctx;
 
-/* Append one path segment: an object key (its JSON text with quotes, as a
- * JSON Pointer token: "~" as "~0", "/" as "~1") or an array index. */
 static int push_key(diff_ctx *d, span key)
 {
-    size_t need = key.n * 2 + 2;
-    if (d->plen + need >= sizeof d->path)
+    if (d->depth == MAX_DEPTH)
         return -1;
-    d->path[d->plen++] = '/';
-    for (size_t i = 1; i + 1 < key.n; i++) {
-        char ch = key.s[i];
-        if (ch == '\\' && i + 2 < key.n && key.s[i + 1] == '/') {
-            d->path[d->plen++] = '~';
-            d->path[d->plen++] = '1';
-            i++;
-        } else if (ch == '\\') { /* an escape: copied as it is, both bytes */
-            d->path[d->plen++] = ch;
-            d->path[d->plen++] = key.s[++i];
-        } else if (ch == '~' || ch == '/') {
-            d->path[d->plen++] = '~';
-            d->path[d->plen++] = ch == '~' ? '0' : '1';
-        } else {
-            d->path[d->plen++] = ch;
-        }
-    }
+    d->seg[d->depth++] = (seg){key.s, key.n, 0};
     return 0;
 }
 
 static int push_index(diff_ctx *d, int i)
 {
-    char num[16]; /* "/" and the digits, written backwards (no printf here:
-                     it was a tenth of the diff's time) */
-    int k = 16;
-    do {
-        num[--k] = (char)('0' + i % 10);
-        i /= 10;
-    } while (i > 0 && k > 1);
-    num[--k] = '/';
-    size_t len = (size_t)(16 - k);
-    if (d->plen + len >= sizeof d->path)
+    if (d->depth == MAX_DEPTH)
         return -1;
-    memcpy(d->path + d->plen, num + k, len);
-    d->plen += len;
+    d->seg[d->depth++] = (seg){NULL, 0, i};
+    return 0;
+}
+
+/* Back to depth (the segments after it dropped). */
+static void pop_to(diff_ctx *d, int depth)
+{
+    d->depth = depth;
+    if (d->rendered > depth)
+        d->rendered = depth;
+}
+
+/* Write the path's segments not yet written: an object key as a JSON
+ * Pointer token ("~" as "~0", "/" as "~1", other escapes as they are), an
+ * array index in digits. -1 (and err) when it does not fit. */
+static int render_path(diff_ctx *d)
+{
+    size_t n = d->rendered ? d->seg_end[d->rendered - 1] : 0;
+    for (; d->rendered < d->depth; d->rendered++) {
+        const seg *g = &d->seg[d->rendered];
+        if (g->key) {
+            span key = {g->key, g->n};
+            if (n + key.n * 2 + 2 >= sizeof d->path) {
+                d->err = 1;
+                return -1;
+            }
+            d->path[n++] = '/';
+            for (size_t i = 1; i + 1 < key.n; i++) {
+                char ch = key.s[i];
+                if (ch == '\\' && i + 2 < key.n && key.s[i + 1] == '/') {
+                    d->path[n++] = '~';
+                    d->path[n++] = '1';
+                    i++;
+                } else if (ch == '\\') { /* an escape: copied as it is, both bytes */
+                    d->path[n++] = ch;
+                    d->path[n++] = key.s[++i];
+                } else if (ch == '~' || ch == '/') {
+                    d->path[n++] = '~';
+                    d->path[n++] = ch == '~' ? '0' : '1';
+                } else {
+                    d->path[n++] = ch;
+                }
+            }
+        } else {
+            char num[16]; /* "/" and the digits, written backwards (no printf
+                             here: it was a tenth of the diff's time) */
+            int k = 16, i = g->index;
+            do {
+                num[--k] = (char)('0' + i % 10);
+                i /= 10;
+            } while (i > 0 && k > 1);
+            num[--k] = '/';
+            size_t len = (size_t)(16 - k);
+            if (n + len >= sizeof d->path) {
+                d->err = 1;
+                return -1;
+            }
+            memcpy(d->path + n, num + k, len);
+            n += len;
+        }
+        d->seg_end[d->rendered] = n;
+    }
+    d->plen = n;
     return 0;
 }
 
 static void op(diff_ctx *d, const char *name, const span *value)
 {
+    if (d->err || render_path(d) != 0)
+        return;
     chx_buf_puts(d->out, d->nops++ ? ",{\"op\":\"" : "{\"op\":\"");
     chx_buf_puts(d->out, name);
     chx_buf_puts(d->out, "\",\"path\":\"");
@@ -290,6 +358,18 @@ static void op(diff_ctx *d, const char *name, const span *value)
     }
 }
 
+/* A context ready for a diff (its large arrays are written before read). */
+static void ctx_init(diff_ctx *d)
+{
+    memset(&d->a, 0, sizeof d->a);
+    memset(&d->b, 0, sizeof d->b);
+    d->memo = NULL;
+    d->memo_fill = 0;
+    d->out = NULL;
+    d->nops = d->err = d->depth = d->rendered = 0;
+    d->plen = 0;
+}
+
 static int diff_value(diff_ctx *d, span a, span b);
 
 static int diff_container(diff_ctx *d, span a, span b)
@@ -298,7 +378,7 @@ static int diff_container(diff_ctx *d, span a, span b)
     int na = members(&d->a, a, ak, av), nb = members(&d->b, b, bk, bv);
     if (na < 0 || nb < 0)
         return 1; /* too many: replaced whole */
-    size_t base = d->plen;
+    int base = d->depth;
     if (b.s[0] == '{') {
         unsigned char used[MAX_MEMBERS] = {0};
         int match[MAX_MEMBERS];
@@ -380,14 +460,14 @@ static int diff_container(diff_ctx *d, span a, span b)
             } else {
                 op(d, "add", &bv[i]);
             }
-            d->plen = base;
+            pop_to(d, base);
         }
         for (int k = 0; k < na; k++)
             if (!used[k]) {
                 if (push_key(d, ak[k]) != 0)
                     return -1;
                 op(d, "remove", NULL);
-                d->plen = base;
+                pop_to(d, base);
             }
         return 0;
     }
@@ -397,19 +477,19 @@ static int diff_container(diff_ctx *d, span a, span b)
             return -1;
         if (diff_value(d, av[i], bv[i]) != 0)
             return -1;
-        d->plen = base;
+        pop_to(d, base);
     }
     for (int i = common; i < nb; i++) {
         if (push_index(d, i) != 0)
             return -1;
         op(d, "add", &bv[i]);
-        d->plen = base;
+        pop_to(d, base);
     }
     for (int i = na - 1; i >= common; i--) { /* from the end: indexes stay valid */
         if (push_index(d, i) != 0)
             return -1;
         op(d, "remove", NULL);
-        d->plen = base;
+        pop_to(d, base);
     }
     return 0;
 }
@@ -425,7 +505,9 @@ static int diff_value(diff_ctx *d, span a, span b)
         if (r < 0)
             return -1;
         /* operations longer than the value itself: one replace instead */
-        if (r == 0 && d->out->len - mark <= b.n + d->plen + 40)
+        size_t grown = d->out->len - mark;
+        if (r == 0 && (grown <= b.n + 40 ||
+                       (render_path(d) == 0 && grown <= b.n + d->plen + 40)))
             return 0;
         d->out->len = mark;
         d->nops = nops;
@@ -448,13 +530,11 @@ char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_j
     if (!a || !b)
         return NULL;
     chx_buf out = {0};
-    /* on the stack: a calloc of its 2 KB for each diff was a call to
+    /* on the stack (some 10 KB): a calloc of it for each diff was a call to
        malloc's slow path per perspective and move */
     diff_ctx dctx;
     diff_ctx *d = &dctx;
-    memset(d, 0, offsetof(diff_ctx, path));
-    d->plen = 0;
-    d->nops = 0;
+    ctx_init(d);
     span sa = {a, strlen(a)}, sb = {b, strlen(b)};
     int r = -1;
     int a_ok = 0, b_ok = 0;
@@ -479,6 +559,8 @@ char *srv_json_diff_memo(const char *a, const srv_jidx *ai, const char *b, srv_j
         chx_buf_add(&out, "[", 1);
         r = diff_value(d, sa, sb);
         chx_buf_add(&out, "]", 1);
+        if (r == 0 && d->err) /* a path too long */
+            r = -1;
     }
     if (!(ai && ai->pair))
         free(d->a.ix.pair);
@@ -510,9 +592,7 @@ int srv_json_diff_into(chx_buf *out, const char *a, size_t an, const srv_jidx *a
         return -1;
     diff_ctx dctx;
     diff_ctx *d = &dctx;
-    memset(d, 0, offsetof(diff_ctx, path));
-    d->plen = 0;
-    d->nops = 0;
+    ctx_init(d);
     d->a.base = a;
     d->a.ix = *ai;
     d->b.base = b;
@@ -524,7 +604,7 @@ int srv_json_diff_into(chx_buf *out, const char *a, size_t an, const srv_jidx *a
     chx_buf_add(out, "[", 1);
     int r = diff_value(d, (span){a, an}, (span){b, bn});
     chx_buf_add(out, "]", 1);
-    if (r != 0 || out->oom) {
+    if (r != 0 || out->oom || d->err) {
         out->len = at;
         return -1;
     }
