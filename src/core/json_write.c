@@ -998,21 +998,25 @@ static void w_table(wr *w)
 
 /* Are the look cards hidden from this view? (Veilinge option 3: only the
  * picker sees the ten cards, and only while picking.) */
-static int look_hidden(const wr *w)
+static int look_hidden_in(const ch_state *st, int view, int viewer)
 {
-    const ch_state *st = w->st;
-    if (!w->view || st->nlook == 0 || st->au_option != 3)
+    if (!view || st->nlook == 0 || st->au_option != 3)
         return 0;
-    return !(st->phase == CH_PH_PICK && w->viewer >= 0 && w->viewer == st->actor);
+    return !(st->phase == CH_PH_PICK && viewer >= 0 && viewer == st->actor);
 }
 
-/* What w_piles reads (look_hidden: the viewer is the same in both views). */
-static int same_piles(const ch_state *a, const ch_state *b)
+static int look_hidden(const wr *w)
+{
+    return look_hidden_in(w->st, w->view, w->viewer);
+}
+
+/* What w_piles of a view by viewer reads. */
+static int same_piles(const ch_state *a, const ch_state *b, int viewer)
 {
     if (a->ndeck != b->ndeck || a->market_size != b->market_size || a->nreserve != b->nreserve ||
         a->ndiscard != b->ndiscard || a->nlook != b->nlook || a->nev_deck != b->nev_deck ||
         a->nevent_open != b->nevent_open || a->nev_discard != b->nev_discard ||
-        a->au_option != b->au_option || a->phase != b->phase || a->actor != b->actor)
+        look_hidden_in(a, 1, viewer) != look_hidden_in(b, 1, viewer))
         return 0;
     size_t nm = b->market_size < CH_MARKET_MAX ? b->market_size : CH_MARKET_MAX;
     size_t nd = b->ndiscard < CH_MAX_CARDS ? b->ndiscard : CH_MAX_CARDS;
@@ -1029,7 +1033,7 @@ static void w_piles(wr *w)
     const ch_state *st = w->st;
     if (w->view) {
         size_t e = prev_member(w, KEY("piles"));
-        if (e != NO_ENTRY && same_piles(w->pv->st, st)) {
+        if (e != NO_ENTRY && same_piles(w->pv->st, st, w->viewer)) {
             paste_prev(w, KEY("piles"), e);
             return;
         }
@@ -1158,9 +1162,45 @@ static void w_offer_side(wr *w, const char *key, size_t klen, const uint8_t *sto
     close_(w);
 }
 
+/* What w_event reads (w_offer_side: the viewer is the same in both views;
+ * the active player, the phase and which cards each player is known to
+ * hold decide which of an offer's cards a viewer sees). */
+static int same_event(const ch_state *a, const ch_state *b)
+{
+    const ch_offer *x = &a->offer, *y = &b->offer;
+    if (a->ev_kind != b->ev_kind || a->ev_slot != b->ev_slot ||
+        a->ev_from_action != b->ev_from_action || a->bid_mask != b->bid_mask ||
+        a->bid_in != b->bid_in || a->bid_round != b->bid_round ||
+        a->bid_revealed != b->bid_revealed || memcmp(a->bid, b->bid, sizeof a->bid) != 0 ||
+        a->lose_left != b->lose_left || a->offers != b->offers || x->to != y->to ||
+        memcmp(x->give_stock, y->give_stock, sizeof x->give_stock) != 0 ||
+        memcmp(x->ask_stock, y->ask_stock, sizeof x->ask_stock) != 0 ||
+        x->give_money != y->give_money || x->ask_money != y->ask_money ||
+        x->give_cards[0] != y->give_cards[0] || x->give_cards[1] != y->give_cards[1] ||
+        x->ask_cards[0] != y->ask_cards[0] || x->ask_cards[1] != y->ask_cards[1] ||
+        a->au_option != b->au_option || a->au_item != b->au_item ||
+        a->au_high_bidder != b->au_high_bidder || a->au_turn != b->au_turn ||
+        a->au_out != b->au_out || a->au_high != b->au_high)
+        return 0;
+    /* who sees an offer's cards matters only when it has cards */
+    if (!(y->give_cards[0] | y->give_cards[1] | y->ask_cards[0] | y->ask_cards[1]))
+        return 1;
+    if (a->active != b->active || a->phase != b->phase)
+        return 0;
+    for (int p = 0; p < b->nplayers && p < CH_MAX_PLAYERS; p++)
+        if (a->pl[p].known[0] != b->pl[p].known[0] || a->pl[p].known[1] != b->pl[p].known[1])
+            return 0;
+    return 1;
+}
+
 static void w_event(wr *w)
 {
     const ch_state *st = w->st;
+    size_t e = prev_member(w, KEY("event"));
+    if (e != NO_ENTRY && same_event(w->pv->st, st)) {
+        paste_prev(w, KEY("event"), e); /* most moves are no event */
+        return;
+    }
     obj_open(w, KEY("event"));
     put_event(w, KEY("kind"), st->ev_kind);
     if (st->ev_slot == CH_NONE)
