@@ -8,7 +8,9 @@
  * along the same games, the views of all perspectives written at once
  * (ch_views_json_ix) against each written alone, and written again copying
  * what did not change from each perspective's earlier view
- * (ch_views_json_since), the writer's bracket index
+ * (ch_views_json_since; and after any one field the writer reads is changed
+ * alone, from a state with an offer's cards or look cards some viewers do
+ * not see), the writer's bracket index
  * against the one read from the text, and the legal moves as the frames
  * list them (chx_legal_lines) against every move's text folded by text.
  */
@@ -220,6 +222,121 @@ static char *legal_lines_by_text(const ch_state *st, int p)
     return b.s;
 }
 
+/* Fields of the state that the view writer reads: ch_views_json_since must
+ * notice a change of any one of them alone (a part it copies from the
+ * earlier view must be one whose fields are all the same), including
+ * changes the rules never make. Each is changed by flipping the low bit of
+ * its first byte (a count stays within its array: the arrays hold more). */
+#define FIELD(f) {offsetof(ch_state, f), #f}
+static const struct {
+    size_t off;
+    const char *name;
+} flips[] = {
+    FIELD(active), FIELD(actor), FIELD(offer.to), FIELD(offer.give_stock[1]),
+    FIELD(offer.ask_stock[2]), FIELD(offer.give_money), FIELD(offer.ask_money),
+    FIELD(offer.give_cards[0]), FIELD(offer.ask_cards[0]), FIELD(pl[0].cash),
+    FIELD(pl[1].stock[0]), FIELD(pl[2].actions), FIELD(pl[3].roofs), FIELD(pl[0].extra_pending),
+    FIELD(pl[1].extra_armed), FIELD(pl[2].hidden_levels), FIELD(pl[3].flags),
+    FIELD(pl[0].reserve_took), FIELD(pl[1].hand[0]), FIELD(pl[2].known[0]), FIELD(co[0].value),
+    FIELD(co[1].on_chart), FIELD(co[2].hq), FIELD(co[3].bank), FIELD(co[4].flag),
+    FIELD(height[5]), FIELD(owner[6]), FIELD(pflags[7]), FIELD(ndeck), FIELD(market[0]),
+    FIELD(nreserve), FIELD(ndiscard), FIELD(discard[0]), FIELD(nlook), FIELD(look[0]),
+    FIELD(nev_deck), FIELD(ev_open[0]), FIELD(ev_discard[0]), FIELD(nev_discard),
+    FIELD(nevent_open), FIELD(market_size), FIELD(ev_kind), FIELD(ev_slot), FIELD(ev_from_action),
+    FIELD(bid_mask), FIELD(bid_in), FIELD(bid_round), FIELD(bid_revealed), FIELD(bid[1]),
+    FIELD(lose_left), FIELD(offers), FIELD(au_option), FIELD(au_item), FIELD(au_high_bidder),
+    FIELD(au_turn), FIELD(au_out), FIELD(au_high), FIELD(total_money), FIELD(first_player),
+    FIELD(max_hand), FIELD(warehouses_total), FIELD(roofs_total), FIELD(preset),
+    FIELD(events_on),
+};
+#define NFLIPS (int)(sizeof flips / sizeof flips[0])
+enum { MUT_PHASE = NFLIPS, MUT_KNOWN, MUT_PLAYERS, MUT_PLOTS, MUT_COMPANIES, MUT_PILES, MUT_END };
+
+static void mutate(ch_state *y, const ch_state *o, int g)
+{
+    if (g < NFLIPS) {
+        ((unsigned char *)y)[flips[g].off] ^= 1;
+        return;
+    }
+    switch (g) {
+    case MUT_PHASE: /* who sees an offer's cards, the look cards */
+        y->phase = y->phase == CH_PH_RESPOND ? CH_PH_PICK : CH_PH_RESPOND;
+        break;
+    case MUT_KNOWN: /* which of the offer's cards everyone knows of */
+        for (int p = 0; p < CH_MAX_PLAYERS; p++)
+            for (int i = 0; i < 2; i++)
+                y->pl[p].known[i] ^= y->offer.give_cards[i] | y->offer.ask_cards[i];
+        break;
+    /* and from another state of the game */
+    case MUT_PLAYERS: memcpy(y->pl, o->pl, sizeof y->pl); break;
+    case MUT_PLOTS:
+        memcpy(y->height, o->height, sizeof y->height);
+        memcpy(y->owner, o->owner, sizeof y->owner);
+        memcpy(y->pflags, o->pflags, sizeof y->pflags);
+        break;
+    case MUT_COMPANIES: memcpy(y->co, o->co, sizeof y->co); break;
+    case MUT_PILES:
+        memcpy(y->market, o->market, sizeof y->market);
+        memcpy(y->discard, o->discard, sizeof y->discard);
+        y->ndiscard = o->ndiscard;
+        y->ndeck = o->ndeck;
+        y->nreserve = o->nreserve;
+        break;
+    }
+}
+
+/* x, st with an offer (from offer_src, which has cards in it when the game
+ * had such an offer: who sees them then depends on the phase and the active
+ * player) or with look cards that only the picker sees, written; then each
+ * group of fields changed: the views of the result copying from x's must be
+ * the views written alone. */
+static void since_mutations(const ch_state *st, const ch_state *o, const ch_state *offer_src,
+                            int look, unsigned mask)
+{
+    const unsigned fl = CH_JSON_COMPACT | CH_JSON_DYNAMIC;
+    ch_state x = *st;
+    x.offer = offer_src->offer;
+    if (look && st->edition == CH_ED_AMSTERDAM && st->ndeck >= 3) {
+        /* Veilinge option 3: the picker looks at cards from the deck */
+        x.au_option = 3;
+        x.nlook = 3;
+        memcpy(x.look, st->deck, 3);
+        x.phase = CH_PH_PICK;
+        x.actor = 0;
+    }
+    ch_view_buf xb[CH_MAX_PLAYERS + 1] = {{0}}, yb[CH_MAX_PLAYERS + 1] = {{0}};
+    assert_int_equal(ch_views_json_buf(&x, mask, fl, xb), 0);
+    ch_view_prev pv[CH_MAX_PLAYERS + 1];
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++)
+        pv[k] = (mask >> k & 1u) ? (ch_view_prev){&x, xb[k].text, xb[k].len,
+                                                  (const uint32_t(*)[3])xb[k].ix, xb[k].nix}
+                                 : (ch_view_prev){0};
+    for (int g = 0; g < MUT_END; g++) {
+        ch_state y = x;
+        mutate(&y, o, g);
+        if (y.actor >= y.nplayers && y.phase != CH_PH_OVER && y.phase != CH_PH_BID)
+            y.actor = x.actor; /* the writer asks who decides only of such states */
+        assert_int_equal(ch_views_json_since(&y, mask, fl, yb, pv), 0);
+        for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+            if (!(mask >> k & 1u))
+                continue;
+            char *own = ch_view_json(&y, k - 1, fl);
+            assert_non_null(own);
+            if (strcmp(own, yb[k].text) != 0)
+                fail_msg("%s changed: the view of perspective %d copied from the earlier view "
+                         "differs from the view written alone",
+                         g < NFLIPS ? flips[g].name : "a group of fields", k - 1);
+            ch_free(own);
+        }
+    }
+    for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
+        ch_free(xb[k].text);
+        ch_free(xb[k].ix);
+        ch_free(yb[k].text);
+        ch_free(yb[k].ix);
+    }
+}
+
 /* The views of every perspective along a random game: from each decision to
  * the next, and across a gap of 1 to 6 moves. */
 static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t *bytes_view)
@@ -239,11 +356,20 @@ static void game_views(ch_state *st, uint64_t seed, size_t *bytes_patch, size_t 
     int since_have[CH_MAX_PLAYERS + 1] = {0};
     ch_state other;
     t_new(&other, n, "standard", seed + 1); /* another game, for the refused earlier views */
+    ch_state older = *st, with_offer = *st; /* a state some steps back; the last one with
+                                               an offer that has cards */
     for (int step = 0; step < 2000; step++) {
         int gap = 1 + (int)(t_rand(&rng) % 6);
         int over = 0;
         for (int k = 0; k < gap && !over; k++)
             over = !t_random_step(st, &rng);
+        if (st->offer.give_cards[0] | st->offer.give_cards[1] | st->offer.ask_cards[0] |
+            st->offer.ask_cards[1])
+            with_offer = *st;
+        if (step % 8 == 0)
+            since_mutations(st, &older, &with_offer, step % 16 == 8, (2u << n) - 1);
+        if (step % 5 == 0)
+            older = *st;
         {
             /* the views of every perspective written at once (the shared
                parts copied, as the server's view workers write them) are
