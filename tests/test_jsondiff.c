@@ -162,6 +162,31 @@ static void test_hand_made(void **state)
         check_diff(pairs[i][0], pairs[i][1]);
         check_diff(pairs[i][1], pairs[i][0]);
     }
+    /* one memo through diffs of several perspectives (as a view job makes
+       them): root members and their elements whose old or new texts differ
+       from the noted ones get their own operations, the same ones the
+       noted operations */
+    /* (padded, so that operations are shorter than the values they change) */
+#define PAD "\"pad\":\"................................................................\""
+#define MDOC(x, m, n, r)                                                                         \
+    "{\"p\":[{\"x\":" x "," PAD "},{\"y\":2," PAD "}],\"q\":{\"m\":" m ",\"n\":" n "," PAD    \
+    "},\"r\":[" r "]," PAD "}"
+    static const char *ma = MDOC("1", "1", "2", "1"), *ma2 = MDOC("0", "1", "2", "1"),
+                      *mb1 = MDOC("2", "1", "3", "1"), *mb2 = MDOC("3", "5", "4", "2");
+#undef MDOC
+#undef PAD
+    srv_jmemo *memo = srv_jmemo_new();
+    assert_non_null(memo);
+    for (int round = 0; round < 2; round++) {
+        srv_jmemo_reset(memo);
+        check_diff_memo(ma, NULL, mb1, NULL, memo);
+        check_diff_memo(ma, NULL, mb2, NULL, memo);
+        check_diff_memo(ma2, NULL, mb1, NULL, memo);
+        check_diff_memo(ma, NULL, mb1, NULL, memo);
+        check_diff_memo(ma2, NULL, mb2, NULL, memo);
+        check_diff_memo(mb2, NULL, ma, NULL, memo);
+    }
+    srv_jmemo_free(memo);
     /* a path longer than the diff writes (2 KB): no patch; the same long
        key with nothing changed under it: the empty patch */
     char key[3000], a[6100], b[6100];

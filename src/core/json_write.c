@@ -89,6 +89,16 @@ typedef struct prevdoc {
     int ntop;
 } prevdoc;
 
+/* The players' elements as every viewer but the player sees them (the same
+ * text for each of them), written by an earlier view of the same
+ * ch_views_json_since call: copied from there. */
+typedef struct pubs {
+    const ch_view_buf *buf;     /* the call's buffers */
+    int k[CH_MAX_PLAYERS];      /* the view with player p's element, or -1 */
+    size_t e[CH_MAX_PLAYERS];   /* its index entry there */
+    int cur;                    /* the view being written */
+} pubs;
+
 typedef struct wr {
     char *p;
     size_t len, cap;
@@ -116,6 +126,7 @@ typedef struct wr {
     const wname *co_key; /* the same as keys: '"Name": ' */
     const prevdoc *pv;   /* an earlier view to copy what did not change from,
                             or NULL (ch_views_json_since) */
+    pubs *pub;           /* the players' elements written for other viewers, or NULL */
 } wr;
 
 /* ---- the buffer --------------------------------------------------------- */
@@ -692,23 +703,23 @@ static int ix_room(wr *w, size_t n)
     return 1;
 }
 
-/* The container of the earlier view's index entry e, as a member (key) or
- * an element (ELEM) of the open container: its bytes, and its brackets
- * shifted to where it lands. */
-static void paste_prev(wr *w, const char *key, size_t klen, size_t e)
+/* The container of index entry e of text (an earlier view, six its index),
+ * as a member (key) or an element (ELEM) of the open container: its bytes,
+ * and its brackets shifted to where it lands. */
+static void paste_ix(wr *w, const char *key, size_t klen, const char *text,
+                     const uint32_t (*six)[3], size_t e)
 {
-    const prevdoc *pd = w->pv;
     begin(w, key, klen);
     if (w->bad)
         return;
-    size_t s0 = pd->ix[e][0], n = pd->ix[e][1] - s0, ni = pd->ix[e][2] - e;
+    size_t s0 = six[e][0], n = six[e][1] - s0, ni = six[e][2] - e;
     if (!need(w, n) || !ix_room(w, ni))
         return;
     size_t at = w->len;
-    memcpy(w->p + at, pd->text + s0, n);
+    memcpy(w->p + at, text + s0, n);
     w->len += n;
     for (size_t i = 0; i < ni; i++) {
-        const uint32_t *q = pd->ix[e + i];
+        const uint32_t *q = six[e + i];
         uint32_t *o = w->ix[w->nix + i];
         o[0] = (uint32_t)(q[0] - s0 + at);
         o[1] = (uint32_t)(q[1] - s0 + at);
@@ -716,6 +727,11 @@ static void paste_prev(wr *w, const char *key, size_t klen, size_t e)
     }
     w->nix += ni;
     end(w, 0, T_CONT);
+}
+
+static void paste_prev(wr *w, const char *key, size_t klen, size_t e)
+{
+    paste_ix(w, key, klen, w->pv->text, w->pv->ix, e);
 }
 
 #define NO_ENTRY SIZE_MAX
@@ -925,6 +941,17 @@ static void w_players(wr *w)
     arr_open(w, KEY("players"));
     for (int p = 0; p < w->nplayers; p++, pp = prev_next(w, pe, pp)) {
         const ch_player *pl = &st->pl[p];
+        /* another player's element: the same for every viewer but p */
+        int pub = w->pub && w->viewer != p;
+        if (pub && w->pub->k[p] >= 0) {
+            const ch_view_buf *b = &w->pub->buf[w->pub->k[p]];
+            paste_ix(w, ELEM, b->text, (const uint32_t(*)[3])b->ix, w->pub->e[p]);
+            continue;
+        }
+        if (pub) {
+            w->pub->k[p] = w->pub->cur;
+            w->pub->e[p] = w->nix; /* its entry, once written */
+        }
         if (pp != NO_ENTRY && same_player(&w->pv->st->pl[p], pl)) {
             paste_prev(w, ELEM, pp);
             continue;
@@ -1462,7 +1489,7 @@ static void part_paste(wr *w, const share *sh, int i)
  * not it succeeds), with its bracket index when want_ix: 0, or -1 out of
  * memory. */
 static int write_into(const ch_state *st, int view, int viewer, unsigned flags,
-                      ch_view_buf *vb, int want_ix, share *sh, const prevdoc *pv)
+                      ch_view_buf *vb, int want_ix, share *sh, const prevdoc *pv, pubs *pub)
 {
     /* the writer (some 12 KB) on the stack: a view is written for every
        client perspective at every move (the server's view workers), and a
@@ -1508,6 +1535,7 @@ static int write_into(const ch_state *st, int view, int viewer, unsigned flags,
     w->co = cos->co;
     w->co_key = cos->co_key;
     w->pv = pv && view && w->compact && want_ix ? pv : NULL;
+    w->pub = pub && view && w->compact && want_ix ? pub : NULL;
 
     obj_open(w, ELEM);
     if (flags & CH_JSON_STATIC) {
@@ -1582,7 +1610,7 @@ static char *write_doc_ix(const ch_state *st, int view, int viewer, unsigned fla
         *ix = NULL;
         *nix = 0;
     }
-    if (write_into(st, view, viewer, flags, &vb, ix != NULL, sh, NULL) != 0) {
+    if (write_into(st, view, viewer, flags, &vb, ix != NULL, sh, NULL, NULL) != 0) {
         free(vb.text);
         free(vb.ix);
         return NULL;
@@ -1724,12 +1752,17 @@ static int views_into(const ch_state *st, unsigned mask, unsigned flags, ch_view
     int n = st->nplayers < CH_MAX_PLAYERS ? st->nplayers : CH_MAX_PLAYERS;
     share sh;
     sh.have = 0;
+    pubs pub;
+    pub.buf = buf;
+    for (int p = 0; p < CH_MAX_PLAYERS; p++)
+        pub.k[p] = -1;
     for (int k = 0; k <= n; k++) {
         if (!(mask >> k & 1u))
             continue;
         prevdoc pd;
         int have_prev = prev && prev_open(&pd, &prev[k], st);
-        if (write_into(st, 1, k - 1, flags, &buf[k], 1, &sh, have_prev ? &pd : NULL) != 0)
+        pub.cur = k;
+        if (write_into(st, 1, k - 1, flags, &buf[k], 1, &sh, have_prev ? &pd : NULL, &pub) != 0)
             return -1;
         if (!sh.have) {
             sh.have = 1;

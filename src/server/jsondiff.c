@@ -209,9 +209,21 @@ typedef struct memo_member {
     size_t kn, an, bn, op0, on; /* ops: at op0 in the memo's buffer, without a leading comma */
     int nops;
 } memo_member;
+/* And the operations of the changed elements and members of the root's
+ * members, noted by any diff that found none to copy: the players' elements
+ * differ from one perspective to the next in the player's own hidden
+ * information only, so each other player's element changes alike for all. */
+#define MEMO_KIDS 64
+typedef struct memo_kid {
+    const char *pkey, *key, *a, *b; /* the root member's key; the element's
+                                       key, or NULL: index */
+    size_t pkn, kn, an, bn, op0, on;
+    int index, nops;
+} memo_kid;
 struct srv_jmemo {
-    int n;
+    int n, nkids;
     memo_member m[MEMO_MAX];
+    memo_kid kid[MEMO_KIDS];
     chx_buf ops;
 };
 
@@ -224,6 +236,7 @@ void srv_jmemo_reset(srv_jmemo *mm)
 {
     if (mm) {
         mm->n = 0;
+        mm->nkids = 0;
         mm->ops.len = 0;
         mm->ops.oom = 0;
     }
@@ -372,6 +385,45 @@ static void ctx_init(diff_ctx *d)
 
 static int diff_value(diff_ctx *d, span a, span b);
 
+/* The diff of an element (key NULL: index) of a root member (the path's
+ * one segment), through the memo's elements: the operations noted for the
+ * same element with the same old and new texts, else made and noted. */
+static int diff_kid(diff_ctx *d, const char *key, size_t kn, int index, span a, span b)
+{
+    if (a.n == b.n && !memcmp(a.s, b.s, a.n))
+        return 0;
+    srv_jmemo *mm = d->memo;
+    const seg *parent = &d->seg[0];
+    for (int q = 0; q < mm->nkids; q++) {
+        const memo_kid *e = &mm->kid[q];
+        if (e->an != a.n || e->bn != b.n || e->pkn != parent->n || (e->key == NULL) != (key == NULL) ||
+            (key ? e->kn != kn || memcmp(e->key, key, kn) != 0 : e->index != index) ||
+            memcmp(e->pkey, parent->key, parent->n) != 0 || memcmp(e->a, a.s, a.n) != 0 ||
+            memcmp(e->b, b.s, b.n) != 0)
+            continue;
+        if (e->nops) {
+            if (d->nops)
+                chx_buf_add(d->out, ",", 1);
+            chx_buf_add(d->out, mm->ops.s + e->op0, e->on);
+            d->nops += e->nops;
+        }
+        return 0;
+    }
+    size_t mark = d->out->len;
+    int nops = d->nops;
+    if (diff_value(d, a, b) != 0)
+        return -1;
+    if (mm->nkids < MEMO_KIDS && !d->out->oom && !d->err) {
+        size_t from = mark + (nops && d->nops > nops ? 1 : 0);
+        size_t op0 = mm->ops.len;
+        chx_buf_add(&mm->ops, d->out->s ? d->out->s + from : "", d->out->len - from);
+        if (!mm->ops.oom)
+            mm->kid[mm->nkids++] = (memo_kid){parent->key, key, a.s, b.s, parent->n, kn, a.n, b.n,
+                                              op0, d->out->len - from, index, d->nops - nops};
+    }
+    return 0;
+}
+
 static int diff_container(diff_ctx *d, span a, span b)
 {
     span ak[MAX_MEMBERS], av[MAX_MEMBERS], bk[MAX_MEMBERS], bv[MAX_MEMBERS];
@@ -454,6 +506,9 @@ static int diff_container(diff_ctx *d, span a, span b)
                         e->nops = d->nops - nops;
                     }
                 }
+            } else if (match[i] >= 0 && base == 1 && d->memo) {
+                if (diff_kid(d, bk[i].s, bk[i].n, 0, av[match[i]], bv[i]) != 0)
+                    return -1;
             } else if (match[i] >= 0) {
                 if (diff_value(d, av[match[i]], bv[i]) != 0)
                     return -1;
@@ -475,7 +530,8 @@ static int diff_container(diff_ctx *d, span a, span b)
     for (int i = 0; i < common; i++) {
         if (push_index(d, i) != 0)
             return -1;
-        if (diff_value(d, av[i], bv[i]) != 0)
+        if (base == 1 && d->memo ? diff_kid(d, NULL, 0, i, av[i], bv[i]) != 0
+                                 : diff_value(d, av[i], bv[i]) != 0)
             return -1;
         pop_to(d, base);
     }
