@@ -18,6 +18,10 @@ for a few seconds per run.
   in each second's line, add up to the server's count; commits no more than
   the games' batches handed over, those no more than the moves; every
   section of the loop named).
+- The WAL's checkpoints run beside the writer's commits (db_sqlite.c,
+  db_checkpoint_aside): the server has its checkpoint thread, the database
+  file grows while the server runs (the WAL's pages are copied back into
+  it), and the WAL stays bounded.
 
 usage: python3 server_loadgen.py BINARY SRCDIR WORKDIR
 """
@@ -38,9 +42,11 @@ GAMES = 6
 os.environ["CHARTERED_AUTH_LIMITS"] = "10,200,0"  # one guest session per client
 
 
-def run(name, *args, stats=None):
+def run(name, *args, stats=None, before=None, after=None):
     """One fresh server and one loadgen run; its output and the server's
-    stored moves. stats: CHARTERED_LOOP_STATS for the server."""
+    stored moves. stats: CHARTERED_LOOP_STATS for the server; before(srv),
+    after(srv): called before loadgen starts and once it is done, the server
+    still running."""
     srv = Server(BIN, os.path.join(WORK, name + ".db"),
                  extra=["--sync", "normal"])
     os.environ.pop("CHARTERED_LOOP_STATS", None)
@@ -51,11 +57,15 @@ def run(name, *args, stats=None):
     finally:
         os.environ.pop("CHARTERED_LOOP_STATS", None)
     try:
+        if before:
+            before(srv)
         p = subprocess.run([LOADGEN, "--port", str(srv.port), "--games", str(GAMES),
                             "--seconds", "3", "--warmup", "1",
                             "--server-pid", str(srv.proc.pid)] + list(args),
                            capture_output=True, text=True, timeout=120)
         st, health = http_json(srv.port, "GET", "/api/health")
+        if after:
+            after(srv)
     finally:
         srv.stop()
     out = p.stdout + p.stderr
@@ -123,8 +133,39 @@ def loop_stats(path, moves, stored):
         check(f"section {sec}" in text, f"loop statistics: no section {sec!r}")
 
 
+sizes = {}
+
+
+def db_sizes(srv):
+    return tuple(os.path.getsize(srv.db + ext) if os.path.exists(srv.db + ext) else 0
+                 for ext in ("", "-wal"))
+
+
+def at_start(srv):
+    sizes["start"] = db_sizes(srv)
+
+
+def at_end(srv):
+    sizes["end"] = db_sizes(srv)
+    names = []
+    for tid in os.listdir(f"/proc/{srv.proc.pid}/task"):
+        try:
+            names.append(open(f"/proc/{srv.proc.pid}/task/{tid}/comm").read().strip())
+        except OSError:
+            pass
+    sizes["threads"] = names
+
+
 stats_path = os.path.join(WORK, "loop-stats.txt")
-out3, stored3 = run("stats", "--think", "0", "--frames", "patch", stats=stats_path)
+out3, stored3 = run("stats", "--think", "0", "--frames", "patch", stats=stats_path,
+                    before=at_start, after=at_end)
+check("chartered-ckpt" in sizes.get("threads", []),
+      f"no checkpoint thread in the server: {sizes.get('threads')}")
+(db0, _), (db1, wal1) = sizes.get("start", (0, 0)), sizes.get("end", (0, 0))
+check(db1 > db0, f"the database file did not grow while the server ran ({db0} -> {db1} "
+      f"bytes, WAL {wal1}): no checkpoint")
+check(wal1 < 64 << 20, f"the WAL grew to {wal1} bytes: checkpoints do not keep up")
+print(f"database file {db0} -> {db1} bytes while running, WAL {wal1} bytes")
 m3, _ = figures("stats", out3, stored3)
 loop_stats(stats_path, m3, stored3)
 

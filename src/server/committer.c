@@ -182,6 +182,9 @@ srv_committer *srv_committer_start(const char *db, int sync_full, char *why, siz
        finds the writer's backend by it); a reconnection drops the name */
     if (db_kind(srv_store_db(c->db)) == DB_PG)
         db_exec(srv_store_db(c->db), "SET application_name = 'chartered writer'", 0, NULL);
+    /* SQLite: the WAL checkpoints beside the commits, not inside them (a
+       failure leaves them inside, as before) */
+    db_checkpoint_aside(srv_store_db(c->db));
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     if (pthread_create(&c->th, NULL, writer, c) != 0) {

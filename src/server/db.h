@@ -51,6 +51,12 @@ typedef struct db_val {
 db_conn *db_open(const char *target, int sync_full, char *why, size_t n);
 void db_close(db_conn *c);
 int db_kind(const db_conn *c);
+/* SQLite: c's commits no longer checkpoint the WAL themselves; a thread
+ * with a connection of its own does it beside them once the WAL holds
+ * 1,000 pages (db_sqlite.c). For the writer thread (committer.c), whose
+ * commits the moves' acknowledgements wait for. 0 done (PostgreSQL:
+ * nothing to do), -1 not started (c checkpoints itself, as before). */
+int db_checkpoint_aside(db_conn *c);
 /* 1 when target names a PostgreSQL database. */
 int db_is_pg_target(const char *target);
 /* target as it may be printed: a password in it is shown as ***. */
