@@ -500,7 +500,12 @@ static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
         c->rxlen = 0;
         c->rx_too_big = 0;
     }
-    if (!c->rx_too_big) {
+    /* a frame in one piece (every move): handled where libwebsockets holds
+       it, without a copy (nothing keeps the text: a frame kept for later is
+       copied, dispatch) */
+    int whole = lws_is_first_fragment(wsi) && lws_is_final_fragment(wsi) &&
+                len <= SRV_FRAME_MAX && !c->rx;
+    if (!whole && !c->rx_too_big) {
         if (c->rxlen + len > SRV_FRAME_MAX) {
             c->rx_too_big = 1;
             free(c->rx);
@@ -538,6 +543,8 @@ static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
         }
     } else if (binary) {
         send_error(c, "bad_json", "binary frames are not accepted: send JSON text");
+    } else if (whole) {
+        dispatch(c, len ? (const char *)in : "", len);
     } else {
         dispatch(c, c->rx ? c->rx : "", c->rxlen);
     }
