@@ -226,6 +226,31 @@ static int pair_founds(const ch_state *st, tview *v, int x1, int x2)
     return diag_options(st, v, x1, x2, 0, &opts) > 0;
 }
 
+/* A level card c (level k) on every stack one lower, and with a broken roof
+ * where one may go (R-52), once for each level: level cards are
+ * interchangeable, the lowest one plays (seen_level). */
+static inline int level_plays(const ch_state *st, const tview *v, int c, int k,
+                              int *seen_level, ch_move *buf, int cap, int n)
+{
+    const ch_player *pl = &st->pl[st->active];
+    if ((*seen_level >> k & 1) || st->supply < 1)
+        return n;
+    *seen_level |= 1 << k;
+    uint64_t at[2];
+    byte_mask(st->height, k - 1, at); /* stacks one lower */
+    for (int w2 = 0; w2 < 2; w2++)
+        for (uint64_t pb = v->piece.b[w2] & at[w2]; pb; pb &= pb - 1) {
+            int y = w2 * 64 + __builtin_ctzll(pb);
+            emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
+            int o = st->owner[y];
+            /* One broken roof per stack. */
+            if (pl->roofs && o != CH_NONE && !(st->pflags[y] & CH_PF_ROOF) &&
+                roof_changes(st, o, BA_ROOF_DELTA))
+                emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 1);
+        }
+    return n;
+}
+
 /* The plays of the active player's hand, card by card: the reference that
  * gen_plays below agrees with (ch_validate compares them), and what it falls
  * back on for hands it does not handle as bitsets. */
@@ -242,21 +267,7 @@ int gen_plays_cards(const ch_state *st, ch_move *buf, int cap, int n)
       for (uint64_t bits = pl->hand[w]; bits; bits &= bits - 1) {
         int c = w * 64 + __builtin_ctzll(bits);
         if (st->card_level[c]) {
-            if ((seen_level >> st->card_level[c] & 1) || st->supply < 1)
-                continue;
-            seen_level |= 1 << st->card_level[c];
-            uint64_t at[2];
-            byte_mask(st->height, st->card_level[c] - 1, at); /* stacks one lower */
-            for (int w2 = 0; w2 < 2; w2++)
-              for (uint64_t pb = v.piece.b[w2] & at[w2]; pb; pb &= pb - 1) {
-                int y = w2 * 64 + __builtin_ctzll(pb);
-                emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
-                int o = st->owner[y];
-                /* One broken roof per stack. */
-                if (pl->roofs && o != CH_NONE && !(st->pflags[y] & CH_PF_ROOF) &&
-                    roof_changes(st, o, BA_ROOF_DELTA))
-                    emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 1);
-              }
+            n = level_plays(st, &v, c, st->card_level[c], &seen_level, buf, cap, n);
             continue;
         }
         int x = st->card_plot[c];
@@ -654,18 +665,13 @@ void apply_build_phase(ch_state *st, ch_move m)
 int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
 {
     const ch_player *pl = &st->pl[st->active];
-    uint64_t id[2];
-    ident_cards(st, id);
-    const uint64_t h0 = pl->hand[0], h1 = pl->hand[1];
-    const uint64_t lv0 = h0 & ~id[0], lv1 = h1 & ~id[1]; /* must all be level cards */
-    for (int w = 0; w < 2; w++)
-        for (uint64_t bits = w ? lv1 : lv0; bits; bits &= bits - 1)
-            if (!st->card_level[w * 64 + __builtin_ctzll(bits)])
-                return gen_plays_cards(st, buf, cap, n);
+    uint64_t hp[2], lvs[2]; /* hand plots = hand plot cards; level cards */
+    if (hand_by_plots(st, hp, lvs) != 0)
+        return gen_plays_cards(st, buf, cap, n);
+    const uint64_t lv0 = lvs[0], lv1 = lvs[1];
     tview v;
     make_view(st, &v);
     const board_entry *be = v.be;
-    const uint64_t hp[2] = {h0 & id[0], h1 & id[1]}; /* hand plots = hand plot cards */
     const int supply = st->supply;
     uint64_t leg[2] = {0, 0}, iso[2] = {0, 0};
     /* the isolated plots whose diagonal founding was worked out, and those
@@ -736,22 +742,7 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
                     emit(buf, cap, &n, CH_M_PLAY, c, c, CH_NONE, 1);
                 continue;
             }
-            int k = st->card_level[c];
-            if ((seen_level >> k & 1) || supply < 1)
-                continue;
-            seen_level |= 1 << k;
-            uint64_t at[2];
-            byte_mask(st->height, k - 1, at); /* stacks one lower */
-            for (int w2 = 0; w2 < 2; w2++)
-                for (uint64_t pb = v.piece.b[w2] & at[w2]; pb; pb &= pb - 1) {
-                    int y = w2 * 64 + __builtin_ctzll(pb);
-                    emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 0);
-                    int o = st->owner[y];
-                    /* One broken roof per stack. */
-                    if (pl->roofs && o != CH_NONE && !(st->pflags[y] & CH_PF_ROOF) &&
-                        roof_changes(st, o, BA_ROOF_DELTA))
-                        emit(buf, cap, &n, CH_M_PLAY, c, y, CH_NONE, 1);
-                }
+            n = level_plays(st, &v, c, st->card_level[c], &seen_level, buf, cap, n);
         }
     }
     /* Two-card foundings among the cards next to no piece, as

@@ -293,6 +293,24 @@ static int ga_classify(const ch_state *st, gaview *v, int x, unsigned *comps)
     return free_pair_exists(st, v, x) ? G_FOUND : G_ILLEGAL;
 }
 
+/* G-14: a level card c (level k) goes on every stack of height k-1 of an
+ * enterprise (comp: the lots of enterprise pieces), once for each level:
+ * level cards are interchangeable, the lowest one plays (seen_level). */
+static inline int ga_level_plays(const ch_state *st, int c, int k, uint64_t comp0, uint64_t comp1,
+                                 int *seen_level, ch_move *buf, int cap, int n)
+{
+    if ((*seen_level >> k & 1) || st->supply < 1)
+        return n;
+    *seen_level |= 1 << k;
+    uint64_t at[2];
+    byte_mask(st->height, k - 1, at);
+    for (uint64_t pb = comp0 & at[0]; pb; pb &= pb - 1)
+        emit(buf, cap, &n, CH_M_PLAY, c, __builtin_ctzll(pb), CH_NONE, 0);
+    for (uint64_t pb = comp1 & at[1]; pb; pb &= pb - 1)
+        emit(buf, cap, &n, CH_M_PLAY, c, 64 + __builtin_ctzll(pb), CH_NONE, 0);
+    return n;
+}
+
 /* The plays of the active player's hand. A plot card is playable when
  * ga_classify would not say G_ILLEGAL, worked out more cheaply: move
  * generation needs no more than whether the lot touches an enterprise
@@ -315,16 +333,7 @@ int gen_ga_plays_cards(const ch_state *st, ch_move *buf, int cap, int n)
             int c = w * 64 + __builtin_ctzll(bits);
             int k = st->card_level[c];
             if (k) {
-                /* G-14: a level k goes on a stack of height k-1 of an enterprise */
-                if ((seen_level >> k & 1) || supply < 1)
-                    continue;
-                seen_level |= 1 << k;
-                uint64_t at[2];
-                byte_mask(st->height, k - 1, at);
-                for (uint64_t pb = comp0 & at[0]; pb; pb &= pb - 1)
-                    emit(buf, cap, &n, CH_M_PLAY, c, __builtin_ctzll(pb), CH_NONE, 0);
-                for (uint64_t pb = comp1 & at[1]; pb; pb &= pb - 1)
-                    emit(buf, cap, &n, CH_M_PLAY, c, 64 + __builtin_ctzll(pb), CH_NONE, 0);
+                n = ga_level_plays(st, c, k, comp0, comp1, &seen_level, buf, cap, n);
                 continue;
             }
             int x = st->card_plot[c], ok;
@@ -351,15 +360,10 @@ int gen_ga_plays_cards(const ch_state *st, ch_move *buf, int cap, int n)
  * by one. Other hands go card by card. */
 int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
 {
-    const ch_player *pl = &st->pl[st->active];
-    uint64_t id[2];
-    ident_cards(st, id);
-    const uint64_t h0 = pl->hand[0], h1 = pl->hand[1];
-    const uint64_t lv0 = h0 & ~id[0], lv1 = h1 & ~id[1]; /* must all be level cards */
-    for (int w = 0; w < 2; w++)
-        for (uint64_t bits = w ? lv1 : lv0; bits; bits &= bits - 1)
-            if (!st->card_level[w * 64 + __builtin_ctzll(bits)])
-                return gen_ga_plays_cards(st, buf, cap, n);
+    uint64_t hps[2], lvs[2]; /* hand plots = hand plot cards; level cards */
+    if (hand_by_plots(st, hps, lvs) != 0)
+        return gen_ga_plays_cards(st, buf, cap, n);
+    const uint64_t lv0 = lvs[0], lv1 = lvs[1];
     const ch_board *b = BRD(st);
     const uint64_t piece[2] = {st->piece[0], st->piece[1]};
     const uint64_t danger[2] = {st->zone[0], st->zone[1]};
@@ -370,7 +374,7 @@ int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
     const int found_ok = supply >= 3 && company_available(st);
     uint64_t leg[2] = {0, 0};
     for (int w = 0; w < 2; w++) {
-        const uint64_t hp = w ? h1 & id[1] : h0 & id[0];
+        const uint64_t hp = hps[w];
         /* lots with a piece, one by one, as the reference does */
         for (uint64_t bits = hp & piece[w]; bits; bits &= bits - 1) {
             int x = w * 64 + __builtin_ctzll(bits), ok;
@@ -394,7 +398,6 @@ int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 leg[w] |= (uint64_t)free_pair_open_nb(b, x, open0, open1) << (x & 63);
             }
     }
-    uint64_t lvs[2] = {lv0, lv1};
     if (n >= 0 && cap - n >= popc64(leg[0]) + popc64(leg[1]) &&
         (!(lv0 | lv1) || plays_before_levels(leg, lvs))) {
         /* every play card before every level card (as ch_new numbers them)
@@ -417,17 +420,7 @@ int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 emit(buf, cap, &n, CH_M_PLAY, c, c, CH_NONE, 0);
                 continue;
             }
-            /* G-14: a level k goes on a stack of height k-1 of an enterprise */
-            int k = st->card_level[c];
-            if ((seen_level >> k & 1) || supply < 1)
-                continue;
-            seen_level |= 1 << k;
-            uint64_t at[2];
-            byte_mask(st->height, k - 1, at);
-            for (uint64_t pb = comp0 & at[0]; pb; pb &= pb - 1)
-                emit(buf, cap, &n, CH_M_PLAY, c, __builtin_ctzll(pb), CH_NONE, 0);
-            for (uint64_t pb = comp1 & at[1]; pb; pb &= pb - 1)
-                emit(buf, cap, &n, CH_M_PLAY, c, 64 + __builtin_ctzll(pb), CH_NONE, 0);
+            n = ga_level_plays(st, c, st->card_level[c], comp0, comp1, &seen_level, buf, cap, n);
         }
     }
     return n;

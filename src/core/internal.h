@@ -100,6 +100,27 @@ static inline int popc(unsigned x) { return popc64(x); }
  * other plot cards (a state loaded with another numbering) go card by card.
  * A pure function of the game's definition, worked out at each building
  * decision (SSE2: 16 cards at a time), so nothing in the state can go stale. */
+static inline void ident_cards(const ch_state *st, uint64_t out[2]);
+
+/* The active player's hand split for the bitset move generators (gen_plays,
+ * gen_ga_plays): its plot cards that build on the plot of their number
+ * (plots, a set of plots) and its level cards (levels). -1 when a card is
+ * neither: that hand goes card by card. */
+static inline int hand_by_plots(const ch_state *st, uint64_t plots[2], uint64_t levels[2])
+{
+    const ch_player *pl = &st->pl[st->active];
+    uint64_t id[2];
+    ident_cards(st, id);
+    for (int w = 0; w < 2; w++) {
+        plots[w] = pl->hand[w] & id[w];
+        levels[w] = pl->hand[w] & ~id[w];
+        for (uint64_t bits = levels[w]; bits; bits &= bits - 1)
+            if (!st->card_level[w * 64 + __builtin_ctzll(bits)])
+                return -1;
+    }
+    return 0;
+}
+
 static inline void ident_cards(const ch_state *st, uint64_t out[2])
 {
     uint64_t m[2] = {0, 0};
