@@ -73,11 +73,16 @@ def run(name, *args, stats=None, before=None, after=None):
     return out, health.get("moves", 0) if st == 200 else -1
 
 
+def number(text, pat, what):
+    """The number pat's group 1 matches in text; a failed check saying what (the text) when none."""
+    m = re.search(pat, text)
+    check(m is not None, f"{what}: no line matching {pat!r} in:\n{text}")
+    return float(m.group(1)) if m else 0
+
+
 def figures(name, out, stored):
     def num(pat):
-        m = re.search(pat, out)
-        check(m is not None, f"{name}: no line matching {pat!r} in: {out}")
-        return float(m.group(1)) if m else 0
+        return number(out, pat, name)
     held = num(r"connections held: (\d+) of")
     moves = num(r"broadcast: (\d+) in")
     samples = num(r"max [0-9.]+ ms \((\d+) samples\)")
@@ -110,9 +115,7 @@ def loop_stats(path, moves, stored):
         return
     text = open(path, encoding="utf-8").read()
     def num(pat):
-        m = re.search(pat, text)
-        check(m is not None, f"loop statistics: no line matching {pat!r} in:\n{text}")
-        return float(m.group(1)) if m else 0
+        return number(text, pat, "loop statistics")
     total = num(r"s, (\d+) moves stored")
     iters = num(r"stage loop iteration \(busy\)\s+n (\d+)")
     handed = num(r"stage move read -> commit handed over\s+n (\d+)")
