@@ -120,7 +120,8 @@ static void drain(srv_client *c, int with_state)
             if (o->len < sizeof head || memcmp(o->buf + LWS_PRE, head, sizeof head - 1) != 0 ||
                 o->buf[LWS_PRE + o->len - 1] != '}' || memchr(o->buf + LWS_PRE, 0, o->len))
                 fz_fail("a state frame", "does not look like one");
-            free(o);
+            /* not freed: the frame is in the loop's own buffer, valid until
+               the next call (srv_state_frame, server.h) */
             srv_views_release(c->game);
         }
     }
