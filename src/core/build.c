@@ -692,27 +692,40 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
         for (int w = 0; w < 2; w++) {
             const uint64_t e = hp[w] & ~v.piece.b[w];
             leg[w] |= e & st->near[w];
+            /* without a branch per plot (whether a plot of a random hand
+             * touches a lone warehouse mispredicted): a plot next to no
+             * piece is legal and isolated; one next to lone warehouses is
+             * legal when it founds with them (a company left, spacing) */
+            const uint64_t avail = -(uint64_t)(v.avail != 0);
             for (uint64_t bits = e & ~st->near[w]; bits; bits &= bits - 1) {
                 int x = w * 64 + __builtin_ctzll(bits);
                 const uint64_t *nb = be->b.nbmask[x];
                 uint64_t l0 = nb[0] & v.lone.b[0], l1 = nb[1] & v.lone.b[1];
                 uint64_t xb = 1ull << (x & 63);
-                if (!(l0 | l1)) {
-                    leg[w] |= xb; /* no piece next to it */
-                    iso[w] |= xb;
-                    continue;
-                }
-                if (w)
-                    l1 |= xb;
-                else
-                    l0 |= xb;
-                if (v.avail && !((l0 & v.danger.b[0]) | (l1 & v.danger.b[1])))
-                    leg[w] |= xb; /* founds with its lone neighbours */
+                uint64_t none = -(uint64_t)((l0 | l1) == 0); /* no piece next to it */
+                uint64_t g0 = l0 | (w ? 0 : xb), g1 = l1 | (w ? xb : 0);
+                uint64_t founds = avail & -(uint64_t)(((g0 & v.danger.b[0]) | (g1 & v.danger.b[1])) == 0);
+                leg[w] |= xb & (none | founds);
+                iso[w] |= xb & none;
             }
         }
     }
     /* the single cards in card order: plot cards by the sets, level cards on
      * every stack one lower (the lowest card of each level) */
+    if (!pl->roofs && n >= 0 && cap - n >= popc64(leg[0]) + popc64(leg[1]) &&
+        (!(lv0 | lv1) || plays_before_levels(leg, lvs))) {
+        /* no broken roof to put on, every play card before every level card
+         * (as ch_new numbers them) and room for them all: the plays in one
+         * loop, no test per card (as gen_ga_plays) */
+        ch_move *out = buf + n;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = leg[w]; bits; bits &= bits - 1) {
+                int c = w * 64 + __builtin_ctzll(bits);
+                move_put(out++, CH_M_PLAY, (unsigned)c, (unsigned)c, CH_NONE, 0);
+            }
+        n = (int)(out - buf);
+        leg[0] = leg[1] = 0;
+    }
     int seen_level = 0;
     for (int w = 0; w < 2; w++) {
         const uint64_t lvw = w ? lv1 : lv0;

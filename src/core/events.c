@@ -164,13 +164,11 @@ static int offer_sizes_ok(const ch_state *st)
 
 static int offer_empty(const ch_offer *o)
 {
-    if (o->give_money || o->ask_money || o->give_cards[0] || o->give_cards[1] || o->ask_cards[0] ||
-        o->ask_cards[1])
-        return 0;
-    for (int c = 0; c < CH_MAX_COMPANIES; c++)
-        if (o->give_stock[c] || o->ask_stock[c])
-            return 0;
-    return 1;
+    static const uint8_t none[CH_MAX_COMPANIES];
+    return !(o->give_money | o->ask_money) &&
+           !(o->give_cards[0] | o->give_cards[1] | o->ask_cards[0] | o->ask_cards[1]) &&
+           !(stock_gt_mask(o->give_stock, none, CH_MAX_COMPANIES) |
+             stock_gt_mask(o->ask_stock, none, CH_MAX_COMPANIES));
 }
 
 /* Can the asked player deliver everything asked? */
@@ -323,16 +321,17 @@ static int gen_offer(const ch_state *st, const ch_player *pl, ch_move *buf, int 
 #define PUT(t, a_, b_) move_put(out++, (t), (unsigned)(a_), (unsigned)(b_), 0, 0)
     /* Given cards: each card of the hand once; level cards by level, the
      * lowest id first (ascending order meets it first). */
-    int seen_level = 0;
+    /* Without a branch per card (plot and level cards mix in a random
+     * hand): each card's move is written and kept by moving past it unless
+     * it is a level card whose level was met already. */
+    unsigned seen_level = 0; /* bit k: level k met (bit 0: plot cards, unused) */
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = pl->hand[w] & ~o->give_cards[w]; bits; bits &= bits - 1) {
-            int c = w * 64 + __builtin_ctzll(bits), k = st->card_level[c];
-            if (k) {
-                if (seen_level >> k & 1)
-                    continue;
-                seen_level |= 1 << k;
-            }
-            PUT(CH_M_GIVE, c, 0);
+            int c = w * 64 + __builtin_ctzll(bits), k = st->card_level[c] & 31;
+            unsigned skip = (k != 0) & (seen_level >> k);
+            seen_level |= 1u << k;
+            move_put(out, CH_M_GIVE, (unsigned)c, 0, 0, 0);
+            out += 1 - skip;
         }
     for (unsigned m = stock_gt_mask(pl->stock, o->give_stock, nc); m; m &= m - 1)
         PUT(CH_M_GIVE, __builtin_ctz(m), 1);

@@ -212,12 +212,49 @@ static int gen_take(const ch_state *st, ch_move *buf, int cap, int n, int levels
 {
     if (st->ndeck > 0)
         emit(buf, cap, &n, CH_M_DRAW, 0, 0, 0, 0);
-    for (int i = 0; i < st->market_size; i++) {
+    /* As The Golden Age's gen_purchase_moves: the lowest id of each level in
+     * the market first (low[k]; levels of 16 and more, which only a hand-made
+     * state could hold, by market_level_canonical), then, when the buffer has
+     * room, every slot's move written and kept by moving past it, without a
+     * branch per slot (random states mispredict them). An empty slot
+     * (CH_NONE) reads the card table at 127 and is dropped. */
+    const int ms = st->market_size;
+    uint8_t low[16];
+    memset(low, CH_NONE, sizeof low);
+    for (int i = 0; i < ms; i++) {
+        int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
+        k &= -((c != CH_NONE) & (k < 16)); /* low[0]: plot cards and the rest */
+        low[k] = (uint8_t)(c < low[k] ? c : low[k]);
+    }
+    if (n >= 0 && cap - n >= ms) {
+        ch_move *out = buf + n;
+        for (int i = 0; i < ms; i++) {
+            int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
+            int keep = (c != CH_NONE) & ((k == 0) | ((levels_ok != 0) & (low[k & 15] == c)));
+            if (__builtin_expect(k >= 16, 0) && c != CH_NONE)
+                keep = levels_ok && market_level_canonical(st, i);
+            move_put(out, CH_M_TAKE, (unsigned)c, 0, 0, 0);
+            out += keep;
+        }
+        return (int)(out - buf);
+    }
+    for (int i = 0; i < ms; i++) {
         int c = st->market[i];
         if (c == CH_NONE || (st->card_level[c] && !levels_ok) || !market_level_canonical(st, i))
             continue;
         emit(buf, cap, &n, CH_M_TAKE, c, 0, 0, 0);
     }
+    return n;
+}
+
+/* The sales of player p's stocks of companies on the chart (turn option 3),
+ * in company order: the companies as a mask (no branch per company). */
+static inline int gen_sales(const ch_state *st, const ch_player *pl, ch_move *buf, int cap, int n)
+{
+    static const uint8_t none[CH_MAX_COMPANIES];
+    unsigned m = stock_gt_mask(pl->stock, none, st->ncompanies) & chart_mask(st);
+    for (; m; m &= m - 1)
+        emit(buf, cap, &n, CH_M_SELL, __builtin_ctz(m), 0, 0, 1);
     return n;
 }
 
@@ -240,9 +277,7 @@ static int gen_turn(const ch_state *st, ch_move *buf, int cap)
             emit(buf, cap, &n, CH_M_REFRESH, 0, 0, 0, 0);
     }
     n = gen_plays(st, buf, cap, n);
-    for (int c = 0; c < st->ncompanies; c++)
-        if (pl->stock[c] && st->co[c].on_chart)
-            emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
+    n = gen_sales(st, pl, buf, cap, n);
     emit(buf, cap, &n, CH_M_PASS, 0, 0, 0, 0);
     return n;
 }
@@ -324,10 +359,7 @@ static int gen_trade(const ch_state *st, ch_move *buf, int cap)
 
 static int gen_sell(const ch_state *st, ch_move *buf, int cap)
 {
-    int n = 0, p = st->active;
-    for (int c = 0; c < st->ncompanies; c++)
-        if (st->pl[p].stock[c] && st->co[c].on_chart)
-            emit(buf, cap, &n, CH_M_SELL, c, 0, 0, 1);
+    int n = gen_sales(st, &st->pl[st->active], buf, cap, 0);
     emit(buf, cap, &n, CH_M_DONE, 0, 0, 0, 0);
     return n;
 }
