@@ -141,7 +141,7 @@ static uint64_t rnd(uint64_t *s)
     return *s;
 }
 
-static int seen_bid, seen_draw;
+static int seen_bid, seen_draw, seen_same;
 
 static void check_text(const char *t, int lang)
 {
@@ -190,6 +190,16 @@ static void play_and_describe(int edition, int players, uint64_t seed)
             chx_describe_for(lang, p, NULL, before, p, mo, st, own, sizeof own);
             check_text(pub, lang);
             check_text(own, lang);
+            if (!chx_describe_viewer_matters(before, p, mo)) {
+                /* the server writes such words once for every viewer (mask.c) */
+                assert_string_equal(pub, own);
+                for (int v = 0; v < players; v++) {
+                    char other[512];
+                    chx_describe_for(lang, v, NULL, before, p, mo, st, other, sizeof other);
+                    assert_string_equal(pub, other);
+                }
+                seen_same++;
+            }
             if (mo.type == CH_M_BID && before->phase == CH_PH_BID && lang == 0) {
                 /* the amount is the mover's secret until the reveal */
                 char amount[32], sentence[128], who[32];
@@ -362,13 +372,14 @@ static void test_wrap(void **state)
 static void test_descriptions_random_games(void **state)
 {
     (void)state;
-    seen_bid = seen_draw = 0;
+    seen_bid = seen_draw = seen_same = 0;
     for (uint64_t seed = 1; seed <= 6; seed++)
         play_and_describe(CH_ED_AMSTERDAM, 2 + (int)(seed % 4), seed);
     for (uint64_t seed = 1; seed <= 4; seed++)
         play_and_describe(CH_ED_GOLDEN_AGE, 2 + (int)(seed % 5), seed);
     assert_true(seen_bid > 0);
     assert_true(seen_draw > 0);
+    assert_true(seen_same > 0);
 }
 
 static void test_describe_merger_sentence(void **state)
@@ -413,10 +424,46 @@ static void test_describe_merger_sentence(void **state)
                              "Thee f190, Anke betaalde f190");
 }
 
+/* chx_place and chx_company copy without printf (describe.c and i18n.c,
+ * for the server's log words): the same bytes as snprintf's, cut at every
+ * buffer size the same way. */
+static void test_place_cut_like_snprintf(void **state)
+{
+    (void)state;
+    const char *names[] = {"Jordaan B4", "Haven C1", "Plantage", "Nowhere 7", ""};
+    for (int l = 0; l < CHX_NLANGS; l++)
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            char full[128];
+            chx_place(l, names[i], full, sizeof full);
+            for (size_t n = 1; n < 40; n++) {
+                char got[64], want[64];
+                memset(got, 'x', sizeof got);
+                chx_place(l, names[i], got, n);
+                assert_true(snprintf(want, n, "%s", full) >= 0);
+                assert_string_equal(got, want);
+                assert_int_equal(got[n], 'x'); /* nothing written past n */
+            }
+        }
+    ch_state *st = calloc(1, sizeof *st);
+    assert_non_null(st);
+    for (int ed = 0; ed < 2; ed++) {
+        st->edition = ed ? CH_ED_GOLDEN_AGE : CH_ED_AMSTERDAM;
+        st->ncompanies = 9; /* the catalogues name nine of each */
+        for (int c = 0; c < 9; c++) {
+            char key[32];
+            snprintf(key, sizeof key, "company.%s.%d", ed ? "ga" : "ba", c);
+            for (int l = 0; l < CHX_NLANGS; l++)
+                assert_string_equal(chx_company(l, st, c), chx_msg(l, key));
+        }
+    }
+    free(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalogues_complete),
+        cmocka_unit_test(test_place_cut_like_snprintf),
         cmocka_unit_test(test_every_phase_company_event_named),
         cmocka_unit_test(test_format_and_fallback),
         cmocka_unit_test(test_plurals_and_places),

@@ -449,6 +449,8 @@ int srv_game_start_state(srv_game *g, char *why, size_t n)
 {
     ch_board board;
     ch_msg msg;
+    /* the decisions start again: stamps kept for them are of another state */
+    g->stamp_now = 0;
     if (g->position) {
         if (ch_position_read(&g->st, g->position, strlen(g->position), "position", &msg) != CH_OK) {
             snprintf(why, n, "%s", msg.text);

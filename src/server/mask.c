@@ -86,7 +86,11 @@ void srv_log_free(srv_log *e)
 }
 
 /* The texts are written side by side into one buffer and kept in one block
- * (a strdup of each was six calls to malloc per move, and six to free). */
+ * (a strdup of each was six calls to malloc per move, and six to free).
+ * Where every viewer reads the same words (chx_describe_viewer_matters: all
+ * moves but blind draws, sealed bids, offered cards and picks from looked-at
+ * cards) they are made once per language and both entries point at them:
+ * half the calls to chx_describe_for, the loop's largest part of a move. */
 void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
                    const ch_state *after, const char *const *names, unsigned langmask)
 {
@@ -96,6 +100,10 @@ void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
     srv_log_free(e);
     unsigned all = (1u << CH_MAX_PLAYERS) - 1;
     size_t total = 0;
+    /* the words of most moves do not depend on who reads them: made once
+       per language instead of twice (chx_describe_viewer_matters) */
+    int same_words = !chx_describe_viewer_matters(before, p, m);
+    int same[3] = {0};
     for (int l = 0; l < CHX_NLANGS && l < 3; l++) {
         if (!((langmask >> l) & 1u))
             continue;
@@ -109,7 +117,11 @@ void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
         int public_words = e->party == all || m.type == CH_M_DRAW ||
                            (m.type == CH_M_BID && e->party != all);
         buf = all_texts[l][0];
-        if (public_words &&
+        if (public_words && same_words) {
+            /* the same words for everyone (most moves): kept once, [0]
+               points at [1]'s (below) */
+            same[l] = 1;
+        } else if (public_words &&
             chx_describe_for(l, -1, names, before, p, m, after, buf, sizeof all_texts[l][0]) >= 0 &&
             buf[0])
             total += (len[l][0] = strlen(buf) + 1);
@@ -129,6 +141,9 @@ void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
                 e->text[l][k] = at;
                 at += len[l][k];
             }
+    for (int l = 0; l < 3; l++)
+        if (same[l])
+            e->text[l][0] = e->text[l][1];
 }
 
 void srv_log_write(chx_buf *b, const srv_log *e, int viewer, const char *lang)

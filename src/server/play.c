@@ -5,8 +5,14 @@
  * frame with its own view (ch_view_to_json), its legal moves
  * (chx_legal_lines), and the new log entries masked for it (mask.c). Also
  * here: the turn timer, and rebuilding a game from its stored moves.
+ * What is the same for every frame of a decision is made once and kept:
+ * the members every client shares (common_part), each deciding seat's legal
+ * moves and prices (made on a view worker beside the views when one is
+ * asked, srv_legal_make; on the loop only when a frame comes first), and
+ * the stamp of the board and card table.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cluster.h"
@@ -111,7 +117,9 @@ int srv_play_move(srv_game *g, int s, ch_move m, char *why, size_t n)
 int srv_play(srv_game *g, int s, const char *text, int decision, const char *lang_code,
              char *why, size_t n)
 {
-    int lang = chx_lang_find(lang_code) >= 0 ? chx_lang_find(lang_code) : CHX_LANG_EN;
+    int lang = chx_lang_find(lang_code);
+    if (lang < 0)
+        lang = CHX_LANG_EN;
     if (!srv_game_playable(g)) /* before "stale": the state may hold unmade moves */
         return play_move_in(g, s, (ch_move){0}, lang, why, n);
     if (g->status == GAME_WAITING) {
@@ -349,6 +357,85 @@ static const char *common_part(srv_game *g)
     return g->common;
 }
 
+/* A seat's legal moves and their prices as the state frame carries them:
+ * the lines as JSON strings, then `],"prices":` and the prices (the frame
+ * writes the brackets around). malloc'd, NULL when out of memory. Any thread:
+ * the view workers make it beside each view of a decision (srv_legal_make),
+ * so that the event loop finds it made. */
+char *srv_legal_json(const ch_state *st, int seat)
+{
+    chx_buf lb = {0};
+    int nl = 0;
+    char *lines = chx_legal_lines(st, seat, &nl);
+    int k = 0;
+    for (char *p = lines; p && *p; k++) {
+        char *e = strchr(p, '\n');
+        if (e)
+            *e = '\0';
+        if (k)
+            chx_buf_add(&lb, ",", 1);
+        chx_buf_json_str(&lb, p);
+        p = e ? e + 1 : p + strlen(p);
+    }
+    free(lines);
+    /* what each money move costs or brings, for its button */
+    chx_buf_puts(&lb, "],\"prices\":");
+    if (chx_prices_json(st, seat, &lb) != 0)
+        chx_buf_puts(&lb, "{}");
+    if (lb.oom || !lb.s) {
+        free(lb.s);
+        return NULL;
+    }
+    return lb.s;
+}
+
+/* The seats of mask (bit s+1: seat s has a client) whose legal moves a
+ * view job should make: those deciding now whose moves are not made yet. */
+unsigned srv_legal_wanted(const srv_game *g, unsigned mask)
+{
+    unsigned want = 0;
+    for (int s = 0; s < g->nseats; s++)
+        if (((mask >> (s + 1)) & 1u) && srv_seat_decides(g, s) &&
+            (!g->legal_json[s] || g->legal_dec[s] != g->nmoves))
+            want |= 1u << s;
+    return want;
+}
+
+/* On a view worker: the legal moves of the seats of want in st. */
+void srv_legal_make(const ch_state *st, unsigned want, char **legal)
+{
+    for (int s = 0; s < CH_MAX_PLAYERS; s++)
+        legal[s] = (want >> s) & 1u ? srv_legal_json(st, s) : NULL;
+}
+
+/* A job's legal moves not installed (a free per seat that has them). */
+void srv_legal_free(char **legal)
+{
+    for (int s = 0; s < CH_MAX_PLAYERS; s++)
+        if (legal[s])
+            free(legal[s]);
+}
+
+/* On the loop, when a view job of decision d made from state st is taken:
+ * its legal moves are kept (taken over) where none are made, if the game is
+ * still in that state (not rebuilt meanwhile: srv_replay_moves). */
+void srv_legal_install(srv_game *g, int d, const ch_state *st, char **legal)
+{
+    int same = -1;
+    for (int s = 0; s < CH_MAX_PLAYERS; s++) {
+        if (!legal[s] || d != g->nmoves || (g->legal_json[s] && g->legal_dec[s] == d))
+            continue;
+        if (same < 0)
+            same = memcmp(st, &g->st, sizeof *st) == 0;
+        if (!same)
+            return;
+        free(g->legal_json[s]);
+        g->legal_json[s] = legal[s];
+        g->legal_dec[s] = d;
+        legal[s] = NULL;
+    }
+}
+
 srv_out *srv_state_frame(srv_game *g, srv_client *c)
 {
     int seat = c->seat;
@@ -383,30 +470,21 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         /* the legal moves and their prices: made once per decision and seat
            (a seat's other connections, frames of the same decision) */
         if (!g->legal_json[seat] || g->legal_dec[seat] != g->nmoves) {
-            chx_buf lb = {0};
-            int nl = 0;
-            char *lines = chx_legal_lines(&g->st, seat, &nl);
-            int k = 0;
-            for (char *p = lines; p && *p; k++) {
-                char *e = strchr(p, '\n');
-                if (e)
-                    *e = '\0';
-                if (k)
-                    chx_buf_add(&lb, ",", 1);
-                chx_buf_json_str(&lb, p);
-                p = e ? e + 1 : p + strlen(p);
-            }
-            free(lines);
-            /* what each money move costs or brings, for its button */
-            chx_buf_puts(&lb, "],\"prices\":");
-            if (chx_prices_json(&g->st, seat, &lb) != 0)
-                chx_buf_puts(&lb, "{}");
             free(g->legal_json[seat]);
-            g->legal_json[seat] = lb.oom ? NULL : lb.s;
-            if (lb.oom)
-                free(lb.s);
+            g->legal_json[seat] = srv_legal_json(&g->st, seat);
             g->legal_dec[seat] = g->nmoves;
         }
+#ifdef CH_DEBUG_CHECKS
+        else { /* made on a view worker (srv_legal_make): the same as here */
+            char *here = srv_legal_json(&g->st, seat);
+            if (here && strcmp(here, g->legal_json[seat]) != 0) {
+                fprintf(stderr, "play.c: the legal moves made on a worker differ "
+                                "from the loop's (seat %d, decision %d)\n", seat, g->nmoves);
+                abort();
+            }
+            free(here);
+        }
+#endif
         if (g->legal_json[seat])
             chx_buf_puts(&hb, g->legal_json[seat]);
         else
@@ -453,7 +531,21 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     else if (delta && c->view_dec >= 0 && g->vpatch[k] && g->vbase[k] == c->view_dec)
         patch = g->vpatch[k];
     /* the board and card table, when this client lacks them or they changed */
-    uint32_t stamp = ch_view_static_stamp(&g->st, seat);
+    uint32_t stamp = g->stamp_now;
+    if (!stamp || g->stamp_dec != g->nmoves) {
+        /* once per decision, not per frame (it reads every card): every
+           viewer sees the same table (chartered.h), which debug builds check
+           at each frame; never 0 */
+        stamp = g->stamp_now = ch_view_static_stamp(&g->st, seat);
+        g->stamp_dec = g->nmoves;
+    }
+#ifdef CH_DEBUG_CHECKS
+    if (stamp != ch_view_static_stamp(&g->st, seat)) {
+        fprintf(stderr, "play.c: a kept static stamp is not the state's (decision %d)\n",
+                g->nmoves);
+        abort();
+    }
+#endif
     if (!g->static_json || g->static_stamp != stamp) {
         ch_free(g->static_json);
         g->static_json = ch_view_json(&g->st, seat, CH_JSON_STATIC | CH_JSON_COMPACT);

@@ -143,6 +143,9 @@ struct srv_game {
     char *static_json;          /* the views' board and card table
                                    (CH_JSON_STATIC), sent once per client */
     uint32_t static_stamp;      /* ch_view_static_stamp of static_json */
+    uint32_t stamp_now;         /* ch_view_static_stamp at decision stamp_dec
+                                   (play.c; the same for every viewer); 0: none */
+    int stamp_dec;
     char *common;               /* the members every state frame of this
                                    moment shares (play.c), and their key */
     uint64_t common_key;
@@ -432,6 +435,14 @@ int srv_seat_decides(const srv_game *g, int s);
 /* The state frame for client c (with LWS_PRE room), or NULL: in a buffer
  * the loop keeps, valid until the next call (written at once, not freed). */
 srv_out *srv_state_frame(srv_game *g, srv_client *c);
+/* A seat's "legal" items and "prices" (malloc'd; any thread), and their
+ * making on the view workers (play.c): the seats a job wants, made there,
+ * installed on the loop when the game is still at that state. */
+char *srv_legal_json(const ch_state *st, int seat);
+unsigned srv_legal_wanted(const srv_game *g, unsigned mask);
+void srv_legal_make(const ch_state *st, unsigned want, char **legal);
+void srv_legal_install(srv_game *g, int d, const ch_state *st, char **legal);
+void srv_legal_free(char **legal);
 /* After a commit or a change: every client gets a fresh state, bots move. */
 void srv_game_changed(srv_game *g);
 /* Bots (and stand-ins for away humans) that must decide get a job. */

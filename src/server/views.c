@@ -14,7 +14,9 @@
  * (ch_views_json_since: what every viewer sees alike is written once, and
  * what did not change since the perspective's previous view, whose state
  * each view keeps, is copied from it), and each view comes with its bracket
- * index from the writer, which the diff walks.
+ * index from the writer, which the diff walks. The job also makes the
+ * legal moves of the seats that decide (play.c, srv_legal_make), which the
+ * event loop then finds made.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,6 +36,8 @@ typedef struct vjob {
                                            reference: shared, never copied) */
     int base[CH_MAX_PLAYERS + 1];       /* their decisions */
     srv_view *view[CH_MAX_PLAYERS + 1]; /* made here, each with its patch */
+    unsigned lmask;             /* bit s: seat s's legal moves wanted (play.c) */
+    char *legal[CH_MAX_PLAYERS];        /* made here (srv_legal_make) */
 } vjob;
 
 /* What a thread that makes views keeps from one to the next, so that a
@@ -221,6 +225,7 @@ static void *worker(void *arg)
             v->todo_tail = NULL;
         pthread_mutex_unlock(&v->mu);
         make_views(&j->st, j->mask, j->pmask, j->old, j->view, &sc);
+        srv_legal_make(&j->st, j->lmask, j->legal); /* off the loop too */
         pthread_mutex_lock(&v->mu);
         /* the loop is woken once per batch: a list that was not empty has
            a wake-up on its way, and srv_views_drain takes the whole list */
@@ -258,6 +263,7 @@ static void job_free(vjob *j)
         srv_view_unref(j->view[k]);
         srv_view_unref(j->old[k]);
     }
+    srv_legal_free(j->legal);
     free(j);
 }
 
@@ -358,6 +364,7 @@ int srv_views_request(srv_views *v, srv_game *g)
     j->decision = g->nmoves;
     j->mask = mask;
     j->pmask = pmask;
+    j->lmask = srv_legal_wanted(g, mask);
     j->st = g->st;
     for (int k = 0; k <= CH_MAX_PLAYERS; k++) {
         j->base[k] = -1;
@@ -400,6 +407,7 @@ void srv_views_drain(srv_views *v)
                 j->view[k] = NULL;
             }
             g->vcache_decision = j->decision;
+            srv_legal_install(g, j->decision, &j->st, j->legal);
             for (srv_client *c = g->clients; c; c = c->gnext)
                 srv_client_want_state(c);
         }

@@ -87,6 +87,10 @@ int chx_lang_find(const char *name)
 {
     if (!name || !*name)
         return -1;
+    /* a code as it is (the server's clients: once per frame and move) */
+    for (int l = 0; l < CHX_NLANGS; l++)
+        if (name[0] == lang_codes[l][0] && strcmp(name, lang_codes[l]) == 0)
+            return l;
     /* "nl", "nl_NL.UTF-8", "ja_JP", "en-GB", also the names in full */
     static const struct { const char *word; int lang; } words[] = {
         {"english", CHX_LANG_EN}, {"dutch", CHX_LANG_NL},
@@ -236,9 +240,20 @@ const char *chx_company(int lang, const ch_state *st, int c)
 {
     if (!st || c < 0 || c >= st->ncompanies)
         return "?";
-    char key[32];
-    snprintf(key, sizeof key, "company.%s.%d",
-             st->edition == CH_ED_GOLDEN_AGE ? "ga" : "ba", c);
+    /* "company.ga.3" without printf (a move's words ask it often) */
+    char key[32] = "company.ba.";
+    if (st->edition == CH_ED_GOLDEN_AGE)
+        key[8] = 'g', key[9] = 'a';
+    char dig[12];
+    int nd = 0, k = 11;
+    unsigned u = (unsigned)c;
+    do {
+        dig[nd++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (nd)
+        key[k++] = dig[--nd];
+    key[k] = '\0';
     return chx_msg(lang, key);
 }
 
@@ -246,7 +261,12 @@ void chx_place(int lang, const char *name, char *buf, size_t n)
 {
     if (n == 0)
         return;
-    snprintf(buf, n, "%s", name ? name : "");
+    /* snprintf(buf, n, "%s", name) without printf: the same bytes */
+    size_t l = name ? strlen(name) : 0;
+    if (l > n - 1)
+        l = n - 1;
+    memcpy(buf, name ? name : "", l);
+    buf[l] = '\0';
     if (!name || lang == CHX_LANG_EN)
         return;
     /* the district part of a plot's or card's name ("Harbour C1"): the
@@ -255,7 +275,16 @@ void chx_place(int lang, const char *name, char *buf, size_t n)
     for (int i = 0; i < ndistricts; i++) {
         size_t k = districts[i].len;
         if (strncmp(name, districts[i].en, k) == 0 && (name[k] == ' ' || name[k] == '\0')) {
-            snprintf(buf, n, "%s%s", chx_msg(lang, districts[i].key), name + k);
+            /* snprintf(buf, n, "%s%s", district, rest) without printf */
+            const char *d = chx_msg(lang, districts[i].key);
+            size_t dl = strlen(d), rl = strlen(name + k);
+            if (dl > n - 1)
+                dl = n - 1;
+            if (rl > n - 1 - dl)
+                rl = n - 1 - dl;
+            memcpy(buf, d, dl);
+            memcpy(buf + dl, name + k, rl);
+            buf[dl + rl] = '\0';
             return;
         }
     }

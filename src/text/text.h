@@ -117,6 +117,11 @@ int chx_describe(int lang, const ch_state *before, int p, ch_move m,
 int chx_describe_for(int lang, int viewer, const char *const *names,
                      const ch_state *before, int p, ch_move m,
                      const ch_state *after, char *buf, size_t n);
+/* 1 when chx_describe_for of player p's move m may say something to some
+ * viewer that it does not say to another (a blind draw, a sealed bid, a card
+ * in an offer, a pick from the looked-at cards); 0 when every viewer reads
+ * the same words, which the server then writes once (mask.c). */
+int chx_describe_viewer_matters(const ch_state *before, int p, ch_move m);
 /* A card's name in lang ("Harbour C1" keeps its district name; level cards
  * "L3"; Golden Age event cards translated). */
 void chx_card(int lang, const ch_state *st, int card, char *buf, size_t n);
