@@ -78,12 +78,15 @@ def run(loop):
             if m.get("type") != "state":
                 continue
             last = m
-            if m["status"] != "playing" or moves >= MOVES:
-                if m["status"] != "playing" or not m["legal"]:
-                    break
-                # enough moves: wait until the bots have played what they play
+            if m["status"] != "playing":
+                break
+            if moves >= MOVES:
+                # enough moves: wait until the bots have played what they
+                # play (a frame of a bot's decision can come first on a
+                # loaded machine; the game then moves past it)
                 if m["legal"]:
                     break
+                continue
             if m["legal"]:
                 sent = {"type": "move", "move": pick_move(m["legal"], rng), "decision": m["decision"]}
                 p.send(sent)
