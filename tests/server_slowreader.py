@@ -9,11 +9,15 @@ pings meanwhile. Then they read everything: the patch spectator's frames
 must apply one after the other (consecutive seq, each patch from the view
 before: the client raises DeltaError otherwise), the whole-frame
 spectator's decisions never go back, each gets one pong per ping, and both
-end at the game's last decision. Run on both event loops (libev, the
-default, and --loop poll).
+end at the game's last decision, with a view equal to a whole view read
+then. Run on both event loops (libev, the default, and --loop poll), and
+with the frames sent by the sender thread (src/server/sender.c, the
+default: a job's partial send leaves its rest to libwebsockets, behind
+which every later frame waits) and by the loop (--send-thread off).
 
     python3 tests/server_slowreader.py BINARY SRCDIR WORKDIR
 """
+import json
 import os
 import random
 import socket
@@ -33,11 +37,23 @@ PING_EVERY = 10  # one ping from each spectator every so many moves (well under 
 os.environ["CHARTERED_WS_SNDBUF"] = "4096"
 
 
-def run(loop):
+def whole_view(port, gid):
+    """A spectator's whole view of the game now, from a new connection."""
+    w = WS("127.0.0.1", port)
+    w.delta_checks = False
+    w.send({"type": "watch", "game": gid, "frames": "full"})
+    m = w.recv_until(lambda m: m.get("type") == "state")
+    w.close()
+    return m
+
+
+def run(loop, sender):
     """The scenario with the server on the given event loop (libev, or
-    libwebsockets' own poll loop: srv_ws_flush runs after each of its turns)."""
+    libwebsockets' own poll loop: srv_ws_flush runs after each of its turns),
+    its frames sent by the sender thread or not."""
     extra = ["--loop", "poll"] if loop == "poll" else []
-    srv = Server(BIN, os.path.join(WORK, f"slow-{loop}.db"), extra=extra).start()
+    extra += ["--send-thread", sender]
+    srv = Server(BIN, os.path.join(WORK, f"slow-{loop}-{sender}.db"), extra=extra).start()
     try:
         cookie = guest(srv.port, "Anke")
         st, g = http_json(srv.port, "POST", "/api/games", {
@@ -116,13 +132,19 @@ def run(loop):
                     check(False, f"{name}: unexpected frame {m}")
             check(pongs == pings[name], f"{name}: {pongs} pongs for {pings[name]} pings")
             check(prev == final, f"{name}: ends at decision {prev}, the game's is {final}")
-            print(f"{loop}: {name} spectator: {states} state frames and {pongs} pongs read after "
+            # the view the frames built is the one the server holds now
+            whole = whole_view(srv.port, gid)
+            check(whole["decision"] == final, f"whole view at {whole['decision']}, not {final}")
+            mine = [f for f in w.frames if f.get("type") == "state"][-1]
+            check(json.dumps(mine["view"]) == json.dumps(whole["view"]),
+                  f"{name}: the view its frames built differs from the whole view")
+            print(f"{loop}, sender {sender}: {name} spectator: {states} state frames and {pongs} pongs read after "
                   f"{moves} moves, in order")
         check(srv.alive(), "the server is still running")
     finally:
         srv.stop()
 
 
-for loop in ("libev", "poll"):
-    run(loop)
+for loop, sender in (("libev", "on"), ("libev", "off"), ("poll", "on")):
+    run(loop, sender)
 finish("server_slowreader: frames in order and whole for clients that read late")

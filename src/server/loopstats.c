@@ -14,7 +14,11 @@
  *    writer, the commit's round trip (and the writer's own time in it), from
  *    the commit back to each state frame written, and from the move read to
  *    each state frame of its decision written (the server's share of what
- *    bench/loadgen measures).
+ *    bench/loadgen measures). With the sender thread (sender.c), a frame
+ *    counts as written when the thread's send() returned, and the stage
+ *    "handed to sender -> sent" is each job's wait and send there;
+ *  - the sender thread's own busy and CPU time, jobs, bytes, partial and
+ *    failed sends (not part of the loop's busy time).
  *
  * Everything is counted on the loop's thread (the writer's time comes back
  * in its job), so nothing here takes a lock. When off, each probe is one
@@ -44,6 +48,7 @@ static const char *const hist_name[SRV_LS_NHIST] = {
     "commit: the writer's own time",
     "commit back -> state frame written",
     "move read -> state frame written",
+    "handed to sender -> sent", /* per client and flush (sender.c) */
 };
 
 static const char *const sec_name[SRV_LS_NSEC] = {
@@ -270,6 +275,16 @@ void srv_ls_report(void)
             (double)ls.other_all / 1e6,
             ls.busy_all ? 100.0 * (double)ls.other_all / (double)ls.busy_all : 0.0,
             (double)ls.other_long / 1e6);
+    srv_sender_counts sc;
+    srv_sender_stats(&sc);
+    if (sc.on)
+        fprintf(f, "sender thread: busy %.3f s, CPU %.3f s, %llu batches, %llu jobs, %llu bytes, "
+                "%llu partial, %llu failed, %llu closed while out\n", (double)sc.busy_us / 1e6, (double)sc.cpu_us / 1e6,
+                (unsigned long long)sc.batches, (unsigned long long)sc.jobs,
+                (unsigned long long)sc.bytes, (unsigned long long)sc.partial,
+                (unsigned long long)sc.failed, (unsigned long long)sc.forgotten);
+    else
+        fprintf(f, "sender thread: off (frames written on the loop)\n");
     fprintf(f, "# the slowest iterations: when (s after the start), busy ms, then each section's ms\n");
     for (int i = 0; i < LS_SLOWEST && ls.slow[i].busy; i++) {
         const ls_iter *it = &ls.slow[i];

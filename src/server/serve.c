@@ -231,6 +231,7 @@ static int callback_in(struct lws *wsi, enum lws_callback_reasons reason, void *
         if (g_srv) {
             srv_pw_drain();
             srv_lease_drain();
+            srv_sender_drain();
         }
         return 0;
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
@@ -337,6 +338,7 @@ static void usage(FILE *f)
             "usage: chartered serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR]\n"
             "                       [--i18n DIR] [--bot-threads N] [--view-threads N]\n"
             "                       [--sync full|normal] [--loop libev|poll] [--skip-damaged]\n"
+            "                       [--send-thread on|off]\n"
             "                       [--trust-proxy] [--node NAME] [--cluster CONN]\n"
             "                       [--lease-seconds N]\n"
             "                       [--quiet]\n"
@@ -364,6 +366,8 @@ static void usage(FILE *f)
             "                   of the server but not of the machine)\n"
             "  --loop libev|poll  the event loop (default libev, epoll on Linux; poll is\n"
             "                   libwebsockets' own, slow with thousands of connections)\n"
+            "  --send-thread on|off  WebSocket frames sent by a thread of their own\n"
+            "                   (default on), or by the event loop (src/server/sender.c)\n"
             "  --skip-damaged   start even if the database is damaged, serving the games\n"
             "                   that load (each one that does not is listed); without it\n"
             "                   a damaged database stops the start\n"
@@ -395,6 +399,7 @@ static void teardown(srv *s)
     s->bots = NULL;
     srv_views_stop(s->views);
     s->views = NULL;
+    srv_sender_stop(); /* it wakes the context: before it goes */
     if (s->ctx)
         lws_context_destroy(s->ctx);
     srv_rawguard_stop();
@@ -416,7 +421,7 @@ int cmd_serve(int argc, char **argv)
     /* views on a worker thread where there is a second core: at 5,000 moves/s
        on two cores, p99 from 107 ms to 25-35 ms */
     int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
-    srv_options o = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(), 2, views_default, 1, 0, 1, 0, 0};
+    srv_options o = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(), 2, views_default, 1, 0, 1, 0, 0, 1};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -493,6 +498,12 @@ int cmd_serve(int argc, char **argv)
                 return 2;
             }
             o.libev = !strcmp(v, "libev");
+        } else if (!strcmp(a, "--send-thread")) {
+            if (strcmp(v, "on") && strcmp(v, "off")) {
+                fprintf(stderr, "error: serve: --send-thread must be on or off, not '%s'\n", v);
+                return 2;
+            }
+            o.send_thread = !strcmp(v, "on");
         } else {
             fprintf(stderr, "error: serve: unknown flag '%s'\n", a);
             usage(stderr);
@@ -627,6 +638,11 @@ int cmd_serve(int argc, char **argv)
     if (!s->ctx) {
         fprintf(stderr, "error: serve: cannot listen on port %d (in use?%s)\n", o.port,
                 o.libev ? " or libwebsockets lacks its libev plugin: try --loop poll" : "");
+        teardown(s);
+        return 1;
+    }
+    if (o.send_thread && srv_sender_start(s->ctx) != 0) {
+        fprintf(stderr, "error: serve: cannot start the sender thread (try --send-thread off)\n");
         teardown(s);
         return 1;
     }

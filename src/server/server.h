@@ -239,6 +239,8 @@ struct srv_client {
     srv_client *knext, *kprev;
     int peer_closed;            /* the peer closed, or a write failed: nothing more is
                                    written at once */
+    int raw_ok;                 /* its frames may go through the sender (not TLS) */
+    struct srv_sjob *sjob;      /* its job for the sender (sender.c); busy: out */
 };
 
 typedef struct srv_options {
@@ -254,6 +256,7 @@ typedef struct srv_options {
     int libev;                  /* the libev loop (else lws's own poll loop) */
     int skip_damaged;           /* start even if some games cannot be loaded */
     int trust_proxy;            /* believe X-Forwarded-For/-Proto (a proxy in front) */
+    int send_thread;            /* WebSocket frames sent by the sender thread (sender.c) */
 } srv_options;
 
 typedef struct srv {
@@ -288,7 +291,7 @@ int64_t srv_now_ms(void);
 /* ---- loop statistics (loopstats.c): CHARTERED_LOOP_STATS=FILE ------------ */
 /* the stages of a move, and the loop's busy time per iteration (histograms) */
 enum { SRV_LS_ITER, SRV_LS_READ_SUBMIT, SRV_LS_COMMIT, SRV_LS_WRITE, SRV_LS_COMMIT_FRAME,
-       SRV_LS_MOVE_FRAME, SRV_LS_NHIST };
+       SRV_LS_MOVE_FRAME, SRV_LS_SENDER, SRV_LS_NHIST };
 /* the sections of the loop's time */
 enum { SRV_LS_RECV, SRV_LS_DRAIN, SRV_LS_FLUSH, SRV_LS_COMMITNOW, SRV_LS_WRITABLE,
        SRV_LS_TIMERS, SRV_LS_EVICT, SRV_LS_TURN, SRV_LS_STORAGE, SRV_LS_CLUSTER,
@@ -749,6 +752,37 @@ void srv_client_want_state(srv_client *c);
  * (µs; 0: none) it stops once that is spent and returns 1: frames are left
  * for the next turn (the loop must not sleep meanwhile). */
 int srv_ws_flush(int64_t budget_us);
+/* A job of the sender thread came back (sender.c): on the loop. */
+void srv_ws_sent(struct srv_sjob *j);
+
+/* sender.c: the thread that sends the WebSocket frames the loop built. A
+ * client's job: its frames of one flush, framed, in order. Between
+ * srv_sender_submit and srv_ws_sent, only the thread touches it (busy). */
+typedef struct srv_sjob {
+    struct srv_sjob *next;
+    srv_client *c;              /* the loop's; NULL: its client was closed */
+    int fd;                     /* the client's socket */
+    int busy;                   /* with the sender (the loop's flag) */
+    int dead;                   /* the client closed: not sent (under the lock) */
+    int result;                 /* 0 all sent, 1 partly (sent < len), -1 failed */
+    unsigned char *buf;
+    size_t len, cap, sent;
+    int64_t handed_us, sent_us; /* CLOCK_MONOTONIC (srv_ls_now) */
+    int64_t ls_commit_us, ls_move_us; /* loop statistics of its state frame, or 0 */
+} srv_sjob;
+typedef struct srv_sender_counts {
+    int on;
+    int64_t busy_us, cpu_us;
+    uint64_t batches, jobs, bytes, partial, failed;
+    uint64_t forgotten;         /* jobs whose client was closed while they were out */
+} srv_sender_counts;
+int srv_sender_start(struct lws_context *ctx); /* 0, or -1: no thread */
+int srv_sender_on(void);
+void srv_sender_submit(srv_sjob *head, srv_sjob *tail); /* a flush's jobs, in order */
+void srv_sender_forget(srv_sjob *j);  /* its client is closed: never sent to */
+void srv_sender_drain(void);          /* the jobs back: srv_ws_sent each */
+void srv_sender_stop(void);           /* before the context is destroyed */
+void srv_sender_stats(srv_sender_counts *out);
 
 /* ---- http (http_api.c) ------------------------------------------------------ */
 int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason,

@@ -562,12 +562,13 @@ static int has_output(const srv_client *c)
     return c->qhead || (c->state_dirty && c->game && c->game->npending == 0);
 }
 
-/* Writes c's next frame: its oldest answer, else its state frame. 1
- * written, 0 nothing to write, -1 the connection failed. */
-static int write_next(srv_client *c, struct lws *wsi)
+/* c's next frame: its oldest answer, else its state frame; NULL when
+ * there is none (or it could not be made). *own: a state frame, in the
+ * loop's own buffer (srv_state_frame): not freed, valid until the next. */
+static srv_out *next_frame(srv_client *c, int *own)
 {
     srv_out *o = c->qhead;
-    int own = 0;
+    *own = 0;
     if (o && o == c->rl_out) { /* the rate_limited error, with its count now */
         c->qhead = o->next;
         if (!c->qhead)
@@ -583,12 +584,12 @@ static int write_next(srv_client *c, struct lws *wsi)
         json_decref(j);
         c->rl_count = 0;
         if (!s)
-            return 0;
+            return NULL;
         size_t len = strlen(s);
         o = malloc(sizeof *o + LWS_PRE + len);
         if (!o) {
             free(s);
-            return 0;
+            return NULL;
         }
         memcpy(o->buf + LWS_PRE, s, len);
         o->len = len;
@@ -601,30 +602,174 @@ static int write_next(srv_client *c, struct lws *wsi)
     } else if (c->state_dirty && c->game && c->game->npending == 0) {
         c->state_dirty = 0;
         o = srv_state_frame(c->game, c);
-        own = 1;
-        if (!o)
-            return 0;
-    } else {
-        return 0;
+        *own = 1;
     }
-    int n = lws_write(wsi, o->buf + LWS_PRE, o->len, LWS_WRITE_TEXT);
-    if (!own) /* a state frame is in the loop's own buffer (srv_state_frame) */
+    return o;
+}
+
+/* A frame went out (or to the sender): freed, unless it is the loop's
+ * state frame, which releases the views it was built from. */
+static void frame_done(srv_client *c, srv_out *o, int own)
+{
+    if (!own)
         free(o);
-    if (own && srv_ls_on && c->game) { /* loop statistics (loopstats.c) */
-        srv_game *g = c->game;
-        int64_t now = srv_ls_now();
-        if (g->ls_commit_us)
-            srv_ls_add(SRV_LS_COMMIT_FRAME, now - g->ls_commit_us);
-        if (g->ls_move_us && c->sent_decision == g->nmoves)
-            srv_ls_add(SRV_LS_MOVE_FRAME, now - g->ls_move_us);
-    }
-    if (own && c->game)
+    else if (c->game)
         srv_views_release(c->game);
+}
+
+/* Loop statistics (loopstats.c) of a state frame of c written at `now`:
+ * from its game's commit back, and from the move it answers. */
+static void state_frame_stats(srv_client *c, int64_t *commit_us, int64_t *move_us)
+{
+    srv_game *g = c->game;
+    *commit_us = g ? g->ls_commit_us : 0;
+    *move_us = g && g->ls_move_us && c->sent_decision == g->nmoves ? g->ls_move_us : 0;
+}
+
+static void state_frame_add(int64_t commit_us, int64_t move_us, int64_t now)
+{
+    if (commit_us)
+        srv_ls_add(SRV_LS_COMMIT_FRAME, now - commit_us);
+    if (move_us)
+        srv_ls_add(SRV_LS_MOVE_FRAME, now - move_us);
+}
+
+/* Writes c's next frame through libwebsockets. 1 written, 0 nothing to
+ * write, -1 the connection failed. */
+static int write_next(srv_client *c, struct lws *wsi)
+{
+    int own;
+    srv_out *o = next_frame(c, &own);
+    if (!o)
+        return 0;
+    int n = lws_write(wsi, o->buf + LWS_PRE, o->len, LWS_WRITE_TEXT);
+    if (own && srv_ls_on) {
+        int64_t cu, mu;
+        state_frame_stats(c, &cu, &mu);
+        state_frame_add(cu, mu, srv_ls_now());
+    }
+    frame_done(c, o, own);
     return n < 0 ? -1 : 1;
+}
+
+/* Appends o to j as one WebSocket server frame (RFC 6455 5.2: FIN and
+ * text, the length in 7, 16 or 64 bits, no mask), as lws_write would
+ * write it. 0, or -1 out of memory. */
+static int frame_into(srv_sjob *j, const unsigned char *p, size_t len)
+{
+    size_t need = j->len + 10 + len;
+    if (need > j->cap) {
+        size_t cap = j->cap ? j->cap : 4096;
+        while (cap < need)
+            cap *= 2;
+        unsigned char *nb = realloc(j->buf, cap);
+        if (!nb)
+            return -1;
+        j->buf = nb;
+        j->cap = cap;
+    }
+    unsigned char *h = j->buf + j->len;
+    size_t k = 0;
+    h[k++] = 0x81;
+    if (len < 126) {
+        h[k++] = (unsigned char)len;
+    } else if (len < 65536) {
+        h[k++] = 126;
+        h[k++] = (unsigned char)(len >> 8);
+        h[k++] = (unsigned char)len;
+    } else {
+        h[k++] = 127;
+        for (int i = 7; i >= 0; i--)
+            h[k++] = (unsigned char)((uint64_t)len >> (8 * i));
+    }
+    memcpy(h + k, p, len);
+    j->len += k + len;
+    return 0;
+}
+
+/* Every frame c has now, framed into its job: 1 when there is one to hand
+ * to the sender, 0 none, -1 out of memory (the frames are lost: the
+ * connection is closed, as a failed write would). */
+static int build_job(srv_client *c)
+{
+    srv_sjob *j = c->sjob;
+    if (!j) {
+        j = calloc(1, sizeof *j);
+        if (!j)
+            return -1;
+        j->c = c;
+        j->fd = lws_get_socket_fd(c->wsi);
+        c->sjob = j;
+    }
+    j->len = j->sent = 0;
+    j->result = 0;
+    j->ls_commit_us = j->ls_move_us = 0;
+    int bad = 0;
+    while (has_output(c)) {
+        int own;
+        srv_out *o = next_frame(c, &own);
+        if (!o)
+            continue;
+        if (frame_into(j, o->buf + LWS_PRE, o->len) < 0)
+            bad = 1;
+        if (own && srv_ls_on)
+            state_frame_stats(c, &j->ls_commit_us, &j->ls_move_us);
+        frame_done(c, o, own);
+    }
+    if (bad)
+        return -1;
+    return j->len > 0;
+}
+
+/* The peer is gone (a reset, a broken pipe): closed by libwebsockets at
+ * its next turn, outside this write. */
+static void write_failed(srv_client *c)
+{
+    c->peer_closed = 1;
+    lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+}
+
+void srv_ws_sent(srv_sjob *j)
+{
+    srv_client *c = j->c;
+    j->busy = 0;
+    if (!c) { /* closed meanwhile (CLOSED): nothing was sent after it */
+        free(j->buf);
+        free(j);
+        return;
+    }
+    if (srv_ls_on) {
+        srv_ls_add(SRV_LS_SENDER, j->sent_us - j->handed_us);
+        /* a partial send: the rest goes to the kernel from libwebsockets'
+           buffer; counted as written now, as lws_write's partial writes */
+        state_frame_add(j->ls_commit_us, j->ls_move_us,
+                        j->result == 0 ? j->sent_us : srv_ls_now());
+    }
+    if (j->result < 0) {
+        if (!c->peer_closed)
+            write_failed(c);
+    } else if (j->result > 0 && !c->peer_closed) {
+        /* the rest, unframed (LWS_WRITE_RAW goes to lws_issue_raw): lws
+           sends what the kernel takes, keeps the rest and asks for POLLOUT
+           (lws_partial_buffered); anything later waits behind it */
+        if (lws_write(c->wsi, j->buf + j->sent, j->len - j->sent, LWS_WRITE_RAW) < 0)
+            write_failed(c);
+    }
+    /* shrink a buffer a burst made large (a resync's whole view) */
+    if (j->cap > 65536) {
+        free(j->buf);
+        j->buf = NULL;
+        j->cap = 0;
+    }
+    /* what came due meanwhile, a close that waited for its data */
+    if (!c->peer_closed && (has_output(c) || c->closing))
+        kick(c);
 }
 
 static int writable(srv_client *c, struct lws *wsi)
 {
+    if (c->sjob && c->sjob->busy)
+        return 0; /* its frames are with the sender: once back (srv_ws_sent) */
     if (c->closing == 2 && c->qhead) {
         /* the error frame goes out first */
     } else if (c->closing) {
@@ -648,14 +793,24 @@ int srv_ws_flush(int64_t budget_us)
        came in (moves, the workers' results) before it goes on, instead of
        leaving every socket unread while thousands of frames go out in one
        turn (a move read late has its commit handed over late: the tail of
-       the latency, docs/performance.md) */
+       the latency, docs/performance.md).
+       With the sender thread (sender.c), each client's frames are framed
+       into its job here and every job of this flush is handed over at the
+       end, in the order taken (oldest first) */
     int64_t until = budget_us > 0 ? srv_ls_now() + budget_us : 0;
     unsigned nwritten = 0;
+    int use_sender = srv_sender_on();
+    srv_sjob *jhead = NULL, *jtail = NULL;
+    int left = 0;
     while (kicked_head) {
-        if (until && (++nwritten & 15) == 0 && srv_ls_now() >= until)
-            return 1;
+        if (until && (++nwritten & 15) == 0 && srv_ls_now() >= until) {
+            left = 1;
+            break;
+        }
         srv_client *c = kicked_head;
         unkick(c);
+        if (c->sjob && c->sjob->busy)
+            continue; /* kicked again once its job is back (srv_ws_sent) */
         struct lws *wsi = c->wsi;
         if (c->closing || c->peer_closed || lws_partial_buffered(wsi)) {
             /* a close is written by the callback (it returns -1); after a
@@ -664,19 +819,37 @@ int srv_ws_flush(int64_t budget_us)
                 lws_callback_on_writable(wsi);
             continue;
         }
+        if (use_sender && c->raw_ok) {
+            int r = build_job(c);
+            if (r < 0) {
+                write_failed(c);
+            } else if (r > 0) {
+                srv_sjob *j = c->sjob;
+                j->busy = 1;
+                j->next = NULL;
+                if (jtail)
+                    jtail->next = j;
+                else
+                    jhead = j;
+                jtail = j;
+            }
+            continue;
+        }
         int r = 1;
         while (r > 0 && has_output(c) && !lws_partial_buffered(wsi))
             r = write_next(c, wsi);
-        if (r < 0) {
-            /* the peer is gone (a reset, a broken pipe): closed by
-               libwebsockets at its next turn, outside this write */
-            c->peer_closed = 1;
-            lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
-        } else if (has_output(c)) {
+        if (r < 0)
+            write_failed(c);
+        else if (has_output(c))
             lws_callback_on_writable(wsi); /* the rest when the kernel takes it */
-        }
     }
-    return 0;
+    if (jhead) {
+        int64_t now = srv_ls_on ? srv_ls_now() : 0;
+        for (srv_sjob *j = jhead; j; j = j->next)
+            j->handed_us = now;
+        srv_sender_submit(jhead, jtail);
+    }
+    return left;
 }
 
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
@@ -691,6 +864,9 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return -1;
         c->wsi = wsi;
         c->seat = -1;
+        /* the sender thread writes to the socket itself: never under TLS
+           (the server does not serve it; lws_write encrypts) */
+        c->raw_ok = !lws_is_ssl(wsi);
         {
             /* state frames are written whole: do not let Nagle hold their
                last segment back for the peer's delayed ACK */
@@ -786,6 +962,17 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             for (srv_out *o = c->qhead, *nx; o; o = nx) {
                 nx = o->next;
                 free(o);
+            }
+            if (c->sjob) {
+                if (c->sjob->busy) {
+                    /* before libwebsockets closes the socket: never sent
+                       to after this; freed when it comes back */
+                    srv_sender_forget(c->sjob);
+                    c->sjob->c = NULL;
+                } else {
+                    free(c->sjob->buf);
+                    free(c->sjob);
+                }
             }
             free(c->rx);
             free(c);
