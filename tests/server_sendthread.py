@@ -141,6 +141,8 @@ try:
     for w in specs + [p, whole_w]:
         w.close()
 finally:
+    if not srv.alive():  # what it died of (a sanitizer's report)
+        print(srv.log_text()[-4000:])
     code = srv.stop()
 check(code == 0, f"the server stopped with {code}")
 log = srv.log_text()

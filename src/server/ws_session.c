@@ -16,6 +16,19 @@
  * due does the client wait for the writable callback, which then goes on
  * one frame per callback as before. The order of a client's frames is the
  * same either way: its queue first, then its state frame.
+ *
+ * The sender thread (sender.c, the default; `serve --send-thread off`
+ * keeps the writes above): the flush then frames each client's frames
+ * itself (build_job: FIN, text, the length, no mask, as lws_write would)
+ * into one job per client and hands the flush's jobs to the thread, which
+ * send()s them. Half the loop's busy time at 8,000 connections was these
+ * sends (docs/performance.md). While a client's job is out, the loop
+ * writes nothing to it and does not close it (its later frames wait:
+ * order kept); when the job is back (srv_ws_sent) a partly sent one's rest
+ * goes to libwebsockets as raw bytes (lws_write LWS_WRITE_RAW), which keeps
+ * what the kernel does not take and writes it when writable, ahead of
+ * anything later (the flush leaves a client with buffered bytes to the
+ * writable callback, as above).
  */
 #include <netinet/in.h>
 #include <netinet/tcp.h>
