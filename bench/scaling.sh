@@ -38,6 +38,8 @@
 # "1000 4000 8000 16000"), SERVER_SECONDS (default 10), SERVER_WARMUP
 # (default 3), THINK (default 0: each client answers at once, so the server
 # is saturated; 390 is issue 14's demand), PORT (default 18931),
+# SERVER_ARGS (more options for `chartered serve`, e.g. "--send-thread off"
+# to compare the frames sent by the event loop with the sender thread's),
 # SKIP (any of engine, ismcts, server, separated by spaces or commas).
 set -euo pipefail
 BUILD=${1:-build}
@@ -51,6 +53,7 @@ SERVER_WARMUP=${SERVER_WARMUP:-3}
 SERVER_LIMIT=${SERVER_LIMIT:-420}
 THINK=${THINK:-0}
 PORT=${PORT:-18931}
+SERVER_ARGS=${SERVER_ARGS:-}
 SKIP=" ${SKIP:-} "
 SKIP=${SKIP//,/ }
 skipped() { [[ "$SKIP" == *" $1 "* ]]; }
@@ -93,7 +96,7 @@ fi
 
 if ! skipped server; then
     command -v curl >/dev/null || { echo "scaling.sh: curl is missing (scripts/install-deps.sh)" >&2; exit 2; }
-    echo "3. Server moves/s against connections (CHARTERED_AUTH_LIMITS=10,200,0 $BIN serve --sync full, a fresh SQLite database;"
+    echo "3. Server moves/s against connections (CHARTERED_AUTH_LIMITS=10,200,0 $BIN serve --sync full${SERVER_ARGS:+ $SERVER_ARGS}, a fresh SQLite database;"
     echo "   $LOADGEN --games CONNS/4 --warmup $SERVER_WARMUP --seconds $SERVER_SECONDS --think $THINK --frames patch)"
     hard=$(ulimit -Hn)
     soft=$(ulimit -Sn)
@@ -125,7 +128,7 @@ if ! skipped server; then
         fi
         rm -f "$tmp"/lg.db*
         CHARTERED_AUTH_LIMITS=10,200,0 "$BIN" serve --port "$PORT" --host 127.0.0.1 --db "$tmp/lg.db" \
-            --quiet --sync full >"$tmp/srv.log" 2>&1 &
+            --quiet --sync full $SERVER_ARGS >"$tmp/srv.log" 2>&1 &
         spid=$!
         up=
         for _ in $(seq 100); do
