@@ -160,10 +160,15 @@ static void classify(const ch_state *st, tview *v, int x, playinfo *pi)
     }
 }
 
-static int resolve_isolated(const ch_state *st, tview *v, int x)
+static inline int resolve_isolated(const ch_state *st, tview *v, int x)
 {
+    /* most isolated plots have no lone warehouse diagonal to them at all:
+     * ruled out here, before the call (diag_options tests it again) */
+    const uint64_t *d = v->be->dmask[x];
+    if (!v->avail || !((d[0] & v->lone.b[0]) | (d[1] & v->lone.b[1])))
+        return K_LONE;
     plotset opts;
-    return v->avail && diag_options(st, v, x, CH_NONE, 1, &opts) ? K_DIAG : K_LONE;
+    return diag_options(st, v, x, CH_NONE, 1, &opts) ? K_DIAG : K_LONE;
 }
 
 /* classify, with an isolated plot resolved to K_DIAG or K_LONE. */

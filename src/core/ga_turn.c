@@ -165,7 +165,6 @@ static void ga_after_delivery(ch_state *st)
 typedef struct gaview {
     const ch_state *st;
     plotset piece, comp, danger;
-    int avail;
 } gaview;
 
 static void ga_view(const ch_state *st, gaview *v)
@@ -177,7 +176,6 @@ static void ga_view(const ch_state *st, gaview *v)
     v->comp.b[1] = st->piece[1] & ~st->lone[1];
     v->danger.b[0] = st->zone[0];
     v->danger.b[1] = st->zone[1];
-    v->avail = company_available(st);
 }
 
 static const plotset *ga_danger(gaview *v) { return &v->danger; }
@@ -295,7 +293,7 @@ static int ga_classify(const ch_state *st, gaview *v, int x, unsigned *comps)
     if (n >= 2)
         return G_MERGE;
     /* founding: an HQ, three warehouses, and room for the free ones */
-    if (!v->avail || st->supply < 3)
+    if (st->supply < 3 || !company_available(st))
         return G_ILLEGAL;
     return free_pair_exists(st, v, x) ? G_FOUND : G_ILLEGAL;
 }
@@ -454,11 +452,15 @@ static int gen_purchase_moves(const ch_state *st, ch_move *buf, int cap, int n, 
      * written and kept by moving past it. An empty slot (CH_NONE) reads the
      * card table at 127, a card id that is never CH_NONE, and is dropped. */
     const int ms = st->market_size;
-    uint8_t low[16];
+    uint8_t low[16 + CH_MARKET_MAX];
     memset(low, CH_NONE, sizeof low);
     for (int i = 0; i < ms; i++) {
         int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
-        k &= -((c != CH_NONE) & (k < 16)); /* low[0]: plot cards and the rest */
+        /* plot cards, empty slots and the rest each to a slot of their own
+         * (low[16 + i], never read): all to one entry made each slot's
+         * minimum wait for the previous one's store */
+        int lv = (c != CH_NONE) & (k > 0) & (k < 16);
+        k = lv ? k : 16 + i;
         low[k] = (uint8_t)(c < low[k] ? c : low[k]);
     }
     if (n >= 0 && cap - n >= ms) {

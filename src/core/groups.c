@@ -57,11 +57,11 @@ unsigned adjacent_companies(const ch_state *st, int x)
     if (has_piece(st, x))
         bs_set(m, x);
     unsigned set = 0;
+    /* no branch on the owner (lone warehouses and company pieces mix) */
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = m[w]; bits; bits &= bits - 1) {
-            int o = st->owner[w * 64 + __builtin_ctzll(bits)];
-            if (o != CH_NONE)
-                set |= 1u << o;
+            unsigned o = st->owner[w * 64 + __builtin_ctzll(bits)];
+            set |= (1u << (o & 31)) & -(unsigned)(o != CH_NONE);
         }
     return set;
 }

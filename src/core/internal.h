@@ -73,7 +73,9 @@ static inline int popc64(uint64_t x)
 }
 static inline int bs_count(const uint64_t *b) { return popc64(b[0]) + popc64(b[1]); }
 /* Bitmask of the companies c < nc with a[c] > b[c] (stock counts, arrays of
- * CH_MAX_COMPANIES): one byte comparison of all of them with SSE2. */
+ * CH_MAX_COMPANIES): one byte comparison of eight of them with SSE2. For
+ * arrays that the last moves seldom wrote (an offer's stocks): a load wider
+ * than a store still in flight waits for it. */
 static inline unsigned stock_gt_mask(const uint8_t *a, const uint8_t *b, int nc)
 {
 #ifdef __SSE2__
@@ -291,51 +293,23 @@ int plot_adjacent(const ch_state *st, int x, int y);
  * decision asks). */
 static inline int company_available(const ch_state *st)
 {
-    /* no branch per company: random states mispredict them */
-#ifdef __SSE2__
-    /* With SSE2, two companies a 16-byte load: a company (8 bytes) can be
-     * founded when its 16-bit word 1, on_chart (low byte) and hq (high
-     * byte), is 0xFF00; the eight answers sit at bits 8c + 2 of the masks
-     * and are gathered by one multiplication; the ninth company apart. A
-     * loop over the companies was 3-4% of the engine's time. */
-    _Static_assert(sizeof(ch_company) == 8 && CH_MAX_COMPANIES == 9,
-                   "company_available: 8 + 1 companies of 8 bytes");
-    const __m128i want = _mm_set_epi16(0, 0, (short)0xFF00, 0, 0, 0, (short)0xFF00, 0);
-    uint64_t m = 0;
-    for (int i = 0; i < 4; i++) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)&st->co[2 * i]);
-        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi16(v, want)) << (16 * i);
-    }
-    m = (m >> 2) & 0x0101010101010101ull; /* company c at bit 8c */
-    int mask = (int)((m * 0x0102040810204080ull) >> 56); /* ... at bit c */
-    mask |= ((st->co[8].on_chart == 0) & (st->co[8].hq == CH_NONE)) << 8;
-    return mask & ((1 << st->ncompanies) - 1);
-#else
+    /* No branch per company (random states mispredict them), and each
+     * company's on_chart and hq read as one 16-bit word (0xFF00: off the
+     * chart, HQ in the box): the companies' values and banks are written by
+     * most moves, and a wider load (SSE2, two companies at a time) spanning
+     * such a store still in flight stalled on store forwarding. */
+    _Static_assert(offsetof(ch_company, hq) == offsetof(ch_company, on_chart) + 1,
+                   "company_available: on_chart and hq side by side");
+    static const uint8_t founding[2] = {0, CH_NONE}; /* on_chart, hq */
+    uint16_t want;
+    memcpy(&want, founding, 2);
     int mask = 0;
-    for (int c = 0; c < st->ncompanies; c++)
-        mask |= ((st->co[c].on_chart == 0) & (st->co[c].hq == CH_NONE)) << c;
-    return mask;
-#endif
-}
-/* Bitmask of the companies on the stock chart (SSE2: as company_available). */
-static inline unsigned chart_mask(const ch_state *st)
-{
-#ifdef __SSE2__
-    uint64_t m = 0;
-    for (int i = 0; i < 4; i++) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)&st->co[2 * i]);
-        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) << (16 * i);
+    for (int c = 0; c < CH_MAX_COMPANIES; c++) {
+        uint16_t w;
+        memcpy(&w, &st->co[c].on_chart, 2);
+        mask |= (w == want) << c;
     }
-    m = (~m >> 2) & 0x0101010101010101ull; /* byte 2, on_chart, is not 0 */
-    unsigned mask = (unsigned)((m * 0x0102040810204080ull) >> 56);
-    mask |= (unsigned)(st->co[8].on_chart != 0) << 8;
-    return mask & ((1u << st->ncompanies) - 1);
-#else
-    unsigned mask = 0;
-    for (int c = 0; c < st->ncompanies; c++)
-        mask |= (unsigned)(st->co[c].on_chart != 0) << c;
-    return mask;
-#endif
+    return mask & ((1 << st->ncompanies) - 1);
 }
 /* Set a company's value (clamped), noting passed event lines. Returns the new value. */
 int set_value(ch_state *st, int c, int v);

@@ -219,11 +219,15 @@ static int gen_take(const ch_state *st, ch_move *buf, int cap, int n, int levels
      * branch per slot (random states mispredict them). An empty slot
      * (CH_NONE) reads the card table at 127 and is dropped. */
     const int ms = st->market_size;
-    uint8_t low[16];
+    uint8_t low[16 + CH_MARKET_MAX];
     memset(low, CH_NONE, sizeof low);
     for (int i = 0; i < ms; i++) {
         int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
-        k &= -((c != CH_NONE) & (k < 16)); /* low[0]: plot cards and the rest */
+        /* plot cards, empty slots and the rest each to a slot of their own
+         * (low[16 + i], never read): all to one entry made each slot's
+         * minimum wait for the previous one's store */
+        int lv = (c != CH_NONE) & (k > 0) & (k < 16);
+        k = lv ? k : 16 + i;
         low[k] = (uint8_t)(c < low[k] ? c : low[k]);
     }
     if (n >= 0 && cap - n >= ms) {
@@ -251,8 +255,12 @@ static int gen_take(const ch_state *st, ch_move *buf, int cap, int n, int levels
  * in company order: the companies as a mask (no branch per company). */
 static inline int gen_sales(const ch_state *st, const ch_player *pl, ch_move *buf, int cap, int n)
 {
-    static const uint8_t none[CH_MAX_COMPANIES];
-    unsigned m = stock_gt_mask(pl->stock, none, st->ncompanies) & chart_mask(st);
+    /* byte by byte: the selling phase follows a sale, whose store to the
+     * stock counts a wider load would wait for */
+    unsigned m = 0;
+    for (int c = 0; c < CH_MAX_COMPANIES; c++)
+        m |= (unsigned)((pl->stock[c] != 0) & (st->co[c].on_chart != 0)) << c;
+    m &= (1u << st->ncompanies) - 1;
     for (; m; m &= m - 1)
         emit(buf, cap, &n, CH_M_SELL, __builtin_ctz(m), 0, 0, 1);
     return n;
@@ -476,6 +484,37 @@ void ch_apply_fast(ch_state *st, int p, ch_move m)
      * that takes a warehouse away, which syncs itself): the board caches are
      * brought up to date after those alone. */
     int board_move = m.type == CH_M_PLAY || (st->phase >= CH_PH_HQ && st->phase <= CH_PH_MERGE_SELL);
+    /* A play changes the board on its plots alone (the card's plot, a
+     * two-card founding's second plot, a level card's stack) and, when it
+     * expands a company, the owner of lone warehouses next to it: the caches
+     * read those plots and the lone warehouses again (board_sync_plots, byte
+     * by byte; board_sync's wide loads over the bytes the play has just
+     * written waited for those stores). */
+    uint64_t touched[2] = {0, 0};
+    int play = m.type == CH_M_PLAY && st->phase == CH_PH_TURN;
+    if (play) {
+        /* the played plots and the lone warehouses connected to them
+         * through lone warehouses (what an expansion takes over: build.c's
+         * lone_component), as bitsets */
+        bs_set(touched, m.b);
+        if (m.c != CH_NONE)
+            bs_set(touched, st->card_plot[m.c]);
+        const ch_board *b = BRD(st);
+        uint64_t fresh[2] = {touched[0], touched[1]};
+        while (fresh[0] | fresh[1]) {
+            uint64_t grow[2] = {0, 0};
+            for (int w = 0; w < 2; w++)
+                for (uint64_t bits = fresh[w]; bits; bits &= bits - 1) {
+                    int y = w * 64 + __builtin_ctzll(bits);
+                    grow[0] |= b->nbmask[y][0];
+                    grow[1] |= b->nbmask[y][1];
+                }
+            fresh[0] = grow[0] & st->lone[0] & ~touched[0];
+            fresh[1] = grow[1] & st->lone[1] & ~touched[1];
+            touched[0] |= fresh[0];
+            touched[1] |= fresh[1];
+        }
+    }
     switch (st->phase) {
     case CH_PH_TURN:
         switch (m.type) {
@@ -529,7 +568,9 @@ void ch_apply_fast(ch_state *st, int p, ch_move m)
         apply_event_phase(st, p, m);
         break;
     }
-    if (board_move)
+    if (play)
+        board_sync_plots(st, touched[0], touched[1]);
+    else if (board_move)
         board_sync(st);
     st->ndecisions++;
 }
