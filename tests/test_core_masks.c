@@ -4,8 +4,10 @@
  * against the plain loops over the companies that they replace: every
  * combination of the bytes they read for every company count, with random
  * bytes in the rest of each company (value, bank, flag) and beyond the
- * arrays. */
+ * arrays; and the table of bit positions (bitpos.h) that offers' askable
+ * cards are written from. */
 #include "internal.h" /* before cmocka.h, which defines fail() */
+#include "bitpos.h"
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,11 +75,25 @@ static void test_stock_gt_mask(void **s)
     }
 }
 
+static void test_bitpos_table(void **s)
+{
+    (void)s;
+    for (int v = 0; v < 256; v++) {
+        uint64_t want = 0;
+        int k = 0;
+        for (int i = 0; i < 8; i++)
+            if (v >> i & 1)
+                want |= (uint64_t)i << (8 * k++);
+        assert_true(ch_bitpos[v] == want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_company_masks),
         cmocka_unit_test(test_stock_gt_mask),
+        cmocka_unit_test(test_bitpos_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,9 @@
  * offers, and the Veilinge English auction with its four options. Discards and
  * reshuffles of the event deck are here too. */
 #include "internal.h"
+#ifdef __SSE2__
+#include "bitpos.h"
+#endif
 
 /* ---- the event deck ---------------------------------------------------------- */
 
@@ -305,8 +308,47 @@ int offer_cache_check(const ch_state *st, ch_msg *why)
     return CH_OK;
 }
 
-/* Most moves an offer's decision lists besides the two runs of money. */
+/* Most moves an offer's decision lists besides the two runs of money, and
+ * the scratch moves put_bits may write past the last one. */
 #define OFFER_FIXED_MAX (2 * CH_MAX_CARDS + 2 * CH_MAX_COMPANIES + 8)
+#define PUT_BITS_SLACK 8
+
+/* The moves {type, base + i} for each set bit i of the byte-wide chunks of
+ * bits, lowest first, from out on; returns the new end. Eight bits a step
+ * with SSE2 (their positions from the table ch_bitpos, spread into four
+ * 16-byte stores of two moves each), so a long run of askable cards costs
+ * no branch per card and no loop exit that depends on the cards (the loop
+ * over each askable card was most of an offer's decision, the most common
+ * decision of random Building Amsterdam games). A step writes up to
+ * PUT_BITS_SLACK moves past the new end: the caller's room must allow them
+ * (later moves overwrite them; what is left past the list's end, within
+ * cap, is scratch). nbytes: how many of the 8 bytes hold bits (the rest
+ * are 0). */
+static inline ch_move *put_bits(ch_move *out, uint64_t bits, int nbytes, unsigned type, int base)
+{
+#ifdef __SSE2__
+    const __m128i t = _mm_set1_epi8((char)type), z = _mm_setzero_si128();
+    for (int j = 0; j < nbytes; j++) {
+        unsigned v = (unsigned)(bits >> (8 * j)) & 255;
+        __m128i pos = _mm_add_epi8(_mm_loadl_epi64((const __m128i *)(const void *)&ch_bitpos[v]),
+                                   _mm_set1_epi8((char)(base + 8 * j)));
+        __m128i tp = _mm_unpacklo_epi8(t, pos); /* 8 x (type, card) */
+        __m128i lo = _mm_unpacklo_epi16(tp, z), hi = _mm_unpackhi_epi16(tp, z);
+        __m128i *o = (__m128i *)(void *)out;
+        _mm_storeu_si128(o, _mm_unpacklo_epi32(lo, z));
+        _mm_storeu_si128(o + 1, _mm_unpackhi_epi32(lo, z));
+        _mm_storeu_si128(o + 2, _mm_unpacklo_epi32(hi, z));
+        _mm_storeu_si128(o + 3, _mm_unpackhi_epi32(hi, z));
+        out += popc(v);
+    }
+    return out;
+#else
+    (void)nbytes;
+    for (; bits; bits &= bits - 1)
+        move_put(out++, type, (unsigned)(base + __builtin_ctzll(bits)), 0, 0, 0);
+    return out;
+#endif
+}
 
 /* Coopmanscappen: the moves that build an offer, written straight into the
  * caller's buffer (a scratch array when it may be too small, whose head is
@@ -315,8 +357,8 @@ static int gen_offer(const ch_state *st, const ch_player *pl, ch_move *buf, int 
 {
     const ch_offer *o = &st->offer;
     int q = o->to, nc = st->ncompanies;
-    ch_move tmp[OFFER_FIXED_MAX];
-    ch_move *const start = cap >= OFFER_FIXED_MAX ? buf : tmp;
+    ch_move tmp[OFFER_FIXED_MAX + PUT_BITS_SLACK];
+    ch_move *const start = cap >= OFFER_FIXED_MAX + PUT_BITS_SLACK ? buf : tmp;
     ch_move *out = start;
 #define PUT(t, a_, b_) move_put(out++, (t), (unsigned)(a_), (unsigned)(b_), 0, 0)
     /* Given cards: each card of the hand once; level cards by level, the
@@ -345,9 +387,13 @@ static int gen_offer(const ch_state *st, const ch_player *pl, ch_move *buf, int 
     } else {
         offer_askable(st, ask, lvl);
     }
-    for (int w = 0; w < 2; w++)
-        for (uint64_t bits = ask[w] & ~o->ask_cards[w]; bits; bits &= bits - 1)
-            PUT(CH_M_ASK, w * 64 + __builtin_ctzll(bits), 0);
+    /* the askable plot cards (ids below the plot count): most of the list */
+    {
+        int np = BRD(st)->nplots, nb = (np + 7) >> 3;
+        out = put_bits(out, ask[0] & ~o->ask_cards[0], nb < 8 ? nb : 8, CH_M_ASK, 0);
+        if (nb > 8)
+            out = put_bits(out, ask[1] & ~o->ask_cards[1], nb - 8, CH_M_ASK, 64);
+    }
     for (int k = 0; k < 3; k++)
         if (lvl[k] != CH_NONE && !bs_has(o->ask_cards, lvl[k]))
             PUT(CH_M_ASK, lvl[k], 0);

@@ -87,10 +87,12 @@ int gen_stock_trades(const ch_state *st, int p, ch_move *buf, int cap, int n)
          * no branch on the company (random states mispredict them): each
          * move is written, and kept by moving past it when it is legal */
         ch_move *out = buf + n;
-        for (int c = 0; c < nc; c++) {
+        /* every company slot, those past the game's count masked out: a
+         * loop of fixed length unrolls without a test of the count */
+        for (int c = 0; c < CH_MAX_COMPANIES; c++) {
             const ch_company *co = &st->co[c];
             int v = co->value, price = c == discounted || v >= floor ? v : floor;
-            int on = co->on_chart != 0;
+            int on = (co->on_chart != 0) & (c < nc);
             move_put(out, CH_M_BUY, (unsigned)c, 0, 0, 0);
             out += on & (co->bank > 0) & (cash >= price);
             move_put(out, CH_M_SELL, (unsigned)c, 0, 0, 1);
