@@ -5,8 +5,12 @@
  * parties, the card picked from the looked-at cards, the card drawn blind,
  * and in The Golden Age anyone's stock purchases and sales. Such an entry is
  * kept twice: in full for the seats allowed to see it, and masked (the verb
- * only) for everyone else, spectators included.
+ * only) for everyone else, spectators included. The words are made once
+ * where every reader reads the same (srv_log_texts), and the bytes of the
+ * entry a frame wrote last are kept for the next frame that reads it alike
+ * (srv_log_write): both on the event loop at every move.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +18,21 @@
 #include "server.h"
 #include "text.h"
 
+/* A new serial for an entry that changes (any thread: games are also
+ * loaded on the writer thread); never 0. */
+static void new_serial(srv_log *e)
+{
+    static atomic_uint next;
+    unsigned n;
+    do
+        n = atomic_fetch_add(&next, 1u) + 1u;
+    while (n == 0);
+    e->serial = n;
+}
+
 void srv_mask_move(const ch_state *before, int p, ch_move m, srv_log *e)
 {
+    new_serial(e);
     unsigned all = (1u << CH_MAX_PLAYERS) - 1;
     e->player = p;
     if (ch_move_str(before, m, e->full, sizeof e->full) <= 0)
@@ -78,6 +95,7 @@ void srv_mask_move(const ch_state *before, int p, ch_move m, srv_log *e)
 
 void srv_log_free(srv_log *e)
 {
+    new_serial(e);
     free(e->words);
     e->words = NULL;
     for (int l = 0; l < 3; l++)
@@ -97,7 +115,7 @@ void srv_log_texts(srv_log *e, const ch_state *before, int p, ch_move m,
     char all_texts[3][2][512];
     size_t len[3][2] = {{0}};
     char *buf;
-    srv_log_free(e);
+    srv_log_free(e); /* a new serial */
     unsigned all = (1u << CH_MAX_PLAYERS) - 1;
     size_t total = 0;
     /* the words of most moves do not depend on who reads them: made once
@@ -160,6 +178,24 @@ void srv_log_write(chx_buf *b, const srv_log *e, int viewer, const char *lang)
     const char *text = e->text[l][k] ? e->text[l][k] : e->text[CHX_LANG_EN][k];
     if (!text)
         text = move;
+    int hidden = !full && strcmp(e->masked, e->full) != 0;
+    /* the frames of a decision are written one client after the other, and
+       most read the new entry as the same bytes (the same move, words and
+       mark): those of the last entry written are kept and copied instead of
+       escaped again. Event loop thread only (and tests). */
+    static struct {
+        unsigned serial;
+        const char *move, *text;
+        int hidden;
+        char *s;
+        size_t len, cap;
+    } last;
+    if (e->serial && last.serial == e->serial && last.move == move && last.text == text &&
+        last.hidden == hidden) {
+        chx_buf_add(b, last.s, last.len);
+        return;
+    }
+    size_t at = b->len;
     chx_buf_add(b, "{\"n\":", 5);
     chx_buf_int(b, e->n);
     chx_buf_add(b, ",\"player\":", 10);
@@ -168,7 +204,25 @@ void srv_log_write(chx_buf *b, const srv_log *e, int viewer, const char *lang)
     chx_buf_json_str(b, move);
     chx_buf_add(b, ",\"text\":", 8);
     chx_buf_json_str(b, text);
-    if (!full && strcmp(e->masked, e->full) != 0)
-        chx_buf_puts(b, ",\"hidden\":true");
+    if (hidden)
+        chx_buf_add(b, ",\"hidden\":true", 14);
     chx_buf_add(b, "}", 1);
+    if (b->oom || !e->serial)
+        return;
+    size_t len = b->len - at;
+    if (len > last.cap) {
+        char *ns = realloc(last.s, len + 64);
+        if (!ns) {
+            last.serial = 0;
+            return;
+        }
+        last.s = ns;
+        last.cap = len + 64;
+    }
+    memcpy(last.s, b->s + at, len);
+    last.len = len;
+    last.serial = e->serial;
+    last.move = move;
+    last.text = text;
+    last.hidden = hidden;
 }

@@ -19,6 +19,10 @@
 #include "server.h"
 #include "text.h"
 
+/* chx_buf_puts of a string literal without its strlen (a frame's head has
+ * a dozen; only for a literal: sizeof of anything else is wrong) */
+#define PUT_LIT(b, lit) chx_buf_add((b), "" lit, sizeof(lit) - 1)
+
 int srv_seat_decides(const srv_game *g, int s)
 {
     unsigned mask = 0;
@@ -60,7 +64,12 @@ static int add_pending(srv_game *g, int p, const char *move)
     srv_pending *e = &g->pending[g->npending++];
     e->n = g->nmoves;
     e->player = p;
-    snprintf(e->move, sizeof e->move, "%s", move);
+    /* snprintf(e->move, sizeof e->move, "%s", move) without printf */
+    size_t l = strlen(move);
+    if (l > sizeof e->move - 1)
+        l = sizeof e->move - 1;
+    memcpy(e->move, move, l);
+    e->move[l] = '\0';
     return 0;
 }
 
@@ -270,10 +279,10 @@ static void put_seats(chx_buf *b, const srv_game *g)
                                             : ",\"kind\":\"human\",\"name\":");
         chx_buf_json_str(b, s->name);
         if (s->kind == SEAT_BOT) {
-            chx_buf_puts(b, ",\"bot\":");
+            PUT_LIT(b, ",\"bot\":");
             chx_buf_json_str(b, s->bot);
             if (strcmp(s->bot, "ismcts") == 0) {
-                chx_buf_puts(b, ",\"strength\":");
+                PUT_LIT(b, ",\"strength\":");
                 chx_buf_int(b, s->strength);
             }
         }
@@ -290,11 +299,11 @@ static const char *common_part(srv_game *g)
     if (g->common && g->common_key == key)
         return g->common;
     chx_buf b = {0};
-    chx_buf_puts(&b, "\"status\":");
+    PUT_LIT(&b, "\"status\":");
     chx_buf_json_str(&b, srv_game_status(g));
-    chx_buf_puts(&b, ",\"decision\":");
+    PUT_LIT(&b, ",\"decision\":");
     chx_buf_int(&b, g->nmoves);
-    chx_buf_puts(&b, ",\"deciders\":[");
+    PUT_LIT(&b, ",\"deciders\":[");
     unsigned mask = 0;
     int human_deciding = 0;
     if (g->status == GAME_PLAYING && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
@@ -308,35 +317,35 @@ static const char *common_part(srv_game *g)
                 if (g->seat[s].kind == SEAT_HUMAN && !g->seat[s].away)
                     human_deciding = 1;
             }
-    chx_buf_puts(&b, "]");
+    PUT_LIT(&b, "]");
     size_t b0 = b.len;
-    chx_buf_puts(&b, ",\"seats\":");
+    PUT_LIT(&b, ",\"seats\":");
     put_seats(&b, g);
-    chx_buf_puts(&b, ",\"timer\":{\"seconds\":");
+    PUT_LIT(&b, ",\"timer\":{\"seconds\":");
     chx_buf_int(&b, (int)(srv_game_clock_ms(g) / 1000));
     if (g->days > 0) {
-        chx_buf_puts(&b, ",\"days\":");
+        PUT_LIT(&b, ",\"days\":");
         chx_buf_int(&b, g->days);
     }
-    chx_buf_puts(&b, ",\"deadline\":");
+    PUT_LIT(&b, ",\"deadline\":");
     if (srv_game_clock_ms(g) > 0 && human_deciding)
         chx_buf_int(&b, g->decide_since_ms + srv_game_clock_ms(g));
     else
-        chx_buf_puts(&b, "null");
+        PUT_LIT(&b, "null");
     chx_buf_add(&b, "}", 1);
     if (g->practice) { /* a creator-chosen seed: every seat sees it */
-        chx_buf_puts(&b, ",\"practice\":{\"seed\":");
+        PUT_LIT(&b, ",\"practice\":{\"seed\":");
         chx_buf_int(&b, (int64_t)g->setup.seed);
         chx_buf_add(&b, "}", 1);
     }
     size_t b1 = b.len;
     if (g->status == GAME_OVER) {
         /* the engine's breakdown of each score, for the end-of-game screen */
-        chx_buf_puts(&b, ",\"result\":");
+        PUT_LIT(&b, ",\"result\":");
         if (chx_result_json(&g->st, &b) != 0)
-            chx_buf_puts(&b, "null");
+            PUT_LIT(&b, "null");
         if (g->rematch[0]) { /* proposed by a player (rematch.c) */
-            chx_buf_puts(&b, ",\"rematch\":");
+            PUT_LIT(&b, ",\"rematch\":");
             chx_buf_json_str(&b, g->rematch);
         }
     }
@@ -379,9 +388,9 @@ char *srv_legal_json(const ch_state *st, int seat)
     }
     free(lines);
     /* what each money move costs or brings, for its button */
-    chx_buf_puts(&lb, "],\"prices\":");
+    PUT_LIT(&lb, "],\"prices\":");
     if (chx_prices_json(st, seat, &lb) != 0)
-        chx_buf_puts(&lb, "{}");
+        PUT_LIT(&lb, "{}");
     if (lb.oom || !lb.s) {
         free(lb.s);
         return NULL;
@@ -448,11 +457,11 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     chx_buf hb = hb_kept;
     hb.len = 0;
     hb.oom = 0;
-    chx_buf_puts(&hb, "{\"type\":\"state\",\"game\":");
+    PUT_LIT(&hb, "{\"type\":\"state\",\"game\":");
     chx_buf_json_str(&hb, g->id);
-    chx_buf_puts(&hb, ",\"seat\":");
+    PUT_LIT(&hb, ",\"seat\":");
     chx_buf_int(&hb, seat);
-    chx_buf_puts(&hb, ",\"seq\":");
+    PUT_LIT(&hb, ",\"seq\":");
     chx_buf_int(&hb, (long long)c->seq + 1);
     chx_buf_add(&hb, ",", 1);
     /* a delta frame leaves out the seats, timer and practice members when
@@ -465,7 +474,7 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         chx_buf_add(&hb, common, g->common_b0);
         chx_buf_add(&hb, common + g->common_b1, g->common_len - g->common_b1);
     }
-    chx_buf_puts(&hb, ",\"legal\":[");
+    PUT_LIT(&hb, ",\"legal\":[");
     if (seat >= 0 && srv_seat_decides(g, seat)) {
         /* the legal moves and their prices: made once per decision and seat
            (a seat's other connections, frames of the same decision) */
@@ -489,9 +498,9 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
             chx_buf_puts(&hb, g->legal_json[seat]);
         else
             hb.oom = 1;
-        chx_buf_puts(&hb, ",\"log\":[");
+        PUT_LIT(&hb, ",\"log\":[");
     } else {
-        chx_buf_puts(&hb, "],\"log\":[");
+        PUT_LIT(&hb, "],\"log\":[");
     }
     int first = g->nmoves - SRV_LOG_FIRST;
     if (c->log_next > first)
@@ -506,14 +515,14 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         srv_log_write(&hb, &g->log[k % SRV_LOG_RING], seat, c->lang);
         last_end = hb.len;
     }
-    chx_buf_puts(&hb, "],\"last\":");
+    PUT_LIT(&hb, "],\"last\":");
     if (last_end > last_at && !hb.oom) {
         /* the log's last entry again */
         chx_buf_again(&hb, last_at, last_end - last_at);
     } else if (g->nmoves > 0) {
         srv_log_write(&hb, &g->log[(g->nmoves - 1) % SRV_LOG_RING], seat, c->lang);
     } else {
-        chx_buf_puts(&hb, "null");
+        PUT_LIT(&hb, "null");
     }
     chx_buf_add(&hb, "}", 1);
     hb_kept = hb;

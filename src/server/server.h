@@ -90,6 +90,8 @@ typedef struct srv_log {
        into `words`, one block for them all (mask.c). */
     const char *text[3][2];
     char *words;
+    unsigned serial;            /* new at each change (mask.c: what the last
+                                   frame wrote of it is kept by this key) */
 } srv_log;
 
 /* A move applied in memory but not yet committed to the database. */
