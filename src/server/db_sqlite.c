@@ -282,14 +282,18 @@ static double sq_real(db_rows *h, int col)
     return sqlite3_column_double(((sq_rows *)h)->st, col);
 }
 
+/* BEGIN and COMMIT as kept statements (sq_exec), like every other: the
+ * writer thread runs them at every transaction (some 600 a second at 5,000
+ * moves/s), and sqlite3_exec parsed and prepared each anew (a third of the
+ * writer's instructions outside the B-tree; docs/performance.md). */
 static int sq_begin(db_conn *c)
 {
-    return sq_script(c, "BEGIN IMMEDIATE");
+    return sq_exec(c, "BEGIN IMMEDIATE", 0, NULL);
 }
 
 static int sq_commit(db_conn *c)
 {
-    return sq_script(c, "COMMIT");
+    return sq_exec(c, "COMMIT", 0, NULL);
 }
 
 static int sq_rollback(db_conn *c)

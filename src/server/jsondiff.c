@@ -459,6 +459,10 @@ static int diff_container(diff_ctx *d, span a, span b)
                 last = j;
         }
         int root = base == 0 && d->memo;
+        int cur = 0; /* the memo's entry after the last one used: the members
+                        come in the same order in every perspective, so the
+                        next one to look at first (not a search from the start
+                        for each of some 24 members) */
         for (int i = 0; i < nb; i++) {
             if (push_key(d, bk[i]) != 0)
                 return -1;
@@ -466,13 +470,18 @@ static int diff_container(diff_ctx *d, span a, span b)
                 /* the same member, old and new, as in the memo's diff: its
                    operations */
                 span ma = av[match[i]], mb = bv[i];
-                int hit = 0;
-                for (int q = 0; q < d->memo->n && !hit; q++) {
+                int hit = 0, nm = d->memo->n;
+                for (int t = 0; t < nm && !hit; t++) {
+                    int q = cur + t < nm ? cur + t : cur + t - nm;
                     const memo_member *e = &d->memo->m[q];
-                    if (e->kn != bk[i].n || memcmp(e->key, bk[i].s, bk[i].n) != 0 ||
-                        e->an != ma.n || e->bn != mb.n || memcmp(e->a, ma.s, ma.n) != 0 ||
-                        memcmp(e->b, mb.s, mb.n) != 0)
+                    if (e->kn != bk[i].n || memcmp(e->key, bk[i].s, bk[i].n) != 0)
                         continue;
+                    /* the member's one entry (an object's keys are unique):
+                       its old and new texts decide */
+                    cur = q + 1;
+                    if (e->an != ma.n || e->bn != mb.n || memcmp(e->a, ma.s, ma.n) != 0 ||
+                        memcmp(e->b, mb.s, mb.n) != 0)
+                        break;
                     hit = 1;
                     if (e->nops) {
                         if (d->nops)
