@@ -2,7 +2,8 @@
  * set up). WAL mode; synchronous FULL or NORMAL (--sync); a write waits
  * SRV_DB_BUSY_MS for another process's lock. Statements are prepared once
  * and kept (a small cache keyed by their text), so the commit's insert of
- * each move costs a bind and a step, as before the interface existed.
+ * each move costs a bind and a step, as before the interface existed; so
+ * do BEGIN and COMMIT (sq_begin, sq_commit).
  * Parameters written $1, $2 (the PostgreSQL form both back ends share) are
  * turned into SQLite's ?1, ?2 when a statement is prepared. */
 #define _GNU_SOURCE /* pthread_setname_np */

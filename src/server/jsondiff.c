@@ -466,7 +466,11 @@ static int diff_container(diff_ctx *d, span a, span b)
         for (int i = 0; i < nb; i++) {
             if (push_key(d, bk[i]) != 0)
                 return -1;
-            if (match[i] >= 0 && root && !d->memo_fill) {
+            if (match[i] >= 0 && root && av[match[i]].n == bv[i].n &&
+                !memcmp(av[match[i]].s, bv[i].s, bv[i].n)) {
+                /* unchanged (most members at most moves): no operation,
+                   without comparing it with the memo's texts too */
+            } else if (match[i] >= 0 && root && !d->memo_fill) {
                 /* the same member, old and new, as in the memo's diff: its
                    operations */
                 span ma = av[match[i]], mb = bv[i];
