@@ -35,6 +35,9 @@ LEAVE_EVERY = 2    # one spectator leaves (and another comes) every so many move
 os.environ["CHARTERED_WS_SNDBUF"] = "8192"
 stats_path = os.path.join(WORK, "loop-stats.txt")
 os.environ["CHARTERED_LOOP_STATS"] = stats_path
+# every frame through the sender thread (by default a flush writes its
+# first 500 us of frames on the loop, and this test's flushes are short)
+os.environ["CHARTERED_SEND_DIRECT_US"] = "0"
 
 
 def small_window_connection(address, timeout=None):

@@ -47,13 +47,17 @@ def whole_view(port, gid):
     return m
 
 
-def run(loop, sender):
+def run(loop, sender, direct):
     """The scenario with the server on the given event loop (libev, or
     libwebsockets' own poll loop: srv_ws_flush runs after each of its turns),
-    its frames sent by the sender thread or not."""
+    its frames sent by the sender thread or not; with the thread, a flush
+    writes its first `direct` us of frames on the loop (the default 500 us
+    would leave this test's short flushes all on the loop: 0 sends every
+    frame through the thread, 30 mixes both)."""
+    os.environ["CHARTERED_SEND_DIRECT_US"] = direct
     extra = ["--loop", "poll"] if loop == "poll" else []
     extra += ["--send-thread", sender]
-    srv = Server(BIN, os.path.join(WORK, f"slow-{loop}-{sender}.db"), extra=extra).start()
+    srv = Server(BIN, os.path.join(WORK, f"slow-{loop}-{sender}-{direct}.db"), extra=extra).start()
     try:
         cookie = guest(srv.port, "Anke")
         st, g = http_json(srv.port, "POST", "/api/games", {
@@ -138,13 +142,14 @@ def run(loop, sender):
             mine = [f for f in w.frames if f.get("type") == "state"][-1]
             check(json.dumps(mine["view"]) == json.dumps(whole["view"]),
                   f"{name}: the view its frames built differs from the whole view")
-            print(f"{loop}, sender {sender}: {name} spectator: {states} state frames and {pongs} pongs read after "
+            print(f"{loop}, sender {sender} (direct {direct} us): {name} spectator: {states} state frames and {pongs} pongs read after "
                   f"{moves} moves, in order")
         check(srv.alive(), "the server is still running")
     finally:
         srv.stop()
 
 
-for loop, sender in (("libev", "on"), ("libev", "off"), ("poll", "on")):
-    run(loop, sender)
+for loop, sender, direct in (("libev", "on", "0"), ("libev", "on", "30"), ("libev", "off", "0"),
+                             ("poll", "on", "0")):
+    run(loop, sender, direct)
 finish("server_slowreader: frames in order and whole for clients that read late")

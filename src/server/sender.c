@@ -163,6 +163,21 @@ int srv_sender_on(void)
     return S.on;
 }
 
+/* How long each flush writes on the loop before it hands the rest to the
+ * thread (ws_session.c): CHARTERED_SEND_DIRECT_US, default 500 us; 0 hands
+ * everything over. */
+int64_t srv_send_direct_us(void)
+{
+    static int64_t us = -1;
+    if (us < 0) {
+        const char *e = getenv("CHARTERED_SEND_DIRECT_US");
+        us = e && *e ? atoll(e) : 500;
+        if (us < 0)
+            us = 0;
+    }
+    return us;
+}
+
 void srv_sender_submit(srv_sjob *head, srv_sjob *tail)
 {
     if (!head)

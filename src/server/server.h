@@ -780,6 +780,7 @@ typedef struct srv_sender_counts {
 } srv_sender_counts;
 int srv_sender_start(struct lws_context *ctx); /* 0, or -1: no thread */
 int srv_sender_on(void);
+int64_t srv_send_direct_us(void);     /* a flush's time on the loop before the thread's */
 void srv_sender_submit(srv_sjob *head, srv_sjob *tail); /* a flush's jobs, in order */
 void srv_sender_forget(srv_sjob *j);  /* its client is closed: never sent to */
 void srv_sender_drain(void);          /* the jobs back: srv_ws_sent each */

@@ -18,8 +18,10 @@
  * same either way: its queue first, then its state frame.
  *
  * The sender thread (sender.c, the default; `serve --send-thread off`
- * keeps the writes above): the flush then frames each client's frames
- * itself (build_job: FIN, text, the length, no mask, as lws_write would)
+ * keeps the writes above): past the first 500 us of a flush (written as
+ * above: a short flush costs no hand-over and no wait for the thread to
+ * be scheduled; CHARTERED_SEND_DIRECT_US), the flush frames each client's
+ * frames itself (build_job: FIN, text, the length, no mask, as lws_write would)
  * into one job per client and hands the flush's jobs to the thread, which
  * send()s them. Half the loop's busy time at 8,000 connections was these
  * sends (docs/performance.md). While a client's job is out, the loop
@@ -813,6 +815,13 @@ int srv_ws_flush(int64_t budget_us)
     int64_t until = budget_us > 0 ? srv_ls_now() + budget_us : 0;
     unsigned nwritten = 0;
     int use_sender = srv_sender_on();
+    /* the first frames of a flush are written here, as without the
+       sender (no hand-over, no wait for the thread to run): only what a
+       flush has beyond srv_send_direct_us goes to the thread (a burst:
+       a group of commits back, each game's clients), which sends it while
+       the loop goes back to reading moves */
+    int64_t direct_until = use_sender ? srv_ls_now() + srv_send_direct_us() : 0;
+    int direct = 1;
     srv_sjob *jhead = NULL, *jtail = NULL;
     int left = 0;
     while (kicked_head) {
@@ -832,7 +841,9 @@ int srv_ws_flush(int64_t budget_us)
                 lws_callback_on_writable(wsi);
             continue;
         }
-        if (use_sender && c->raw_ok) {
+        if (use_sender && direct && srv_ls_now() >= direct_until)
+            direct = 0; /* from here on, the sender's */
+        if (use_sender && !direct && c->raw_ok) {
             int r = build_job(c);
             if (r < 0) {
                 write_failed(c);
