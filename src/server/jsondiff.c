@@ -8,7 +8,10 @@
  * that differs is replaced. A container whose operations would take more
  * bytes than its new value is replaced whole instead. It runs on the view
  * workers (views.c), once per move and perspective, and its result is shared
- * by every client of that perspective.
+ * by every client of that perspective. The perspectives of one move share a
+ * memo (srv_jmemo) of the root members' operations: a member unchanged in a
+ * perspective is passed over at once, a changed one is looked up in the memo
+ * from the entry after the last one used (docs/performance.md).
  */
 #include <stddef.h>
 #include <stdint.h>
