@@ -81,7 +81,7 @@ def leave(w, how):
         w.close()  # a close frame, then the socket closed
 
 
-srv = Server(BIN, os.path.join(WORK, "send.db")).start()
+srv = Server(BIN, os.path.join(WORK, "send.db"), extra=["--send-thread", "on"]).start()
 try:
     cookie = guest(srv.port, "Anke")
     st, g = http_json(srv.port, "POST", "/api/games", {

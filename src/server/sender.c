@@ -23,9 +23,10 @@
  * job is freed when it comes back. The loop waits on that lock at most for
  * one non-blocking send().
  *
- * Off with `serve --send-thread off` (the frames are then written on the
- * loop through lws_write, as before), and never for a TLS connection (the
- * server does not serve TLS itself: HAProxy does, docs/deploy.md).
+ * On with `serve --send-thread on`; off by default (on the two-core host
+ * it did not improve the latency: docs/performance.md), the frames then
+ * written on the loop through lws_write, as before. Never for a TLS
+ * connection (the server does not serve TLS itself: HAProxy does).
  */
 #define _GNU_SOURCE /* pthread_setname_np */
 #include <errno.h>

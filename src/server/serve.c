@@ -367,7 +367,7 @@ static void usage(FILE *f)
             "  --loop libev|poll  the event loop (default libev, epoll on Linux; poll is\n"
             "                   libwebsockets' own, slow with thousands of connections)\n"
             "  --send-thread on|off  WebSocket frames sent by a thread of their own\n"
-            "                   (default on), or by the event loop (src/server/sender.c)\n"
+            "                   (on), or by the event loop (default off; sender.c)\n"
             "  --skip-damaged   start even if the database is damaged, serving the games\n"
             "                   that load (each one that does not is listed); without it\n"
             "                   a damaged database stops the start\n"
@@ -421,7 +421,7 @@ int cmd_serve(int argc, char **argv)
     /* views on a worker thread where there is a second core: at 5,000 moves/s
        on two cores, p99 from 107 ms to 25-35 ms */
     int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
-    srv_options o = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(), 2, views_default, 1, 0, 1, 0, 0, 1};
+    srv_options o = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(), 2, views_default, 1, 0, 1, 0, 0, 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -17,7 +17,7 @@
  * one frame per callback as before. The order of a client's frames is the
  * same either way: its queue first, then its state frame.
  *
- * The sender thread (sender.c, the default; `serve --send-thread off`
+ * The sender thread (sender.c, `serve --send-thread on`; off, the default,
  * keeps the writes above): past the first 500 us of a flush (written as
  * above: a short flush costs no hand-over and no wait for the thread to
  * be scheduled; CHARTERED_SEND_DIRECT_US), the flush frames each client's
