@@ -254,7 +254,10 @@ const char *chx_company(int lang, const ch_state *st, int c)
     while (nd)
         key[k++] = dig[--nd];
     key[k] = '\0';
-    return chx_msg(lang, key);
+    /* chx_msg answers the key itself when no catalogue has it: that is
+       this function's stack buffer, so answer "?" as for a bad index */
+    const char *t = chx_msg(lang, key);
+    return t == key ? "?" : t;
 }
 
 void chx_place(int lang, const char *name, char *buf, size_t n)
