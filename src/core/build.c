@@ -722,13 +722,7 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
         /* no broken roof to put on, every play card before every level card
          * (as ch_new numbers them) and room for them all: the plays in one
          * loop, no test per card (as gen_ga_plays) */
-        ch_move *out = buf + n;
-        for (int w = 0; w < 2; w++)
-            for (uint64_t bits = leg[w]; bits; bits &= bits - 1) {
-                int c = w * 64 + __builtin_ctzll(bits);
-                move_put(out++, CH_M_PLAY, (unsigned)c, (unsigned)c, CH_NONE, 0);
-            }
-        n = (int)(out - buf);
+        n += put_play_bits(buf + n, leg);
         leg[0] = leg[1] = 0;
     }
     int seen_level = 0;

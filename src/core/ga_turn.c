@@ -407,13 +407,7 @@ int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
         (!(lv0 | lv1) || plays_before_levels(leg, lvs))) {
         /* every play card before every level card (as ch_new numbers them)
          * and room for them all: the plays in one loop, no test per card */
-        ch_move *out = buf + n;
-        for (int w = 0; w < 2; w++)
-            for (uint64_t bits = leg[w]; bits; bits &= bits - 1) {
-                int c = w * 64 + __builtin_ctzll(bits);
-                move_put(out++, CH_M_PLAY, (unsigned)c, (unsigned)c, CH_NONE, 0);
-            }
-        n = (int)(out - buf);
+        n += put_play_bits(buf + n, leg);
         leg[0] = leg[1] = 0;
     }
     int seen_level = 0;
@@ -453,16 +447,7 @@ static int gen_purchase_moves(const ch_state *st, ch_move *buf, int cap, int n, 
      * card table at 127, a card id that is never CH_NONE, and is dropped. */
     const int ms = st->market_size;
     uint8_t low[16 + CH_MARKET_MAX];
-    memset(low, CH_NONE, sizeof low);
-    for (int i = 0; i < ms; i++) {
-        int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
-        /* plot cards, empty slots and the rest each to a slot of their own
-         * (low[16 + i], never read): all to one entry made each slot's
-         * minimum wait for the previous one's store */
-        int lv = (c != CH_NONE) & (k > 0) & (k < 16);
-        k = lv ? k : 16 + i;
-        low[k] = (uint8_t)(c < low[k] ? c : low[k]);
-    }
+    market_level_low(st, low);
     if (n >= 0 && cap - n >= ms) {
         ch_move *out = buf + n;
         for (int i = 0; i < ms; i++) {

@@ -379,6 +379,36 @@ static inline void move_put(ch_move *out, unsigned type, unsigned a, unsigned b,
     *out = m;
 #endif
 }
+/* The plays of the card set leg (two words) written in card order, one
+ * {PLAY, c, c} each, no test per card; the caller checked the room. Both
+ * editions' bitset play generators end with it (build.c, ga_turn.c).
+ * Returns how many were written. */
+static inline int put_play_bits(ch_move *out, const uint64_t leg[2])
+{
+    ch_move *o = out;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = leg[w]; bits; bits &= bits - 1) {
+            int c = w * 64 + __builtin_ctzll(bits);
+            move_put(o++, CH_M_PLAY, (unsigned)c, (unsigned)c, CH_NONE, 0);
+        }
+    return (int)(o - out);
+}
+/* The lowest card id of each level (1-15) in the market, in low[level]
+ * (CH_NONE where none), for both editions' purchases (the level cards of a
+ * level are interchangeable: only the lowest is offered). Plot cards, empty
+ * slots and levels of 16 and more (only a hand-made state could hold them)
+ * each go to a slot of their own, low[16 + i], never read: all to one entry
+ * made each slot's minimum wait for the previous one's store. */
+static inline void market_level_low(const ch_state *st, uint8_t low[16 + CH_MARKET_MAX])
+{
+    memset(low, CH_NONE, 16 + CH_MARKET_MAX);
+    for (int i = 0; i < st->market_size; i++) {
+        int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
+        int lv = (c != CH_NONE) & (k > 0) & (k < 16);
+        k = lv ? k : 16 + i;
+        low[k] = (uint8_t)(c < low[k] ? c : low[k]);
+    }
+}
 /* Append one move to the caller's buffer; counts moves past cap (snprintf-like). */
 static inline void emit(ch_move *buf, int cap, int *n, uint8_t type, int a, int b, int c, int32_t amount)
 {

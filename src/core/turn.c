@@ -222,16 +222,7 @@ static int gen_take(const ch_state *st, ch_move *buf, int cap, int n, int levels
      * (CH_NONE) reads the card table at 127 and is dropped. */
     const int ms = st->market_size;
     uint8_t low[16 + CH_MARKET_MAX];
-    memset(low, CH_NONE, sizeof low);
-    for (int i = 0; i < ms; i++) {
-        int c = st->market[i], k = st->card_level[c & (CH_MAX_CARDS - 1)];
-        /* plot cards, empty slots and the rest each to a slot of their own
-         * (low[16 + i], never read): all to one entry made each slot's
-         * minimum wait for the previous one's store */
-        int lv = (c != CH_NONE) & (k > 0) & (k < 16);
-        k = lv ? k : 16 + i;
-        low[k] = (uint8_t)(c < low[k] ? c : low[k]);
-    }
+    market_level_low(st, low);
     if (n >= 0 && cap - n >= ms) {
         ch_move *out = buf + n;
         for (int i = 0; i < ms; i++) {
