@@ -345,6 +345,9 @@ static void flush_out(conn *c)
 static double *lat;
 static size_t nlat, caplat;
 static long moves_acked, frames_in, errors_in, stale_in, games_over, rate_limited;
+/* the first error frame neither stale nor throttled, said at the end (a
+   test that counts errors then shows which one it was) */
+static char other_error[200];
 static uint32_t *fsize;         /* sizes of the state frames received */
 static size_t nfsize, capfsize;
 
@@ -511,8 +514,11 @@ static void on_frame(conn *c, const char *f, size_t len, double t)
     frames_in++;
     if (len > 20 && memmem(f, 40, "\"type\":\"error\"", 14)) {
         errors_in++;
-        if (memmem(f, len, "\"stale\"", 7))
-            stale_in++;
+        int stale = memmem(f, len, "\"stale\"", 7) != NULL;
+        stale_in += stale;
+        if (!stale && !memmem(f, len, "\"rate_limited\"", 14) && !other_error[0])
+            snprintf(other_error, sizeof other_error, "%.*s",
+                     (int)(len < sizeof other_error ? len : sizeof other_error - 1), f);
         if (memmem(f, len, "\"rate_limited\"", 14) && c->sent_decision >= 0) {
             /* throttled: send the same move again a little later */
             rate_limited++;
@@ -947,6 +953,7 @@ int main(int argc, char **argv)
             moves_acked = 0;
             nlat = 0;
             frames_in = errors_in = stale_in = rate_limited = bytes_in = 0;
+            other_error[0] = 0;
             nfsize = 0;
             cpu0 = server_pid ? cpu_s(server_pid) : 0;
             own0 = own_cpu_s();
@@ -983,6 +990,8 @@ int main(int argc, char **argv)
     printf("frames received: %ld (%.1f MB), errors %ld (stale %ld, rate limited %ld), "
            "games finished %ld\n", frames_in, bytes_in / 1e6, errors_in, stale_in, rate_limited,
            games_over);
+    if (other_error[0])
+        printf("first other error: %s\n", other_error);
     if (nfsize) {
         double sum = 0;
         for (size_t i = 0; i < nfsize; i++)

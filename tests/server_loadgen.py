@@ -42,20 +42,22 @@ GAMES = 6
 os.environ["CHARTERED_AUTH_LIMITS"] = "10,200,0"  # one guest session per client
 
 
-def run(name, *args, stats=None, before=None, after=None):
+def run(name, *args, stats=None, before=None, after=None, env=None):
     """One fresh server and one loadgen run; its output and the server's
-    stored moves. stats: CHARTERED_LOOP_STATS for the server; before(srv),
-    after(srv): called before loadgen starts and once it is done, the server
-    still running."""
+    stored moves. stats: CHARTERED_LOOP_STATS for the server; env: more
+    variables for the server; before(srv), after(srv): called before loadgen
+    starts and once it is done, the server still running."""
     srv = Server(BIN, os.path.join(WORK, name + ".db"),
                  extra=["--sync", "normal"])
     os.environ.pop("CHARTERED_LOOP_STATS", None)
     if stats:
         os.environ["CHARTERED_LOOP_STATS"] = stats
+    os.environ.update(env or {})
     try:
         srv.start()
     finally:
-        os.environ.pop("CHARTERED_LOOP_STATS", None)
+        for k in ["CHARTERED_LOOP_STATS"] + list(env or {}):
+            os.environ.pop(k, None)
     try:
         if before:
             before(srv)
@@ -160,8 +162,10 @@ def at_end(srv):
 
 
 stats_path = os.path.join(WORK, "loop-stats.txt")
+# a checkpoint due every 50 pages of WAL (the default is 1,000, about 4 MB):
+# a few dozen moves call for one, so a slow machine's 3 seconds still do
 out3, stored3 = run("stats", "--think", "0", "--frames", "patch", stats=stats_path,
-                    before=at_start, after=at_end)
+                    before=at_start, after=at_end, env={"CHARTERED_WAL_PAGES": "50"})
 check("chartered-ckpt" in sizes.get("threads", []),
       f"no checkpoint thread in the server: {sizes.get('threads')}")
 (db0, _), (db1, wal1) = sizes.get("start", (0, 0)), sizes.get("end", (0, 0))

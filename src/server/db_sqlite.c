@@ -50,6 +50,7 @@ typedef struct sq_ckpt {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int due, stop;
+    int pages; /* the WAL's length that asks for a checkpoint (ckpt_pages) */
     sqlite3 *db;
 } sq_ckpt;
 
@@ -431,13 +432,34 @@ static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
     (void)db;
     (void)name;
     sq_ckpt *k = arg;
-    if (pages >= CKPT_PAGES) {
+    if (pages >= k->pages) {
         pthread_mutex_lock(&k->mu);
         k->due = 1;
         pthread_cond_signal(&k->cv);
         pthread_mutex_unlock(&k->mu);
     }
     return SQLITE_OK;
+}
+
+/* The WAL's length in pages that asks for a checkpoint: CKPT_PAGES (SQLite's
+ * own default), or CHARTERED_WAL_PAGES (1 to 1,000,000; tests/server_loadgen.py
+ * sets a short one so that a checkpoint is due after a few dozen moves however
+ * slow the machine is). A value that is not such a number is said on stderr
+ * and the default used. */
+static int ckpt_pages(void)
+{
+    const char *e = getenv("CHARTERED_WAL_PAGES");
+    if (!e || !*e)
+        return CKPT_PAGES;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(e, &end, 10);
+    if (errno || *end || v < 1 || v > 1000000) {
+        fprintf(stderr, "chartered: CHARTERED_WAL_PAGES=%s is not a whole number of pages "
+                        "from 1 to 1000000; checkpoints at %d pages\n", e, CKPT_PAGES);
+        return CKPT_PAGES;
+    }
+    return (int)v;
 }
 
 static int sq_checkpoint_aside(sq_conn *s)
@@ -448,6 +470,7 @@ static int sq_checkpoint_aside(sq_conn *s)
     sq_ckpt *k = calloc(1, sizeof *k);
     if (!k)
         return -1;
+    k->pages = ckpt_pages();
     /* the checkpoint syncs the database file as the writer's commits sync
        the WAL (--sync) */
     int sync = 2; /* FULL */
