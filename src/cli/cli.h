@@ -35,9 +35,12 @@ void cli_warn(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Whole file (or standard input for "-") into a NUL-terminated malloc'd
  * buffer; NULL with the reason printed on failure. */
 char *cli_read_file(const char *path);
-/* Write text to path atomically (temporary file in the same directory,
- * fsync, rename); "-" writes standard output. 0 on success, -1 with the
- * reason printed. */
+/* Write text to path: a regular file (or a new one) atomically (temporary
+ * file in the same directory, fsync, rename); a symbolic link is followed
+ * and its target replaced the same way, in the target's directory (a
+ * dangling link is refused); a device, FIFO or socket is written in place,
+ * never replaced; "-" writes standard output. Every command that writes a
+ * file goes through here. 0 on success, -1 with the reason printed. */
 int cli_write_file_atomic(const char *path, const char *text);
 
 /* Monotonic clock in seconds. */

@@ -2,6 +2,8 @@
  * and atomically writing files, the clock, edition names, and reading a move
  * argument ("#N" or notation). Random numbers: ch_rng (chartered.h).
  */
+/* realpath() is XSI: _POSIX_C_SOURCE (the build's default) does not declare it */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -92,50 +94,80 @@ char *cli_read_file(const char *path)
     return buf;
 }
 
-int cli_write_file_atomic(const char *path, const char *text)
+/* Write len bytes to fd, through short writes and EINTR. 0, or -1 with errno. */
+static int write_all(int fd, const char *p, size_t left)
 {
-    size_t len = strlen(text);
-    if (strcmp(path, "-") == 0) {
-        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
-            cli_error("cannot write standard output: %s", strerror(errno));
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
             return -1;
         }
-        return 0;
+        p += w;
+        left -= (size_t)w;
     }
-    size_t plen = strlen(path);
+    return 0;
+}
+
+/* Output to something that is not a regular file (a character or block
+ * device, a FIFO, a socket): written into it as it is, the way a shell's
+ * redirection does. Renaming a temporary file over it would replace the
+ * node itself: `chartered new -o /dev/null` run as root used to leave a
+ * regular file at /dev/null (issue 28, item 9). A FIFO blocks until a
+ * reader opens it. */
+static int write_in_place(const char *path, const char *target,
+                          const char *text, size_t len)
+{
+    int fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        cli_error("cannot open '%s' for writing: %s", path, strerror(errno));
+        return -1;
+    }
+    if (write_all(fd, text, len) != 0) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        cli_error("cannot close '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* A regular file (or a new one): a temporary file in target's directory,
+ * fsync, rename over target, so that target is always either the old text
+ * or the new one. path is the name the user gave (for messages); target is
+ * path itself or, for a symbolic link, the file it leads to. */
+static int replace_atomically(const char *path, const char *target,
+                              const char *text, size_t len)
+{
+    size_t plen = strlen(target);
     char *tmp = malloc(plen + 16);
     if (!tmp) {
         cli_error("writing '%s': out of memory", path);
         return -1;
     }
-    memcpy(tmp, path, plen);
+    memcpy(tmp, target, plen);
     memcpy(tmp + plen, ".tmp.XXXXXX", 12);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        cli_error("cannot create a temporary file next to '%s': %s", path,
+        cli_error("cannot create a temporary file next to '%s': %s", target,
                   strerror(errno));
         free(tmp);
         return -1;
     }
     struct stat sb;
     mode_t mode = 0644;
-    if (stat(path, &sb) == 0)
+    if (stat(target, &sb) == 0)
         mode = sb.st_mode & 07777;
-    const char *p = text;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            cli_error("cannot write '%s': %s", tmp, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return -1;
-        }
-        p += w;
-        left -= (size_t)w;
+    if (write_all(fd, text, len) != 0) {
+        cli_error("cannot write '%s': %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
     }
     if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
         cli_error("cannot finish writing '%s': %s", tmp, strerror(errno));
@@ -150,14 +182,77 @@ int cli_write_file_atomic(const char *path, const char *text)
         free(tmp);
         return -1;
     }
-    if (rename(tmp, path) != 0) {
-        cli_error("cannot replace '%s': %s", path, strerror(errno));
+    if (rename(tmp, target) != 0) {
+        cli_error("cannot replace '%s': %s", target, strerror(errno));
         unlink(tmp);
         free(tmp);
         return -1;
     }
     free(tmp);
     return 0;
+}
+
+int cli_write_file_atomic(const char *path, const char *text)
+{
+    size_t len = strlen(text);
+    if (strcmp(path, "-") == 0) {
+        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+            cli_error("cannot write standard output: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    struct stat lsb;
+    if (lstat(path, &lsb) != 0) {
+        if (errno == ENOENT) /* a new file */
+            return replace_atomically(path, path, text, len);
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISLNK(lsb.st_mode)) {
+        /* A symbolic link is followed to the end of its chain, and the
+         * file there is written (a link to a game file keeps being a link
+         * to the one game file, not a copy). The replace happens on the
+         * target's own path, in the target's directory, where a rename is
+         * atomic. A dangling link is refused: creating a file wherever it
+         * points would let a link planted in a shared directory steer a
+         * write, and a dangling link is more often a mistake. */
+        char *real = realpath(path, NULL);
+        if (!real) {
+            if (errno == ENOENT)
+                cli_error("'%s' is a symbolic link to a file that does not "
+                          "exist; nothing was written (write to the link's "
+                          "target, or remove the link)", path);
+            else
+                cli_error("cannot follow the symbolic link '%s': %s", path,
+                          strerror(errno));
+            return -1;
+        }
+        struct stat sb;
+        int rc;
+        if (stat(real, &sb) != 0) {
+            cli_error("cannot follow the symbolic link '%s': %s", path,
+                      strerror(errno));
+            rc = -1;
+        } else if (S_ISDIR(sb.st_mode)) {
+            cli_error("cannot write '%s': it leads to the directory '%s'",
+                      path, real);
+            rc = -1;
+        } else if (S_ISREG(sb.st_mode)) {
+            rc = replace_atomically(path, real, text, len);
+        } else {
+            rc = write_in_place(path, real, text, len);
+        }
+        free(real);
+        return rc;
+    }
+    if (S_ISREG(lsb.st_mode))
+        return replace_atomically(path, path, text, len);
+    if (S_ISDIR(lsb.st_mode)) {
+        cli_error("cannot write '%s': it is a directory", path);
+        return -1;
+    }
+    return write_in_place(path, path, text, len);
 }
 
 double cli_cpu_now(void)
