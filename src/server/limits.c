@@ -17,6 +17,8 @@
  * proxy's X-Forwarded-For (--trust-proxy), and then each client counts.
  * Everything here runs on the event-loop thread.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,11 +131,95 @@ int srv_addr_exempt(const char *addr)
            strncmp(addr, "::ffff:127.", 11) == 0;
 }
 
+/* The address a trusted proxy appended: the right-most entry of the last
+ * X-Forwarded-For header line (HAProxy's `option forwardfor` adds a line of
+ * its own, nginx's $proxy_add_x_forwarded_for appends ", ADDR" to the
+ * client's line: either way the proxy's word is the last one, whatever the
+ * client wrote before it). Written in canonical form (inet_ntop) so that
+ * "0:0::1" and "::1" are one address, and an IPv4-mapped IPv6 address as
+ * the IPv4 address it is. 1: found and read; 0: no header;
+ * -1: a header whose last entry is not an address (or cannot be read). */
+static int forwarded_for(struct lws *wsi, char *out, size_t n)
+{
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
+    if (total <= 0) { /* absent (0), or present and empty (-1) */
+        char none[1];
+        return lws_hdr_copy_fragment(wsi, none, 1, WSI_TOKEN_X_FORWARDED_FOR, 0) < 0 ? 0 : -1;
+    }
+    char *buf = malloc((size_t)total + 1);
+    if (!buf)
+        return -1;
+    /* the last fragment (header line) */
+    int got = -1;
+    for (int i = 0; i < 4096; i++) {
+        int fl = lws_hdr_copy_fragment(wsi, buf, total + 1, WSI_TOKEN_X_FORWARDED_FOR, i);
+        if (fl < 0)
+            break;
+        got = i;
+    }
+    int rc = -1;
+    if (got >= 0 && lws_hdr_copy_fragment(wsi, buf, total + 1, WSI_TOKEN_X_FORWARDED_FOR, got) >= 0) {
+        char *last = strrchr(buf, ',');
+        last = last ? last + 1 : buf;
+        while (*last == ' ' || *last == '\t')
+            last++;
+        size_t len = strlen(last);
+        while (len && (last[len - 1] == ' ' || last[len - 1] == '\t'))
+            last[--len] = 0;
+        if (len > 2 && last[0] == '[' && last[len - 1] == ']') { /* [v6] */
+            last[len - 1] = 0;
+            last++;
+        }
+        unsigned char bin[sizeof(struct in6_addr)];
+        char canon[INET6_ADDRSTRLEN];
+        if (inet_pton(AF_INET, last, bin) == 1 &&
+            inet_ntop(AF_INET, bin, canon, sizeof canon)) {
+            snprintf(out, n, "%s", canon);
+            rc = 1;
+        } else if (inet_pton(AF_INET6, last, bin) == 1 &&
+                   (IN6_IS_ADDR_V4MAPPED((struct in6_addr *)bin) /* ::ffff:a.b.c.d is a.b.c.d */
+                    ? inet_ntop(AF_INET, bin + 12, canon, sizeof canon)
+                    : inet_ntop(AF_INET6, bin, canon, sizeof canon))) {
+            snprintf(out, n, "%s", canon);
+            rc = 1;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* The client's address, for every per-address limit (creations, waiting
+ * games, connections, logins, chat). Without --trust-proxy: the peer. With
+ * it: the address the proxy appended to X-Forwarded-For (issue 28 item 4:
+ * a header longer than a fixed buffer used to fall back to the peer, the
+ * proxy's exempt loopback address, and lifted every limit). A request
+ * without the header comes from the proxy's machine itself (its health
+ * checks): the peer. A header whose last entry is no address is never
+ * taken for the peer: it counts as one client of its own per peer,
+ * "unreadable-xff@PEER", which is not exempt. */
+void srv_client_addr(struct lws *wsi, char *out, size_t n)
+{
+    char peer[INET6_ADDRSTRLEN + 8] = "";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    if (!peer[0])
+        snprintf(peer, sizeof peer, "?");
+    if (g_srv->opt.trust_proxy) {
+        char fwd[INET6_ADDRSTRLEN];
+        int rc = forwarded_for(wsi, fwd, sizeof fwd);
+        if (rc > 0) {
+            snprintf(out, n, "%s", fwd);
+            return;
+        }
+        if (rc < 0) {
+            snprintf(out, n, "unreadable-xff@%s", peer);
+            return;
+        }
+    }
+    snprintf(out, n, "%s", peer);
+}
+
 void srv_peer_addr(struct lws *wsi, char *out, size_t n)
 {
-    /* the client's address as the login limits see it: with --trust-proxy,
-       X-Forwarded-For's last entry (session.c) */
-    out[0] = 0;
     srv_client_addr(wsi, out, n);
 }
 

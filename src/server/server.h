@@ -877,7 +877,8 @@ int srv_account_set_hash(db_conn *db, int64_t user_id, const char *pwhash);
 int srv_cross_site(struct lws *wsi);
 /* 1 when the session with that hash still exists (not logged out). */
 int srv_session_alive(const char *hash);
-/* The client's address (X-Forwarded-For's last entry with --trust-proxy). */
+/* The client's address for every per-address limit (limits.c): with
+ * --trust-proxy the right-most X-Forwarded-For entry, never the proxy's. */
 void srv_client_addr(struct lws *wsi, char *out, size_t n);
 /* 1 when the request came over TLS (or through a trusted proxy saying so). */
 int srv_request_secure(struct lws *wsi);

@@ -257,24 +257,6 @@ int srv_account_set_hash(db_conn *wdb, int64_t user_id, const char *pwhash)
                    DB_P(DB_T(pwhash), DB_I(user_id))) ? -1 : 0;
 }
 
-void srv_client_addr(struct lws *wsi, char *out, size_t n)
-{
-    char xff[512];
-    if (g_srv->opt.trust_proxy && hdr(wsi, WSI_TOKEN_X_FORWARDED_FOR, xff, sizeof xff) == 0) {
-        /* the proxy appends the address it saw: the last entry */
-        const char *last = strrchr(xff, ',');
-        last = last ? last + 1 : xff;
-        while (*last == ' ')
-            last++;
-        snprintf(out, n, "%s", last);
-        return;
-    }
-    out[0] = 0;
-    lws_get_peer_simple(wsi, out, n);
-    if (!out[0])
-        snprintf(out, n, "?");
-}
-
 int srv_request_secure(struct lws *wsi)
 {
     char proto[16];
