@@ -53,6 +53,19 @@ grep -q "bad.pos:2: unknown plot 'Harbor B1' (did you mean 'Harbour B1'?)" "$TMP
 printf 'players 3\nwarehouse Harbour B1\nwarehouse Harbour C1\n' >"$TMP/bad2.pos"
 if "$BIN" new --position "$TMP/bad2.pos" 2>"$TMP/err"; then fail "touching lone warehouses accepted"; fi
 grep -q "bad2.pos:3: lone warehouses on Harbour B1 and Harbour C1 touch" "$TMP/err" || fail "bad message: $(cat "$TMP/err")"
+# issue 28 item 1: a Golden Age header for 1 player, no arrangement, ended
+# with SIGSEGV (exit 139); each edition's player count is refused clearly
+printf 'edition golden-age\nplayers 1\n' >"$TMP/one.pos"
+set +e
+"$BIN" new --position "$TMP/one.pos" -o "$TMP/one.json" 2>"$TMP/err"
+rc=$?
+set -e
+[ $rc = 1 ] || fail "a 1-player Golden Age position: exit $rc (want 1): $(cat "$TMP/err")"
+grep -q "one.pos:2: the player count is a whole number from 2 to 6, not '1'" "$TMP/err" || fail "bad message: $(cat "$TMP/err")"
+[ ! -e "$TMP/one.json" ] || fail "a game file was written for a 1-player position"
+printf 'players 6\n' >"$TMP/six.pos"
+if "$BIN" new --position "$TMP/six.pos" 2>"$TMP/err"; then fail "a 6-player Building Amsterdam position was accepted"; fi
+grep -q "six.pos:1: Building Amsterdam is for 2 to 5 players, not 6" "$TMP/err" || fail "bad message: $(cat "$TMP/err")"
 # --position excludes the other setup flags
 set +e
 "$BIN" new --position "$TMP/lesson.pos" --players 4 >/dev/null 2>&1

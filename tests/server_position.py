@@ -143,9 +143,14 @@ try:
         ("players 3\nwarehouse Harbor B1\n", "position:2: unknown plot 'Harbor B1' (did you mean 'Harbour B1'?)"),
         ("players 3\nwarehouse Harbour B1\nwarehouse Harbour C1\n", "position:3: lone warehouses"),
         (7, "position must be the text of a position"),
+        # issue 28 item 1: this one request ended the server with SIGSEGV
+        ("edition golden-age\nplayers 1\n", "position:2: the player count is a whole number from 2 to 6"),
+        ("players 6\n", "position:1: Building Amsterdam is for 2 to 5 players, not 6"),
     ]:
         st, r = http_json(srv.port, "POST", "/api/games", {"position": text})
         check(st == 400 and want in r.get("error", ""), f"bad position: {st} {r}")
+    st, s = http_json(srv.port, "GET", f"/api/games/{gid}")
+    check(st == 200, f"the server still answers after the bad positions: {st} {s}")
     st, r = http_json(srv.port, "POST", "/api/games", {"position": LESSON, "seed": 3})
     check(st == 400 and "seed" in r.get("error", ""), f"a position with a seed: {st} {r}")
     st, r = http_json(srv.port, "POST", "/api/games", {"position": LESSON, "practice": False})

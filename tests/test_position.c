@@ -338,6 +338,15 @@ static const bad BAD[] = {
     {"players 3\nhand 1 random 16\n", "test.pos:2: player 1 holds 16 cards"},
     {"players 3\nmarket Harbour C1\nwarehouse Harbour C1\n", "test.pos:3: Harbour C1 is built"},
     {"warehouse Harbour C1\n", "test.pos:1: the player count comes first"},
+    /* issue 28 item 1: a Golden Age header with a player count outside 2 to 6
+       and no arrangement crashed (no board side for it); each edition's
+       counts are checked on the 'players' line */
+    {"edition golden-age\nplayers 1\n", "test.pos:2: the player count is a whole number from 2 to 6, not '1'"},
+    {"edition golden-age\nplayers 0\nwarehouse Harbour 1\n", "test.pos:2: the player count is a whole number"},
+    {"players 1\nedition golden-age\n", "test.pos:1: the player count is a whole number from 2 to 6"},
+    {"players 6\n", "test.pos:1: Building Amsterdam is for 2 to 5 players, not 6"},
+    {"players 6\nedition amsterdam\nwarehouse Harbour C1\n", "test.pos:1: Building Amsterdam is for 2 to 5 players"},
+    {"edition golden-age\nplayers 7\n", "test.pos:2: the player count is a whole number from 2 to 6, not '7'"},
     {"players 3\nwarehouse Harbour C1\nplayers 4\n", "test.pos:3: 'players' belongs to the header"},
     {"players 3\narrangement standrad\nwarehouse Harbour C1\n", "did you mean 'standard'?"},
     {"players 3\ndeck Harbour C1\n", "cards are placed nowhere"},
@@ -345,7 +354,7 @@ static const bad BAD[] = {
     {"players 3\nplayer 1 roofs 6\nplayer 2 roofs 6\n", "broken roofs are held"},
     {"edition golden-age\nplayers 3\nwarehouse Harbour 4\n", "test.pos:3: a warehouse at Harbour 4 belongs to no enterprise"},
     {"players 3\nplaceholder Harbour C1 Coal\n", "test.pos:2: a placeholder is an HQ"},
-    {"players 9\n", "test.pos:1: the player count must be a whole number from 0 to 6, not '9'"},
+    {"players 9\n", "test.pos:1: the player count is a whole number from 2 to 6, not '9'"},
     /* level cards: a level on the board was built by playing its card, which
      * stays on the discard pile; the reserve is what setup set aside */
     {"players 3\nhand 1 L4, L4\nwarehouse Harbour B1 height 4\nwarehouse Harbour D1 height 4\n",

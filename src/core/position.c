@@ -524,6 +524,7 @@ typedef struct rctx {
     card_names cn;
     /* header */
     int edition, players, preset, events, first, started;
+    int players_line; /* the line of 'players N', for its message */
     uint64_t seed;
     char arr[32];
     int rng_given;
@@ -601,6 +602,8 @@ typedef struct suggest {
 
 static void consider(suggest *s, const char *word, const char *cand)
 {
+    if (!word || !cand)
+        return;
     int d = edit_distance(word, cand);
     if (!s->best || d < s->dist) {
         s->best = cand;
@@ -848,11 +851,23 @@ static int start(rctx *r)
         return CH_OK;
     if (!r->players)
         return rfail(r, r->line, "the player count comes first: 'players N' before this line");
+    /* The player counts of each edition (Building Amsterdam 2 to 5, The
+     * Golden Age 2 to 6: the rulebooks' covers and setup tables), checked
+     * before anything depends on the count: The Golden Age's board side
+     * comes from its setup table, which has no row for other counts
+     * (ch_ga_side gives NULL; issue 28 item 1, a crash on 'players 1'). */
+    int most = r->edition == CH_ED_GOLDEN_AGE ? 6 : 5;
+    if (r->players < 2 || r->players > most)
+        return rfail(r, r->players_line, "%s is for 2 to %d players, not %d",
+                     r->edition == CH_ED_GOLDEN_AGE ? "The Golden Age" : "Building Amsterdam", most,
+                     r->players);
     ch_board board;
     ch_msg m;
     const char *arr = r->arr[0] ? r->arr
                       : r->edition == CH_ED_GOLDEN_AGE ? ch_ga_side(r->preset, r->players)
                                                        : "standard";
+    if (!arr) /* a preset without a side for this count: never, after the check above */
+        return rfail(r, r->players_line, "no board side for %d players", r->players);
     if (ch_board_builtin(&board, r->edition, arr, &m) != CH_OK) {
         suggest sg = {0};
         for (const char *const *n = ch_board_builtin_names(r->edition); n && *n; n++)
@@ -957,10 +972,10 @@ static int header_line(rctx *r, const char *key, const char *rest)
             *--e = '\0';
         return CH_OK;
     } else if (!strcmp(key, "players")) {
-        int rc = need_uint(r, w, 6, "the player count", &v);
-        if (rc)
-            return rc;
+        if (!parse_uint(w, 6, &v) || v < 2)
+            return rfail(r, r->line, "the player count is a whole number from 2 to 6, not '%s'", w);
         r->players = (int)v;
+        r->players_line = r->line;
     } else if (!strcmp(key, "preset")) {
         if (ieq(w, "golden-age"))
             r->preset = CH_GA_PRINTED;
