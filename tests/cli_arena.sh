@@ -4,7 +4,10 @@
 # not matter; another seed gives other games), seats are rotated evenly,
 # games.csv and summary.json are written and well formed, both editions
 # play, and analyze prints its report and writes its SVG plots, from an
-# arena directory and from fresh games.
+# arena directory and from fresh games. A bot that fails (tests/bots/
+# badmove3.sh: an unreadable move at its third decision) is not credited
+# with its stand-in's results: each such seat is a loss, marked in the
+# table (issue 28, item 10; docs/bots.md).
 # Usage: bash tests/cli_arena.sh PATH/TO/chartered REPO-ROOT
 set -euo pipefail
 
@@ -170,5 +173,42 @@ run "$BIN" analyze --in "$TMP/nowhere"
 run "$BIN" analyze --in "$TMP/a" --bot random
 [ "$RC" -eq 2 ] || fail "analyze --in with --bot accepted"
 ok "analyze errors"
+
+echo "== a failed bot is not credited with its stand-in's results"
+if "$BIN" arena --bot greedy --games 1 --quiet >/dev/null 2>&1; then
+    BAD="exec:sh $ROOT/tests/bots/badmove3.sh"
+    run "$BIN" arena --bot "$BAD" --bot random --fallback greedy --games 6 --seed 1 --quiet -o "$TMP/fail2"
+    [ "$RC" -eq 0 ] || fail "arena with a failing bot: status $RC"
+    grep -q "sent an unreadable move 'fly to the moon'.* plays as greedy" "$TMP/err" ||
+        fail "the failure is not reported"
+    out_has '^exec:sh .*badmove3\.s.* \(!\) +6 +0 +0\.0% '
+    out_has '^random +6 +6 +100\.0% '
+    out_has '^\(!\) failed in some games, finished by a stand-in; each such seat counts as a loss: exec:sh .*badmove3\.sh 6 of 6'
+    run "$BIN" arena --bot "$BAD" --bot random --bot random --players 3 --fallback greedy --games 6 --seed 1 \
+        --quiet -o "$TMP/fail3"
+    [ "$RC" -eq 0 ] || fail "3-player arena with a failing bot: status $RC"
+    run "$BIN" analyze --in "$TMP/fail3"
+    [ "$RC" -eq 0 ] || fail "analyze of a run with a failing bot"
+    out_has '^exec:sh .*badmove3\.s.* \(!\) +6 +0 +0\.0% '
+    python3 - "$TMP/fail2" "$TMP/fail3" <<'EOF' || fail "summary.json of runs with a failing bot"
+import csv, json, sys
+for d in sys.argv[1:]:
+    s = json.load(open(d + "/summary.json"))
+    rows = list(csv.DictReader(open(d + "/games.csv")))
+    bad = [b for b in s["bots"] if "badmove3" in b["bot"]][0]
+    others = [b for b in s["bots"] if b is not bad]
+    assert bad["seats"] == 6 and bad["forfeits"] == 6 and bad["errors"] == 6, bad
+    assert bad["wins"] == 0 and bad["win_rate"] == 0 and bad["avg_score"] is None, bad
+    assert all(bad["rating"] < b["rating"] for b in others), s["bots"]
+    # the stand-in (greedy) won games at the table; those wins go to no one
+    # at the failed seat, and every game still has a winner among the others
+    stand_in_won = sum(1 for r in rows for seat in r["winners"].split()
+                       if seat in r["fallbacks"].split())
+    assert stand_in_won > 0, "greedy never won for the failed bot: the test shows nothing"
+    assert sum(b["wins"] for b in others) >= len(rows), s["bots"]
+print("failed bot: 0 wins in both runs, lowest rating, the stand-in's wins given to the others")
+EOF
+    ok "a failed bot's seats count as losses, marked (!) in the table"
+fi
 
 echo "all cli_arena checks passed"

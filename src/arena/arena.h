@@ -100,6 +100,7 @@ typedef struct arena_stats {
     int maxp;                          /* most players in a game             */
     long apps[ARENA_MAX_BOTS];         /* seats played                       */
     long wins[ARENA_MAX_BOTS];         /* of those, won (shared wins count)  */
+    long forfeits[ARENA_MAX_BOTS];     /* seats lost because the bot failed  */
     double wr[ARENA_MAX_BOTS], wlo[ARENA_MAX_BOTS], whi[ARENA_MAX_BOTS];
     double avg_score[ARENA_MAX_BOTS];
     int rated;                         /* ratings computed (2+ bots)          */

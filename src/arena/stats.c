@@ -18,6 +18,20 @@
  * the several comparisons one game makes), and rating +- 1.96 standard
  * errors from the inverse Fisher information of the fitted model (which
  * stays honest when one bot won every comparison and every resample agrees).
+ *
+ * A seat whose bot failed (a protocol bot that crashed, hung or sent a bad
+ * move, or a bot that could not be created) was finished by a stand-in (the
+ * fallback, greedy by default); the stand-in's results are not the bot's.
+ * Such a seat is a forfeit: it counts as a seat played and lost by its bot
+ * (never among the winners, even when the stand-in won), it loses every
+ * comparison with a seat of another bot that did not fail (two failed seats
+ * tie), and its score is left out of the bot's average. The game is won by
+ * the best of the other seats: the engine's winners among them, else the
+ * highest score among them (shared on a tie); in a two-player game the
+ * opponent wins by forfeit. Counting it as a
+ * loss rather than leaving the game out keeps a bot that fails when it is
+ * behind from hiding its bad games (docs/bots.md, "Bots that fail in
+ * arena").
  */
 #include <inttypes.h>
 #include <math.h>
@@ -45,12 +59,48 @@ void stats_wilson(long k, long n, double *lo, double *hi)
     *hi = mid + half > 1 ? 1 : mid + half;
 }
 
-/* Seat a ranks above seat b in game g: 1 yes, 0 no, -1 tie (half each). */
+static int forfeited(const arena_game *g, int seat)
+{
+    return (g->fallbacks >> seat) & 1;
+}
+
+/* The seats that count as winners of game g: the engine's winners when no
+ * seat forfeited, else the best of the seats that did not (see above). */
+static unsigned winners_counted(const arena_game *g)
+{
+    unsigned live = 0;
+    for (int st = 0; st < g->nplayers; st++)
+        if (!forfeited(g, st))
+            live |= 1u << st;
+    if (!g->fallbacks || (g->winners & live))
+        return g->winners & live;
+    int32_t best = INT32_MIN;
+    unsigned w = 0;
+    for (int st = 0; st < g->nplayers; st++) {
+        if (!(live & (1u << st)))
+            continue;
+        if (g->score[st] > best) {
+            best = g->score[st];
+            w = 0;
+        }
+        if (g->score[st] == best)
+            w |= 1u << st;
+    }
+    return w;
+}
+
+/* Seat a ranks above seat b in game g: 1 yes, 0 no, -1 tie (half each). A
+ * forfeited seat ranks below every seat that was not. */
 static int beats(const arena_game *g, int a, int b)
 {
+    if (forfeited(g, a) != forfeited(g, b))
+        return forfeited(g, b);
+    if (forfeited(g, a))
+        return -1;
     if (g->score[a] != g->score[b])
         return g->score[a] > g->score[b];
-    int wa = (g->winners >> a) & 1, wb = (g->winners >> b) & 1;
+    unsigned win = winners_counted(g);
+    int wa = (win >> a) & 1, wb = (win >> b) & 1;
     if (wa != wb)
         return wa;
     return -1;
@@ -190,6 +240,7 @@ void stats_compute(const arena_results *res, uint64_t seed, arena_stats *s)
     int n = res->nentries;
     s->nentries = n;
     double score_sum[NE] = {0}, expected = 0;
+    long scored[NE] = {0};
     long seats = 0;
     int *ok = malloc(sizeof *ok * (size_t)(res->ngames > 0 ? res->ngames : 1));
     int nok = 0;
@@ -201,12 +252,19 @@ void stats_compute(const arena_results *res, uint64_t seed, arena_stats *s)
             ok[nok++] = i;
         if (g->nplayers > s->maxp)
             s->maxp = g->nplayers;
+        unsigned win = winners_counted(g);
         for (int st = 0; st < g->nplayers; st++) {
-            int e = g->entry[st], won = (g->winners >> st) & 1;
+            int e = g->entry[st], lost = forfeited(g, st);
+            int won = (win >> st) & 1;
             int pos = (st - g->first_player + g->nplayers) % g->nplayers;
             s->apps[e]++;
             s->wins[e] += won;
-            score_sum[e] += g->score[st];
+            if (lost) {
+                s->forfeits[e]++;
+            } else {
+                score_sum[e] += g->score[st];
+                scored[e]++;
+            }
             s->seat_games[st]++;
             s->seat_wins[st] += won;
             s->pos_games[pos]++;
@@ -222,7 +280,7 @@ void stats_compute(const arena_results *res, uint64_t seed, arena_stats *s)
     for (int e = 0; e < n; e++) {
         s->wr[e] = s->apps[e] ? (double)s->wins[e] / (double)s->apps[e] : 0;
         stats_wilson(s->wins[e], s->apps[e], &s->wlo[e], &s->whi[e]);
-        s->avg_score[e] = s->apps[e] ? score_sum[e] / (double)s->apps[e] : 0;
+        s->avg_score[e] = scored[e] ? score_sum[e] / (double)scored[e] : 0;
     }
     if (n < 2 || !ok) {
         free(ok);
@@ -304,9 +362,14 @@ void stats_print(FILE *f, const arena_results *res, const arena_stats *s)
 {
     int n = s->nentries;
     size_t w = 4;
-    for (int e = 0; e < n; e++)
-        if (strlen(res->label[e]) > w)
-            w = strlen(res->label[e]);
+    int marked = 0;
+    for (int e = 0; e < n; e++) {
+        /* a bot with forfeited seats is shown as "LABEL (!)" */
+        size_t l = strlen(res->label[e]) + (s->forfeits[e] ? 4 : 0);
+        if (l > w)
+            w = l;
+        marked |= s->forfeits[e] > 0;
+    }
     if (w > 48)
         w = 48;
     fprintf(f, "%-*s  %6s %6s  %-22s  %-22s %9s %6s\n", (int)w, "bot", "seats",
@@ -325,7 +388,12 @@ void stats_print(FILE *f, const arena_results *res, const arena_stats *s)
         }
     for (int k = 0; k < n; k++) {
         int e = order[k];
-        char wr[64], lo[16], hi[16], rt[64];
+        char wr[64], lo[16], hi[16], rt[64], name[ARENA_LABEL + 8];
+        if (s->forfeits[e])
+            snprintf(name, sizeof name, "%.*s (!)", (int)(w > 4 ? w - 4 : 0),
+                     res->label[e]);
+        else
+            snprintf(name, sizeof name, "%s", res->label[e]);
         pct(lo, sizeof lo, s->wlo[e]);
         pct(hi, sizeof hi, s->whi[e]);
         snprintf(wr, sizeof wr, "%5.1f%% (%s-%s)", 100.0 * s->wr[e], lo, hi);
@@ -334,9 +402,23 @@ void stats_print(FILE *f, const arena_results *res, const arena_stats *s)
                      s->rlo[e], s->rhi[e]);
         else
             snprintf(rt, sizeof rt, "-");
-        fprintf(f, "%-*.*s  %6ld %6ld  %-22s  %-22s %9.1f %6lu\n", (int)w,
-                (int)w, res->label[e], s->apps[e], s->wins[e], wr, rt,
-                s->avg_score[e], res->bot_errors[e]);
+        char avg[32];
+        if (s->forfeits[e] && s->forfeits[e] == s->apps[e])
+            snprintf(avg, sizeof avg, "-"); /* no seat of its own finished */
+        else
+            snprintf(avg, sizeof avg, "%.1f", s->avg_score[e]);
+        fprintf(f, "%-*.*s  %6ld %6ld  %-22s  %-22s %9s %6lu\n", (int)w,
+                (int)w, name, s->apps[e], s->wins[e], wr, rt, avg,
+                res->bot_errors[e]);
+    }
+    if (marked) {
+        fprintf(f, "(!) failed in some games, finished by a stand-in; each "
+                   "such seat counts as a loss:");
+        for (int k = 0; k < n; k++)
+            if (s->forfeits[order[k]])
+                fprintf(f, " %s %ld of %ld", res->label[order[k]],
+                        s->forfeits[order[k]], s->apps[order[k]]);
+        fputc('\n', f);
     }
     fprintf(f, "(win: among the winners of a game, shared wins count; an even "
                "share would be %.1f%%)\n", 100.0 * s->expected_wr);
@@ -404,8 +486,13 @@ int stats_write_summary(const char *path, const arena_results *res,
             json_object_set_new(b, "rating", json_null());
             json_object_set_new(b, "rating_ci", json_null());
         }
-        json_object_set_new(b, "avg_score", json_real(s->avg_score[e]));
+        json_object_set_new(b, "avg_score",
+                            s->forfeits[e] && s->forfeits[e] == s->apps[e]
+                                ? json_null()
+                                : json_real(s->avg_score[e]));
         json_object_set_new(b, "errors", json_integer((json_int_t)res->bot_errors[e]));
+        /* seats finished by a stand-in, counted as losses (forfeited) */
+        json_object_set_new(b, "forfeits", json_integer((json_int_t)s->forfeits[e]));
         json_t *by = json_array();
         for (int st = 0; st < s->maxp; st++)
             json_array_append_new(by, json_pack("{s:i,s:I,s:I}", "seat", st + 1,
