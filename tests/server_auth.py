@@ -111,15 +111,26 @@ try:
                          headers={"Origin": f"http://127.0.0.1:{P}"})
     check(r.get("name") == "anke", f"a same-site request has it: {r}")
 
-    # ---- the limit per user name: 10 attempts in 10 minutes ----
-    codes = [http_json(P, "POST", "/api/login", {"name": "bram", "password": f"guess {i}"})[0]
-             for i in range(12)]
-    # bram's sign-up counted as one attempt
-    check(codes[:9] == [401] * 9 and codes[9:] == [429] * 3,
-          f"10 attempts per user name, then 429: {codes}")
-    st, r = http_json(P, "POST", "/api/login", {"name": "bram", "password": "battery staple"})
+    # ---- nobody can lock an account's owner out (issue 28) ----
+    # sign-ups with a taken name count against their address only: twelve of
+    # them, then the owner logs in (today the ninth locked bram out)
+    codes = [http_call(P, "POST", "/api/signup", {"name": "bram", "password": f"attempt {i}x"},
+                       headers={"X-Forwarded-For": "198.51.100.7"})[0] for i in range(12)]
+    check(codes == [409] * 12, f"sign-ups with a taken name: {codes}")
+    st, r, _ = http_call(P, "POST", "/api/login", {"name": "bram", "password": "battery staple"},
+                         headers={"X-Forwarded-For": "198.51.100.7"})
+    check(st == 200, f"the owner logs in after twelve sign-ups with its name: {st} {r}")
+    # the limit per user name and address: 10 attempts in 10 minutes
+    codes = [http_call(P, "POST", "/api/login", {"name": "bram", "password": f"guess {i}"},
+                       headers={"X-Forwarded-For": "198.51.100.8"})[0] for i in range(12)]
+    check(codes == [401] * 10 + [429] * 2, f"10 attempts per name and address, then 429: {codes}")
+    st, r, _ = http_call(P, "POST", "/api/login", {"name": "bram", "password": "battery staple"},
+                         headers={"X-Forwarded-For": "198.51.100.8"})
     check(st == 429 and "try again in" in r.get("error", "") and r.get("retry_after", 0) > 500,
-          f"even the right password waits: {st} {r}")
+          f"even the right password waits at that address: {st} {r}")
+    st, r, _ = http_call(P, "POST", "/api/login", {"name": "bram", "password": "battery staple"},
+                         headers={"X-Forwarded-For": "203.0.113.5"})
+    check(st == 200, f"the owner elsewhere is not locked out by them: {st} {r}")
     st, r = http_json(P, "POST", "/api/login", {"name": "anke", "password": "correct horse"})
     check(st == 200, f"another user name is not limited: {st} {r}")
 
@@ -154,6 +165,30 @@ try:
     check(st == 429, f"sign-up counts against the same address limit: {st} {r}")
     codes = [http_call(P, "POST", "/api/guest", {})[0] for i in range(4)]
     check(codes == [201] * 3 + [429], f"3 guests per address, then 429: {codes}")
+finally:
+    srv.stop()
+    del os.environ["CHARTERED_AUTH_LIMITS"]
+
+# ---- a user name tried from many addresses is slowed down, not locked ----
+db = fresh("auth-name.db")
+os.environ["CHARTERED_AUTH_LIMITS"] = "10,200,200,4"
+srv = Server(BIN, db, extra=["--trust-proxy"]).start()
+try:
+    P = srv.port
+    home = {"X-Forwarded-For": "192.0.2.1"}
+    st, r, _ = http_call(P, "POST", "/api/signup", {"name": "carl", "password": "carl's secret"},
+                         headers=home)
+    check(st == 201, f"carl signs up: {st} {r}")
+    got = [http_call(P, "POST", "/api/login", {"name": "carl", "password": "not it at all"},
+                     headers={"X-Forwarded-For": f"198.51.100.{20 + i}"})[:2] for i in range(6)]
+    codes = [g[0] for g in got]
+    check(codes[:4] == [401] * 4 and codes[4:] == [429] * 2,
+          f"4 attempts on one name from all addresses, then a slowdown: {codes}")
+    check(0 < got[4][1].get("retry_after", 0) <= 10,
+          f"a slowdown of seconds, not a lock-out of minutes: {got[4][1]}")
+    st, r, _ = http_call(P, "POST", "/api/login", {"name": "carl", "password": "carl's secret"},
+                         headers=home)
+    check(st == 200, f"carl, from where he logged in before, is not slowed down: {st} {r}")
 finally:
     srv.stop()
     del os.environ["CHARTERED_AUTH_LIMITS"]

@@ -59,12 +59,15 @@ static void run(srv_pwjob *j)
            of a random password is verified instead, and fails */
         const char *stored = j->stored[0] ? j->stored : P.dummy;
         j->ok = stored[0] && srv_pw_verify(stored, j->password) && j->stored[0];
-        if (j->ok && srv_pw_needs_rehash(j->stored))
+        if (j->ok && j->newpw[0]) /* a password change: the new one's hash */
+            j->ok = srv_pw_hash(j->newpw, j->hash) == 0;
+        else if (j->ok && srv_pw_needs_rehash(j->stored))
             j->rehash = srv_pw_hash(j->password, j->hash) == 0;
     } else {
         j->ok = srv_pw_hash(j->password, j->hash) == 0;
     }
     sodium_memzero(j->password, sizeof j->password);
+    sodium_memzero(j->newpw, sizeof j->newpw);
 }
 
 static void *worker(void *arg)

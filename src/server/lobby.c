@@ -208,6 +208,8 @@ json_t *srv_seat_identity_json(const srv_game *g, int i)
         if (strcmp(s->bot, "ismcts") == 0)
             json_object_set_new(o, "strength", json_integer(s->strength));
     }
+    if (!strncmp(s->owner, "g:", 2)) /* shown as a guest (issue 28) */
+        json_object_set_new(o, "guest", json_true());
     return o;
 }
 

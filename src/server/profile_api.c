@@ -2,7 +2,8 @@
  * "Players"): a player's profile (ratings per edition, games played, the
  * finished games with their replays), the leaderboard of an edition, the
  * games of the session's player ("My games": every game where it is their
- * turn first), and the rematch of a finished game. Profiles and
+ * turn first), the sessions of the session's account (docs/identity.md),
+ * and the rematch of a finished game. Profiles and
  * leaderboards are read from the tables results.c and turnbased.c keep.
  * Like the list of finished games they are read off the event loop, on the
  * writer thread (srv_profile_want, srv_profile_read_db, called by
@@ -356,6 +357,12 @@ int srv_profile_want(struct lws *wsi, const char *rest, int is_post, srv_read *r
             return 0;
         srv_day_ms(); /* set once here, on the loop: the writer only reads it */
         r->profile_kind = SRV_PROFILE_MINE;
+    } else if (!strcmp(rest, "sessions")) {
+        /* one's sessions (docs/identity.md): after the session, in the same
+           job; none: 401 at once */
+        if (!r->want_ident)
+            return 0;
+        r->profile_kind = SRV_PROFILE_SESSIONS;
     } else {
         return 0;
     }
@@ -377,6 +384,16 @@ void srv_profile_read_db(db_conn *c, srv_read *r)
         break;
     case SRV_PROFILE_MINE:
         r->profile = mine_db(c, r->ident_found ? &r->ident : &nobody);
+        break;
+    case SRV_PROFILE_SESSIONS:
+        r->profile = r->ident_found ? srv_sessions_list_db(c, &r->ident) : NULL;
+        r->profile_status = r->ident_found ? 500 : 401;
+        r->profile_why = r->ident_found ? "the database cannot read the sessions"
+                                        : "log in first";
+        if (r->profile) {
+            r->profile = json_pack("{s:o}", "sessions", r->profile);
+            r->profile_status = 200;
+        }
         break;
     default:
         break;
@@ -406,6 +423,21 @@ int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc, s
         }
         json_t *now = pss && pss->have_profile ? NULL : board_db(db(), ed, &status, &why);
         *rc = answer(wsi, pss, now, status, why);
+        return 1;
+    }
+    if (!strcmp(rest, "sessions") && !is_post) {
+        srv_ident me;
+        srv_ident_of(wsi, &me);
+        if (!me.owner[0]) {
+            *rc = srv_http_error(wsi, 401, "log in first");
+            return 1;
+        }
+        json_t *now = NULL;
+        if (!(pss && pss->have_profile)) { /* no read made beforehand: here */
+            json_t *list = srv_sessions_list_db(db(), &me);
+            now = list ? json_pack("{s:o}", "sessions", list) : NULL;
+        }
+        *rc = answer(wsi, pss, now, 500, "the database cannot read the sessions");
         return 1;
     }
     if (!strcmp(rest, "my-games") && !is_post) {

@@ -185,6 +185,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_ls_sec_end(SRV_LS_CLUSTER, t0);
     t0 = SRV_LS_T0();
     srv_limits_tick(srv_now_ms());
+    srv_session_sweep(srv_now_ms()); /* expired sessions, hourly (session.c) */
     srv_ls_sec_end(SRV_LS_LIMITS, t0);
     if (interrupted) {
         lws_cancel_service(g_srv->ctx);

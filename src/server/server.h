@@ -479,7 +479,7 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
 /* The store's database connection (db.h; the event loop's: session.c). */
 db_conn *srv_store_db(srv_store *s);
 /* The schema version this code writes (db_schema_version). */
-#define SRV_SCHEMA_VERSION 4
+#define SRV_SCHEMA_VERSION 5
 void srv_store_close(srv_store *s);
 int srv_store_create_game(srv_store *s, srv_game *g);
 int srv_store_update_meta(srv_store *s, srv_game *g);
@@ -627,7 +627,7 @@ struct srv_pss;
 struct srv_read;
 int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc,
                       struct srv_pss *pss);
-enum { SRV_PROFILE_PLAYER = 1, SRV_PROFILE_BOARD, SRV_PROFILE_MINE };
+enum { SRV_PROFILE_PLAYER = 1, SRV_PROFILE_BOARD, SRV_PROFILE_MINE, SRV_PROFILE_SESSIONS };
 /* Whether GET /api/<rest> is a players' page read from the database: then
  * r is set to read it off the loop (reads.c) and 1 is returned. */
 int srv_profile_want(struct lws *wsi, const char *rest, int is_post, struct srv_read *r);
@@ -803,6 +803,11 @@ json_t *srv_http_body(char *why, size_t n);
 void srv_ident_of(struct lws *wsi, srv_ident *id);
 /* The session of a cookie's token into id; -1 when there is none. */
 int srv_session_lookup(const char *token, srv_ident *id);
+/* A sign-up from a guest session (on db, the writer's): every stored game
+ * whose seat is the guest's (owner "g:SID") gets the account's owner key
+ * and name, and a row in game_players. How many games, or -1. */
+int srv_seats_carry_db(db_conn *db, const char *guest_owner, int64_t user_id,
+                       const char *name);
 /* The same on connection db (any thread). */
 int srv_session_lookup_db(db_conn *db, const char *token, srv_ident *id);
 /* 1 when the session of hash is still stored (not logged out), on db. */
@@ -860,7 +865,30 @@ typedef struct srv_newsession {
     char sid[17];
     int guest;
     srv_ident id;
+    char addr[48];              /* the client's network (srv_session_origin) */
+    char agent[128];            /* its User-Agent, printable ASCII */
 } srv_newsession;
+/* Where a new session comes from, for the list of one's sessions: the
+ * client's network (IPv4 /24, IPv6 /48) and User-Agent. */
+void srv_session_origin(struct lws *wsi, srv_newsession *ns);
+/* The sessions of me's account (a guest: its own one), newest first: id,
+ * created, last_seen, address, agent, current. NULL on a database error. */
+json_t *srv_sessions_list_db(db_conn *db, const srv_ident *me);
+/* Hashes of sessions ended (for srv_ws_logout); h is malloc'ed. */
+typedef struct srv_hashes {
+    int n;
+    char (*h)[SRV_HASH_HEX + 1];
+} srv_hashes;
+/* End me's account's sessions (a guest: its own): the one with public id
+ * sid, or all (sid NULL), but not me's own when keep_own. The hashes
+ * deleted into out; -1 on a database error. */
+int srv_sessions_end_db(db_conn *db, const srv_ident *me, const char *sid, int keep_own,
+                        srv_hashes *out);
+/* Delete the sessions past their 30 days: how many, or -1. */
+int srv_sessions_sweep_db(db_conn *db, int64_t now_s);
+/* From the periodic tick: the sweep above, at start and then hourly, on the
+ * writer thread. */
+void srv_session_sweep(int64_t now_ms);
 int srv_session_new(int64_t user_id, const char *name, int guest, srv_newsession *ns);
 /* Owner key of ns from its user id (after srv_account_insert set it). */
 void srv_session_owner(srv_newsession *ns);
@@ -873,6 +901,12 @@ int srv_account_find(const char *name, int64_t *user_id, char *pwhash, size_t n,
 /* On the writer thread: 0 made, 1 the name is taken, -1 error. */
 int srv_account_insert(db_conn *db, const char *name, const char *pwhash, int64_t *user_id);
 int srv_account_set_hash(db_conn *db, int64_t user_id, const char *pwhash);
+/* 1 when an account's name looks like name (srv_name_skeleton), 0 not, -1
+ * error. */
+int srv_account_lookalike(db_conn *db, const char *name);
+/* Schema version 5 (store.c's migration): sessions.last_seen, addr, agent;
+ * accounts.name_skel, filled for the accounts there are. */
+int srv_accounts_schema_v5(db_conn *db);
 /* 1 when the request's Origin names another host than its Host. */
 int srv_cross_site(struct lws *wsi);
 /* 1 when the session with that hash still exists (not logged out). */
@@ -886,16 +920,31 @@ int srv_request_secure(struct lws *wsi);
  * 1 when `rest` (the path after /api/) is one of them (answered or under
  * way), else 0. */
 int srv_auth_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* Names (names.c): NULL when name may be a guest's, else why not (its
+ * characters; accounts and bots are checked apart); its skeleton (what it
+ * looks like: case, lookalike letters and digits, separators folded); 1
+ * when it passes for a bot's name. */
+const char *srv_guest_name_problem(const char *name);
+void srv_name_skeleton(const char *name, char *out, size_t n);
+int srv_name_botlike(const char *name);
 /* Attempt limits (auth_limit.c): 1 when one more attempt with that key may
  * be made now (and counts it), 0 when the key is over its limit; *retry_s:
  * seconds until it may. */
 int srv_limit_take(const char *key, int limit, int64_t now_ms, int *retry_s);
+/* A slowdown rather than a lock-out: the first `burst` attempts of a window
+ * pass, then one per gap_ms (0 and *retry_s when it is too soon). */
+int srv_limit_slow(const char *key, int burst, int gap_ms, int64_t now_ms, int *retry_s);
+/* Remember key for 30 days (a good login from an address), and ask. */
+void srv_limit_mark(const char *key, int64_t now_ms);
+int srv_limit_known(const char *key, int64_t now_ms);
 /* Password hashing on a worker thread (auth_hash.c). */
 typedef struct srv_pwjob srv_pwjob;
 typedef void (*srv_pwjob_done)(srv_pwjob *j);
 struct srv_pwjob {
     int verify;                 /* 1: check password against stored; 0: hash it */
     char password[257];         /* wiped once used */
+    char newpw[257];            /* verify: when set and password matched, the
+                                   new password hashed into hash; wiped */
     char stored[128];           /* verify: the stored hash ("" = none: a dummy
                                    is checked, so the time is the same) */
     int ok;                     /* verify: it matched; hash: made */

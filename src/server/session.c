@@ -83,6 +83,20 @@ int srv_session_lookup(const char *token, srv_ident *id)
     return srv_session_lookup_db(db(), token, id);
 }
 
+/* "Last seen" of a session (the list of one's sessions): written when a
+ * lookup finds it SEEN_EVERY_S or more after the last time, so that an
+ * active session costs one write in five minutes, not one per request
+ * (the lookups run on the writer thread: reads.c). */
+#define SEEN_EVERY_S 300
+
+static void touch(db_conn *dbc, const char *hash)
+{
+    int64_t now = (int64_t)time(NULL);
+    db_exec(dbc, "UPDATE sessions SET last_seen = $1 WHERE hash = $2 AND "
+            "(last_seen IS NULL OR last_seen <= $3)",
+            DB_P(DB_I(now), DB_T(hash), DB_I(now - SEEN_EVERY_S)));
+}
+
 int srv_session_lookup_db(db_conn *dbc, const char *token, srv_ident *id)
 {
     memset(id, 0, sizeof *id);
@@ -118,6 +132,8 @@ int srv_session_lookup_db(db_conn *dbc, const char *token, srv_ident *id)
     db_end(st);
     if (!found)
         id->hash[0] = 0;
+    else
+        touch(dbc, id->hash);
     return found ? 0 : -1;
 }
 
@@ -187,12 +203,128 @@ void srv_session_owner(srv_newsession *ns)
 
 int srv_session_write(db_conn *wdb, const srv_newsession *ns)
 {
-    return db_exec(wdb, "INSERT INTO sessions(hash, sid, user_id, guest_name, created) "
-                   "VALUES($1,$2,$3,$4,$5)",
+    int64_t now = (int64_t)time(NULL);
+    return db_exec(wdb, "INSERT INTO sessions(hash, sid, user_id, guest_name, created, "
+                   "last_seen, addr, agent) VALUES($1,$2,$3,$4,$5,$6,$7,$8)",
                    DB_P(DB_T(ns->id.hash), DB_T(ns->sid),
                         ns->guest ? DB_NULL : DB_I(ns->id.user_id),
-                        DB_T(ns->guest ? ns->id.name : NULL), DB_I((int64_t)time(NULL))))
+                        DB_T(ns->guest ? ns->id.name : NULL), DB_I(now), DB_I(now),
+                        DB_T(ns->addr), DB_T(ns->agent)))
                ? -1 : 0;
+}
+
+void srv_session_origin(struct lws *wsi, srv_newsession *ns)
+{
+    char a[64];
+    srv_client_addr(wsi, a, sizeof a);
+    /* the network, not the address: enough to tell "home" from "a phone
+       abroad", and no more of the person than that kept */
+    int o[4];
+    char tail;
+    if (sscanf(a, "%d.%d.%d.%d%c", &o[0], &o[1], &o[2], &o[3], &tail) == 4 && o[0] >= 0 &&
+        o[0] < 256 && o[1] >= 0 && o[1] < 256 && o[2] >= 0 && o[2] < 256) {
+        snprintf(ns->addr, sizeof ns->addr, "%d.%d.%d.0/24", o[0], o[1], o[2]);
+    } else if (strchr(a, ':')) { /* IPv6: the first three groups, a /48 */
+        size_t k = 0;
+        int groups = 0;
+        for (; a[k] && k < 20; k++) {
+            if (a[k] == ':' && ++groups == 3)
+                break;
+            if (!strchr("0123456789abcdefABCDEF:", a[k]))
+                break;
+        }
+        snprintf(ns->addr, sizeof ns->addr, "%.*s::/48", (int)k, a);
+    } else {
+        snprintf(ns->addr, sizeof ns->addr, "?");
+    }
+    char ua[512];
+    ns->agent[0] = 0;
+    if (hdr(wsi, WSI_TOKEN_HTTP_USER_AGENT, ua, sizeof ua) == 0) {
+        size_t k = 0;
+        for (const char *p = ua; *p && k + 1 < sizeof ns->agent; p++)
+            ns->agent[k++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
+        ns->agent[k] = 0;
+    }
+}
+
+/* ---- one's sessions (docs/identity.md, "Sessions") ---------------------- */
+
+json_t *srv_sessions_list_db(db_conn *c, const srv_ident *me)
+{
+    if (!me->owner[0])
+        return NULL;
+    /* an account's sessions, or a guest's one */
+    db_rows *st = me->user_id > 0
+        ? db_query(c, "SELECT sid, created, last_seen, addr, agent, hash FROM sessions "
+                   "WHERE user_id = $1 AND created > $2 ORDER BY created DESC",
+                   DB_P(DB_I(me->user_id),
+                        DB_I((int64_t)time(NULL) - (int64_t)SESSION_DAYS * 86400)))
+        : db_query(c, "SELECT sid, created, last_seen, addr, agent, hash FROM sessions "
+                   "WHERE hash = $1", DB_P(DB_T(me->hash)));
+    if (!st)
+        return NULL;
+    json_t *out = json_array();
+    while (db_next(st) == 1) {
+        const char *h = db_text(st, 5);
+        int cur = h && strlen(h) == SRV_HASH_HEX &&
+                  sodium_memcmp(h, me->hash, SRV_HASH_HEX) == 0;
+        json_array_append_new(
+            out, json_pack("{s:s,s:I,s:I,s:s,s:s,s:b}", "id", db_text(st, 0) ? db_text(st, 0) : "",
+                           "created", (json_int_t)db_int(st, 1), "last_seen",
+                           (json_int_t)(db_null(st, 2) ? db_int(st, 1) : db_int(st, 2)),
+                           "address", db_text(st, 3) ? db_text(st, 3) : "?",
+                           "agent", db_text(st, 4) ? db_text(st, 4) : "", "current", cur));
+    }
+    db_end(st);
+    return out;
+}
+
+int srv_sessions_end_db(db_conn *c, const srv_ident *me, const char *sid, int keep_own,
+                        srv_hashes *out)
+{
+    out->n = 0;
+    out->h = NULL;
+    db_rows *st;
+    /* whose sessions: the account's, or the guest's own one */
+    if (me->user_id > 0 && sid)
+        st = db_query(c, "SELECT hash FROM sessions WHERE user_id = $1 AND sid = $2",
+                      DB_P(DB_I(me->user_id), DB_T(sid)));
+    else if (me->user_id > 0)
+        st = db_query(c, "SELECT hash FROM sessions WHERE user_id = $1",
+                      DB_P(DB_I(me->user_id)));
+    else if (sid)
+        st = db_query(c, "SELECT hash FROM sessions WHERE hash = $1 AND sid = $2",
+                      DB_P(DB_T(me->hash), DB_T(sid)));
+    else
+        st = db_query(c, "SELECT hash FROM sessions WHERE hash = $1", DB_P(DB_T(me->hash)));
+    if (!st)
+        return -1;
+    while (db_next(st) == 1) {
+        const char *h = db_text(st, 0);
+        if (!h || strlen(h) != SRV_HASH_HEX)
+            continue;
+        if (keep_own && !strcmp(h, me->hash))
+            continue;
+        char(*nh)[SRV_HASH_HEX + 1] = realloc(out->h, (size_t)(out->n + 1) * sizeof *nh);
+        if (!nh)
+            break;
+        out->h = nh;
+        snprintf(out->h[out->n++], SRV_HASH_HEX + 1, "%s", h);
+    }
+    if (db_end(st) != 0)
+        return -1;
+    for (int i = 0; i < out->n; i++)
+        if (db_exec(c, "DELETE FROM sessions WHERE hash = $1", DB_P(DB_T(out->h[i]))) != 0)
+            return -1;
+    return 0;
+}
+
+int srv_sessions_sweep_db(db_conn *c, int64_t now_s)
+{
+    if (db_exec(c, "DELETE FROM sessions WHERE created <= $1",
+                DB_P(DB_I(now_s - (int64_t)SESSION_DAYS * 86400))) != 0)
+        return -1;
+    return db_changes(c);
 }
 
 int srv_session_create(int64_t user_id, const char *guest_name, char token[SRV_SESSION_HEX + 1],
@@ -237,9 +369,12 @@ int srv_account_find(const char *name, int64_t *user_id, char *pwhash, size_t n,
 int srv_account_insert(db_conn *wdb, const char *name, const char *pwhash, int64_t *user_id)
 {
     /* RETURNING: the new id on both back ends (no last_insert_rowid) */
-    db_rows *st = db_query(wdb, "INSERT INTO accounts(name, name_key, pwhash, created) "
-                           "VALUES($1, lower($2), $3, $4) RETURNING id",
-                           DB_P(DB_T(name), DB_T(name), DB_T(pwhash), DB_I((int64_t)time(NULL))));
+    char skel[128];
+    srv_name_skeleton(name, skel, sizeof skel);
+    db_rows *st = db_query(wdb, "INSERT INTO accounts(name, name_key, pwhash, created, "
+                           "name_skel) VALUES($1, lower($2), $3, $4, $5) RETURNING id",
+                           DB_P(DB_T(name), DB_T(name), DB_T(pwhash), DB_I((int64_t)time(NULL)),
+                                DB_T(skel)));
     if (!st)
         return db_errclass(wdb) == DB_CONFLICT ? 1 : -1;
     int rc = db_next(st);
@@ -249,6 +384,58 @@ int srv_account_insert(db_conn *wdb, const char *name, const char *pwhash, int64
     if (rc == DB_CONFLICT)
         return 1; /* the name is taken */
     return rc == 1 ? 0 : -1;
+}
+
+int srv_account_lookalike(db_conn *c, const char *name)
+{
+    char skel[128];
+    srv_name_skeleton(name, skel, sizeof skel);
+    if (!skel[0])
+        return 0;
+    int rc = 0;
+    int64_t v = db_one_int(c, "SELECT 1 FROM accounts WHERE name_skel = $1", DB_P(DB_T(skel)),
+                           0, &rc);
+    return rc != 0 ? -1 : v == 1;
+}
+
+int srv_accounts_schema_v5(db_conn *c)
+{
+    if (db_script(c, "ALTER TABLE sessions ADD COLUMN last_seen INTEGER;"
+                     "ALTER TABLE sessions ADD COLUMN addr TEXT;"
+                     "ALTER TABLE sessions ADD COLUMN agent TEXT;"
+                     "ALTER TABLE accounts ADD COLUMN name_skel TEXT;"
+                     "CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);"
+                     "CREATE INDEX IF NOT EXISTS sessions_created ON sessions(created);"
+                     "CREATE INDEX IF NOT EXISTS accounts_skel ON accounts(name_skel);") != 0)
+        return -1;
+    /* the skeletons of the accounts there are, made in C (names.c) */
+    db_rows *r = db_query(c, "SELECT id, name FROM accounts", 0, NULL);
+    if (!r)
+        return -1;
+    struct acc {
+        int64_t id;
+        char skel[128];
+    } *a = NULL;
+    size_t n = 0;
+    int rc = 0;
+    while (db_next(r) == 1) {
+        struct acc *na = realloc(a, (n + 1) * sizeof *a);
+        if (!na) {
+            rc = -1;
+            break;
+        }
+        a = na;
+        a[n].id = db_int(r, 0);
+        srv_name_skeleton(db_text(r, 1) ? db_text(r, 1) : "", a[n].skel, sizeof a[n].skel);
+        n++;
+    }
+    if (db_end(r) != 0)
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = db_exec(c, "UPDATE accounts SET name_skel = $1 WHERE id = $2",
+                     DB_P(DB_T(a[i].skel), DB_I(a[i].id))) ? -1 : 0;
+    free(a);
+    return rc;
 }
 
 int srv_account_set_hash(db_conn *wdb, int64_t user_id, const char *pwhash)
@@ -265,4 +452,102 @@ int srv_request_secure(struct lws *wsi)
     return g_srv->opt.trust_proxy &&
            lws_hdr_custom_copy(wsi, proto, (int)sizeof proto, "x-forwarded-proto:", 18) > 0 &&
            strcmp(proto, "https") == 0;
+}
+
+/* ---- expired sessions deleted (issue 28) --------------------------------- */
+/* A lookup refuses a session older than SESSION_DAYS already; its row is
+ * deleted by the sweep, once at start and then every SWEEP_EVERY_MS, on the
+ * writer thread (srv_dbjob_submit), so the loop never waits on it. */
+#define SWEEP_EVERY_MS (3600LL * 1000)
+
+static int sweeping;
+
+static void sweep_run(db_conn *c, void *arg)
+{
+    int64_t *n = arg;
+    *n = srv_sessions_sweep_db(c, (int64_t)time(NULL));
+}
+
+static void sweep_done(void *arg)
+{
+    int64_t *n = arg;
+    if (*n < 0)
+        lwsl_warn("expired sessions could not be deleted now: next time\n");
+    free(n);
+    sweeping = 0;
+}
+
+void srv_session_sweep(int64_t now_ms)
+{
+    static int64_t next_ms;
+    if (!g_srv->store || sweeping || now_ms < next_ms)
+        return;
+    int64_t *n = calloc(1, sizeof *n);
+    if (!n)
+        return;
+    next_ms = now_ms + SWEEP_EVERY_MS;
+    sweeping = 1;
+    srv_dbjob_submit(sweep_run, sweep_done, n);
+}
+
+/* ---- a guest's seats into its new account (issue 28) --------------------- */
+int srv_seats_carry_db(db_conn *c, const char *guest_owner, int64_t user_id, const char *name)
+{
+    char like[128], owner[SRV_OWNER_MAX];
+    /* a guest's owner key is "g:" and hex: nothing LIKE would read as a
+       pattern, checked all the same */
+    if (strncmp(guest_owner, "g:", 2) || strlen(guest_owner) > 100 ||
+        strpbrk(guest_owner, "%_\\\""))
+        return 0;
+    snprintf(like, sizeof like, "%%\"owner\":\"%s\"%%", guest_owner);
+    snprintf(owner, sizeof owner, "u:%lld", (long long)user_id);
+    db_rows *r = db_query(c, "SELECT id, seats FROM games WHERE seats LIKE $1", DB_P(DB_T(like)));
+    if (!r)
+        return -1;
+    struct upd {
+        char id[SRV_ID_HEX + 1];
+        char *seats;
+        int seat;
+    } *u = NULL;
+    int n = 0, rc = 0;
+    while (db_next(r) == 1) {
+        json_t *seats = db_text(r, 1) ? json_loads(db_text(r, 1), 0, NULL) : NULL;
+        size_t i;
+        json_t *o;
+        int seat = -1;
+        json_array_foreach(seats, i, o) {
+            const char *ow = json_string_value(json_object_get(o, "owner"));
+            if (ow && !strcmp(ow, guest_owner)) {
+                json_object_set_new(o, "owner", json_string(owner));
+                json_object_set_new(o, "name", json_string(name));
+                seat = (int)i;
+            }
+        }
+        char *text = seat >= 0 ? json_dumps(seats, JSON_COMPACT) : NULL;
+        json_decref(seats);
+        struct upd *nu = text ? realloc(u, (size_t)(n + 1) * sizeof *u) : NULL;
+        if (!nu) {
+            free(text);
+            continue;
+        }
+        u = nu;
+        snprintf(u[n].id, sizeof u[n].id, "%s", db_text(r, 0) ? db_text(r, 0) : "");
+        u[n].seats = text;
+        u[n].seat = seat;
+        n++;
+    }
+    if (db_end(r) != 0)
+        rc = -1;
+    for (int i = 0; i < n; i++) {
+        if (rc == 0 &&
+            (db_exec(c, "UPDATE games SET seats = $1 WHERE id = $2",
+                     DB_P(DB_T(u[i].seats), DB_T(u[i].id))) != 0 ||
+             db_exec(c, "INSERT INTO game_players(user_id, game, seat) VALUES($1,$2,$3) "
+                     "ON CONFLICT DO NOTHING",
+                     DB_P(DB_I(user_id), DB_T(u[i].id), DB_I(u[i].seat))) != 0))
+            rc = -1;
+        free(u[i].seats);
+    }
+    free(u);
+    return rc == 0 ? n : -1;
 }

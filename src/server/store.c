@@ -164,6 +164,11 @@ static int migrate(db_conn *db, char *why, size_t n)
     step = "migration to version 4";
     if (v < 4 && db_script(db, schema_v4) != 0)
         goto fail;
+    /* Version 5: sessions' last use and origin, accounts' name skeletons
+       (session.c, names.c; issue 28) */
+    step = "migration to version 5";
+    if (v < 5 && srv_accounts_schema_v5(db) != 0)
+        goto fail;
     step = "setting the schema version";
     if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)
         goto fail;
