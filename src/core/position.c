@@ -476,16 +476,20 @@ char *ch_position_write(const ch_state *st, int viewer)
         put_value(w, &fields[i], v);
         sb_put(b, "\n");
     }
+    /* a sealed bid not yet revealed is private to its bidder: written as
+       f0, and whether the line is written at all follows what it shows
+       (else its presence would tell that another player bid more than f0) */
+    int32_t shown[CH_MAX_PLAYERS];
     int anybid = 0;
-    for (int p = 0; p < st->nplayers; p++)
-        anybid |= st->bid[p] != 0;
+    for (int p = 0; p < st->nplayers && p < CH_MAX_PLAYERS; p++) {
+        int hide = !full && p != viewer && !st->bid_revealed && st->phase == CH_PH_BID;
+        shown[p] = hide ? 0 : st->bid[p];
+        anybid |= shown[p] != 0;
+    }
     if (anybid) {
         sb_put(b, "bids");
-        for (int p = 0; p < st->nplayers; p++) {
-            /* a sealed bid not yet revealed is private to its bidder */
-            int hide = !full && p != viewer && !st->bid_revealed && st->phase == CH_PH_BID;
-            sb_put(b, " %s%d", "f", hide ? 0 : st->bid[p]);
-        }
+        for (int p = 0; p < st->nplayers && p < CH_MAX_PLAYERS; p++)
+            sb_put(b, " %s%d", "f", shown[p]);
         sb_put(b, "\n");
     }
     if (st->offer.to != CH_NONE && st->offer.to < st->nplayers)
