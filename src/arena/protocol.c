@@ -584,10 +584,8 @@ char *proto_view_line(const ch_state *st, int p)
     return v;
 }
 
-/* The amount of a move text ending in " f<digits>": 1 with *val and the
- * prefix length (the text before the space), else 0. */
-int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
-                 char *err, size_t n)
+/* The decision as the bot reads it (docs/bot-protocol.md "Engine to bot"). */
+char *proto_decision_text(const ch_state *st, int p)
 {
     char *view = proto_view_line(st, p);
     int nlines = 0;
@@ -607,11 +605,21 @@ int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
     free(legal);
     if (!view || !legal || msg.oom) {
         free(msg.s);
+        return NULL;
+    }
+    return msg.s;
+}
+
+int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
+                 char *err, size_t n)
+{
+    char *msg = proto_decision_text(st, p);
+    if (!msg) {
         snprintf(err, n, "out of memory preparing the decision");
         return PROTO_EIO;
     }
-    int rc = send_text(b, msg.s, now_ms() + b->o.move_ms + 1000);
-    free(msg.s);
+    int rc = send_text(b, msg, now_ms() + b->o.move_ms + 1000);
+    free(msg);
     if (rc != PROTO_OK) {
         char how[160] = "";
         if (rc == PROTO_ETIMEOUT)

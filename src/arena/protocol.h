@@ -93,5 +93,10 @@ int proto_move_line(const ch_state *st, int p, const char *line, size_t len,
 
 /* The view of player p as one line of JSON (malloc'd), NULL on failure. */
 char *proto_view_line(const ch_state *st, int p);
+/* What proto_choose sends for a decision of player p in st: "view ...",
+ * "legal K", the K lines and "go", each ending in a newline (malloc'd),
+ * NULL when out of memory. tests/test_hidden_property.c holds it to what p
+ * may know. */
+char *proto_decision_text(const ch_state *st, int p);
 
 #endif

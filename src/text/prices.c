@@ -5,6 +5,18 @@
  * the state and the change of the mover's cash is reported. The engine
  * decides every amount; no front end repeats a price rule. docs/protocol.md,
  * "prices".
+ *
+ * A price shows only what the deciding player can know (issue 28). In The
+ * Golden Age a purchase or a refresh turns up cards from the closed stack,
+ * and an event card among them acts at once (printed rulebook "Event
+ * cards"): a money event would change the player's cash by f50, and the
+ * price would tell what lies in the stack. The same holds for a sale in a
+ * stock-sale event, after which the interrupted purchase goes on drawing
+ * from the stack. So the copy a price is worked out on has no event card
+ * left in its closed stack (they go to its discard pile): the price is the
+ * move's own known part (f50 a purchase, f50 a refresh, a sale's worth),
+ * never what the hidden cards may add. Which event comes, if any, the game
+ * shows when the move is made.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +35,23 @@ static int priced(int type)
     }
 }
 
+/* The copy's closed stack without its event cards (they go to its discard
+ * pile, where ch_validate accepts event cards), in the same order. */
+static void drop_stack_events(ch_state *st)
+{
+    int k = 0;
+    for (int i = 0; i < st->ndeck; i++) {
+        int c = st->deck[i];
+        if (st->card_event[c]) {
+            st->discard[st->ndiscard++] = (uint8_t)c;
+            st->loc[c] = CH_LOC_DISCARD;
+        } else {
+            st->deck[k++] = (uint8_t)c;
+        }
+    }
+    st->ndeck = (uint8_t)k;
+}
+
 int chx_prices_json(const ch_state *st, int p, chx_buf *b)
 {
     /* the moves and the state's copy on the stack (made once per decision
@@ -38,9 +67,12 @@ int chx_prices_json(const ch_state *st, int p, chx_buf *b)
         if (!priced(mv[i].type))
             continue;
         memcpy(copy, st, sizeof *copy);
-        ch_msg why;
-        if (ch_apply(copy, p, mv[i], &why) != CH_OK)
-            continue;
+        if (st->edition == CH_ED_GOLDEN_AGE && st->events_on)
+            drop_stack_events(copy);
+        /* the move is one of p's legal moves in st; in the copy (its stack
+           perhaps shorter) it is applied as it is, with no second check: a
+           draw from a stack of events only still costs its f50 */
+        ch_apply_fast(copy, p, mv[i]);
         long long delta = (long long)copy->pl[p].cash - st->pl[p].cash;
         char text[128];
         if (ch_move_str(st, mv[i], text, sizeof text) < 0)

@@ -145,7 +145,9 @@ int chx_move_read(int lang, const ch_state *st, int p, const char *text, ch_move
  * A JSON object appended to b: each legal move of player p that moves p's own
  * money (draw, take, refresh, buy, sell, credit, merge, flag, action, found)
  * in notation -> the change of p's cash it makes (-50 for a purchase, +180
- * for a sale), found by applying it to a copy. 0, or -1 out of memory. */
+ * for a sale), found by applying it to a copy. Only what p can know counts:
+ * in The Golden Age the copy's closed stack holds no event card, so an event
+ * a purchase may turn up is not in its price. 0, or -1 out of memory. */
 int chx_prices_json(const ch_state *st, int p, chx_buf *b);
 
 /* ---- the end of a game (result.c) -------------------------------------------
