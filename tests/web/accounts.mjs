@@ -5,7 +5,9 @@
 // who has no account, opens the reserved seat's invite link and plays as a
 // guest; they play a few moves by clicks. A stranger who signs up and opens
 // Anke's link or the used invite link gets no seat. They chat (shown as text,
-// never HTML); Bram mutes Anke. Anke logs out.
+// never HTML); Bram mutes Anke. Cato's seat is marked as a guest's; logging
+// out, Cato is warned, and signs up instead, keeping the seat. Bram changes
+// his password and logs out everywhere from his account page. Anke logs out.
 // Screenshots go to CH_ARTIFACTS (acc-*.png).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -177,6 +179,46 @@ try {
   g = await api(`/api/games/${gameId}`);
   check(g.seats.map((s) => s.name).join(',') === 'anke,bram,Cato', `the seats keep their people (${g.seats.map((s) => s.name)})`);
 
+  // ---- a guest is marked, warned before it logs out, and keeps its seat by signing up (issue 28) ----
+  await A.waitForFunction(() => document.querySelectorAll('.tag.guest').length === 1, null, { timeout: 10000 });
+  check(true, "Cato's seat is marked as a guest's on Anke's board");
+  check(await C.locator('#signup-keep').count() === 1, 'the guest header offers the sign-up that keeps the seats');
+  await C.click('#logout');
+  await C.waitForSelector('#guest-logout', { timeout: 10000 });
+  await shot(C, '09-guest-logout-warning');
+  check(/lose your seats/.test(await C.textContent('#guest-logout')), 'logging out, the guest is told it loses its seats');
+  await C.click('#guest-logout-cancel');
+  check((await C.textContent('#account-name')).includes('Cato'), 'cancelled: Cato is still the guest');
+  await C.click('#signup-keep');
+  await C.waitForSelector('#session-form[data-mode="signup"]');
+  await signUp(C, 'cato', true);
+  g = await api(`/api/games/${gameId}`);
+  check(g.seats[2].name === 'cato' && !g.seats[2].guest, `Cato signed up and keeps seat 2 as an account (${JSON.stringify(g.seats[2])})`);
+  await A.waitForFunction(() => document.querySelectorAll('.tag.guest').length === 0, null, { timeout: 10000 });
+  check(true, 'the guest mark is gone from the board');
+
+  // ---- Bram's account page: sessions, password change, log out everywhere ----
+  await B.goto(`${BASE}/#/account`);
+  await B.waitForSelector('#sessions table.sessions tr.current', { timeout: 10000 });
+  check(/this device/.test(await B.textContent('#sessions tr.current')), 'the account page lists this session as this device');
+  await B.fill('#password-current', 'not my password');
+  await B.fill('#password-new', 'new pass of bram');
+  await B.click('#password-submit');
+  await B.waitForSelector('#password-error:not([hidden])', { timeout: 10000 });
+  check(/current password is wrong/.test(await B.textContent('#password-error')), 'a wrong current password is refused in the form');
+  await B.fill('#password-current', 'pass of bram');
+  await B.fill('#password-new', 'new pass of bram');
+  await B.click('#password-submit');
+  await B.waitForFunction(() => document.querySelector('#password-current').value === '' && document.querySelector('#password-error').hidden, null, { timeout: 10000 });
+  const relog = await fetch(`${BASE}/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'bram', password: 'new pass of bram' }) });
+  check(relog.status === 200, `the new password logs in (${relog.status})`);
+  await B.reload();
+  await B.waitForFunction(() => document.querySelectorAll('#sessions table.sessions tbody tr').length === 2, null, { timeout: 10000 });
+  await shot(B, '10-account-page');
+  await B.click('#logout-everywhere');
+  await B.waitForSelector('#login-open', { timeout: 10000 });
+  check(true, 'Bram logs out everywhere');
+
   // ---- Anke logs out ----
   await A.click('#logout');
   await A.waitForSelector('#login-open', { timeout: 10000 });
@@ -189,4 +231,4 @@ try {
   await browser.close();
 }
 if (failures.length) { console.log(`FAILED: ${failures.length}`); process.exit(1); }
-console.log('accounts: sign-up, seated creator, lobby join, invite as guest, moves, strangers refused, logout');
+console.log('accounts: sign-up, seated creator, lobby join, invite as guest, moves, strangers refused, guest marked and kept, account page, logout');

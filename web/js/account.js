@@ -1,5 +1,7 @@
 // account.js: the session in the page (docs/identity.md). In the header: who
-// you are, and buttons to log in, sign up, play as a guest, or log out. A form
+// you are, and buttons to log in, sign up, play as a guest, or log out (a
+// guest is warned that it loses its seats, and offered the sign-up that keeps
+// them; an account has a link to its account page, accountpage.js). A form
 // for each (also shown on a seat's invite link opened without a session, so
 // that the seat is bound to the person who means to play it). The session
 // itself is an HttpOnly cookie; session.js talks to the server.
@@ -19,11 +21,18 @@ export function mountAccount(el) {
         h('button', { type: 'button', class: 'small secondary', id: 'signup-open', onclick: () => openForm('signup') }, t('account.signup')),
         h('button', { type: 'button', class: 'small secondary', id: 'guest-open', onclick: () => openForm('guest') }, t('account.guest')));
     } else {
-      // an account's name links to its profile (profile.js)
-      el.append(w.kind === 'guest' ? h('span', { class: 'who', id: 'account-name' }, t('account.guest_name', { name: w.name }))
+      // an account's name links to its profile (profile.js); both link to
+      // the account page (sessions, password: accountpage.js)
+      el.append(w.kind === 'guest' ? h('a', { class: 'who guest', id: 'account-name', href: '#/account' }, t('account.guest_name', { name: w.name }))
         : h('a', { class: 'who', id: 'account-name', href: `#/player/${encodeURIComponent(w.name)}` }, w.name), ' ');
-      if (w.kind === 'guest') el.append(h('button', { type: 'button', class: 'small secondary', id: 'login-open', onclick: () => openForm('login') }, t('account.login')), ' ');
-      el.append(h('button', { type: 'button', class: 'small secondary', id: 'logout', onclick: logout }, t('account.logout')));
+      if (w.kind === 'guest') {
+        // a sign-up from a guest session keeps the guest's seats
+        el.append(h('button', { type: 'button', class: 'small primary', id: 'signup-keep', title: t('account.signup_keep_hint'), onclick: () => openForm('signup', { note: t('account.signup_keep_hint') }) }, t('account.signup_keep')), ' ');
+        el.append(h('button', { type: 'button', class: 'small secondary', id: 'login-open', onclick: () => openForm('login') }, t('account.login')), ' ');
+      } else {
+        el.append(h('a', { class: 'small', id: 'account-page', href: '#/account' }, t('account.page')), ' ');
+      }
+      el.append(h('button', { type: 'button', class: 'small secondary', id: 'logout', onclick: () => logout(w) }, t('account.logout')));
     }
   };
   if (el._unsub) el._unsub();
@@ -32,8 +41,33 @@ export function mountAccount(el) {
   if (!S.who()) S.refresh();
 }
 
-async function logout() {
+// A guest who logs out loses its seats (nothing else proves it is the same
+// person): it is told so first, and offered the sign-up that keeps them.
+async function logout(w) {
+  if (w && w.kind === 'guest') {
+    const choice = await guestLogoutDialog();
+    if (choice === 'signup') { openForm('signup', { note: t('account.signup_keep_hint') }); return; }
+    if (choice !== 'logout') return;
+  }
   try { await S.logout(); toast(t('account.logged_out')); } catch (e) { toast(e.message, 'error'); }
+}
+
+function guestLogoutDialog() {
+  document.getElementById('guest-logout-layer')?.remove();
+  return new Promise((resolve) => {
+    const close = (v) => { layer.remove(); resolve(v); };
+    const box = h('div', { class: 'panel session-form', id: 'guest-logout', role: 'alertdialog', 'aria-labelledby': 'guest-logout-title' },
+      h('h2', { id: 'guest-logout-title' }, t('account.guest_logout_title')),
+      h('p', {}, t('account.guest_logout_warning')),
+      h('div', { class: 'row-buttons' },
+        h('button', { type: 'button', class: 'primary', id: 'guest-logout-signup', onclick: () => close('signup') }, t('account.signup_keep')),
+        h('button', { type: 'button', class: 'secondary', id: 'guest-logout-confirm', onclick: () => close('logout') }, t('account.guest_logout_anyway')),
+        h('button', { type: 'button', class: 'secondary', id: 'guest-logout-cancel', onclick: () => close(null) }, t('account.cancel'))));
+    const layer = h('div', { class: 'dialog-layer session-layer', id: 'guest-logout-layer' }, box);
+    layer.addEventListener('keydown', (e) => { if (e.key === 'Escape') close(null); });
+    document.body.appendChild(layer);
+    document.getElementById('guest-logout-signup').focus();
+  });
 }
 
 // The form of `mode` (login, signup, guest) in a layer over the page. Resolves

@@ -7,6 +7,7 @@
 //   #/watch/GAMEID          a game as a spectator
 //   #/replay/GAMEID         a finished game, move by move
 //   #/player/NAME           a player's profile; #/leaderboard/EDITION; #/my-games
+//   #/account               one's sessions and password (accountpage.js)
 // Keeping the token in the hash means a reload rejoins the same seat, and the
 // token is never sent to the server in a request line or a Referer.
 import { h, clear } from './dom.js';
@@ -18,6 +19,7 @@ import { ProfilePage } from './profile.js';
 import { LeaderboardPage } from './leaderboard.js';
 import { MyGamesPage } from './mygames.js';
 import { mountAccount } from './account.js';
+import { AccountPage } from './accountpage.js';
 
 let page = null;
 let routeKey = null;
@@ -62,6 +64,7 @@ function route() {
   else if (parts[0] === 'player' && parts[1]) page = new ProfilePage(root, { name: parts[1] });
   else if (parts[0] === 'leaderboard') page = new LeaderboardPage(root, { edition: parts[1] });
   else if (parts[0] === 'my-games') page = new MyGamesPage(root);
+  else if (parts[0] === 'account') page = new AccountPage(root);
   else page = new LobbyPage(root);
 }
 

@@ -7,6 +7,13 @@ import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 
 export class ChatPanel {
+  // A seat played by a guest session (the state frame's "guest"): its
+  // messages say so, so that no guest passes for the account of that name.
+  seatGuest(seat) {
+    const f = this.page.frame;
+    return !!(f && f.seats && (f.seats.find((x) => x.seat === seat) || {}).guest);
+  }
+
   constructor(page) {
     this.page = page;
     this.msgs = new Map();      // n -> message
@@ -53,7 +60,8 @@ export class ChatPanel {
       if (this.muted.has(m.seat)) continue;
       const canMute = me >= 0 && m.seat >= 0 && m.seat !== me;
       this.list.appendChild(h('li', { dataset: { n: m.n, seat: m.seat, channel: m.channel }, class: m.channel === 'spectators' ? 'spectator' : '' },
-        h('b', { class: 'chat-name' }, m.name, m.channel === 'spectators' ? ` (${t('chat.spectator')})` : '', ': '),
+        h('b', { class: 'chat-name' }, m.name, m.channel === 'spectators' ? ` (${t('chat.spectator')})` : '',
+          m.channel !== 'spectators' && this.seatGuest(m.seat) ? ` (${t('ui.guest_tag')})` : '', ': '),
         h('span', { class: 'chat-text' }, m.text),
         canMute ? h('button', { type: 'button', class: 'small secondary chat-mute', dataset: { seat: m.seat }, title: t('chat.mute'), onclick: () => this.toggle(m.seat) }, t('chat.mute')) : null));
     }

@@ -664,6 +664,7 @@ export class GamePage {
       const tags = [];
       if (i === this.seat) tags.push(h('span', { class: 'tag you' }, t('ui.you')));
       if (seatInfo.kind === 'bot') tags.push(h('span', { class: 'tag bot' }, t('ui.bot_tag', { bot: seatInfo.bot || '' })));
+      if (seatInfo.guest) tags.push(h('span', { class: 'tag guest' }, t('ui.guest_tag')));
       if (seatInfo.kind === 'human' && seatInfo.connected === false && !this.replay) tags.push(h('span', { class: 'tag off' }, t('ui.offline')));
       if (seatInfo.away && !this.replay) tags.push(h('span', { class: 'tag off' }, t('ui.away')));
       if (deciders.has(i)) tags.push(h('span', { class: 'tag deciding' }, t('ui.deciding')));
