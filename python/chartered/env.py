@@ -1,9 +1,14 @@
 """env.py: a reset/step environment for reinforcement learning with an action
 mask (docs/python.md, "Environment").
 
-The action space is dense and of fixed size max_actions: action i means the
-i-th legal move of the deciding player, in the engine's order; the mask has a
-1 for i < the number of legal moves. (chartered's moves do not fit a small
+The action space is dense: action i means the i-th legal move of the deciding
+player, in the engine's order; the mask has a 1 for i < the number of legal
+moves. Its length is max_actions, which grows (to the next power of two) when
+a legal list is longer and never shrinks: no fixed length holds every list,
+since a sealed bid or a Coopmanscappen gift lists one move per florin of the
+player's cash, and cash has no ceiling in the rules (the bank never runs out,
+Ruling R-06; 2,182 moves, a sealed bid, at seed 63, step 263, four greedy
+players seeded 63). (chartered's moves do not fit a small
 fixed list: a two-card founding names two cards and a plot, a bid an amount;
 so the slot in the legal list is the action, and info["legal"] gives each
 slot's packed action and info["moves"] its notation when asked.) The
@@ -13,11 +18,13 @@ the returns of every player, given once, when the game ends.
 """
 import numpy as np
 
-from .game import SIMULTANEOUS, TERMINAL, ChError, load_game
+from .game import SIMULTANEOUS, TERMINAL, load_game
 
 
 class Env:
     def __init__(self, edition="amsterdam", players=4, max_actions=2048, names=False, **params):
+        if isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 1:
+            raise ValueError(f"max_actions must be a positive int, not {max_actions!r}")
         self.game = load_game(edition, players=players, **params)
         self.max_actions = max_actions
         self.names = names
@@ -41,15 +48,16 @@ class Env:
             self._legal = []
             mask = np.zeros(self.max_actions, dtype=np.int8)
             return (np.zeros(self.observation_size, dtype=np.float32),
-                    {"player": TERMINAL, "action_mask": mask, "legal": []})
+                    {"player": TERMINAL, "action_mask": mask, "legal": [],
+                     "max_actions": self.max_actions})
         p = self._player = self._decider()
         self._legal = self.state.legal_actions(p)
         if len(self._legal) > self.max_actions:
-            raise ChError(1, f"{len(self._legal)} legal moves, more than max_actions "
-                             f"{self.max_actions}: make the Env with a larger max_actions")
+            self.max_actions = 1 << (len(self._legal) - 1).bit_length()
         mask = np.zeros(self.max_actions, dtype=np.int8)
         mask[:len(self._legal)] = 1
-        info = {"player": p, "action_mask": mask, "legal": list(self._legal)}
+        info = {"player": p, "action_mask": mask, "legal": list(self._legal),
+                "max_actions": self.max_actions}
         if self.names:
             info["moves"] = [self.state.action_to_string(p, a) for a in self._legal]
         return self.state.observation_tensor(p), info

@@ -23,7 +23,10 @@ TERMINAL = -4
 
 EDITIONS = {"amsterdam": lib.CH_ED_AMSTERDAM, "golden-age": lib.CH_ED_GOLDEN_AGE}
 PRESETS = {"golden-age": lib.CH_GA_PRINTED, "golden-age-first": lib.CH_GA_FIRST}
-_LEGAL_CAP = 1 << 14
+# The legal-move buffer's first length; it grows when a list is longer (a
+# sealed bid or a Coopmanscappen gift lists one move per florin of cash, and
+# cash has no fixed ceiling: the bank never runs out, Ruling R-06).
+_LEGAL_CAP = 1 << 12
 _U64 = (1 << 64) - 1
 
 
@@ -172,12 +175,13 @@ def load_game(edition="amsterdam", **params):
 class State:
     """A game in progress. See docs/python.md for the API and its conventions."""
 
-    __slots__ = ("game", "_st", "_buf", "_msg", "_move", "_history")
+    __slots__ = ("game", "_st", "_buf", "_cap", "_msg", "_move", "_history")
 
     def __init__(self, game, seed=0, _copy_of=None, _load=None):
         self.game = game
         self._st = ffi.new("ch_state *")
         self._buf = None
+        self._cap = 0
         self._msg = ffi.new("ch_msg *")
         self._move = ffi.new("ch_move *")
         if _copy_of is not None:
@@ -265,10 +269,13 @@ class State:
     # ---- moves ---------------------------------------------------------------
     def _legal_moves(self, p):
         if self._buf is None:
-            self._buf = ffi.new("ch_move[]", _LEGAL_CAP)
-        n = lib.ch_legal(self._st, p, self._buf, _LEGAL_CAP)
-        if n > _LEGAL_CAP:
-            raise RuntimeError(f"{n} legal moves: more than the buffer of {_LEGAL_CAP}")
+            self._cap = _LEGAL_CAP
+            self._buf = ffi.new("ch_move[]", self._cap)
+        n = lib.ch_legal(self._st, p, self._buf, self._cap)
+        if n > self._cap:  # ch_legal returns the full count, like snprintf
+            self._cap = n
+            self._buf = ffi.new("ch_move[]", self._cap)
+            n = lib.ch_legal(self._st, p, self._buf, self._cap)
         return max(n, 0)
 
     def legal_actions(self, player=None):
