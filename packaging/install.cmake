@@ -59,9 +59,28 @@ if(CH_INSTALL_SERVICE)
 endif()
 
 # The Python package (docs/python.md) where Debian's python3 finds it; it opens
-# the installed libchartered.so.0 and reads the installed chartered.h.
+# the libchartered.so.0 of its own prefix (else the system's). Its cffi
+# declarations are generated from chartered.h at build time
+# (python/chartered/_cdef.py writes _cdecl.py) and installed with it, so that
+# the installed package reads no header at import: under another prefix
+# (`cmake --install --prefix DIR`) it could not find one (issue 28).
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/chartered DESTINATION lib/python3/dist-packages
         PATTERN "__pycache__" EXCLUDE)
+find_program(CH_PYTHON3 python3)
+if(CH_PYTHON3)
+  set(ch_cdecl ${CMAKE_BINARY_DIR}/python/chartered/_cdecl.py)
+  add_custom_command(OUTPUT ${ch_cdecl}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/python/chartered
+    COMMAND ${CH_PYTHON3} ${CMAKE_SOURCE_DIR}/python/chartered/_cdef.py
+            ${CMAKE_SOURCE_DIR}/include/chartered.h ${ch_cdecl} ${CMAKE_INSTALL_LIBDIR}
+    DEPENDS ${CMAKE_SOURCE_DIR}/include/chartered.h ${CMAKE_SOURCE_DIR}/python/chartered/_cdef.py
+    COMMENT "Generating the Python package's cffi declarations (_cdecl.py)")
+  add_custom_target(chartered_python_cdecl ALL DEPENDS ${ch_cdecl})
+  install(FILES ${ch_cdecl} DESTINATION lib/python3/dist-packages/chartered)
+else()
+  message(WARNING "python3 not found: the installed Python package will read "
+                  "chartered.h at import (set CHARTERED_HEADER under another prefix)")
+endif()
 
 # ---- the Debian package: cpack -G DEB (in a build with prefix /usr) --------
 set(CPACK_GENERATOR DEB)

@@ -4,7 +4,10 @@
 # `serve` defaults to PREFIX/share/chartered for the web client and the
 # catalogues), libchartered.so and .a, chartered.h, a chartered.pc with which
 # examples/random_game.c compiles and runs (shared and static), the web client
-# and catalogues, and man pages that man(1) formats without warnings.
+# and catalogues, man pages that man(1) formats without warnings, and a Python
+# package that imports from the prefix with no header there to read (its
+# declarations generated at build time; issue 28) and opens the prefix's
+# library.
 # usage: bash cli_install.sh BINARY SRCDIR   (BINARY's folder is the build)
 set -euo pipefail
 BIN=$1
@@ -55,4 +58,30 @@ for m in man1/chartered.1 man5/chartered-formats.5; do
     w=$(MANWIDTH=80 man --warnings -l "$P/share/man/$m" 2>&1 >/dev/null || true)
     [ -z "$w" ] || fail "man $m: $w"
 done
+# the Python package imports from the prefix, run from elsewhere, with no
+# chartered.h to find: its declarations come from the generated _cdecl.py and
+# the library from the prefix (it used to fail: "chartered.h not found")
+PY=/usr/bin/python3
+if [ -n "$SAN" ]; then
+    echo "note: sanitizer build: its library cannot be loaded into python3; the import check is skipped"
+elif ! "$PY" -c "import cffi, numpy" 2>/dev/null; then
+    echo "note: python3-cffi or python3-numpy missing: the import check is skipped"
+else
+    [ -f "$P/lib/python3/dist-packages/chartered/_cdecl.py" ] || fail "the generated _cdecl.py is not installed"
+    mv "$P/include/chartered.h" "$WORK/chartered.h.away"
+    pyout=$(cd "$WORK" && env -u CHARTERED_LIB -u CHARTERED_HEADER PYTHONDONTWRITEBYTECODE=1 \
+        PYTHONPATH="$P/lib/python3/dist-packages" "$PY" -c '
+import chartered, sys
+assert chartered.HEADER_PATH is None, chartered.HEADER_PATH
+assert chartered.DECLARATIONS.startswith(sys.argv[1]), chartered.DECLARATIONS
+assert chartered.LIB_PATH.startswith(sys.argv[1]), chartered.LIB_PATH
+s = chartered.load_game("golden-age", players=3).new_initial_state(seed=7)
+n = chartered.random_playout(s, seed=7)
+assert s.is_terminal() and n > 0, n
+print("python", chartered.__version__, chartered.LIB_PATH, "a random game of", n, "decisions")
+' "$P" 2>&1) || fail "python import from the prefix: $pyout"
+    mv "$WORK/chartered.h.away" "$P/include/chartered.h"
+    grep -q "^python $version $P/" <<<"$pyout" || fail "python import: $pyout"
+    echo "ok: $pyout"
+fi
 echo "ok: installed into a prefix; $out" | head -2

@@ -16,7 +16,7 @@ observation_tensor, resample_from_infostate); chartered.Env is a reset/step
 environment with an action mask. Uses cffi in ABI mode over libchartered.so
 and numpy, both from Debian (python3-cffi, python3-numpy).
 """
-from ._lib import VERSION as __version__, LIB_PATH, HEADER_PATH  # noqa: F401
+from ._lib import VERSION as __version__, LIB_PATH, HEADER_PATH, DECLARATIONS  # noqa: F401
 from .game import (CHANCE, SIMULTANEOUS, INVALID, TERMINAL, ChError, Game, State,  # noqa: F401
                    load_game, pack, unpack)
 from .env import Env  # noqa: F401

@@ -1,24 +1,34 @@
 """_lib.py: opens libchartered.so with cffi in ABI mode (no compiler at import).
 
-The declarations come from the library's own public header, chartered.h, read
-at import and cleaned of what cffi's parser does not take (includes, guards,
-string and suffixed constants); cffi then lays the structs out exactly as the C
-compiler did. The library is checked against that header: ch_version() must
-equal CH_VERSION and ch_state_size() must equal cffi's sizeof("ch_state"),
-else ImportError says which files disagree.
+The declarations: an installed package carries them in _cdecl.py, generated
+from chartered.h at build time (_cdef.py); from a source tree (no _cdecl.py)
+they are read from include/chartered.h at import and cleaned of what cffi's
+parser does not take (_cdef.cdef_text). $CHARTERED_HEADER names a header to
+read instead of either. cffi then lays the structs out exactly as the C
+compiler did. The library is checked against the declarations: ch_version()
+must equal CH_VERSION and ch_state_size() must equal cffi's
+sizeof("ch_state"), else ImportError says which files disagree.
 
 Where the files are found (first that exists):
   library: $CHARTERED_LIB; the build tree's build/lib/libchartered.so (when
-           this package runs from python/ of a source tree); the installed
+           this package runs from python/ of a source tree); for an installed
+           package, libchartered.so.0 in its own prefix (PREFIX/LIBDIR, the
+           package being in PREFIX/lib/python3/dist-packages); the installed
            libchartered.so.0 (the system's library path).
-  header:  $CHARTERED_HEADER; the source tree's include/chartered.h; the
-           include/ folder beside the library's lib/ (an install prefix);
-           /usr/include, /usr/local/include.
+  header:  $CHARTERED_HEADER; the generated _cdecl.py; the source tree's
+           include/chartered.h; the include/ folder beside the library's
+           lib/ (an install prefix); /usr/include, /usr/local/include.
 """
 import os
-import re
 
 from cffi import FFI
+
+from ._cdef import cdef_text, header_version
+
+try:
+    from . import _cdecl
+except ImportError:  # a source tree: no generated declarations
+    _cdecl = None
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SRC = os.path.dirname(os.path.dirname(_HERE))  # python/chartered -> repository
@@ -39,12 +49,19 @@ def _find_lib():
         p = os.path.join(_SRC, build, "lib", "libchartered.so")
         if os.path.exists(p):
             return p
+    if _cdecl is not None:
+        # PREFIX/lib/python3/dist-packages/chartered -> PREFIX
+        prefix = _HERE
+        for _ in range(4):
+            prefix = os.path.dirname(prefix)
+        p = os.path.join(prefix, _cdecl.LIBDIR, "libchartered.so.0")
+        if os.path.exists(p):
+            return p
     return "libchartered.so.0"
 
 
 def _find_header(lib):
-    cands = [os.environ.get("CHARTERED_HEADER"),
-             os.path.join(_SRC, "include", "chartered.h")]
+    cands = [os.path.join(_SRC, "include", "chartered.h")]
     if os.path.isabs(lib):
         libdir = os.path.dirname(os.path.realpath(lib))
         for up in (1, 2):  # PREFIX/lib or PREFIX/lib/<multiarch>
@@ -56,48 +73,30 @@ def _find_header(lib):
     return _first(cands)
 
 
-def _cdef_text(header):
-    """chartered.h as cffi's parser takes it."""
-    text = open(header, encoding="utf-8").read()
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    out = []
-    skip = 0
-    for line in text.split("\n"):
-        s = line.strip()
-        if s.startswith("#ifdef __cplusplus"):
-            skip = 1
-            continue
-        if skip:
-            if s.startswith("#endif"):
-                skip = 0
-            continue
-        if s.startswith("#define"):
-            m = re.match(r"#define\s+(\w+)\s+(0x[0-9A-Fa-f]+|\d+)\s*$", s)
-            if m:
-                out.append(f"#define {m.group(1)} {m.group(2)}")
-            continue
-        if s.startswith("#"):
-            continue
-        out.append(line)
-    return "\n".join(out)
-
-
 ffi = FFI()
 LIB_PATH = _find_lib()
-HEADER_PATH = _find_header(LIB_PATH)
-if HEADER_PATH is None:
-    raise ImportError("chartered: chartered.h not found (set CHARTERED_HEADER)")
-ffi.cdef(_cdef_text(HEADER_PATH))
+HEADER_PATH = os.environ.get("CHARTERED_HEADER") or None
+if HEADER_PATH is None and _cdecl is not None:
+    _cdef_src, _want = _cdecl.CDEF, _cdecl.VERSION
+    DECLARATIONS = os.path.join(_HERE, "_cdecl.py")
+else:
+    if HEADER_PATH is None:
+        HEADER_PATH = _find_header(LIB_PATH)
+    if HEADER_PATH is None:
+        raise ImportError("chartered: chartered.h not found (set CHARTERED_HEADER)")
+    _text = open(HEADER_PATH, encoding="utf-8").read()
+    _cdef_src, _want = cdef_text(_text), header_version(_text)
+    DECLARATIONS = HEADER_PATH
+ffi.cdef(_cdef_src)
 try:
     lib = ffi.dlopen(LIB_PATH)
 except OSError as e:
     raise ImportError(f"chartered: cannot open the library {LIB_PATH}: {e} "
                       "(build it, install the package, or set CHARTERED_LIB)") from e
 
-_want = re.search(r'#define CH_VERSION "([^"]+)"', open(HEADER_PATH, encoding="utf-8").read()).group(1)
 VERSION = ffi.string(lib.ch_version()).decode()
 if VERSION != _want or lib.ch_state_size() != ffi.sizeof("ch_state"):
     raise ImportError(
         f"chartered: the library {LIB_PATH} (version {VERSION}, ch_state of "
-        f"{lib.ch_state_size()} bytes) does not match the header {HEADER_PATH} "
+        f"{lib.ch_state_size()} bytes) does not match the declarations {DECLARATIONS} "
         f"(version {_want}, ch_state of {ffi.sizeof('ch_state')} bytes)")
