@@ -2,7 +2,10 @@
 sockets (issue 14 item 1): sign-up, login, logout, guests, /api/me; the
 session cookie's attributes (HttpOnly, SameSite=Lax, Secure only over TLS or
 behind a trusted proxy saying https); a wrong password and an unknown user
-answered alike; the limits per user name and per address; a database that
+answered alike; the limits per user name and address, per address, and the
+slowdown of a user name tried from many addresses, none of which lets anyone
+lock an account's owner out (issue 28: sign-ups with a taken name did); a
+database that
 holds no session token, no seat token and no password in clear, and
 passwords hashed with argon2id at 19 MiB and 2 passes.
 

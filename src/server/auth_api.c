@@ -53,7 +53,9 @@ static void read_limits(void)
             lim_user = u;
             lim_addr = a;
             lim_guest = gst;
-            lim_name = nm;
+            /* three numbers: the name's allowance is five times USER's (0:
+               none, as USER), as the defaults 10 and 50 */
+            lim_name = k == 4 ? nm : 5 * u;
         } else {
             fprintf(stderr, "chartered: CHARTERED_AUTH_LIMITS must be USER,ADDR,GUEST[,NAME] "
                     "(whole numbers from 0), not '%.40s': using 10,200,200,50\n", v);
