@@ -6,7 +6,15 @@ not a closed connection (issue 19, low defects), over real sockets:
 - a body over 16 KiB answers 413;
 - every answer (JSON, static files, errors) says how long an idle
   keep-alive connection stays open ("Keep-Alive: timeout=4"), and the server
-  keeps an idle connection open at least that long, then closes it.
+  keeps an idle connection open at least that long, then closes it;
+- a POST without Content-Length, or with a chunked body, is answered 411 at
+  once (issue 28: no answer for 30 s);
+- a request whose headers or body trickle in is answered 408 and closed
+  once CHARTERED_REQUEST_SECONDS (3 here) have passed since its first byte
+  (issue 28: a byte every 20 s held the connection forever);
+- every answer (JSON, static file, error, the raw 431/408) carries
+  Content-Security-Policy with frame-ancestors 'none',
+  X-Content-Type-Options: nosniff and Referrer-Policy (issue 28).
 (Headers beyond 16 KiB are closed by libwebsockets 4.1 without an answer:
 docs/protocol.md, "Limits".)
 
@@ -21,6 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "sup
 from wsclient import Server, check, finish, http_call, test_args  # noqa: E402
 
 BIN, SRC, WORK = test_args()
+os.environ["CHARTERED_REQUEST_SECONDS"] = "3"
 srv = Server(BIN, os.path.join(WORK, "http.db")).start()
 
 
@@ -60,6 +69,95 @@ st = req("POST", "/api/games", headers=b"Content-Type: application/json\r\n",
          body=b"{" + b" " * 17000 + b"}")
 check(st.startswith("HTTP/1.1 413"), f"a 17 KB body: {st!r}")
 
+
+
+def whole(data, pause=None, step=None, limit=15.0):
+    """(seconds, the whole answer until the server closes) of a request sent
+    at once, or sent step bytes every pause seconds; b"" when nothing came
+    within limit seconds."""
+    s = socket.create_connection(("127.0.0.1", srv.port), timeout=limit)
+    t0 = time.monotonic()
+    out = b""
+    try:
+        if pause is None:
+            s.sendall(data)
+        else:
+            s.setblocking(False)
+            for i in range(0, len(data), step):
+                try:
+                    s.sendall(data[i:i + step])
+                except OSError:
+                    break
+                end = time.monotonic() + pause
+                while time.monotonic() < end:
+                    try:
+                        d = s.recv(65536)
+                        if not d:
+                            break
+                        out += d
+                    except BlockingIOError:
+                        time.sleep(0.05)
+                if out or time.monotonic() - t0 > limit:
+                    break
+            s.setblocking(True)
+            s.settimeout(max(0.1, limit - (time.monotonic() - t0)))
+        while True:
+            d = s.recv(65536)
+            if not d:
+                break
+            out += d
+    except OSError:
+        pass
+    s.close()
+    return time.monotonic() - t0, out
+
+
+# a POST without Content-Length, or chunked: 411 at once
+took, got = whole(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"\r\n{}", limit=10)
+check(got.startswith(b"HTTP/1.1 411") and took < 2.5,
+      f"a POST without Content-Length: 411 at once: {took:.1f} s {got[:40]!r}")
+took, got = whole(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", limit=10)
+check(got.startswith(b"HTTP/1.1 411") and took < 2.5,
+      f"a chunked POST: 411 at once: {took:.1f} s {got[:40]!r}")
+st = req("POST", "/api/guest", headers=b"Content-Type: application/json\r\n")
+check(st.startswith("HTTP/1.1 201"), f"Content-Length: 0 is a body: {st!r}")
+
+# a request trickled in: 408 and closed within the deadline (3 s) and a tick
+body = b'{"edition":"amsterdam","players":2}'
+took, got = whole(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(body) + body, pause=0.5, step=1)
+check(got.startswith(b"HTTP/1.1 408") and took < 6.5,
+      f"a body a byte every 0.5 s: 408 and closed: {took:.1f} s {got[:40]!r}")
+took, got = whole(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 40 + b"\r\n\r\n",
+                  pause=0.5, step=2)
+check(got.startswith(b"HTTP/1.1 408") and took < 6.5,
+      f"headers 2 bytes every 0.5 s: 408 and closed: {took:.1f} s {got[:40]!r}")
+took, got = whole(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                  pause=0.2, step=20)
+check(got.startswith(b"HTTP/1.1 200"), f"a request sent in parts in time is answered: {got[:40]!r}")
+
+# the security headers on every kind of answer
+sec = {"content-security-policy", "x-content-type-options", "referrer-policy"}
+for method, path in (("GET", "/api/health"), ("GET", "/"), ("GET", "/web/js/app.js"),
+                     ("GET", "/api/nothing"), ("GET", "/missing.html"), ("POST", "/api/games")):
+    st, _, hdrs = http_call(srv.port, method, path, raw=b"{" if method == "POST" else None)
+    csp = hdrs.get("content-security-policy", "")
+    check(sec <= set(hdrs) and "frame-ancestors 'none'" in csp and "script-src 'self'" in csp
+          and hdrs.get("x-content-type-options") == "nosniff",
+          f"{method} {path} ({st}): security headers {[h for h in sec if h in hdrs]} {csp!r}")
+for what, data in (("431", b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"p" * 20000 + b"\r\n\r\n"),):
+    _, got = whole(data, limit=10)
+    head = got.split(b"\r\n\r\n", 1)[0].lower()
+    check(got.startswith(b"HTTP/1.1 " + what.encode()) and b"content-security-policy:" in head
+          and b"x-content-type-options: nosniff" in head,
+          f"the raw {what} answer has the security headers: {head[:200]!r}")
+_, got = whole(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: y", limit=10)
+head = got.split(b"\r\n\r\n", 1)[0].lower()
+check(got.startswith(b"HTTP/1.1 408") and b"content-security-policy:" in head,
+      f"the raw 408 answer has the security headers: {head[:200]!r}")
+
 # Keep-Alive: the hint on every kind of answer
 for method, path in (("GET", "/api/health"), ("GET", "/index.html"), ("GET", "/api/nothing"),
                      ("POST", "/api/games")):
@@ -92,4 +190,5 @@ check(idle >= 4.0, f"an idle keep-alive connection stays open as long as the hin
 
 check(srv.alive(), "the server runs on")
 srv.stop()
-finish("http: 414 for long URLs, 405 for POST outside /api, 413 for big bodies, Keep-Alive")
+finish("http: 414 for long URLs, 405 for POST outside /api, 413 for big bodies, 411 for no "
+       "length, 408 for slow requests, security headers, Keep-Alive")

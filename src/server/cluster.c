@@ -332,7 +332,7 @@ static int redirect(struct lws *wsi, const char *path, const char *owner)
         return srv_http_error(wsi, 500, "redirect too long");
     char body[200];
     int bl = snprintf(body, sizeof body, "{\"error\":\"moved\",\"node\":\"%s\"}", owner);
-    unsigned char buf[LWS_PRE + 1024];
+    unsigned char buf[LWS_PRE + 2048];
     unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf;
     if (lws_add_http_common_headers(wsi, 307, "application/json",
                                     (lws_filepos_t)bl, &p, end) ||
@@ -340,6 +340,7 @@ static int redirect(struct lws *wsi, const char *path, const char *owner)
                                      l, &p, end) ||
         lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end) ||
+        srv_http_security_headers(wsi, &p, end) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
     memcpy(start, body, (size_t)bl);

@@ -38,6 +38,22 @@ int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *co
  * hint (Node's fetch, undici) open a new one before the close. */
 #define KEEPALIVE_HINT "timeout=" SRV_STR(SRV_HTTP_IDLE_HINT_S)
 
+int srv_http_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end)
+{
+    static const char *const hs[][2] = {
+        {"content-security-policy:", SRV_CSP},
+        {"x-content-type-options:", "nosniff"},
+        {"referrer-policy:", "same-origin"},
+        {"x-frame-options:", "DENY"},
+    };
+    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++)
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)hs[i][0],
+                                        (const unsigned char *)hs[i][1], (int)strlen(hs[i][1]),
+                                        p, end))
+            return -1;
+    return 0;
+}
+
 static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *cookie)
 {
     char *body = json_dumps(j, JSON_COMPACT);
@@ -45,7 +61,7 @@ static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *co
     if (!body)
         return -1;
     size_t bl = strlen(body);
-    size_t cap = LWS_PRE + 1024 + bl;
+    size_t cap = LWS_PRE + 2048 + bl;
     unsigned char *buf = malloc(cap);
     if (!buf) {
         free(body);
@@ -56,6 +72,7 @@ static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *co
     if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
         lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end) == 0 &&
+        srv_http_security_headers(wsi, &p, end) == 0 &&
         lws_add_http_header_by_name(wsi, (const unsigned char *)"keep-alive:",
                                     (const unsigned char *)KEEPALIVE_HINT,
                                     (int)sizeof KEEPALIVE_HINT - 1, &p, end) == 0 &&
@@ -122,7 +139,8 @@ static int serve_file(struct lws *wsi, const char *dir, const char *rel)
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return respond_error(wsi, 404, "not found");
-    static const char nocache[] = "Cache-Control: no-cache\r\nKeep-Alive: " KEEPALIVE_HINT "\r\n";
+    static const char nocache[] = "Cache-Control: no-cache\r\nKeep-Alive: " KEEPALIVE_HINT
+                                  "\r\n" SRV_SECURITY_HEADERS;
     int n = lws_serve_http_file(wsi, path, mime_of(path), nocache, (int)sizeof nocache - 1);
     if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
         return -1;
@@ -647,8 +665,23 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
             respond_error(wsi, 414, "the URL may be at most 2048 bytes");
             return -1;
         }
-        if (pss->is_post)
+        if (pss->is_post) {
+            /* a body of unknown length is refused at once (RFC 9110 15.5.12):
+               without Content-Length libwebsockets 4.1 waits for a body it
+               will never take (30 s of silence, issue 28), and it does not
+               read chunked request bodies; the connection is closed, so
+               whatever the client still sends is not taken for a request */
+            if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0) {
+                respond_error(wsi, 411, "a chunked body is not accepted: send the body with "
+                              "Content-Length");
+                return -1;
+            }
+            if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0) {
+                respond_error(wsi, 411, "a POST needs Content-Length (0 for no body)");
+                return -1;
+            }
             return 0; /* the body follows */
+        }
         if (want_reads(wsi, pss))
             return 0; /* routed when the reads are back */
         return route(wsi, pss, pss->url);

@@ -38,6 +38,8 @@ static const limit_def defs[SRV_LIMIT_COUNT] = {
     [SRV_LIMIT_CONNS_PER_ADDR] = {"CHARTERED_CONNECTIONS_PER_ADDRESS", 64, 1, 1000000},
     [SRV_LIMIT_ABANDON_S] = {"CHARTERED_ABANDON_SECONDS", 86400, 1, 100000000},
     [SRV_LIMIT_LOOPBACK] = {"CHARTERED_LIMIT_LOOPBACK", 0, 0, 1},
+    /* a request's headers and body from its first byte (rawguard.c) */
+    [SRV_LIMIT_REQUEST_S] = {"CHARTERED_REQUEST_SECONDS", 20, 1, 3600},
 };
 
 long long srv_limit(int which)
@@ -386,6 +388,7 @@ void srv_limits_tick(int64_t now)
         }
         pp = &g->lnext;
     }
+    srv_rawguard_tick(now);
     if (now - last_sweep >= 60000) {
         sweep(now);
         last_sweep = now;

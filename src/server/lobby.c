@@ -182,6 +182,7 @@ json_t *srv_options_json(void)
     json_object_set_new(lim, "connections_per_address",
                         json_integer(srv_limit(SRV_LIMIT_CONNS_PER_ADDR)));
     json_object_set_new(lim, "abandon_seconds", json_integer(srv_limit(SRV_LIMIT_ABANDON_S)));
+    json_object_set_new(lim, "request_seconds", json_integer(srv_limit(SRV_LIMIT_REQUEST_S)));
     json_object_set_new(lim, "frames_per_second", json_integer(20));
     json_object_set_new(lim, "frame_burst", json_integer(40));
     return o;

@@ -45,13 +45,22 @@
  *   it is acted on. A frame before the upgrade's answer (pipelined) is
  *   caught the same way.
  * - A request body with Transfer-Encoding (chunked): its length is not known
- *   here, so the connection is no longer looked at (lws handles it).
+ *   here, so the connection is no longer looked at (http_api.c answers 411
+ *   and closes it).
+ * - A request (its headers, then its body by Content-Length) still coming
+ *   CHARTERED_REQUEST_SECONDS (default 20) after its first byte gets "408
+ *   Request Timeout" and the connection is closed (srv_rawguard_tick, from
+ *   the limits' tick: within a second). lws' own timeout starts again at
+ *   every byte read, so a body trickled at a byte every 20 s held its
+ *   connection forever (issue 28). Idle keep-alive connections and
+ *   WebSockets have no request under way and are not affected.
  */
 #define _GNU_SOURCE
 #undef _FORTIFY_SOURCE /* recv() is defined here, not wrapped by fortify */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -76,6 +85,7 @@ typedef struct rg_conn {
     uint32_t line_len;
     /* body */
     uint64_t left;             /* body bytes, or payload bytes, still to skip */
+    int64_t req_start;         /* ms: first byte of the request under way; 0: none */
     /* WebSocket frames */
     uint8_t fstate, need;      /* header part and its bytes still to read */
     uint64_t plen;
@@ -88,6 +98,8 @@ typedef struct rg_conn {
 
 static rg_conn **tab;          /* by descriptor; NULL: never accepted */
 static int ntab;
+static int hi_fd = -1;         /* the highest descriptor accepted */
+static int64_t now_ms;         /* the time of the read being followed */
 static pthread_t loop_thread;
 static int started;
 
@@ -117,6 +129,7 @@ void srv_rawguard_stop(void)
     free(tab);
     tab = NULL;
     ntab = 0;
+    hi_fd = -1;
 }
 
 static ino_t inode_of(int fd)
@@ -134,6 +147,8 @@ void srv_rawguard_accept(int fd)
     memset(tab[fd], 0, sizeof *tab[fd]);
     tab[fd]->ino = inode_of(fd);
     tab[fd]->phase = RG_HEAD;
+    if (fd > hi_fd)
+        hi_fd = fd;
 }
 
 /* The entry of fd when it is still the connection accepted, else NULL. */
@@ -167,18 +182,26 @@ int srv_rawguard_unmasked(int fd)
     return c && c->unmasked;
 }
 
-static void too_large(int fd, rg_conn *c, const char *status, const char *what)
+/* Writes an error answer on the socket itself (lws has not begun one: the
+ * request is still coming). */
+static void raw_answer(int fd, const char *status, const char *what)
 {
-    char body[160], head[256];
+    char body[160], head[768];
     int bl = snprintf(body, sizeof body, "{\"error\":\"%s\"}", what);
     int hl = snprintf(head, sizeof head,
                       "HTTP/1.1 %s\r\n"
                       "Content-Type: application/json\r\nContent-Length: %d\r\n"
+                      SRV_SECURITY_HEADERS
                       "Connection: close\r\n\r\n", status, bl);
     /* a fresh connection's send buffer is empty: both fit */
     ssize_t n = send(fd, head, (size_t)hl, MSG_NOSIGNAL);
     if (n == hl)
         (void)send(fd, body, (size_t)bl, MSG_NOSIGNAL);
+}
+
+static void too_large(int fd, rg_conn *c, const char *status, const char *what)
+{
+    raw_answer(fd, status, what);
     shutdown(fd, SHUT_WR);
     c->phase = RG_DRAIN;
     c->drained = 0;
@@ -207,7 +230,8 @@ static void end_line(rg_conn *c)
     }
     if (c->head_lines == 0)
         return; /* empty lines before a request line are allowed */
-    /* the headers end */
+    /* the headers end: the request ends with them unless a body follows */
+    c->req_start = 0;
     if (c->upgrade) {
         c->phase = RG_WS;
         c->fstate = F_B0;
@@ -216,6 +240,7 @@ static void end_line(rg_conn *c)
     } else if (c->content_length) {
         c->phase = RG_BODY;
         c->left = c->content_length;
+        c->req_start = now_ms;
     }
     c->head_bytes = c->head_lines = c->query_args = 0;
     c->upgrade = c->chunked = 0;
@@ -231,6 +256,8 @@ static int feed(int fd, rg_conn *c, const unsigned char *p, size_t n)
         switch (c->phase) {
         case RG_HEAD: {
             unsigned char b = p[i++];
+            if (!c->req_start)
+                c->req_start = now_ms; /* the first byte of a request */
             if (++c->head_bytes > SRV_HEADER_MAX) {
                 too_large(fd, c, "431 Request Header Fields Too Large",
                           "the request line and headers may be at most " SRV_STR(SRV_HEADER_MAX)
@@ -261,8 +288,10 @@ static int feed(int fd, rg_conn *c, const unsigned char *p, size_t n)
             uint64_t k = n - i < c->left ? n - i : c->left;
             i += (size_t)k;
             c->left -= k;
-            if (!c->left)
+            if (!c->left) {
                 c->phase = RG_HEAD;
+                c->req_start = 0;
+            }
             break;
         }
         case RG_WS:
@@ -337,9 +366,33 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
         errno = EAGAIN;
         return -1;
     }
+    now_ms = srv_now_ms();
     if (n > 0 && feed(fd, c, buf, (size_t)n) < 0) {
         errno = EAGAIN; /* lws waits; the next read drains */
         return -1;
     }
     return n;
+}
+
+void srv_rawguard_tick(int64_t now)
+{
+    static int64_t last;
+    if (!started || now - last < 1000)
+        return;
+    last = now;
+    int64_t limit_ms = srv_limit(SRV_LIMIT_REQUEST_S) * 1000;
+    for (int fd = 0; fd <= hi_fd && fd < ntab; fd++) {
+        rg_conn *c = tab[fd];
+        if (!c || !c->req_start || (c->phase != RG_HEAD && c->phase != RG_BODY) ||
+            now - c->req_start < limit_ms || !conn_of(fd))
+            continue;
+        char what[120];
+        snprintf(what, sizeof what, "the request (headers and body) must arrive within %lld s",
+                 (long long)(limit_ms / 1000));
+        raw_answer(fd, "408 Request Timeout", what);
+        /* both ways: lws' next read sees the end and closes the connection */
+        shutdown(fd, SHUT_RDWR);
+        c->phase = RG_OFF;
+        c->req_start = 0;
+    }
 }

@@ -353,7 +353,7 @@ void srv_storage_stop_summary(void);
 /* ---- limits (limits.c; docs/protocol.md "Limits") -------------------------- */
 enum { SRV_LIMIT_CREATES_PER_MIN, SRV_LIMIT_WAITING_PER_ADDR, SRV_LIMIT_WAITING_MAX,
        SRV_LIMIT_WAITING_EXPIRE_S, SRV_LIMIT_CONNS_PER_ADDR, SRV_LIMIT_ABANDON_S,
-       SRV_LIMIT_LOOPBACK, SRV_LIMIT_COUNT };
+       SRV_LIMIT_LOOPBACK, SRV_LIMIT_REQUEST_S, SRV_LIMIT_COUNT };
 /* The limit's value: its environment variable, else its default. */
 long long srv_limit(int which);
 /* The peer's address as text ("" when unknown). */
@@ -739,12 +739,32 @@ void srv_rawguard_stop(void);
 void srv_rawguard_accept(int fd);              /* a connection accepted, nothing read yet */
 void srv_rawguard_attach(int fd, void *client); /* its WebSocket client, or NULL */
 int srv_rawguard_unmasked(int fd);             /* an unmasked frame came */
+/* Requests (headers and body) still coming past their deadline get 408 and
+ * are closed (every second or so, from srv_limits_tick). */
+void srv_rawguard_tick(int64_t now_ms);
 /* HTTP keep-alive: an idle connection is closed after SRV_HTTP_IDLE_S
  * seconds (libwebsockets' keepalive_timeout, serve.c); answers tell clients
  * SRV_HTTP_IDLE_HINT_S ("Keep-Alive: timeout=4", http_api.c), one second
  * less, so that they do not reuse a connection the server is closing. */
 #define SRV_HTTP_IDLE_S 5
 #define SRV_HTTP_IDLE_HINT_S 4
+/* The security headers of every HTTP answer (issue 28, low): the page runs
+ * only its own scripts and styles (web/ has no inline script or style
+ * attribute; styles set through element.style are not inline markup), talks
+ * only to its own origin (the WebSocket too: CSP 3 'self' covers ws: and
+ * wss: of the same host), may not be framed (clickjacking), types are not
+ * sniffed, and no address is sent to other sites as a Referer. The favicon
+ * is an empty data: URL (index.html). */
+#define SRV_CSP "default-src 'self'; script-src 'self'; style-src 'self'; " \
+                "img-src 'self' data:; connect-src 'self'; font-src 'self'; " \
+                "object-src 'none'; base-uri 'none'; form-action 'self'; " \
+                "frame-ancestors 'none'"
+#define SRV_SECURITY_HEADERS "Content-Security-Policy: " SRV_CSP "\r\n" \
+                             "X-Content-Type-Options: nosniff\r\n" \
+                             "Referrer-Policy: same-origin\r\n" \
+                             "X-Frame-Options: DENY\r\n"
+/* Adds SRV_SECURITY_HEADERS to an answer's headers (http_api.c); 0: done. */
+int srv_http_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end);
 #define SRV_STR_(x) #x
 #define SRV_STR(x) SRV_STR_(x)
 void srv_client_want_state(srv_client *c);
