@@ -10,7 +10,8 @@
 #   share/chartered/web, i18n, data     the browser client, the catalogues,
 #                                        boards and arrangements
 #   share/man/man1/chartered.1, man5/chartered-formats.5
-#   share/doc/chartered/                 README, CHANGELOG, docs, examples
+#   share/doc/chartered/                 README, CHANGELOG, LICENSE, copyright
+#                                        (DEP-5), docs, examples
 #   lib/python3/dist-packages/chartered  the Python package
 #   lib/systemd/system/chartered.service and /etc/chartered/chartered.conf
 #                                        (with -DCH_INSTALL_SERVICE=ON, the
@@ -47,7 +48,12 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/boards ${CMAKE_SOURCE_DIR}/data/arran
 install(FILES ${CMAKE_SOURCE_DIR}/man/chartered.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/man/chartered-formats.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/CHANGELOG.md
+              ${CMAKE_SOURCE_DIR}/LICENSE
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Debian's machine-readable copyright file (DEP-5): the MIT license of the
+# code and the games' credits as their rulebooks print them; in the .deb it
+# is /usr/share/doc/chartered/copyright, where Debian policy wants it.
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
         PATTERN "__pycache__" EXCLUDE)
@@ -97,7 +103,11 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
 Golden Age: libchartered (the rules engine and bots, C API, pkg-config
 chartered), the chartered program (scripting commands, terminal game,
 bot tournaments and analysis) and its game server with a browser client,
-run as the systemd service chartered.service.")
+run as the systemd service chartered.service. Chartered: Building Amsterdam is by Alexander Kneepkens & Arnold van
+Binsbergen (authors), cover artist Odysseas Stamoglou, artist Nicholas
+Westgård, graphic design Vicky Trouerbach; both games are published by
+Jolly Dutch. The code is under the MIT license
+(/usr/share/doc/chartered/copyright).")
 # dpkg-shlibdeps declares the libraries the program links (jansson,
 # libwebsockets, SQLite, libev, libsodium, ...); libwebsockets loads its libev
 # plugin at run time, which no linker sees, so it is named here.

@@ -58,6 +58,45 @@ for m in man1/chartered.1 man5/chartered-formats.5; do
     w=$(MANWIDTH=80 man --warnings -l "$P/share/man/$m" 2>&1 >/dev/null || true)
     [ -z "$w" ] || fail "man $m: $w"
 done
+# the license and the games' credits: LICENSE (MIT) and Debian's machine-
+# readable copyright file in share/doc/chartered (the .deb's
+# /usr/share/doc/chartered/copyright), the web client's footer
+[ -f "$P/share/doc/chartered/LICENSE" ] || fail "LICENSE not installed"
+/usr/bin/python3 - "$P/share/doc/chartered/copyright" "$P/share/chartered/web/index.html" \
+    "$P/share/doc/chartered/LICENSE" <<'EOF' || fail "copyright file or credits"
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+paras = [p.strip("\n") for p in text.split("\n\n") if p.strip()]
+def fields(p):
+    out, key = {}, None
+    for line in p.split("\n"):
+        if line[:1] in (" ", "\t"):
+            assert key, "a continuation line before any field"
+            out[key] += "\n" + line
+        else:
+            key, _, val = line.partition(":")
+            assert _ and key and " " not in key, "not a field: %r" % line
+            out[key] = val.strip()
+    return out
+f = [fields(p) for p in paras]
+assert f[0]["Format"] == "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/", f[0]
+assert f[0]["Upstream-Name"] == "chartered"
+files = [x for x in f if "Files" in x]
+assert files and all("Copyright" in x and x["License"] == "MIT" for x in files), files
+lic = [x for x in f if set(x) == {"License"} and x["License"].startswith("MIT\n")]
+assert lic and "Permission is hereby granted" in lic[0]["License"], "no MIT license text"
+names = ["Alexander Kneepkens & Arnold van Binsbergen", "Odysseas Stamoglou",
+         "Nicholas Westgård", "Vicky Trouerbach", "Jolly Dutch"]
+for n in names:
+    assert n in text, n
+footer = open(sys.argv[2], encoding="utf-8").read().replace("&amp;", "&")
+footer = " ".join(footer.split())
+for n in names:
+    assert n in footer, "web footer lacks " + n
+assert open(sys.argv[3]).read().startswith("MIT License")
+print("copyright: DEP-5, %d paragraphs, MIT; credits in it and in the web footer" % len(paras))
+EOF
+
 # the Python package imports from the prefix, run from elsewhere, with no
 # chartered.h to find: its declarations come from the generated _cdecl.py and
 # the library from the prefix (it used to fail: "chartered.h not found")
