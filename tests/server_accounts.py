@@ -223,6 +223,7 @@ check(not any('"g:' in r[0] and "greta" in r[0].lower() and '"name":"Greta"' in 
 ((before,),) = sql_rows(db, "SELECT count(*) FROM sessions")
 sql_exec(db, "UPDATE sessions SET created = created - 31 * 86400 WHERE user_id = "
              "(SELECT id FROM accounts WHERE name_key = 'emil')")
+os.environ["CHARTERED_EVICT_SECONDS"] = "1"  # an idle turn-based game leaves memory
 srv = Server(BIN, db, extra=["--trust-proxy"]).start()
 try:
     P = srv.port
@@ -243,8 +244,45 @@ try:
     check(m["type"] == "state" and m["seat"] == 0, f"after a restart the account plays seat 0: "
           f"{m.get('type')} {m.get('code')}")
     wa.close()
+
+    # a guest's game that is only in the database is carried too
+    ivo = guest(P, "Ivo")
+    st, tg = http_json(P, "POST", "/api/games", {"players": 2, "seat": 0, "mode": "turn-based",
+                                                  "days": 1, "seats": [{"kind": "human"},
+                                                                       {"kind": "bot",
+                                                                        "bot": "random"}]},
+                       cookie=ivo)
+    check(st == 201, f"Ivo, a guest, starts a turn-based game: {st} {tg}")
+    evicted = 0
+    for _ in range(100):
+        evicted = http_json(P, "GET", "/api/health")[1].get("games_evicted", 0)
+        if evicted:
+            break
+        time.sleep(0.1)
+    check(evicted >= 1, f"the game left memory: {evicted}")
+    st, r, h = http_call(P, "POST", "/api/signup", {"name": "ivo", "password": "ivo's secret"},
+                         cookie=ivo)
+    ivo_acc = session_cookie(h)
+    check(st == 201, f"Ivo signs up: {st} {r}")
+    st, s = http_json(P, "GET", f"/api/games/{tg['id']}")
+    check(s["seats"][0]["name"] == "ivo" and "guest" not in s["seats"][0],
+          f"the stored seat is the account's: {s['seats'][0]}")
+    st, mg = http_json(P, "GET", "/api/my-games", cookie=ivo_acc)
+    check(tg["id"] in [x["id"] for x in mg.get("games", [])], f"and in its games: {mg}")
+
+    # a stolen cookie is no faster way to guess the password: limited per account
+    st, r, h = http_call(P, "POST", "/api/signup", {"name": "jan", "password": "jan's secret"})
+    jan = session_cookie(h)
+    codes = [http_json(P, "POST", "/api/password", {"password": f"guess {i}",
+                                                     "new_password": "whatever it is"},
+                       cookie=jan)[0] for i in range(11)]
+    check(codes == [401] * 10 + [429], f"10 password changes per account, then 429: {codes}")
+    st, r = http_json(P, "POST", "/api/password", {"password": "jan's secret",
+                                                   "new_password": "whatever it is"}, cookie=jan)
+    check(st == 429, f"even with the right password: {st} {r}")
 finally:
     srv.stop()
+    del os.environ["CHARTERED_EVICT_SECONDS"]
 raw = db_dump(db)
 for secret in ("second secret", "greta's secret", greta_acc.split("=", 1)[1]):
     check(secret.encode() not in raw, "no password or token in the database in clear")

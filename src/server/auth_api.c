@@ -226,7 +226,8 @@ static void carry_in_memory(const srv_ident *from, const srv_ident *to)
                 changed = 1;
             }
         for (srv_client *c = g->clients; c; c = c->gnext)
-            if (c->ident.hash[0] && !strcmp(c->ident.hash, from->hash))
+            if (strlen(c->ident.hash) == SRV_HASH_HEX &&
+                sodium_memcmp(c->ident.hash, from->hash, SRV_HASH_HEX) == 0)
                 c->ident = *to;
         if (changed) { /* written with the next commit, seats and players */
             g->meta_dirty = 1;
@@ -339,7 +340,7 @@ static void acct_write(db_conn *wdb, void *arg)
     if (a->sid[0] && a->ended.n == 0)
         a->rc = 1;
     for (int i = 0; i < a->ended.n; i++)
-        if (!strcmp(a->ended.h[i], a->me.hash))
+        if (sodium_memcmp(a->ended.h[i], a->me.hash, SRV_HASH_HEX) == 0)
             a->own_ended = 1;
 }
 

@@ -303,7 +303,7 @@ int srv_sessions_end_db(db_conn *c, const srv_ident *me, const char *sid, int ke
         const char *h = db_text(st, 0);
         if (!h || strlen(h) != SRV_HASH_HEX)
             continue;
-        if (keep_own && !strcmp(h, me->hash))
+        if (keep_own && sodium_memcmp(h, me->hash, SRV_HASH_HEX) == 0)
             continue;
         char(*nh)[SRV_HASH_HEX + 1] = realloc(out->h, (size_t)(out->n + 1) * sizeof *nh);
         if (!nh)
