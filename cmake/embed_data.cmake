@@ -1,5 +1,6 @@
 # embed_data.cmake: compiles the board and arrangement files under data/ (and
-# the message catalogues data/i18n/*.json, read by src/text/i18n.c) into
+# the message catalogues data/i18n/*.json, read by src/text/i18n.c, and the
+# rules texts data/rules/*, read by src/text/rules.c) into
 # the library, so that the built-in arrangements need no files at run time
 # (ch_builtin_text, ch_board_builtin in src/core/board.c).
 #
@@ -30,7 +31,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   get_filename_component(CH_DATA_DIR "${CH_DATA_DIR}" ABSOLUTE)
   file(GLOB_RECURSE ch_files RELATIVE "${CH_DATA_DIR}"
        "${CH_DATA_DIR}/boards/*" "${CH_DATA_DIR}/arrangements/*"
-       "${CH_DATA_DIR}/i18n/*")
+       "${CH_DATA_DIR}/i18n/*" "${CH_DATA_DIR}/rules/*")
   list(SORT ch_files)
   # the rules document, found beside data/ (path relative to data/'s parent)
   if(EXISTS "${CH_DATA_DIR}/../docs/rules.md")
@@ -76,7 +77,7 @@ set(CH_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
 get_filename_component(CH_DATA_DIR "${CMAKE_CURRENT_LIST_DIR}/../data" ABSOLUTE)
 file(GLOB_RECURSE CH_DATA_FILES CONFIGURE_DEPENDS
      "${CH_DATA_DIR}/boards/*" "${CH_DATA_DIR}/arrangements/*"
-       "${CH_DATA_DIR}/i18n/*")
+       "${CH_DATA_DIR}/i18n/*" "${CH_DATA_DIR}/rules/*")
 list(SORT CH_DATA_FILES)
 get_filename_component(ch_rules_md "${CMAKE_CURRENT_LIST_DIR}/../docs/rules.md" ABSOLUTE)
 list(APPEND CH_DATA_FILES "${ch_rules_md}")

@@ -157,4 +157,35 @@ int chx_prices_json(const ch_state *st, int p, chx_buf *b);
  * from ch_score_parts. 0, or -1 on a bad state or when out of memory. */
 int chx_result_json(const ch_state *st, chx_buf *b);
 
+/* ---- the rules of each edition (rules.c) ------------------------------------
+ * data/rules/<edition>.<lang>.md, built into the library: the rules in the
+ * project's words, in sections "## Title {#id}" (data/rules/README.md).
+ * chx_rules_load: the sections of an edition (CH_ED_*) in lang, pointing into
+ * the built-in text; 0, or -1 with the reason in why. chx_rules_cite: the id
+ * of the section that explains a decision (a phase, CH_PH_*) of an edition,
+ * from data/rules/cites.txt, into id; 0, or -1 when it cites none.
+ * chx_rules_find: a section by its number in the contents (1-based), its id,
+ * or words of its title (ASCII case ignored); its index, or -1.
+ * chx_rules_render: a section's body as terminal text wrapped at width, the
+ * emphasis marks removed, subheadings between bold and plain (NULL: none).
+ * chx_rules_edition_word: "amsterdam", "golden-age" (the file names). */
+#define CHX_RULES_MAX 32
+typedef struct chx_rules_section {
+    char id[32];
+    const char *title, *body;
+    size_t title_len, body_len;
+} chx_rules_section;
+typedef struct chx_rules {
+    const char *title;
+    size_t title_len;
+    int n;
+    chx_rules_section s[CHX_RULES_MAX];
+} chx_rules;
+int chx_rules_load(int edition, int lang, chx_rules *r, char *why, size_t n);
+int chx_rules_cite(int edition, int phase, char *id, size_t n);
+int chx_rules_find(const chx_rules *r, const char *what);
+void chx_rules_render(const char *md, size_t len, int width, const char *bold,
+                      const char *plain, chx_buf *out);
+const char *chx_rules_edition_word(int edition);
+
 #endif
