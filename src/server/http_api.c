@@ -273,9 +273,11 @@ static int api_create(struct lws *wsi, srv_pss *pss)
                 json_object_set_new(o, "token", json_string(s->token));
                 json_object_set_new(o, "link", json_string(link));
             }
-            /* the invite token is handed out once, here, and kept only as
-               its hash */
-            sodium_memzero(s->token, sizeof s->token);
+            /* an open seat's token is never handed out; a reserved seat's
+               is kept while the seat is unclaimed, so that its creator can
+               have the link again (api_invites) */
+            if (!srv_seat_invite_open(g, i))
+                sodium_memzero(s->token, sizeof s->token);
         }
         json_array_append_new(seats, o);
     }
@@ -356,6 +358,63 @@ static int api_join(struct lws *wsi, srv_pss *pss, srv_game *g)
     for (srv_client *c = g->clients; c; c = c->gnext)
         srv_client_want_state(c);
     return respond(wsi, 200, json_pack("{s:i,s:s}", "seat", seat, "link", link));
+}
+
+/* The links of a game's reserved seats nobody holds yet, for its creator
+ * only (checked against the session: issue 28 item 7, a link shown once
+ * was lost with the lobby page). GET lists them; POST {"seat":N} makes that
+ * seat a new link, which ends the old one (a link that leaked). Anyone else
+ * gets an empty list: the page asks for every game it shows. */
+static json_t *invite_json(const srv_game *g, int i)
+{
+    char link[128];
+    snprintf(link, sizeof link, "/#/play/%s/%s", g->id, g->seat[i].token);
+    return json_pack("{s:i,s:s,s:s,s:s}", "seat", i, "name", g->seat[i].name, "token",
+                     g->seat[i].token, "link", link);
+}
+
+static int api_invites(struct lws *wsi, srv_game *g, int post)
+{
+    srv_ident me;
+    srv_ident_of(wsi, &me);
+    if (!me.owner[0])
+        return respond_error(wsi, 401, "invite links are shown to the game's creator: log in "
+                             "or play as a guest first");
+    int creator = srv_game_creator_is(g, me.owner);
+    if (post) {
+        char why[300];
+        json_t *req = parse_body(NULL, why, sizeof why);
+        if (!req)
+            return respond_error(wsi, 400, why);
+        json_t *sv = json_object_get(req, "seat");
+        int seat = json_is_integer(sv) ? (int)json_integer_value(sv) : -1;
+        int bad = !json_is_object(req) || !json_is_integer(sv) ||
+                  json_integer_value(sv) < 0 || json_integer_value(sv) >= g->nseats;
+        json_decref(req);
+        if (bad)
+            return respond_error(wsi, 400, "the body must be {\"seat\": N}, N a seat of this game");
+        if (!creator)
+            return respond_error(wsi, 403, "only the game's creator can make a new invite link");
+        int st = srv_seat_new_invite(g, seat, why, sizeof why);
+        if (st)
+            return respond_error(wsi, (unsigned)st, why);
+        return respond(wsi, 200, invite_json(g, seat));
+    }
+    json_t *a = json_array();
+    /* reserved seats nobody holds: with their link, or "lost" when the
+       token was not kept (games created before links were kept): a new
+       link can be made for those */
+    for (int i = 0; creator && i < g->nseats; i++) {
+        const srv_seat *s = &g->seat[i];
+        if (srv_seat_invite_open(g, i))
+            json_array_append_new(a, invite_json(g, i));
+        else if (s->kind == SEAT_HUMAN && !s->open && !s->claimed && !s->owner[0] &&
+                 g->status == GAME_WAITING)
+            json_array_append_new(a, json_pack("{s:i,s:s,s:b}", "seat", i, "name", s->name,
+                                               "lost", 1));
+    }
+    return respond(wsi, 200, json_pack("{s:s,s:b,s:o}", "id", g->id, "creator", creator,
+                                       "invites", a));
 }
 
 static int api_replay(struct lws *wsi, srv_game *g)
@@ -531,6 +590,8 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             return crc;
         if (slash && !strcmp(slash, "/join") && pss->is_post)
             return api_join(wsi, pss, g);
+        if (slash && !strcmp(slash, "/invites"))
+            return api_invites(wsi, g, pss->is_post);
         if (slash && !strcmp(slash, "/replay") && !pss->is_post)
             return api_replay(wsi, g);
         if (slash && !strcmp(slash, "/rematch") && pss->is_post)

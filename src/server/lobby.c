@@ -221,8 +221,16 @@ static json_t *seat_json(const srv_game *g, int i, int with_token)
     if (s->kind != SEAT_BOT) {
         json_object_set_new(o, "claimed", json_boolean(s->claimed));
         json_object_set_new(o, "access", json_string(s->open ? "open" : "reserved"));
-        if (with_token) { /* stored: the hash only, and whose seat it is */
+        if (with_token) { /* stored: the hash, and whose seat it is */
             json_object_set_new(o, "token_hash", json_string(s->token_hash));
+            /* an unclaimed reserved seat's invite token itself, so that its
+               creator can be given the link again (issue 28 item 7:
+               srv_seat_invite); wiped once the seat is claimed, when the
+               link no longer seats anyone else */
+            if (srv_seat_invite_open(g, i))
+                json_object_set_new(o, "token", json_string(s->token));
+            if (i == g->creator_seat)
+                json_object_set_new(o, "creator", json_true());
             if (s->owner[0])
                 json_object_set_new(o, "owner", json_string(s->owner));
             if (s->muted)
@@ -250,6 +258,7 @@ int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
         snprintf(why, n, "stored seats do not match the player count");
         return -1;
     }
+    g->creator_seat = -1; /* games stored before it was kept: none known */
     for (int i = 0; i < g->nseats; i++) {
         json_t *o = json_array_get(seats, (size_t)i);
         srv_seat *s = &g->seat[i];
@@ -278,6 +287,15 @@ int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
             s->away = json_is_true(json_object_get(o, "away"));
             if (s->away)
                 g->away_stored |= 1u << i;
+            if (json_is_true(json_object_get(o, "creator")))
+                g->creator_seat = i;
+            /* the invite token, kept while the seat is unclaimed: taken
+               only when it is the token of the stored hash */
+            const char *tok = json_string_value(json_object_get(o, "token"));
+            memset(s->token, 0, sizeof s->token);
+            if (tok && strlen(tok) == SRV_TOKEN_HEX && !s->claimed && !s->open &&
+                srv_token_matches(tok, s->token_hash))
+                memcpy(s->token, tok, SRV_TOKEN_HEX + 1);
         }
     }
     return 0;
@@ -737,6 +755,8 @@ void srv_seat_claim(srv_game *g, int s)
     if (s < 0 || s >= g->nseats || g->seat[s].kind != SEAT_HUMAN || g->seat[s].claimed)
         return;
     g->seat[s].claimed = 1;
+    /* the invite link has done its work: no longer kept (seat_json) */
+    memset(g->seat[s].token, 0, sizeof g->seat[s].token);
     g->meta_dirty = 1;
     if (g->status == GAME_WAITING && all_claimed(g)) {
         srv_limit_unwait(g);
@@ -782,4 +802,48 @@ int srv_seat_bind(srv_game *g, int s, const srv_ident *id, char *why, size_t n)
     else
         srv_seat_claim(g, s);
     return SEAT_BOUND;
+}
+
+/* ---- invite links of reserved seats (issue 28 item 7) --------------------- */
+
+int srv_seat_invite_open(const srv_game *g, int i)
+{
+    const srv_seat *s = &g->seat[i];
+    return s->kind == SEAT_HUMAN && !s->open && !s->claimed && !s->owner[0] &&
+           g->status == GAME_WAITING && s->token[0];
+}
+
+int srv_game_creator_is(const srv_game *g, const char *owner)
+{
+    return owner && owner[0] && g->creator_seat >= 0 && g->creator_seat < g->nseats &&
+           strcmp(g->seat[g->creator_seat].owner, owner) == 0;
+}
+
+int srv_seat_new_invite(srv_game *g, int i, char *why, size_t n)
+{
+    if (i < 0 || i >= g->nseats) {
+        snprintf(why, n, "seat must be a seat number of this game");
+        return 400;
+    }
+    srv_seat *s = &g->seat[i];
+    if (s->kind != SEAT_HUMAN || s->open) {
+        snprintf(why, n, "seat %d has no invite link: only a reserved seat has one", i);
+        return 409;
+    }
+    if (s->claimed || s->owner[0] || g->status != GAME_WAITING) {
+        snprintf(why, n, "seat %d is taken: its link seats nobody else", i);
+        return 409;
+    }
+    char tok[SRV_TOKEN_HEX + 1];
+    if (srv_random_hex(tok, SRV_TOKEN_HEX) != 0) {
+        snprintf(why, n, "no randomness available for the seat token");
+        return 503;
+    }
+    /* the new token's hash replaces the old one: the old link ends now
+       (ws_session.c compares a join's token with token_hash only) */
+    memcpy(s->token, tok, sizeof s->token);
+    srv_token_hash(s->token, s->token_hash);
+    g->meta_dirty = 1;
+    srv_commit_schedule(g);
+    return 0;
 }

@@ -59,8 +59,10 @@ typedef struct srv_seat {
     char name[32];
     char bot[16];               /* bot seats: random, greedy, ismcts */
     int strength;               /* ismcts: 1..3 */
-    /* the invite token in clear: only between its making (create, join)
-       and the answer that hands it out; never stored */
+    /* the invite token in clear: a reserved seat's while it is unclaimed
+       (stored with the seats, so that its creator can have the link again:
+       srv_seat_invite_open), else only between its making and the answer
+       that hands it out */
     char token[SRV_TOKEN_HEX + 1];
     char token_hash[SRV_HASH_HEX + 1]; /* human seats: what is kept (tokens.c) */
     char owner[SRV_OWNER_MAX];  /* the session the seat is bound to: "u:ID"
@@ -396,6 +398,14 @@ srv_game *srv_game_held(const char *id);
  * watched for the eviction delay (CHARTERED_EVICT_SECONDS, default 600). */
 void srv_games_evict(int64_t now_ms);
 void srv_game_add(srv_game *g);
+/* Invite links (lobby.c, issue 28 item 7): 1 when seat i is a reserved
+ * seat nobody holds yet whose token is known (its link can be shown again). */
+int srv_seat_invite_open(const srv_game *g, int i);
+/* 1 when owner (a session's "u:ID"/"g:SID") created g (holds its creator seat). */
+int srv_game_creator_is(const srv_game *g, const char *owner);
+/* A new token for reserved seat i (the old link ends), stored with the next
+ * commit; 0, else an HTTP status and why. */
+int srv_seat_new_invite(srv_game *g, int i, char *why, size_t n);
 /* Create a game from a POST /api/games body; the creator (a session, or
  * NULL/none: nobody is seated) sits at once. NULL with the reason in why. */
 srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size_t n);
