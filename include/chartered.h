@@ -442,6 +442,14 @@ int ch_score_parts(const ch_state *st, ch_score_part parts[CH_MAX_PLAYERS]);
 /* Re-deal what player p cannot see (other hands' hidden cards, deck order,
  * level reserve, other players' unrevealed bids) consistently with p's view. */
 void ch_determinize(ch_state *st, int p, uint64_t seed);
+/* What every player sees of the top card of the closed stack: 1 an event
+ * card, 0 a building card, -1 nothing (an empty stack, Building Amsterdam,
+ * no event cards, or the first-rules preset). With The Golden Age's printed
+ * rules the event cards have "a different back than the building and level
+ * cards, allowing you to know if the next card on the closed stack is an
+ * event card" (seed 003, "Event cards"); the first rules' backs are
+ * "indistinguishable" (seed 002). docs/rules.md, Ruling G-07. */
+int ch_deck_top_event(const ch_state *st);
 
 /* ---- the library itself ------------------------------------------------------
  * For bindings that declare the structs themselves (the Python package): the

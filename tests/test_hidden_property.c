@@ -273,6 +273,91 @@ static void prices_hide_the_next_event(void **s)
         }
 }
 
+/* Issue 29 item 4: under the printed rules every seat and a spectator see
+ * whether the top card of the closed stack is an event (seed 003, "Event
+ * cards": "The event cards have a different back"), in the view and the
+ * position copy, which loads back with a top card of that kind, and a
+ * re-deal keeps it; under the first rules (seed 002: "indistinguishable")
+ * nothing tells it, and a re-deal may change it. */
+static void deck_top_event_printed_rules(void **s)
+{
+    (void)s;
+    for (int preset = CH_GA_PRINTED; preset <= CH_GA_FIRST; preset++)
+        for (int ev = 0; ev <= 1; ev++) {
+            ch_state st;
+            t_new_ga(&st, 3, preset, 1, 60 + (uint64_t)ev);
+            int top = -1;
+            for (int i = 0; i < st.ndeck && top < 0; i++)
+                if ((st.card_event[st.deck[i]] != 0) == ev)
+                    top = st.deck[i];
+            assert_true(top >= 0);
+            t_ga_deck_top(&st, top);
+            int want = preset == CH_GA_PRINTED ? ev : -1;
+            assert_int_equal(ch_deck_top_event(&st), want);
+            char field[40], line[40];
+            snprintf(field, sizeof field, "\"deck_top_event\": %s", ev ? "true" : "false");
+            snprintf(line, sizeof line, "\ndeck-top %s\n", ev ? "event" : "building");
+            for (int v = -1; v < st.nplayers; v++) {
+                char *view = ch_view_to_json(&st, v);
+                char *copy = ch_position_write(&st, v < 0 ? CH_POSITION_SPECTATOR : v);
+                assert_non_null(view);
+                assert_non_null(copy);
+                if (want >= 0) {
+                    assert_non_null(strstr(view, field));
+                    assert_non_null(strstr(copy, line));
+                } else {
+                    assert_null(strstr(view, "deck_top_event"));
+                    assert_null(strstr(copy, "deck-top"));
+                }
+                ch_state back;
+                ch_msg why;
+                if (ch_position_read(&back, copy, strlen(copy), "copy", &why) != CH_OK)
+                    fail_msg("seat %d's copy does not load: %s", v + 1, why.text);
+                if (want >= 0)
+                    assert_int_equal(ch_deck_top_event(&back), want);
+                ch_free(view);
+                ch_free(copy);
+            }
+            int changed = 0;
+            for (uint64_t seed = 1; seed <= 64; seed++) {
+                ch_state d = st;
+                ch_determinize(&d, (int)(seed % 3), seed);
+                t_valid(&d);
+                if (want >= 0)
+                    assert_int_equal(ch_deck_top_event(&d), want);
+                changed |= (d.card_event[d.deck[d.ndeck - 1]] != 0) != ev;
+            }
+            assert_int_equal(changed, preset == CH_GA_FIRST);
+        }
+}
+
+/* A position may say what the backs show only where they show it, and only
+ * what its deck can hold. */
+static void deck_top_line_refused(void **s)
+{
+    (void)s;
+    static const char *const bad[][2] = {
+        {"edition golden-age\npreset golden-age-first\nevents on\nplayers 3\ndeck-top event\n",
+         "printed"},
+        {"edition golden-age\nevents off\nplayers 3\ndeck-top building\n", "printed"},
+        {"edition amsterdam\nplayers 3\ndeck-top event\n", "printed"},
+        {"edition golden-age\nevents on\nplayers 3\ndeck-top maybe\n", "'event' or"},
+        {"edition golden-age\nevents on\nplayers 3\ndeck-top event\ndeck-top event\n",
+         "already given"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ch_state st;
+        memset(&st, 0x5a, sizeof st);
+        ch_state keep = st;
+        ch_msg why = {{0}};
+        assert_int_not_equal(ch_position_read(&st, bad[i][0], strlen(bad[i][0]), "p", &why),
+                             CH_OK);
+        if (!strstr(why.text, bad[i][1]))
+            fail_msg("'%s': %s", bad[i][0], why.text);
+        assert_memory_equal(&st, &keep, sizeof st);
+    }
+}
+
 /* ---- the games ------------------------------------------------------------------ */
 
 typedef struct gamecfg {
@@ -471,6 +556,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(prices_hide_the_next_event),
+        cmocka_unit_test(deck_top_event_printed_rules),
+        cmocka_unit_test(deck_top_line_refused),
         cmocka_unit_test(amsterdam),
         cmocka_unit_test(golden_age),
         cmocka_unit_test(scenarios),

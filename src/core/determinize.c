@@ -6,14 +6,27 @@
  * the reserve holds only level cards, at most those it started with (one
  * fourth, one third, two second); a player's hidden cards hold at most
  * hidden_levels level cards (starting hands are plot cards only); event cards
- * (The Golden Age) are never in a hand. In The Golden Age the other players'
- * stock holdings are hidden too and are re-dealt among them. */
+ * (The Golden Age) are never in a hand; under the printed rules whether the
+ * top card of the closed stack is an event card is seen by all and kept
+ * (ch_deck_top_event). In The Golden Age the other players' stock holdings
+ * are hidden too and are re-dealt among them. */
 #include "internal.h"
+
+int ch_deck_top_event(const ch_state *st)
+{
+    if (!st || st->edition != CH_ED_GOLDEN_AGE || !st->events_on || st->preset != CH_GA_PRINTED ||
+        st->ndeck == 0)
+        return -1;
+    return st->card_event[st->deck[st->ndeck - 1]] != 0;
+}
 
 void ch_determinize(ch_state *st, int p, uint64_t seed)
 {
     if (!st || st->magic != CH_STATE_MAGIC || p < 0 || p >= st->nplayers)
         return;
+    /* the printed rules' event backs: whether the top card is an event is
+       seen by all, and the new deal keeps it (Ruling G-07) */
+    int top_event = ch_deck_top_event(st);
     uint64_t rng[4];
     rng_seed(rng, seed ^ 0xD1CEull);
     uint8_t pool[CH_MAX_CARDS];
@@ -95,6 +108,20 @@ void ch_determinize(ch_state *st, int p, uint64_t seed)
             st->loc[pool[j]] = CH_LOC_DECK;
         }
     st->ndeck = (uint8_t)k;
+    if (top_event >= 0 && k > 0) {
+        /* the top card: one of the deck's cards of the kind seen, at random
+           (the true top card is one, so there is one) */
+        int nk = 0, pick;
+        for (int i = 0; i < k; i++)
+            nk += (st->card_event[st->deck[i]] != 0) == top_event;
+        pick = nk ? (int)rng_below(rng, (uint32_t)nk) : -1;
+        for (int i = 0; i < k && pick >= 0; i++)
+            if ((st->card_event[st->deck[i]] != 0) == top_event && pick-- == 0) {
+                uint8_t t = st->deck[i];
+                st->deck[i] = st->deck[k - 1];
+                st->deck[k - 1] = t;
+            }
+    }
     /* The Golden Age: other players' stock holdings are private; only the
      * bank's count per enterprise is public (RULINGS.md "Hidden information").
      * Re-deal, per enterprise, the cards the others hold among them. */

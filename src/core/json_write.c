@@ -1043,7 +1043,8 @@ static int same_piles(const ch_state *a, const ch_state *b, int viewer)
     if (a->ndeck != b->ndeck || a->market_size != b->market_size || a->nreserve != b->nreserve ||
         a->ndiscard != b->ndiscard || a->nlook != b->nlook || a->nev_deck != b->nev_deck ||
         a->nevent_open != b->nevent_open || a->nev_discard != b->nev_discard ||
-        look_hidden_in(a, 1, viewer) != look_hidden_in(b, 1, viewer))
+        look_hidden_in(a, 1, viewer) != look_hidden_in(b, 1, viewer) ||
+        ch_deck_top_event(a) != ch_deck_top_event(b))
         return 0;
     size_t nm = b->market_size < CH_MARKET_MAX ? b->market_size : CH_MARKET_MAX;
     size_t nd = b->ndiscard < CH_MAX_CARDS ? b->ndiscard : CH_MAX_CARDS;
@@ -1070,6 +1071,10 @@ static void w_piles(wr *w)
         put_int(w, KEY("deck_count"), st->ndeck);
     else
         put_cardlist(w, KEY("deck"), st->deck, st->ndeck);
+    /* the printed Golden Age's event backs: every viewer sees whether the
+       top card is an event (Ruling G-07); the full state lists the deck */
+    if (w->view && ch_deck_top_event(st) >= 0)
+        put_bool(w, KEY("deck_top_event"), ch_deck_top_event(st));
     arr_open(w, KEY("market"));
     for (int i = 0; i < st->market_size && i < CH_MARKET_MAX; i++)
         put_card(w, ELEM, st->market[i]);

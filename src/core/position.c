@@ -446,6 +446,10 @@ char *ch_position_write(const ch_state *st, int viewer)
         sb_put(b, "%s\n", st->ndeck ? "" : "none");
     } else {
         sb_put(b, "%s\n", st->ndeck ? "random" : "none");
+        /* the printed rules' event backs: everyone sees whether the top
+           card is an event (Ruling G-07) */
+        if (ch_deck_top_event(st) >= 0)
+            sb_put(b, "deck-top %s\n", ch_deck_top_event(st) ? "event" : "building");
     }
     if (!ga) {
         sb_put(b, "events-open ");
@@ -538,6 +542,7 @@ typedef struct rctx {
     int npile[NPILES];
     int pile_line[NPILES];
     int deck_rest;            /* "random" ends the deck: the rest, shuffled    */
+    int deck_top, deck_top_line; /* "deck-top": 1 event, 0 building (-1: none) */
     int placed[CH_MAX_CARDS]; /* line that placed the card, 0 = not yet        */
     char shared[MAX_SHARED][JNAME_LEN]; /* names several cards share ("L2") */
     int nshared;
@@ -630,7 +635,7 @@ static const char *const keywords[] = {
     "edition", "arrangement", "players", "preset", "events", "seed", "first", "turn", "actor", "rng",
     "warehouse", "placeholder", "company", "player", "stocks", "hand", "known", "market", "reserve",
     "look", "discard", "deck", "stocks-hidden", "events-open", "events-discard", "events-deck", "bids", "offer-to",
-    "offer-give", "offer-ask"};
+    "offer-give", "offer-ask", "deck-top"};
 #define NKEYWORDS (int)(sizeof keywords / sizeof keywords[0])
 
 /* ---- tokens ---- */
@@ -1621,6 +1626,15 @@ static int body_line(rctx *r, const char *key, const char *rest)
         return cards_line(r, PILE_DISCARD, rest, 0);
     if (!strcmp(key, "deck"))
         return cards_line(r, PILE_DECK, rest, 0);
+    if (!strcmp(key, "deck-top")) {
+        if (r->deck_top_line)
+            return rfail(r, r->line, "deck-top is already given on line %d", r->deck_top_line);
+        if (!word(&s, w, sizeof w) || (!ieq(w, "event") && !ieq(w, "building")) || *skip_ws(s))
+            return rfail(r, r->line, "deck-top is 'event' or 'building'");
+        r->deck_top = ieq(w, "event");
+        r->deck_top_line = r->line;
+        return CH_OK;
+    }
     if (!strcmp(key, "events-open"))
         return events_line(r, 0, rest);
     if (!strcmp(key, "events-discard"))
@@ -1934,6 +1948,33 @@ static int finish(rctx *r)
         st->deck[st->ndeck++] = rest[i];
     for (int i = r->npile[PILE_DECK] - 1; i >= 0; i--)
         st->deck[st->ndeck++] = (uint8_t)r->pile[PILE_DECK][i];
+    if (r->deck_top_line) {
+        /* what the printed rules' card backs show of the top card (Ruling
+           G-07): a listed top card must be of that kind; a dealt one is
+           drawn at random among the dealt cards of that kind */
+        const char *kind = r->deck_top ? "an event card" : "a building card";
+        if (st->edition != CH_ED_GOLDEN_AGE || st->preset != CH_GA_PRINTED || !st->events_on)
+            return rfail(r, r->deck_top_line, "deck-top is seen only in The Golden Age's printed "
+                         "rules with event cards (the first rules' backs are all alike)");
+        if (st->ndeck == 0)
+            return rfail(r, r->deck_top_line, "deck-top of an empty deck");
+        int nk = 0;
+        for (int i = 0; i < nrest; i++)
+            nk += (st->card_event[rest[i]] != 0) == r->deck_top;
+        if (r->npile[PILE_DECK] > 0 &&
+            (st->card_event[st->deck[st->ndeck - 1]] != 0) != r->deck_top)
+            return rfail(r, r->deck_top_line, "the deck's top card %s is not %s",
+                         r->cn.n[st->deck[st->ndeck - 1]], kind);
+        if (r->npile[PILE_DECK] == 0 && nk == 0)
+            return rfail(r, r->deck_top_line, "no card dealt to the deck is %s", kind);
+        for (int i = 0, pick = r->npile[PILE_DECK] ? -1 : (int)rng_below(rng, (uint32_t)nk);
+             i < nrest && pick >= 0; i++)
+            if ((st->card_event[st->deck[i]] != 0) == r->deck_top && pick-- == 0) {
+                uint8_t t = st->deck[i];
+                st->deck[i] = st->deck[st->ndeck - 1];
+                st->deck[st->ndeck - 1] = t;
+            }
+    }
     st->ndiscard = 0;
     for (int i = r->npile[PILE_DISCARD] - 1; i >= 0; i--) {
         /* cards a built plot sent here sit below the listed ones */
