@@ -725,7 +725,14 @@ static void open_lines(const play_game *g, lines *L, int width)
             k++;
         }
     snprintf(num, sizeof num, "%u", st->ndeck);
-    play_fmt(g, head, sizeof head, ga ? "screen.open_cards" : "screen.market",
+    /* the printed Golden Age's event backs: whether the top card of the
+       closed stack is an event is seen by all (Ruling G-07) */
+    int top = ch_deck_top_event(st);
+    play_fmt(g, head, sizeof head,
+             !ga         ? "screen.market"
+             : top == 1  ? "screen.open_cards_event_top"
+             : top == 0  ? "screen.open_cards_building_top"
+                         : "screen.open_cards",
              "deck", num, NULL);
     add_wrapped(L, width, head, items, k, "  ");
     if (!ga) {
