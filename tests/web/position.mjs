@@ -11,6 +11,8 @@
 // On the game page, "Copy position" puts a position on the clipboard that is
 // the game now as this seat sees it (its hand, not the others'), and that
 // parses: POST /api/games starts a game from it.
+// In The Golden Age under the printed rules the deck shows the back of its
+// top card: an event card or a building card (#deck-top).
 // Screenshots go to $CH_ARTIFACTS/position.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -124,6 +126,25 @@ try {
   const made = await r.json();
   check(r.status === 201 && !!made.id, `the copied text parses: it starts a game (${r.status} ${JSON.stringify(made).slice(0, 120)})`);
   await page.screenshot({ path: path.join(ART, '03-copied.png'), fullPage: true });
+
+  // ---- The Golden Age's printed rules: the back of the deck's top card ----
+  // (issue 29 item 4; seed 003 "Event cards": "The event cards have a
+  // different back ..."): a game whose deck has an event card on top shows
+  // it beside the deck, and the seat's copy says so.
+  for (const top of ['event', 'building']) {
+    const pos = `edition golden-age\npreset golden-age\nevents on\nplayers 2\nseed 8\nturn 1 player 1 phase turn\ndeck-top ${top}\n`;
+    const rg = await page.evaluate(async (body) => {
+      const res = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      return { status: res.status, json: await res.json() };
+    }, JSON.stringify({ position: pos, seats: [{ kind: 'human' }, { kind: 'bot', bot: 'greedy' }] }));
+    const seatLink = rg.json && rg.json.seats && rg.json.seats[0] && rg.json.seats[0].link;
+    check(rg.status === 201 && !!seatLink, `a Golden Age game with ${top} on top of the deck (${rg.status})`);
+    await page.goto(`${BASE}${seatLink}`);
+    await page.waitForSelector('#app[data-status="playing"]', { timeout: 20000 });
+    const back = await page.waitForSelector('#deck-top', { timeout: 10000 }).then((e) => e.getAttribute('data-top')).catch(() => null);
+    check(back === top, `the deck shows the back of its top card: ${back} (want ${top})`);
+    if (top === 'event') await page.screenshot({ path: path.join(ART, '04-deck-top-event.png'), fullPage: true });
+  }
   await ctx.close();
 } catch (e) {
   check(false, `the browser test ran to its end: ${e.stack || e}`);
