@@ -6,6 +6,10 @@ a game (issue 17 item 5), with two nodes behind HAProxy on loopback
   "storage" error; no state frame acknowledges a move;
 - once the database is back, its health says "ok" again and moves are
   accepted on the same connections;
+- a move sent at once after the stop (before the node's leases are past
+  their bound, so its commit is what fails) is refused, and a resync then
+  shows the old decision and view, never the refused move (issue 28 item 3:
+  before, commit_failed kept it in memory and the resync sent it);
 - the stored move list is exactly the moves the players were shown, each
   number once: nothing lost, nothing applied twice.
 
@@ -60,8 +64,27 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3) as cl:
     stored_before = len(cl.moves(gid))
 
     # ---- the database goes away ----
+    c0, st0 = mover(conns)
+    check(c0 is not None, "a seat has a move to make")
+    before_view = st0["view"]
     cl.pg.stop()
     t_stop = time.time()
+    # at once: the node still holds its leases, so the move is applied and
+    # its commit fails; the refusal must take it back before any frame
+    c0.send({"type": "move", "move": pick_move(st0["legal"], rng), "decision": st0["decision"]})
+    m = c0.recv_until(lambda m: m["type"] == "error" or (m["type"] == "state" and
+                                                          m["decision"] > st0["decision"]),
+                      timeout=30)
+    check(m["type"] == "error" and m["code"] == "storage",
+          f"the move right after the stop is refused: {short(m)}")
+    print(f"refused {time.time() - t_stop:.2f} s after the stop: {m.get('message', '')[:70]}",
+          flush=True)
+    c0.send({"type": "resync"})
+    m = c0.recv_until(lambda m: m["type"] == "state", timeout=30)
+    check(m["decision"] == st0["decision"] and m["view"] == before_view,
+          f"after a resync: decision {m['decision']} (not {st0['decision']}) or another view: "
+          "the refused move is shown")
+    check(all(e["n"] < st0["decision"] for e in m["log"]), "no log entry of the refused move")
     h = wait_for(lambda: (lambda h: h if h and h["database"]["link"] == "lost" else None)(
         cl.health(own)), 20, "health says the link is lost")
     if h:

@@ -51,7 +51,7 @@ static void log_add(srv_game *g, const ch_state *before, int p, ch_move m, int w
     srv_log_texts(e, before, p, m, &g->st, names, langs);
 }
 
-static int add_pending(srv_game *g, int p, const char *move)
+static int add_pending(srv_game *g, int p, const char *move, ch_move m)
 {
     if (g->npending == g->cap_pending) {
         int cap = g->cap_pending ? g->cap_pending * 2 : 8;
@@ -64,6 +64,7 @@ static int add_pending(srv_game *g, int p, const char *move)
     srv_pending *e = &g->pending[g->npending++];
     e->n = g->nmoves;
     e->player = p;
+    e->m = m;
     /* snprintf(e->move, sizeof e->move, "%s", move) without printf */
     size_t l = strlen(move);
     if (l > sizeof e->move - 1)
@@ -90,6 +91,13 @@ static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size
                  "another node plays this game now: reconnect");
         return MOVE_NO_LEASE;
     }
+    if (g->npending >= SRV_PENDING_MAX) {
+        /* the database is slow: more would not leave the log a failed
+           commit takes them back to (server.h) */
+        snprintf(why, n, "%d moves of this game wait for the database: try again when "
+                 "they are stored", g->npending);
+        return MOVE_NO_LEASE;
+    }
     if (ch_check(&g->st, s, m, &msg) != CH_OK) {
         chx_reason(lang, &msg, why, n);
         return MOVE_ILLEGAL;
@@ -99,8 +107,12 @@ static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size
         chx_reason(lang, &msg, why, n);
         return MOVE_ILLEGAL;
     }
+    if (g->npending == 0) { /* what a failed commit goes back to */
+        g->durable = before;
+        g->durable_status = g->status;
+    }
     log_add(g, &before, s, m, 1);
-    if (add_pending(g, s, g->log[g->nmoves % SRV_LOG_RING].full) != 0) {
+    if (add_pending(g, s, g->log[g->nmoves % SRV_LOG_RING].full, m) != 0) {
         g->st = before;
         snprintf(why, n, "out of memory");
         return MOVE_NOMEM;
@@ -217,6 +229,47 @@ void srv_game_changed(srv_game *g)
     }
     for (srv_client *c = g->clients; c; c = c->gnext)
         srv_client_want_state(c);
+}
+
+void srv_game_rollback(srv_game *g)
+{
+    if (!g->npending)
+        return;
+    /* issue 28 item 3: the state in memory held the refused moves, and any
+       frame sent before the game was rebuilt (a resync, a join, another
+       client's connection) showed them: a drawn card seen, then taken back.
+       The views and legal moves made of that state go too (none is made
+       while moves are pending, but a view job's may come back). */
+    srv_views_clear(g);
+    g->st = g->durable;
+    g->nmoves = g->ncommitted;
+    g->status = g->durable_status;
+    if (g->status != GAME_OVER) {
+        memset(g->scores, 0, sizeof g->scores);
+        g->winners = 0;
+    }
+    g->npending = 0;
+    for (srv_client *c = g->clients; c; c = c->gnext)
+        if (c->log_next > g->nmoves)
+            c->log_next = g->nmoves;
+}
+
+void srv_game_durable_forward(srv_game *g, int k)
+{
+    if (k >= g->npending)
+        return; /* nothing left pending: the next pending move copies g->st */
+    for (int i = 0; i < k; i++) {
+        ch_msg msg;
+        /* applied to this very state once already: it cannot be refused */
+        if (ch_apply(&g->durable, g->pending[i].player, g->pending[i].m, &msg) != CH_OK) {
+            fprintf(stderr, "chartered: game %s: stored move %d cannot be applied again: "
+                    "%s\n", g->id, g->pending[i].n, msg.text);
+            abort();
+        }
+    }
+    unsigned mask;
+    g->durable_status = ch_decider(&g->durable, &mask) == CH_DEC_TERMINAL ? GAME_OVER
+                                                                           : g->durable_status;
 }
 
 void srv_timers_check(int64_t now)

@@ -38,19 +38,24 @@ int64_t srv_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Nothing of g's commit was written: take its pending moves back by
- * rebuilding it from what the database holds (moves made after the failed
- * ones go too: none of them was acknowledged). */
+/* Nothing of g's commit was written: its pending moves are taken back (moves
+ * made after the failed ones go too: none of them was acknowledged). The
+ * game goes back at once to its last stored state (srv_game_rollback),
+ * before anything else can send it: a frame of another client, a resync, a
+ * join, a bot (issue 28 item 3: before, the refused move stayed in memory
+ * while the database was away and was shown). When the database can be
+ * read and holds something else (another writer's move), the game is
+ * rebuilt from it; when it cannot be read, no move is taken until it is
+ * (reload_due, srv_cluster_tick): the write may have been made after all
+ * (a link lost during COMMIT), and only the database can say. */
 static void commit_failed(srv_game *g, int conflict)
 {
-    json_t *moves = srv_store_moves(g_srv->store, g->id);
+    int had = g->npending;
+    srv_game_rollback(g);
+    json_t *moves = had ? srv_store_moves(g_srv->store, g->id) : NULL;
     char why[300];
-    if (!moves && g->npending) {
-        /* the database is away: the state in memory holds moves that were
-           not made; the game waits, without a state frame, until it is
-           rebuilt from the stored moves (srv_cluster_tick) */
+    if (had && !moves) {
         g->reload_due = 1;
-        g->npending = 0;
         for (srv_client *c = g->clients; c; c = c->gnext)
             if (c->seat >= 0)
                 srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
@@ -58,15 +63,16 @@ static void commit_failed(srv_game *g, int conflict)
                                                   "the database cannot be reached: the last "
                                                   "moves were not made; moves wait until it "
                                                   "is back"));
+        srv_game_changed(g); /* the state they are at again */
         return;
     }
-    if (moves && g->npending && srv_replay_moves(g, moves, -1, why, sizeof why) == 0) {
+    if (moves && (conflict || (int)json_array_size(moves) != g->ncommitted) &&
+        srv_replay_moves(g, moves, -1, why, sizeof why) == 0) {
         unsigned mask;
         if (g->status == GAME_OVER && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
             g->status = GAME_PLAYING;
     }
     json_decref(moves);
-    g->npending = 0;
     for (srv_client *c = g->clients; c; c = c->gnext)
         if (c->seat >= 0)
             srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
@@ -86,6 +92,7 @@ void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
     }
     if (k > g->npending)
         k = g->npending;
+    srv_game_durable_forward(g, k);
     if (k > 0 && g->npending > k)
         memmove(g->pending, g->pending + k, (size_t)(g->npending - k) * sizeof *g->pending);
     g->npending -= k;

@@ -100,7 +100,12 @@ typedef struct srv_log {
 typedef struct srv_pending {
     int n, player;
     char move[96];
+    ch_move m;                  /* the move itself (to bring `durable` forward) */
 } srv_pending;
+/* At most this many moves of a game wait for the database at once: a move
+ * taken back after a failed commit must leave the log entries a join shows
+ * (SRV_LOG_FIRST of the SRV_LOG_RING kept) as they were. */
+#define SRV_PENDING_MAX (SRV_LOG_RING - SRV_LOG_FIRST)
 
 struct srv_game {
     char id[SRV_ID_HEX + 1];
@@ -169,6 +174,11 @@ struct srv_game {
     int lease;                  /* cluster: SRV_LEASE_* (cluster.h); a single
                                    node holds every game */
     int64_t lease_at;           /* when this node took the lease (ms) */
+    /* The state as the database holds it (after move ncommitted - 1), kept
+       while moves are pending: a failed commit puts it back before anything
+       is sent (srv_game_rollback), so a refused move is never shown */
+    ch_state durable;
+    int durable_status;         /* GAME_* of that state */
     int reload_due;             /* a commit failed and the moves could not be read
                                    back (the database is away): no move until
                                    it is rebuilt from them (cluster.c) */
@@ -470,6 +480,11 @@ void srv_commit_schedule(srv_game *g);
 void srv_commit_now(lws_sorted_usec_list_t *sul);
 /* Periodic: turn timers. */
 void srv_timers_check(int64_t now);
+/* A failed commit: every pending move is taken back, the game is again at
+ * its last stored state (g->durable), its views and legal moves dropped. */
+void srv_game_rollback(srv_game *g);
+/* k pending moves were stored: the stored state moves forward by them. */
+void srv_game_durable_forward(srv_game *g, int k);
 /* Rebuild the state from a setup and a move list (resume, replay). */
 int srv_replay_moves(srv_game *g, json_t *moves, int upto, char *why, size_t n);
 
