@@ -8,8 +8,9 @@
 # (no --web/--i18n flags) byte for byte from /usr/share/chartered, the man
 # pages, the C example compiled with pkg-config against the installed library
 # and run without any library path; the systemd unit (systemd-analyze verify,
-# its offline security score, and its command run as systemd would by
-# deb_unit.py); then purges the package and checks that nothing is left. Runs as root; one at a time on a machine (a lock file).
+# its offline security score, its command run as systemd would by
+# deb_unit.py, and the unit started by systemd itself by deb_systemd.sh);
+# then purges the package and checks that nothing is left. Runs as root; one at a time on a machine (a lock file).
 # usage: bash deb_e2e.sh BINARY SRCDIR
 set -euo pipefail
 SRC=$2
@@ -74,6 +75,13 @@ echo "unit: systemd-analyze verify clean; security exposure $exposure"
 # (a container: PID 1 is not systemd); then purge must remove that state
 [ -d /run/systemd/system ] && echo "note: systemd runs here, yet only its command is run (deb_unit.py)"
 python3 "$SRC/tests/deb_unit.py" "$unit" || fail "the unit's command (deb_unit.py)"
+# ... and the installed unit started by systemd itself, in namespaces over an
+# overlay (deb_systemd.sh; 77: it cannot be done here)
+set +e
+bash "$SRC/tests/deb_systemd.sh" --installed "$SRC"
+rc=$?
+set -e
+[ "$rc" = 0 ] || [ "$rc" = 77 ] || fail "the installed unit under systemd (deb_systemd.sh)"
 # (outputs are captured first: with pipefail, grep -q closing a pipe early
 # would fail the writer with SIGPIPE)
 conf=$(dpkg-query -W -f='${Conffiles}' chartered)
