@@ -28,7 +28,10 @@ const browser = await chromium.launch({
 });
 const pageErrors = [];
 async function newPage(label) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
+  // the page, which the server's Content-Security-Policy (script-src 'self')
+  // refuses; invites.mjs and position.mjs run the pages under the policy.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', bypassCSP: true });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => { pageErrors.push(`${label}: ${e.message}`); console.log(`pageerror ${label}: ${e.message}`); });
   return page;

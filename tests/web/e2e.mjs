@@ -41,7 +41,10 @@ const browser = await chromium.launch({
 });
 const pageErrors = [];
 async function newPage(opts, label) {
-  const ctx = await browser.newContext(Object.assign({ viewport: { width: 1280, height: 900 }, locale: 'en-US' }, opts || {}));
+  // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
+  // the page, which the server's Content-Security-Policy (script-src 'self')
+  // refuses; invites.mjs and position.mjs run the pages under the policy.
+  const ctx = await browser.newContext(Object.assign({ viewport: { width: 1280, height: 900 }, locale: 'en-US', bypassCSP: true }, opts || {}));
   const page = await ctx.newPage();
   // every view patch is checked against a whole view at random points (web/js/frames.js)
   await ctx.addInitScript(() => { try { localStorage.setItem('chartered.deltaCheck', '1'); } catch (e) { /* none */ } });

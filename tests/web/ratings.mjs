@@ -33,7 +33,10 @@ const browser = await chromium.launch({
 });
 const pageErrors = [];
 async function person(name) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
+  // the page, which the server's Content-Security-Policy (script-src 'self')
+  // refuses; invites.mjs and position.mjs run the pages under the policy.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', bypassCSP: true });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => { pageErrors.push(`${name}: ${e.message}`); console.log(`pageerror ${name}: ${e.message}`); });
   // a unique name per run: the test may run again on the same database

@@ -44,7 +44,10 @@ const pageErrors = [];
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 async function newPage(locale, size, label) {
-  const ctx = await browser.newContext(Object.assign({ locale }, size));
+  // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
+  // the page, which the server's Content-Security-Policy (script-src 'self')
+  // refuses; invites.mjs and position.mjs run the pages under the policy.
+  const ctx = await browser.newContext(Object.assign({ locale, bypassCSP: true }, size));
   const page = await ctx.newPage();
   // every view patch is checked against a whole view at random points (web/js/frames.js)
   await ctx.addInitScript(() => { try { localStorage.setItem('chartered.deltaCheck', '1'); } catch (e) { /* none */ } });
