@@ -5,7 +5,7 @@ its WebSocket too, this one stays); the list of one's sessions (created, last
 seen, network, user agent, "this device"), one ended, all ended ("log out
 everywhere"); guest names that cannot pass for an account's or a bot's, nor
 hold control, direction or invisible characters, and guests marked as such
-in seats and state frames; a guest's seats carried into the account it signs
+in seats, state frames and chat; a guest's seats carried into the account it signs
 up for (in memory and after a restart); expired sessions deleted.
 
 usage: python3 server_accounts.py BINARY SRCDIR WORKDIR
@@ -181,6 +181,19 @@ try:
     m = wg.recv_until(lambda m: m["type"] in ("error", "state"))
     check(m["type"] == "state" and m["seats"][0].get("guest") is True and
           "guest" not in m["seats"][1], f"and in the state frame: {m.get('seats')}")
+    wf = WS("127.0.0.1", P, cookie=finn)
+    wf.send({"type": "join", "game": g["id"]})
+    wf.recv_until(lambda m: m["type"] in ("error", "state"))
+    wg.send({"type": "chat", "text": "hello from Greta"})
+    wf.send({"type": "chat", "text": "hello from finn"})
+    said = {}
+    while len(said) < 2:
+        m = wg.recv_until(lambda m: m["type"] == "chat")
+        for x in m["messages"]:
+            said[x["text"]] = x
+    check(said["hello from Greta"].get("guest") is True and "guest" not in said["hello from finn"],
+          f"a guest's chat message is marked, an account's not: {said}")
+    wf.close()
 
     # ---- a guest's seats become the account it signs up for ----
     st, r, h = http_call(P, "POST", "/api/signup", {"name": "greta", "password": "greta's secret"},

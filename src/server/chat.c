@@ -47,6 +47,7 @@ typedef struct chat_job {
     char game[SRV_ID_HEX + 1];
     char sender[SRV_HASH_HEX + 1]; /* the sender's session: told of a refusal */
     int num, decision, channel, seat;
+    int guest;                  /* said by a guest session (issue 28) */
     char name[32];
     char text[CHAT_MAX_BYTES + 1];
     int64_t at;
@@ -57,15 +58,16 @@ typedef struct chat_job {
 static void chat_write(db_conn *wdb, void *arg)
 {
     chat_job *j = arg;
-    j->rc = db_exec(wdb, "INSERT INTO chat(game, n, decision, channel, seat, name, text, at) "
-                    "VALUES($1,$2,$3,$4,$5,$6,$7,$8)",
+    j->rc = db_exec(wdb, "INSERT INTO chat(game, n, decision, channel, seat, name, text, at, "
+                    "guest) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9)",
                     DB_P(DB_T(j->game), DB_I(j->num), DB_I(j->decision), DB_I(j->channel),
-                         DB_I(j->seat), DB_T(j->name), DB_T(j->text), DB_I(j->at)));
+                         DB_I(j->seat), DB_T(j->name), DB_T(j->text), DB_I(j->at),
+                         DB_I(j->guest)));
 }
 
 static int visible(const srv_game *g, const srv_client *c, int channel, int seat);
 static json_t *message_json(int n, int channel, int seat, const char *name, const char *text,
-                            int decision, int64_t at);
+                            int decision, int64_t at, int guest);
 
 /* Back on the loop: stored, so everyone who may read it gets it; refused,
  * so the sender's connections to that game hear why. */
@@ -77,7 +79,8 @@ static void chat_written(void *arg)
         if (j->rc == 0 && visible(g, o, j->channel, j->seat))
             srv_client_send_json(o, json_pack("{s:s,s:[o]}", "type", "chat", "messages",
                                               message_json(j->num, j->channel, j->seat, j->name,
-                                                           j->text, j->decision, j->at)));
+                                                           j->text, j->decision, j->at,
+                                                           j->guest)));
         else if (j->rc != 0 && !strcmp(o->ident.hash, j->sender))
             srv_client_send_json(o, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
                                               "storage", "message",
@@ -97,11 +100,14 @@ static int visible(const srv_game *g, const srv_client *c, int channel, int seat
 }
 
 static json_t *message_json(int n, int channel, int seat, const char *name, const char *text,
-                            int decision, int64_t at)
+                            int decision, int64_t at, int guest)
 {
-    return json_pack("{s:i,s:s,s:i,s:s,s:s,s:i,s:I}", "n", n, "channel",
-                     channel == CHAT_TABLE ? "table" : "spectators", "seat", seat, "name", name,
-                     "text", text, "decision", decision, "at", (json_int_t)at);
+    json_t *o = json_pack("{s:i,s:s,s:i,s:s,s:s,s:i,s:I}", "n", n, "channel",
+                          channel == CHAT_TABLE ? "table" : "spectators", "seat", seat, "name",
+                          name, "text", text, "decision", decision, "at", (json_int_t)at);
+    if (guest) /* a guest's message says so (issue 28) */
+        json_object_set_new(o, "guest", json_true());
+    return o;
 }
 
 static int bad_text(const char *t)
@@ -169,6 +175,7 @@ const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n)
     j->decision = g->ncommitted;
     j->channel = channel;
     j->seat = seat;
+    j->guest = c->ident.user_id <= 0;
     snprintf(j->name, sizeof j->name, "%s", name);
     snprintf(j->text, sizeof j->text, "%s", text);
     j->at = srv_now_ms();
@@ -182,8 +189,8 @@ const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n)
 json_t *srv_chat_list(srv_game *g, const srv_client *c, int limit)
 {
     json_t *a = json_array();
-    db_rows *st = db_query(db(), "SELECT n, channel, seat, name, text, decision, at FROM chat "
-                           "WHERE game = $1 ORDER BY n DESC LIMIT $2",
+    db_rows *st = db_query(db(), "SELECT n, channel, seat, name, text, decision, at, guest "
+                           "FROM chat WHERE game = $1 ORDER BY n DESC LIMIT $2",
                            DB_P(DB_T(g->id), DB_I(limit > 0 ? limit : 1000000)));
     if (!st)
         return a;
@@ -194,7 +201,8 @@ json_t *srv_chat_list(srv_game *g, const srv_client *c, int limit)
         json_array_insert_new(a, 0, message_json((int)db_int(st, 0), channel, seat,
                                                  db_text(st, 3) ? db_text(st, 3) : "",
                                                  db_text(st, 4) ? db_text(st, 4) : "",
-                                                 (int)db_int(st, 5), db_int(st, 6)));
+                                                 (int)db_int(st, 5), db_int(st, 6),
+                                                 !db_null(st, 7) && db_int(st, 7) != 0));
     }
     db_end(st);
     return a;

@@ -950,7 +950,7 @@ int srv_account_set_hash(db_conn *db, int64_t user_id, const char *pwhash);
  * error. */
 int srv_account_lookalike(db_conn *db, const char *name);
 /* Schema version 5 (store.c's migration): sessions.last_seen, addr, agent;
- * accounts.name_skel, filled for the accounts there are. */
+ * accounts.name_skel, filled for the accounts there are; chat.guest. */
 int srv_accounts_schema_v5(db_conn *db);
 /* 1 when the request's Origin names another host than its Host. */
 int srv_cross_site(struct lws *wsi);

@@ -404,6 +404,7 @@ int srv_accounts_schema_v5(db_conn *c)
                      "ALTER TABLE sessions ADD COLUMN addr TEXT;"
                      "ALTER TABLE sessions ADD COLUMN agent TEXT;"
                      "ALTER TABLE accounts ADD COLUMN name_skel TEXT;"
+                     "ALTER TABLE chat ADD COLUMN guest INTEGER;"
                      "CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);"
                      "CREATE INDEX IF NOT EXISTS sessions_created ON sessions(created);"
                      "CREATE INDEX IF NOT EXISTS accounts_skel ON accounts(name_skel);") != 0)

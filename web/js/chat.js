@@ -61,7 +61,7 @@ export class ChatPanel {
       const canMute = me >= 0 && m.seat >= 0 && m.seat !== me;
       this.list.appendChild(h('li', { dataset: { n: m.n, seat: m.seat, channel: m.channel }, class: m.channel === 'spectators' ? 'spectator' : '' },
         h('b', { class: 'chat-name' }, m.name, m.channel === 'spectators' ? ` (${t('chat.spectator')})` : '',
-          m.channel !== 'spectators' && this.seatGuest(m.seat) ? ` (${t('ui.guest_tag')})` : '', ': '),
+          m.guest || (m.channel !== 'spectators' && this.seatGuest(m.seat)) ? ` (${t('ui.guest_tag')})` : '', ': '),
         h('span', { class: 'chat-text' }, m.text),
         canMute ? h('button', { type: 'button', class: 'small secondary chat-mute', dataset: { seat: m.seat }, title: t('chat.mute'), onclick: () => this.toggle(m.seat) }, t('chat.mute')) : null));
     }
