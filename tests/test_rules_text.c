@@ -7,8 +7,9 @@
  * catalogue's section.ga.<phase> or section.<phase>, data/i18n/), and whose
  * name the terminal's help text quotes. Random games of both editions check
  * that no decision occurs outside the lists below. The terminal text of
- * every section fits the width it is wrapped at and keeps no Markdown
- * marks; sections are found by number, id and title words.
+ * every section fits the width it is wrapped at, keeps no Markdown marks
+ * and begins no line with Japanese closing punctuation; sections are found
+ * by number, id and title words.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -216,6 +217,15 @@ static void test_render_fits(void **state)
                         if (chx_width_n(p, (size_t)(e - p)) > (size_t)widths[w])
                             fail_msg("%s %s '%s' at width %d: '%.*s'", chx_rules_edition_word(ed),
                                      chx_lang_code(l), s->id, widths[w], (int)(e - p), p);
+                        /* no line (nor a list item's continuation) begins
+                         * with Japanese closing punctuation (wrap.c) */
+                        const char *t = p;
+                        while (*t == ' ')
+                            t++;
+                        if (!strncmp(t, "、", 3) || !strncmp(t, "。", 3))
+                            fail_msg("%s %s '%s' at width %d: a line begins with '%.3s'",
+                                     chx_rules_edition_word(ed), chx_lang_code(l), s->id,
+                                     widths[w], t);
                         p = e + 1;
                     }
                     free(b.s);

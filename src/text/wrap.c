@@ -1,13 +1,28 @@
 /* wrap.c: a paragraph wrapped at a terminal width between words, for the
  * terminal's help and other long texts (issue 16: the help broke "ca / rd"
  * in the middle of a word). Lines break at spaces; Japanese text, written
- * without spaces, may break before or after any wide character; a word
+ * without spaces, may break before or after any wide character but closing
+ * punctuation ("、", "。", "」"), which never begins a line; a word
  * longer than the width is cut where it must be. Widths are display columns
  * (chx_width).
  */
 #include <string.h>
 
 #include "text.h"
+
+/* Japanese punctuation that may not begin a line (kinsoku: "、" or "。" at
+ * the start of a line reads as a mistake): a line never breaks before it. */
+static int no_break_before(const char *s)
+{
+    static const char *const closing[] = {"、", "。", "，", "．", "）", "」", "』", "】",
+                                          "〕", "・", "ー", "！", "？", "：", "；", "〉",
+                                          "》", "ぁ", "ぃ", "ぅ", "ぇ", "ぉ", "っ", "ゃ",
+                                          "ゅ", "ょ", "ッ", "ャ", "ュ", "ョ", NULL};
+    for (int i = 0; closing[i]; i++)
+        if (!strncmp(s, closing[i], strlen(closing[i])))
+            return 1;
+    return 0;
+}
 
 /* Bytes of the UTF-8 character at s. */
 static size_t char_len(const char *s)
@@ -40,15 +55,16 @@ void chx_wrap(const char *text, int width, chx_buf *out)
                 brk = p;
                 brk_next = p + 1;
             } else if (w == 2) {
-                /* a wide character: a break may come before it or after it */
-                if (p > line) {
+                /* a wide character: a break may come before it or after it
+                 * (but not before closing punctuation) */
+                if (p > line && !no_break_before(p)) {
                     brk = p;
                     brk_next = p;
                 }
             }
             cols += w;
             p += k;
-            if (w == 2 && *p && *p != ' ' && *p != '\n') {
+            if (w == 2 && *p && *p != ' ' && *p != '\n' && !no_break_before(p)) {
                 brk = p;
                 brk_next = p;
             }
