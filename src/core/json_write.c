@@ -772,11 +772,13 @@ static size_t prev_next(const wr *w, size_t e, size_t c)
 
 /* What every part reads and never changes in a game: the counts, the
  * board, the card table (the names of plots and cards), the edition (the
- * companies' names). Without it nothing is copied. */
+ * companies' names). Without it nothing is copied. The seed too: another
+ * game of the same edition and board has the same tables, and an earlier
+ * view of another game must not be used (chartered.h, ch_views_json_since). */
 static int same_static(const ch_state *a, const ch_state *b)
 {
     int n = b->ncards < CH_MAX_CARDS ? b->ncards : CH_MAX_CARDS;
-    return a->edition == b->edition && a->nplayers == b->nplayers &&
+    return a->seed == b->seed && a->edition == b->edition && a->nplayers == b->nplayers &&
            a->ncompanies == b->ncompanies && a->ncards == b->ncards &&
            a->board_id == b->board_id && memcmp(a->card_plot, b->card_plot, (size_t)n) == 0 &&
            memcmp(a->card_level, b->card_level, (size_t)n) == 0 &&
