@@ -327,7 +327,8 @@ typedef struct ch_state {
     uint8_t actor;             /* who decides now (single-decider phases)       */
     uint8_t over;
     uint8_t end_triggered;     /* the last warehouse has been placed            */
-    uint8_t passes;            /* consecutive passed turns (stall rule)         */
+    uint8_t passes;            /* players who passed since the last turn that
+                                  was not a pass (stall rule, R-51)             */
     uint8_t event_due;         /* an event line was passed this turn            */
     uint8_t founded;           /* company founded this turn, CH_NONE            */
     uint8_t discount_left;     /* founder's discount buys left                  */

@@ -695,6 +695,53 @@ static void stall_counter_resets_R51(void **s)
     assert_int_equal(ch_decider(&st, NULL), CH_DEC_TERMINAL);
 }
 
+/* R-50, R-51 (RULINGS.md "Stall": "If a whole round passes with every player
+ * passing"; issue 29): a player who passes in their turn and again in their
+ * Verlappen extra turn is one player passing, not a round; the game goes on
+ * until the other player has passed too. */
+static void stall_extra_turn_is_one_player_R51(void **s)
+{
+    (void)s;
+    ch_state st;
+    table(&st, 2);
+    st.pl[0].extra_armed = 1; /* P1's turn now is the one the extra turn follows */
+    t_valid(&st);
+    t_play(&st, 0, "pass");
+    assert_int_equal(st.active, 0);
+    assert_int_equal(st.extra_turn, 1);
+    assert_int_equal(st.passes, 1);
+    t_play(&st, 0, "pass");
+    assert_int_equal(ch_decider(&st, NULL), CH_DEC_PLAYER);
+    assert_int_equal(st.phase, CH_PH_TURN);
+    assert_int_equal(st.active, 1);
+    assert_int_equal(st.passes, 1);
+    t_play(&st, 1, "pass");
+    assert_int_equal(ch_decider(&st, NULL), CH_DEC_TERMINAL);
+}
+
+/* R-51: an extra turn that follows a turn that was not a pass counts its
+ * pass like any turn (the round starts there). */
+static void stall_extra_turn_after_a_move_R51(void **s)
+{
+    (void)s;
+    ch_state st;
+    trade_table(&st);
+    t_stock(&st, 0, TEA, 1);
+    st.pl[0].extra_armed = 1;
+    t_valid(&st);
+    t_play(&st, 0, "sell Tea");
+    t_play(&st, 0, "done");
+    assert_int_equal(st.extra_turn, 1);
+    assert_int_equal(st.passes, 0);
+    t_play(&st, 0, "pass");
+    assert_int_equal(st.passes, 1);
+    t_play(&st, 1, "pass");
+    assert_int_equal(st.passes, 2);
+    assert_int_equal(ch_decider(&st, NULL), CH_DEC_PLAYER);
+    t_play(&st, 2, "pass");
+    assert_int_equal(ch_decider(&st, NULL), CH_DEC_TERMINAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -731,6 +778,8 @@ int main(void)
         cmocka_unit_test(scores_tie_fewest_cards_R49),
         cmocka_unit_test(scores_shared_win_R49),
         cmocka_unit_test(stall_round_of_passes_R51),
+        cmocka_unit_test(stall_extra_turn_is_one_player_R51),
+        cmocka_unit_test(stall_extra_turn_after_a_move_R51),
         cmocka_unit_test(stall_counter_resets_R51),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

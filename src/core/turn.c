@@ -120,7 +120,8 @@ void count_trade(ch_state *st)
         end_turn(st);
 }
 
-/* The turn is passed (the stall rule counts passed turns: R-35; G-25). */
+/* The turn is passed (the stall rule counts the players who passed: R-50,
+ * R-51; G-27). */
 void pass_turn(ch_state *st)
 {
     st->passed = 1;
@@ -165,9 +166,18 @@ void end_turn(ch_state *st)
             return;
         }
     }
-    /* Stall rule (RULINGS.md "Stall"; R-50, R-51): a whole round of passes
-     * ends the game. The last warehouse ends it after this turn (R-49). */
-    st->passes = st->passed ? (uint8_t)(st->passes + 1) : 0;
+    /* Stall rule (RULINGS.md "Stall": "If a whole round passes with every
+     * player passing, the game ends"; R-50, R-51): passes counts the players
+     * who have passed since the last turn that was not a pass, and the game
+     * ends when that is every player. Turns go clockwise, and the only turn
+     * that repeats a player is a Verlappen extra turn, right after that
+     * player's own turn (R-39): a pass there, after a passed turn, is the
+     * same player passing again and adds nobody (issue 29). The last
+     * warehouse ends the game after this turn (R-49). */
+    if (!st->passed)
+        st->passes = 0;
+    else if (!(st->extra_turn && st->passes > 0))
+        st->passes = (uint8_t)(st->passes + 1);
     if (st->passes >= st->nplayers || st->end_triggered) {
         game_over(st);
         return;
