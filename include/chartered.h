@@ -385,7 +385,8 @@ typedef struct ch_state {
     uint64_t offer_ask[2];
     uint8_t offer_lvl[3], offer_cached;
     uint8_t au_option, au_item, au_high_bidder, au_turn, au_out;
-    int32_t au_high;
+    int32_t au_high;           /* Veilinge: the highest bid; sealed rebids: the
+                                  tied amount a rebid must beat (R-36)          */
 
     uint64_t rng[4];           /* xoshiro256** state                            */
 } ch_state;
@@ -412,6 +413,11 @@ ch_decider_kind ch_decider(const ch_state *st, unsigned *mask);
  * Returns the total number of legal moves (which may exceed cap, like
  * snprintf); 0 when p has no decision to make. */
 int ch_legal(const ch_state *st, int p, ch_move *buf, int cap);
+
+/* The lowest sealed bid player p may make now: 0, or in a rebid after a tie
+ * (bid_round > 0) one more than the tied amount while p's cash reaches it
+ * (docs/rules.md, Ruling R-36). 0 outside sealed bids. */
+int32_t ch_bid_min(const ch_state *st, int p);
 
 /* Would move m by player p be legal? CH_OK, or a code and the reason in *why. */
 int ch_check(const ch_state *st, int p, ch_move m, ch_msg *why);

@@ -367,15 +367,15 @@ static void bid_tie_pay_and_rebid_R35(void **s)
     assert_int_equal(mask, 3u);
     ch_msg m;
     assert_int_equal(ch_play(&st, 2, "bid f5", &m), CH_ETURN);
-    bids(&st, 0, 10, -1);
+    bids(&st, 41, 50, -1);
     assert_int_equal(st.pl[0].cash, 360);
-    assert_int_equal(st.pl[1].cash, 250);
+    assert_int_equal(st.pl[1].cash, 210);
     assert_int_equal(st.pl[1].extra_armed, 1);
     assert_int_equal(st.pl[0].extra_pending | st.pl[0].extra_armed, 0);
 }
 
-/* R-36 ("Otherwise rebids continue"): a rebid tied again above f0 goes to
- * another round, each paid. */
+/* R-36 ("This continues until there is a winner"): a rebid tied again goes
+ * to another round, each paid, and each rebid must beat the last tie. */
 static void bid_rebid_tie_continues_R36(void **s)
 {
     (void)s;
@@ -384,20 +384,22 @@ static void bid_rebid_tie_continues_R36(void **s)
     to_event(&st);
     choose(&st, CH_EV_VERLAPPEN);
     bids(&st, 20, 20, 0);
-    bids(&st, 10, 10, -1);
+    bids(&st, 30, 30, -1);
     assert_int_equal(st.phase, CH_PH_BID);
     assert_int_equal(st.bid_round, 2);
-    bids(&st, 5, 0, -1);
-    assert_int_equal(st.pl[0].cash, 400 - 20 - 10 - 5);
-    assert_int_equal(st.pl[1].cash, 300 - 20 - 10);
+    assert_int_equal(ch_bid_min(&st, 0), 31);
+    bids(&st, 45, 31, -1);
+    assert_int_equal(st.pl[0].cash, 400 - 20 - 30 - 45);
+    assert_int_equal(st.pl[1].cash, 300 - 20 - 30);
     assert_int_equal(st.pl[0].extra_pending, 1);
 }
 
-/* R-36 (project ruling: a rebid tied again at f0 is decided clockwise from the
- * active player): in Dreighinghe with P2 active, P1 and P3 tie at f0 twice;
- * P3 comes first clockwise from P2 and loses the stocks. A first-round tie at
- * f0 does not decide. */
-static void bid_zero_tie_clockwise_R36(void **s)
+/* Rulebook "Bidding mechanism" ("only these tied players bid again. This
+ * continues until there is a winner"); R-36 (issue 29): players tied at f0
+ * who still hold cash are not decided by seat order; their rebid must be
+ * more than the tied f0. In Dreighinghe with P2 active, P1 and P3 tie for
+ * the lowest at f0: f0 is refused in the rebid, and the lower rebid loses. */
+static void bid_zero_tie_with_cash_rebids_R36(void **s)
 {
     (void)s;
     ch_state st;
@@ -406,15 +408,164 @@ static void bid_zero_tie_clockwise_R36(void **s)
     t_stock(&st, 2, COAL, 2);
     to_event(&st);
     choose(&st, CH_EV_DREIGHINGHE);
+    assert_int_equal(ch_bid_min(&st, 0), 0);
     bids(&st, 0, 10, 0);
     assert_int_equal(st.phase, CH_PH_BID);
     unsigned mask;
     ch_decider(&st, &mask);
     assert_int_equal(mask, 5u);
-    bids(&st, 0, -1, 0);
+    assert_int_equal(ch_bid_min(&st, 0), 1);
+    assert_int_equal(ch_bid_min(&st, 2), 1);
+    t_expect_illegal(&st, 0, "bid f0", "more than the tied f0");
+    t_expect_illegal(&st, 2, "bid f0", "more than the tied f0");
+    assert_false(t_legal(&st, 0, "bid f0"));
+    assert_true(t_legal(&st, 0, "bid f1"));
+    bids(&st, 1, -1, 1);
+    assert_int_equal(st.phase, CH_PH_BID);
+    assert_int_equal(st.bid_round, 2);
+    t_expect_illegal(&st, 0, "bid f1", "more than the tied f1");
+    bids(&st, 7, -1, 2);
+    assert_int_equal(st.phase, CH_PH_LOSE);
+    assert_int_equal(t_decider(&st), 2);
+    assert_int_equal(st.pl[0].cash, 300 - 1 - 7);
+    assert_int_equal(st.pl[2].cash, 300 - 1 - 2);
+}
+
+/* R-36: a tied player who cannot pay more than the tied amount may bid
+ * anything up to their cash; one who can must beat it, and wins. */
+static void bid_rebid_short_of_cash_R36(void **s)
+{
+    (void)s;
+    ch_state st;
+    ev_table(&st, 3, 0);
+    to_event(&st);
+    choose(&st, CH_EV_VERLAPPEN);
+    t_cash(&st, 1, 80);
+    bids(&st, 40, 40, 0);
+    assert_int_equal(st.pl[1].cash, 40);
+    assert_int_equal(ch_bid_min(&st, 0), 41);
+    assert_int_equal(ch_bid_min(&st, 1), 0);
+    assert_true(t_legal(&st, 1, "bid f0"));
+    assert_true(t_legal(&st, 1, "bid f40"));
+    assert_false(t_legal(&st, 1, "bid f41"));
+    assert_false(t_legal(&st, 0, "bid f40"));
+    bids(&st, 41, 40, -1);
+    assert_int_equal(st.pl[0].extra_pending, 1);
+    assert_int_equal(st.pl[0].cash, 400 - 40 - 41);
+}
+
+/* R-36: only tied players with no cash left are decided by seat order,
+ * clockwise from the active player, at once (a rebid could only tie at f0
+ * again). In Dreighinghe with P2 active, P1 and P3 hold f0 and tie at f0:
+ * P3 comes first clockwise from P2 and loses the stocks. */
+static void bid_tie_without_cash_clockwise_R36(void **s)
+{
+    (void)s;
+    ch_state st;
+    ev_table(&st, 3, 1);
+    t_stock(&st, 0, COAL, 2);
+    t_stock(&st, 2, COAL, 2);
+    to_event(&st);
+    choose(&st, CH_EV_DREIGHINGHE);
+    t_cash(&st, 0, 0);
+    t_cash(&st, 2, 0);
+    bids(&st, 0, 10, 0);
     assert_int_equal(st.phase, CH_PH_LOSE);
     assert_int_equal(t_decider(&st), 2);
     assert_int_equal(st.pl[1].cash, 400 - 10);
+}
+
+/* Every tie is paid and the tied players bid again: a tie at f40 that takes
+ * all the tied players' cash leaves nothing to bid, so seat order decides
+ * (Verlappen, P1 active: P1 first). */
+static void bid_tie_spending_all_clockwise_R36(void **s)
+{
+    (void)s;
+    ch_state st;
+    ev_table(&st, 3, 0);
+    to_event(&st);
+    choose(&st, CH_EV_VERLAPPEN);
+    t_cash(&st, 0, 40);
+    t_cash(&st, 1, 40);
+    bids(&st, 40, 40, 10);
+    assert_int_equal(st.phase, CH_PH_TURN);
+    assert_int_equal(st.pl[0].cash, 0);
+    assert_int_equal(st.pl[1].cash, 0);
+    assert_int_equal(st.pl[0].extra_pending, 1);
+    assert_int_equal(st.pl[1].extra_pending | st.pl[1].extra_armed, 0);
+}
+
+/* Bidding always ends (R-36, issue 29): every way two or three players with
+ * f0 to f3 (f2 with three) can bid in Verlappen and Dreighinghe, round after
+ * round, reaches a result within 2 x (their cash) + 2 rounds, and a tie
+ * decided without a rebid is one among players who have no cash left. */
+static long bid_tree(const ch_state *st, int bound, int *deepest)
+{
+    if (st->phase != CH_PH_BID)
+        return 1;
+    assert_true(st->bid_round <= bound);
+    if (st->bid_round > *deepest)
+        *deepest = st->bid_round;
+    unsigned mask;
+    ch_decider(st, &mask);
+    int p = __builtin_ctz(mask);
+    ch_move mv[64];
+    int n = ch_legal(st, p, mv, 64);
+    assert_true(n > 0 && n <= 64);
+    long leaves = 0;
+    for (int i = 0; i < n; i++) {
+        ch_state nx = *st;
+        ch_msg m;
+        assert_int_equal(ch_apply(&nx, p, mv[i], &m), CH_OK);
+        if (nx.phase != CH_PH_BID || nx.bid_round != st->bid_round) {
+            /* the round was resolved: a tie for the winning place decided
+             * without a rebid needs every tied player without cash */
+            int lowest = st->ev_kind == CH_EV_DREIGHINGHE, best = lowest ? 1 << 30 : -1;
+            int32_t b[CH_MAX_PLAYERS];
+            for (int q = 0; q < st->nplayers; q++) {
+                b[q] = q == p ? mv[i].n : st->bid[q];
+                if ((st->bid_mask >> q & 1) && (lowest ? b[q] < best : b[q] > best))
+                    best = b[q];
+            }
+            int tied = 0, broke = 1;
+            for (int q = 0; q < st->nplayers; q++)
+                if ((st->bid_mask >> q & 1) && b[q] == best) {
+                    tied++;
+                    broke &= nx.pl[q].cash == 0;
+                }
+            if (tied > 1 && nx.phase != CH_PH_BID)
+                assert_true(broke);
+        }
+        leaves += bid_tree(&nx, bound, deepest);
+    }
+    return leaves;
+}
+
+static void bidding_always_ends_R36(void **s)
+{
+    (void)s;
+    const int kinds[2] = {CH_EV_VERLAPPEN, CH_EV_DREIGHINGHE};
+    long total = 0;
+    int deepest = 0;
+    for (int np = 2; np <= 3; np++) {
+        int top = np == 2 ? 3 : 2;
+        for (int k = 0; k < 2; k++)
+            for (int code = 0; code < (np == 2 ? 16 : 27); code++) {
+                ch_state st;
+                ev_table(&st, np, 0);
+                to_event(&st);
+                choose(&st, kinds[k]);
+                int sum = 0;
+                for (int q = 0, c = code; q < np; q++, c /= top + 1) {
+                    t_cash(&st, q, c % (top + 1));
+                    sum += c % (top + 1);
+                }
+                t_valid(&st);
+                total += bid_tree(&st, 2 * sum + 2, &deepest);
+            }
+    }
+    assert_true(total > 1000);
+    assert_true(deepest >= 2); /* the tree does reach repeated rebids */
 }
 
 /* ---- the bidding cards ------------------------------------------------------------------ */
@@ -542,8 +693,9 @@ static void dreighinghe_fewer_stocks_R42(void **s)
     assert_int_equal(none.pl[1].cash, 295);
 }
 
-/* R-42 ("every player pays every bid they make"), R-35: a tie for the lowest
- * bid at f10: all three pay; P1 and P2 rebid and pay again; P2 (f0) loses. */
+/* R-42 ("every player pays every bid they make"), R-35, R-36: a tie for the
+ * lowest bid at f10: all three pay; P1 and P2 rebid, more than f10, and pay
+ * again; P2 (f11) loses. */
 static void dreighinghe_rebids_all_paid_R42(void **s)
 {
     (void)s;
@@ -554,9 +706,9 @@ static void dreighinghe_rebids_all_paid_R42(void **s)
     choose(&st, CH_EV_DREIGHINGHE);
     bids(&st, 10, 10, 30);
     assert_int_equal(st.phase, CH_PH_BID);
-    bids(&st, 5, 0, -1);
-    assert_int_equal(st.pl[0].cash, 400 - 15);
-    assert_int_equal(st.pl[1].cash, 300 - 10);
+    bids(&st, 15, 11, -1);
+    assert_int_equal(st.pl[0].cash, 400 - 25);
+    assert_int_equal(st.pl[1].cash, 300 - 21);
     assert_int_equal(st.pl[2].cash, 300 - 30);
     assert_int_equal(st.phase, CH_PH_LOSE);
     assert_int_equal(t_decider(&st), 1);
@@ -1143,7 +1295,11 @@ int main(void)
         cmocka_unit_test(verlappen_won_by_active_R39),
         cmocka_unit_test(bid_tie_pay_and_rebid_R35),
         cmocka_unit_test(bid_rebid_tie_continues_R36),
-        cmocka_unit_test(bid_zero_tie_clockwise_R36),
+        cmocka_unit_test(bid_zero_tie_with_cash_rebids_R36),
+        cmocka_unit_test(bid_rebid_short_of_cash_R36),
+        cmocka_unit_test(bid_tie_without_cash_clockwise_R36),
+        cmocka_unit_test(bid_tie_spending_all_clockwise_R36),
+        cmocka_unit_test(bidding_always_ends_R36),
         cmocka_unit_test(aenleggen_top_level_card_R10),
         cmocka_unit_test(aenleggen_empty_reserve_not_chosen_R40),
         cmocka_unit_test(aenleggen_from_deck_does_nothing_R40),

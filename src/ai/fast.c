@@ -162,10 +162,13 @@ ch_move ai_fast_move(ai_ws *ws, const ch_state *st, int p, uint64_t *rng)
 {
     ch_move none = {CH_M_NONE, 0, 0, 0, 0};
     if (st->phase == CH_PH_BID) {
-        /* a sealed bid: little or nothing, without listing every amount */
-        int32_t cash = st->pl[p].cash;
+        /* a sealed bid: little or nothing above the lowest allowed (a
+         * rebid must beat the tie: ch_bid_min), without listing every amount */
+        int32_t cash = st->pl[p].cash, lo = ch_bid_min(st, p);
         int32_t cap = cash / 10 < 30 ? cash / 10 : 30;
-        ch_move m = {CH_M_BID, 0, 0, 0, cap > 0 ? (int32_t)ai_below(rng, (uint32_t)cap + 1) : 0};
+        if (cap > cash - lo)
+            cap = cash - lo;
+        ch_move m = {CH_M_BID, 0, 0, 0, lo + (cap > 0 ? (int32_t)ai_below(rng, (uint32_t)cap + 1) : 0)};
         return m;
     }
     int n = ch_legal(st, p, ws->buf, AI_BUF);

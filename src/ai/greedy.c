@@ -398,9 +398,11 @@ static int32_t greedy_bid_amount(ai_ws *ws, const ch_state *st, int p)
     double prize = bid_prize(ws, st, p);
     int32_t cash = st->pl[p].cash, jitter = p + 1;
     double b;
+    /* a rebid must beat the tied amount while p can pay it (ch_bid_min) */
+    int32_t lo = ch_bid_min(st, p);
     if (st->ev_kind == CH_EV_DREIGHINGHE) {
         if (prize < 10)
-            return 0;
+            return lo;
         b = 0.2 * prize;
         if (b > 0.15 * cash)
             b = 0.15 * cash;
@@ -410,8 +412,8 @@ static int32_t greedy_bid_amount(ai_ws *ws, const ch_state *st, int p)
             b = cash - 50;
     }
     if (b < 1)
-        return 0;
-    return clamp32(floor(b / 10) * 10 + jitter, 0, cash);
+        return lo;
+    return clamp32(floor(b / 10) * 10 + jitter, lo, cash);
 }
 
 /* What the prize of the running auction is worth to p. */
@@ -694,25 +696,25 @@ int ai_candidates(ai_ws *ws, const ch_state *st, int p, ch_move *out, int cap)
     switch (st->phase) {
     case CH_PH_BID: {
         ai_features(st, &ws->prm, &ws->feat);
-        int32_t cash = st->pl[p].cash;
+        int32_t cash = st->pl[p].cash, lo = ch_bid_min(st, p);
         double prize = bid_prize(ws, st, p);
         int32_t am[8];
         int k = 0;
-        am[k++] = 0;
+        am[k++] = lo;
         am[k++] = greedy_bid_amount(ws, st, p);
         if (st->ev_kind == CH_EV_DREIGHINGHE) {
-            am[k++] = clamp32(0.1 * prize + p + 1, 0, cash);
-            am[k++] = clamp32(0.4 * prize + p + 1, 0, cash);
+            am[k++] = clamp32(0.1 * prize + p + 1, lo, cash);
+            am[k++] = clamp32(0.4 * prize + p + 1, lo, cash);
         } else {
-            am[k++] = clamp32(0.25 * prize + p + 1, 0, cash);
-            am[k++] = clamp32(0.75 * prize + p + 1, 0, cash);
-            am[k++] = clamp32(prize + p + 1, 0, cash);
+            am[k++] = clamp32(0.25 * prize + p + 1, lo, cash);
+            am[k++] = clamp32(0.75 * prize + p + 1, lo, cash);
+            am[k++] = clamp32(prize + p + 1, lo, cash);
         }
         for (int i = 0; i < k; i++) {
             int dup = 0;
             for (int j = 0; j < n; j++)
                 dup |= out[j].n == am[i];
-            if (!dup && n < cap && am[i] >= 0 && am[i] <= cash)
+            if (!dup && n < cap && am[i] >= lo && am[i] <= cash)
                 out[n++] = mk(CH_M_BID, 0, 0, 0, am[i]);
         }
         return n;

@@ -155,11 +155,14 @@ void ch_determinize(ch_state *st, int p, uint64_t seed)
             if (st->card_event[c] && st->loc[c] != CH_LOC_DISCARD && i < nk)
                 st->card_event[c] = (uint8_t)(1 + kinds[i++]);
     }
-    /* Unrevealed sealed bids of the others. */
+    /* Unrevealed sealed bids of the others, each one they could have made
+     * (a rebid beats the tied amount while they can pay it: R-36). */
     if (st->phase == CH_PH_BID)
         for (int q = 0; q < st->nplayers; q++)
-            if (q != p && (st->bid_in >> q & 1))
-                st->bid[q] = (int32_t)rng_below(rng, (uint32_t)st->pl[q].cash + 1);
+            if (q != p && (st->bid_in >> q & 1)) {
+                int32_t lo = ch_bid_min(st, q);
+                st->bid[q] = lo + (int32_t)rng_below(rng, (uint32_t)(st->pl[q].cash - lo) + 1);
+            }
     memcpy(st->rng, rng, sizeof rng);
     /* the active player's hand may have been re-dealt: what an offer being
      * built may ask for follows it */

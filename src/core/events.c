@@ -428,7 +428,7 @@ int gen_event_phase(const ch_state *st, int p, ch_move *buf, int cap)
             emit(buf, cap, &n, CH_M_EVENT, CH_NONE, 0, 0, 0);
         break;
     case CH_PH_BID:
-        emit_range(buf, cap, &n, CH_M_BID, 0, 0, 0, pl->cash, 1);
+        emit_range(buf, cap, &n, CH_M_BID, 0, 0, ch_bid_min(st, p), pl->cash, 1);
         break;
     case CH_PH_LOSE:
         for (int c = 0; c < st->ncompanies; c++)
@@ -500,6 +500,11 @@ int check_event_range(const ch_state *st, int p, ch_move m, ch_msg *why)
     if (m.type == CH_M_BID && st->phase == CH_PH_BID) {
         if (m.a || m.b || m.c)
             return fail(why, CH_EILLEGAL, "malformed bid");
+        int32_t lo = ch_bid_min(st, p);
+        if (lo > 0 && m.n >= 0 && m.n < lo)
+            return fail(why, CH_EILLEGAL,
+                        "a rebid must be more than the tied f%d while you can pay it: from f%d to your cash, f%d",
+                        st->au_high, lo, pl->cash);
         if (m.n < 0 || m.n > pl->cash)
             return fail(why, CH_EILLEGAL, "a sealed bid is from f0 to your cash, f%d", pl->cash);
         return CH_OK;
@@ -541,6 +546,20 @@ static void start_bids(ch_state *st, unsigned mask)
 
 static void auction_end(ch_state *st);
 
+/* Rulebook "Bidding mechanism" ("If there is a tie for the win, these players
+ * pay their bid to the bank and only these tied players bid again. This
+ * continues until there is a winner."); R-35, R-36. A rebid must be more
+ * than the tied amount, kept in au_high, while the bidder can pay that
+ * much; one who cannot bids anything up to their cash. So every tied player
+ * with cash bids at least f1 after a tie at f0, every tie at f1 or more
+ * costs each tied player that much, and the rebids end (issue 29). */
+int32_t ch_bid_min(const ch_state *st, int p)
+{
+    if (!st || p < 0 || p >= st->nplayers || st->phase != CH_PH_BID || st->bid_round == 0)
+        return 0;
+    return st->pl[p].cash > st->au_high ? st->au_high + 1 : 0;
+}
+
 static void resolve_bids(ch_state *st)
 {
     int kind = st->ev_kind, lowest = kind == CH_EV_DREIGHINGHE;
@@ -563,23 +582,33 @@ static void resolve_bids(ch_state *st)
             pay_bank(st, p, st->bid[p]);
     }
     int w = CH_NONE;
+    unsigned with_cash = 0;
+    for (int p = 0; p < st->nplayers; p++)
+        if ((tied >> p & 1) && st->pl[p].cash > 0)
+            with_cash |= 1u << p;
     if (popc(tied) == 1) {
         w = __builtin_ctz(tied);
         if (!lowest)
             pay_bank(st, w, st->bid[w]);
-    } else if (st->bid_round > 0 && best == 0) {
-        /* A rebid tied again at f0 is decided clockwise from the active
-         * player (R-36). */
+    } else if (!with_cash) {
+        /* Tied players with no cash left could only tie again at f0: the
+         * tie is decided clockwise from the active player (R-36). For
+         * Dreighinghe the first of them loses the stocks. */
         for (int i = 0, p = st->active; i < st->nplayers; i++, p = next_player(st, p))
             if (tied >> p & 1) {
                 w = p;
                 break;
             }
     } else {
-        st->bid_round++;
+        /* The tied players, who have paid, bid again; a rebid must beat the
+         * tied amount while the bidder can pay it (ch_bid_min, R-36). */
+        if (st->bid_round < 255)
+            st->bid_round++;
+        st->au_high = best;
         start_bids(st, tied);
         return;
     }
+    st->au_high = 0;
     switch (kind) {
     case CH_EV_VERLAPPEN:
         st->pl[w].extra_pending = 1;
