@@ -498,8 +498,11 @@ static void two_card_spacing_R17(void **s)
     t_expect_illegal(&st, 0, "play Harbour D1 + Harbour C1", NULL);
 }
 
-/* R-21: a two-card founding takes no broken roof (it would be worth f20 with
- * or without it); the roofless founding is legal and the roof is kept. */
+/* RULINGS.md "Action cards" ("A roof may only be put on a build that
+ * changes a company's value"); R-21, R-31 (issue 29): a two-card founding
+ * changes a value (the company goes on the chart), so it may carry a roof,
+ * on the first card's warehouse: f10 - f50 + f10 stays at the f20 floor, and
+ * the founder is paid f20. Without a roof the roof is kept. */
 static void two_card_founding_with_roof_R21(void **s)
 {
     (void)s;
@@ -508,18 +511,32 @@ static void two_card_founding_with_roof_R21(void **s)
     t_give(&st, 0, "Harbour C1");
     t_give(&st, 0, "Harbour D1");
     t_roofs(&st, 0, 1);
-    ch_state before = st;
+    ch_state plain = st;
     int32_t cash = st.pl[0].cash;
-    ch_msg m;
-    assert_int_equal(ch_play(&st, 0, "play Harbour C1 + Harbour D1 roof", &m), CH_EILLEGAL);
-    assert_non_null(strstr(m.text, "two-card founding"));
-    assert_memory_equal(&st, &before, sizeof st);
-    t_play(&st, 0, "play Harbour C1 + Harbour D1");
+    assert_true(t_legal(&st, 0, "play Harbour C1 + Harbour D1 roof"));
+    assert_true(t_legal(&st, 0, "play Harbour D1 + Harbour C1 roof"));
+    t_play(&st, 0, "play Harbour C1 + Harbour D1 roof");
     t_play(&st, 0, "found Tea");
     assert_int_equal(st.co[TEA].value, 20);
     assert_int_equal(st.pl[0].cash, cash + 20);
-    assert_int_equal(st.pflags[P(&st, "Harbour C1")] & CH_PF_ROOF, 0);
-    assert_int_equal(st.pl[0].roofs, 1);
+    assert_true(st.pflags[P(&st, "Harbour C1")] & CH_PF_ROOF);
+    assert_int_equal(st.pflags[P(&st, "Harbour D1")] & CH_PF_ROOF, 0);
+    assert_int_equal(st.pl[0].roofs, 0);
+    t_play(&plain, 0, "play Harbour C1 + Harbour D1");
+    t_play(&plain, 0, "found Tea");
+    assert_int_equal(plain.pflags[P(&plain, "Harbour C1")] & CH_PF_ROOF, 0);
+    assert_int_equal(plain.pl[0].roofs, 1);
+}
+
+/* R-21, R-31: a two-card roof needs a roof in hand. */
+static void two_card_founding_roof_needs_roof_R21(void **s)
+{
+    (void)s;
+    ch_state st;
+    table(&st);
+    t_give(&st, 0, "Harbour C1");
+    t_give(&st, 0, "Harbour D1");
+    t_expect_illegal(&st, 0, "play Harbour C1 + Harbour D1 roof", "no broken roof");
 }
 
 /* ---- B. expanding, D. lone ---------------------------------------------------- */
@@ -870,6 +887,7 @@ int main(void)
         cmocka_unit_test(two_card_diagonal_founding_R21),
         cmocka_unit_test(two_card_spacing_R17),
         cmocka_unit_test(two_card_founding_with_roof_R21),
+        cmocka_unit_test(two_card_founding_roof_needs_roof_R21),
         cmocka_unit_test(expand_pays_new_value),
         cmocka_unit_test(expand_joins_lone_with_level),
         cmocka_unit_test(expand_at_300_no_payout),

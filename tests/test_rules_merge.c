@@ -462,18 +462,47 @@ static void merge_roof_on_credited_R31(void **s)
     assert_int_equal(st.pl[0].cash, cash + 120);
 }
 
-/* R-31: with a roof, a company at the f20 floor cannot be credited (nothing
- * to deduct); the other one can. */
-static void merge_roof_credit_not_at_floor_R31(void **s)
+/* RULINGS.md "Action cards" ("A roof may only be put on a build that
+ * changes a company's value"); R-31 (issue 29): a merger changes the
+ * survivor's value, so with a roof either company may be credited, even
+ * one at the f20 floor: Gunpowder f20 stays f20, then Coal f70 absorbs it
+ * (f90). */
+static void merge_roof_credit_at_floor_R31(void **s)
 {
     (void)s;
     ch_state st;
     two_way(&st, 3, 20, 70);
     t_roofs(&st, 0, 1);
+    int32_t cash = st.pl[0].cash;
     t_play(&st, 0, "play Harbour C1 roof");
-    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 1);
-    assert_false(t_legal(&st, 0, "credit Gunpowder"));
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 2);
     assert_true(t_legal(&st, 0, "credit Coal"));
+    t_play(&st, 0, "credit Gunpowder");
+    assert_int_equal(st.co[COAL].value, 90);
+    assert_int_equal(st.co[GUNPOWDER].on_chart, 0);
+    assert_int_equal(st.pl[0].cash, cash + 90);
+}
+
+/* R-31 (issue 29): a warehouse with a roof that joins two f20 companies is
+ * legal: whichever is credited stays at the f20 floor, and the survivor
+ * goes from f20 to f40, paid f40. */
+static void merge_roof_two_at_floor_R31(void **s)
+{
+    (void)s;
+    ch_state st;
+    two_way(&st, 3, 20, 20);
+    t_roofs(&st, 0, 1);
+    int32_t cash = st.pl[0].cash;
+    assert_true(t_legal(&st, 0, "play Harbour C1 roof"));
+    t_play(&st, 0, "play Harbour C1 roof");
+    assert_int_equal(t_count_type(&st, 0, CH_M_CREDIT), 2);
+    t_play(&st, 0, "credit Coal");
+    assert_int_equal(st.phase, CH_PH_MERGE); /* f20 and f20: the builder decides */
+    t_play(&st, 0, "merge Gunpowder into Coal");
+    assert_int_equal(st.co[COAL].value, 40);
+    assert_int_equal(st.pl[0].roofs, 0);
+    assert_true(st.pflags[P(&st, "Harbour C1")] & CH_PF_ROOF);
+    assert_int_equal(st.pl[0].cash, cash + 40);
 }
 
 /* R-24 ("and the value of any lone warehouses it connects"): lone C2 with a
@@ -529,7 +558,8 @@ int main(void)
         cmocka_unit_test(merge_placeholder_empty_supply_R26),
         cmocka_unit_test(merge_upside_down_takes_last_R49),
         cmocka_unit_test(merge_roof_on_credited_R31),
-        cmocka_unit_test(merge_roof_credit_not_at_floor_R31),
+        cmocka_unit_test(merge_roof_credit_at_floor_R31),
+        cmocka_unit_test(merge_roof_two_at_floor_R31),
         cmocka_unit_test(merge_lone_joins_credited_R24),
         cmocka_unit_test(merge_capped_300),
     };

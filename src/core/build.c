@@ -190,22 +190,26 @@ int single_founds(const ch_state *st, int x)
 }
 
 /* A broken roof may only go on a build that changes a company's value
- * (RULINGS.md "Action cards"; R-31). */
+ * (RULINGS.md "Action cards": "A roof may only be put on a build that
+ * changes a company's value"; R-31). An expansion (a level on a company's
+ * warehouse too) changes its company's value unless the roof leaves it where
+ * it was, at the f20 floor. */
 static int roof_changes(const ch_state *st, int c, int delta)
 {
     int old = st->co[c].value;
     return clamp_value(st, old + delta) != old;
 }
 
+/* The same reading for every build (issue 29): a founding puts a company on
+ * the chart, a merger takes one off it and pays the survivor's final value
+ * (R-54), so both always change a value, whichever company is credited; a
+ * lone warehouse changes none. */
 static int roof_ok_plot(const ch_state *st, const playinfo *pi)
 {
-    if (pi->kind == K_FOUND || pi->kind == K_DIAG)
+    if (pi->kind == K_FOUND || pi->kind == K_DIAG || pi->kind == K_MERGE)
         return 1;
-    if (pi->kind == K_EXPAND || pi->kind == K_MERGE) {
-        for (unsigned m = pi->comps; m; m &= m - 1)
-            if (roof_changes(st, __builtin_ctz(m), BA_ROOF_DELTA + pi->lone_value))
-                return 1;
-    }
+    if (pi->kind == K_EXPAND)
+        return roof_changes(st, __builtin_ctz(pi->comps), BA_ROOF_DELTA + pi->lone_value);
     return 0;
 }
 
@@ -340,8 +344,13 @@ int gen_plays_cards(const ch_state *st, ch_move *buf, int cap, int n)
                 }
                 if (alone[j] || !pair_founds(st, &v, x1, x2))
                     continue;
+                /* a founding may carry a roof, on the first card's warehouse (R-21, R-31) */
                 emit(buf, cap, &n, CH_M_PLAY, plots[i], x1, plots[j], 0);
+                if (pl->roofs)
+                    emit(buf, cap, &n, CH_M_PLAY, plots[i], x1, plots[j], 1);
                 emit(buf, cap, &n, CH_M_PLAY, plots[j], x2, plots[i], 0);
+                if (pl->roofs)
+                    emit(buf, cap, &n, CH_M_PLAY, plots[j], x2, plots[i], 1);
             }
         }
     }
@@ -368,8 +377,8 @@ int play_legal_reason(const ch_state *st, int p, ch_move m, ch_msg *why)
         }
         if (st->card_level[m.a] || st->card_level[m.c])
             return fail(why, CH_EILLEGAL, "only two plot cards can be played together");
-        if (m.n)
-            return fail(why, CH_EILLEGAL, "a broken roof cannot go on a two-card founding: it would change nothing");
+        if ((m.n & 1) && !st->pl[p].roofs)
+            return fail(why, CH_EILLEGAL, "you hold no broken roof");
         if (st->supply < 2)
             return fail(why, CH_EILLEGAL, "the supply has fewer than two warehouses");
         if (single_founds(st, st->card_plot[m.a]) || single_founds(st, st->card_plot[m.c]))
@@ -495,6 +504,8 @@ void apply_play(ch_state *st, ch_move m)
         discard_card(st, m.c);
         place_warehouse(st, x);
         place_warehouse(st, x2);
+        if (st->b_roof)
+            st->pflags[x] |= CH_PF_ROOF; /* on the first card's warehouse (R-21) */
         if (adjacent) {
             st->b_hq = (uint8_t)x;
             st->phase = CH_PH_FOUND;
@@ -582,13 +593,10 @@ int gen_build_phase(const ch_state *st, ch_move *buf, int cap)
     }
     case CH_PH_CREDIT: {
         unsigned comps = adjacent_companies(st, st->b_plot);
-        plotset lone;
-        lone_component(st, st->b_plot, &lone);
-        int lv = lone_value(st, &lone);
+        /* With a roof, any company may be credited: the merger changes a
+         * value whichever it is (R-31). */
         for (int c = 0; c < st->ncompanies; c++) {
             if (!(comps >> c & 1))
-                continue;
-            if (st->b_roof && !roof_changes(st, c, BA_ROOF_DELTA + lv))
                 continue;
             emit(buf, cap, &n, CH_M_CREDIT, c, 0, 0, 0);
         }
@@ -791,7 +799,11 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
                         if (bs_has(diag, x2) || !pair_founds(st, &v, x1, x2))
                             continue;
                         emit(buf, cap, &n, CH_M_PLAY, x1, x1, x2, 0);
+                        if (pl->roofs)
+                            emit(buf, cap, &n, CH_M_PLAY, x1, x1, x2, 1);
                         emit(buf, cap, &n, CH_M_PLAY, x2, x2, x1, 0);
+                        if (pl->roofs)
+                            emit(buf, cap, &n, CH_M_PLAY, x2, x2, x1, 1);
                     }
             }
     }
