@@ -1284,8 +1284,10 @@ static void forced_sell_then_purchase_G20(void **s)
     assert_int_equal(st.phase, CH_PH_TURN);
 }
 
-/* G-20: one stock at a time; while the cash is short the player may sell
- * more or stop; with f50 reached the purchase follows. */
+/* Printed rulebook "Your turn" ("you must sell stock card(s) to the bank
+ * and purchase a new building card"); G-20 (issue 29): one stock at a time;
+ * while the cash is short and a stock is left the player must sell more (no
+ * "done"); with f50 reached the purchase follows. */
 static void forced_sell_several_G20(void **s)
 {
     (void)s;
@@ -1295,20 +1297,65 @@ static void forced_sell_several_G20(void **s)
     st.co[GOLD].value = 30;
     t_play(&st, 0, "sell Gold");
     assert_int_equal(st.pl[0].cash, 30);
-    assert_true(t_legal(&st, 0, "done"));
+    assert_false(t_legal(&st, 0, "done"));
     assert_true(t_legal(&st, 0, "sell Gold"));
     assert_false(t_legal(&st, 0, "draw"));
-    ch_state stop = st;
-    t_play(&stop, 0, "done");
-    assert_int_equal(stop.active, 1);
-    assert_int_equal(stop.pl[0].cash, 30);
-    assert_int_equal(stop.pl[0].stock[GOLD], 1);
+    assert_int_equal(count_all(&st, 0), 1);
     t_play(&st, 0, "sell Gold");
     assert_int_equal(st.pl[0].cash, 60);
     assert_false(t_legal(&st, 0, "done"));
     t_play(&st, 0, "take L3");
     assert_int_equal(st.pl[0].cash, 10);
     assert_int_equal(st.active, 1);
+}
+
+/* The issue 29 case (printed rulebook "Your turn", Reminder: "must sell at
+ * least one of your stocks to the bank and buy a new building card"; G-20):
+ * f0, a Gold stock (f30) and a Coffee stock (f120): after selling Gold the
+ * player may not end the turn, but sells Coffee and purchases. */
+static void forced_sell_until_purchase_G20(void **s)
+{
+    (void)s;
+    ch_state st;
+    forced_table(&st, 0);
+    t_ga_layout(&st, COFFEE, 120, "51 52");
+    st.co[GOLD].value = 30;
+    t_stock(&st, 0, GOLD, 1);
+    t_stock(&st, 0, COFFEE, 1);
+    t_valid(&st);
+    t_play(&st, 0, "sell Gold");
+    assert_int_equal(st.pl[0].cash, 30);
+    assert_int_equal(st.phase, CH_PH_FORCED);
+    assert_false(t_legal(&st, 0, "done"));
+    assert_true(t_legal(&st, 0, "sell Coffee"));
+    t_expect_illegal(&st, 0, "done", NULL);
+    t_play(&st, 0, "sell Coffee");
+    assert_int_equal(st.pl[0].cash, 150);
+    assert_false(t_legal(&st, 0, "done"));
+    t_play(&st, 0, "draw");
+    assert_int_equal(st.pl[0].cash, 100);
+    assert_int_equal(ch_hand_count(&st, 0), 1);
+    assert_int_equal(st.active, 1);
+}
+
+/* G-20: a player who has sold every stock and still cannot pay ends the
+ * turn ("done"), without a card. */
+static void forced_nothing_left_to_sell_G20(void **s)
+{
+    (void)s;
+    ch_state st;
+    forced_table(&st, 0);
+    st.co[GOLD].value = 30;
+    t_stock(&st, 0, GOLD, 1);
+    t_valid(&st);
+    t_play(&st, 0, "sell Gold");
+    assert_int_equal(st.pl[0].cash, 30);
+    assert_int_equal(count_all(&st, 0), 1);
+    assert_true(t_legal(&st, 0, "done"));
+    t_play(&st, 0, "done");
+    assert_int_equal(st.active, 1);
+    assert_int_equal(st.pl[0].cash, 30);
+    assert_int_equal(ch_hand_count(&st, 0), 0);
 }
 
 /* G-19, G-20: with nothing to sell, or with no card left to buy, the player
@@ -1924,6 +1971,8 @@ int main(void)
         cmocka_unit_test(flag_after_level_found_merge_G18),
         cmocka_unit_test(forced_sell_then_purchase_G20),
         cmocka_unit_test(forced_sell_several_G20),
+        cmocka_unit_test(forced_sell_until_purchase_G20),
+        cmocka_unit_test(forced_nothing_left_to_sell_G20),
         cmocka_unit_test(forced_pass_G20),
         cmocka_unit_test(forced_only_when_stuck_G19),
         cmocka_unit_test(stall_round_of_passes_G27),

@@ -510,10 +510,17 @@ int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
     case CH_PH_PURCHASE:
         return purchase_possible(st, p) ? gen_purchase_moves(st, buf, cap, 0, 0) : 0;
     case CH_PH_FORCED: {
+        /* Printed rulebook "Your turn": "Should you be unable to perform one
+         * of these, you must sell stock card(s) to the bank and purchase a
+         * new building card"; its Reminder: "must sell at least one of your
+         * stocks to the bank and buy a new building card" (first rules 3
+         * alike; G-19, G-20). The player sells, choosing which stock, until
+         * the purchase is possible, then purchases; only a player with
+         * nothing left to sell who still cannot pay ends the turn (issue 29). */
         n = gen_sells(st, p, buf, cap, 0);
         if (purchase_possible(st, p))
             n = gen_purchase_moves(st, buf, cap, n, pl->cash >= GA_REFRESH + GA_PURCHASE);
-        else
+        else if (n == 0)
             emit(buf, cap, &n, CH_M_DONE, 0, 0, 0, 0);
         return n;
     }
