@@ -1849,6 +1849,59 @@ static void end_last_warehouse_G25(void **s)
     assert_int_equal(ch_check(&st, 0, mv, &why), CH_EOVER);
 }
 
+/* First rules "End of the Game" ("When the last warehouse is place on the
+ * board, the game ends"; Japanese translation alike); G-25 (issue 29): with
+ * the preset golden-age-first the build that places the last warehouse is
+ * resolved (its payout) and the game ends at once: no trade, no flag. */
+static void end_first_rules_at_once_G25(void **s)
+{
+    (void)s;
+    ch_state st;
+    t_new_ga(&st, 2, CH_GA_FIRST, 0, 20250);
+    t_ga_clear(&st);
+    t_turn(&st, 0);
+    t_ga_layout(&st, GOLD, 30, "13 f12 f14");
+    t_give_lot(&st, 0, 15);
+    pad(&st, 1);
+    t_stock(&st, 0, GOLD, 1);
+    t_valid(&st);
+    int32_t cash = st.pl[0].cash;
+    t_play(&st, 0, "play Harbour 15");
+    assert_int_equal(st.supply, 0);
+    assert_true(st.over);
+    assert_int_equal(st.phase, CH_PH_OVER);
+    assert_int_equal(st.pl[0].cash, cash + 40); /* the payout is made */
+    assert_int_equal(ch_decider(&st, NULL), CH_DEC_TERMINAL);
+    assert_int_equal(count_all(&st, 0), 0);
+}
+
+/* G-25: under golden-age-first a merger that places the last warehouse is
+ * resolved, its liquidation and payout, before the game ends. */
+static void end_first_rules_merger_resolved_G25(void **s)
+{
+    (void)s;
+    ch_state st;
+    t_new_ga(&st, 2, CH_GA_FIRST, 0, 20251);
+    t_ga_clear(&st);
+    t_turn(&st, 0);
+    t_ga_layout(&st, GOLD, 40, "13 12");
+    t_ga_layout(&st, COFFEE, 30, "15 16");
+    t_give_lot(&st, 0, 14);
+    pad(&st, 1);
+    t_stock(&st, 1, COFFEE, 2);
+    t_valid(&st);
+    int32_t c0 = st.pl[0].cash, c1 = st.pl[1].cash;
+    t_play(&st, 0, "play Harbour 14");
+    assert_int_equal(st.supply, 0);
+    assert_false(st.over);
+    t_play(&st, 0, "credit Gold");
+    assert_true(st.over);
+    assert_int_equal(st.co[GOLD].value, 80);
+    assert_int_equal(st.co[COFFEE].on_chart, 0);
+    assert_int_equal(st.pl[1].cash, c1 + 60);
+    assert_int_equal(st.pl[0].cash, c0 + 80);
+}
+
 /* G-25: a level card or a founding can place the last warehouses too. */
 static void end_by_level_or_founding_G25(void **s)
 {
@@ -1991,6 +2044,8 @@ int main(void)
         cmocka_unit_test(event_refresh_then_broke_G04),
         cmocka_unit_test(view_hides_stocks_G07),
         cmocka_unit_test(end_last_warehouse_G25),
+        cmocka_unit_test(end_first_rules_at_once_G25),
+        cmocka_unit_test(end_first_rules_merger_resolved_G25),
         cmocka_unit_test(end_by_level_or_founding_G25),
         cmocka_unit_test(end_scores_G25),
         cmocka_unit_test(end_tie_shared_G26),

@@ -199,6 +199,16 @@ void end_turn(ch_state *st)
 
 void enter_trade(ch_state *st)
 {
+    /* The Golden Age's first rules (preset golden-age-first), "End of the
+     * Game": "When the last warehouse is place on the board, the game
+     * ends." (the Japanese translation agrees). The build that placed it is
+     * resolved, its payout and a merger's sales, and the game ends with no
+     * trade or flag after it. The printed rulebook (seed 003) ends it "at
+     * the end of that player's turn" instead, after the trade (G-25). */
+    if (st->edition == CH_ED_GOLDEN_AGE && st->preset == CH_GA_FIRST && st->end_triggered) {
+        end_turn(st);
+        return;
+    }
     st->phase = CH_PH_TRADE;
     st->actor = st->active;
     st->trades = 0;
