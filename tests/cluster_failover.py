@@ -28,7 +28,7 @@ BIN, SRC, WORK = cluster.test_setup()
 rng = random.Random(17)
 
 
-with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=2) as cl:
+with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=2, quiet=False) as cl:
     print(f"cluster up: storage {cl.store}, HAProxy on {cl.port}", flush=True)
     gid, toks, cookies, game, conns = cluster.two_players(cl, 99)
     own = owner_of(cl, gid, cl.names)
@@ -77,6 +77,13 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=2) as cl:
     moves = check_stored(cl, gid, game)
     print(f"game {gid}: {len(moves)} moves stored, {game.acked} acknowledged, "
           f"{acked_before} before the kill", flush=True)
+    # the new owner's log line survives its own kill -9 (issue 28, low: it
+    # stayed in the stdio buffer of a pipe and was lost)
+    p = cl.node(other).proc
+    cl.kill(other)
+    out = p.stdout.read().decode(errors="replace")
+    check(f"node {other} took over game {gid}" in out,
+          f"node {other} said it took over game {gid} before its kill -9: {out[-300:]!r}")
 
 finish("cluster_failover: kill -9 of the owner, the game goes on on the other node, "
        "nothing lost or doubled")

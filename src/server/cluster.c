@@ -208,6 +208,19 @@ void srv_cluster_tick(void)
     }
 }
 
+/* The log line of a game this node took (a lease that ran out, claimed at a
+ * renewal or at a client's request), flushed at once: standard output is
+ * a pipe or a file under a service manager, fully buffered, and a node
+ * killed with -9 lost every such line still in its buffer (issue 28, low). */
+static void took_over(const srv_game *g)
+{
+    if (g_srv->opt.quiet)
+        return;
+    printf("chartered: node %s took over game %s at move %d\n", srv_node_name(), g->id,
+           g->nmoves);
+    fflush(stdout);
+}
+
 void srv_cluster_won(const char *id)
 {
     srv_game *g = srv_game_held(id);
@@ -226,9 +239,7 @@ void srv_cluster_won(const char *id)
             return;
         }
         srv_game_add(g);
-        if (!g_srv->opt.quiet)
-            printf("chartered: node %s took over game %s at move %d\n", srv_node_name(), id,
-                   g->nmoves);
+        took_over(g);
     }
     g->lease = SRV_LEASE_HELD;
     g->lease_at = srv_now_ms();
@@ -291,6 +302,7 @@ static int claim(srv_game **gp, char *owner, size_t on, char *why, size_t n)
         return -1;
     }
     srv_game_add(g);
+    took_over(g);
     g->lease = SRV_LEASE_HELD;
     g->lease_at = srv_now_ms();
     *gp = g;
@@ -505,9 +517,11 @@ void srv_cluster_evicted(const srv_game *g)
     snprintf(released[nreleased_next].id, sizeof released[0].id, "%s", g->id);
     released[nreleased_next].at = srv_now_ms();
     nreleased_next = (nreleased_next + 1) % RELEASED_MAX;
-    if (!g_srv->opt.quiet)
+    if (!g_srv->opt.quiet) {
         printf("chartered: node %s: game %s left memory, its lease given back\n",
                srv_node_name(), g->id);
+        fflush(stdout);
+    }
 }
 
 int srv_cluster_released_lately(const char *id)

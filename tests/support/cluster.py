@@ -73,8 +73,9 @@ def fill_haproxy(src, bind, nodes):
 
 class Cluster:
     def __init__(self, binary, src, work, nodes=2, lease=3, names=None, extra=(), pg_dir=None,
-                 store=None):
+                 store=None, quiet=True):
         self.binary, self.src, self.work = binary, src, work
+        self.quiet = quiet  # False: the nodes print their log lines (standard output)
         self.names = names or ["a", "b", "c"][:nodes]
         self.lease = lease
         self.extra = list(extra)
@@ -119,6 +120,7 @@ class Cluster:
         s.log = os.path.join(self.work, name + ".log")
         # Server.start writes the log next to the database: a node's own name
         s.db = self.db
+        s.quiet = self.quiet
         self.nodes[name] = s
         _start_logged(s, os.path.join(self.work, name + ".log"))
         return s
@@ -203,8 +205,8 @@ class Cluster:
 
 def _start_logged(s, log):
     """Server.start with the node's log in log (its standard error)."""
-    args = [s.binary, "serve", "--port", str(s.port), "--host", "127.0.0.1", "--db", s.db,
-            "--quiet"] + s.extra
+    args = [s.binary, "serve", "--port", str(s.port), "--host", "127.0.0.1", "--db", s.db]
+    args += (["--quiet"] if getattr(s, "quiet", True) else []) + s.extra
     s.log = log
     with open(log, "ab") as err:
         s.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=err)
