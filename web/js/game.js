@@ -15,6 +15,7 @@ import { ChatPanel } from './chat.js';
 import { prefs, togglePref, turnAlert, moneyFly } from './effects.js';
 import { copyPositionButton } from './position.js';
 import { FrameState } from './frames.js';
+import { InviteLinks } from './invites.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -78,6 +79,7 @@ export class GamePage {
       h('div', { class: 'game-top' }, E.status, E.conn, this.replay ? null : copyPositionButton(this.game), E.settingsBox),
       E.live,
       E.errors,
+      E.invites = h('section', { class: 'panel invites', id: 'invites', hidden: true }),
       E.layout = h('div', { class: 'game-layout', hidden: true },
         h('div', { class: 'main-col' }, E.boardWrap, E.decision, E.hand, E.market, E.legend),
         h('aside', { class: 'side-col' }, E.chart, E.players, E.events, E.log, this.chat.el)),
@@ -253,6 +255,7 @@ export class GamePage {
     const focused = document.activeElement;
     const focus = { key: focusKey(focused), value: focused && focused.tagName === 'INPUT' ? focused.value : null };
     this.renderStatus();
+    this.renderInvites();
     this.renderSettings();
     this.renderBoard();
     this.renderLegend();
@@ -286,6 +289,20 @@ export class GamePage {
       const head = this.el.dialog.hidden ? this.el.decision.querySelector('h2') : this.el.dialog.querySelector('input.amount, button.move:not([disabled])');
       if (head) head.focus({ preventScroll: true });
     }
+  }
+
+  // The creator's invite links while the game waits for its players
+  // (invites.js): asked again whenever a seat is taken, since its link is
+  // then gone; the server shows them to the creator only.
+  renderInvites() {
+    const f = this.frame;
+    if (this.replay || this.watch || f.status !== 'waiting' || this.seat < 0) {
+      this.el.invites.hidden = true;
+      return;
+    }
+    const taken = (f.seats || []).map((s) => (s.claimed ? 1 : 0)).join('');
+    if (!this.invites) this.invites = new InviteLinks(this.game, this.el.invites);
+    if (this.invitesFor !== taken) { this.invitesFor = taken; this.invites.load(); }
   }
 
   renderStatus() {
@@ -616,16 +633,6 @@ export class GamePage {
     }
     E.appendChild(row);
     const btns = h('div', { class: 'move-group' });
-    // The Golden Age's printed rules: the event cards' backs differ, so every
-    // player sees whether the top card of the deck is one (docs/rules.md,
-    // Ruling G-07; the view's piles.deck_top_event, absent when not seen)
-    if (typeof p.deck_top_event === 'boolean') {
-      const what = t(p.deck_top_event ? 'ui.deck_top_event' : 'ui.deck_top_building');
-      btns.appendChild(h('span', {
-        class: `card deck-back ${p.deck_top_event ? 'event-back' : 'building-back'}`, id: 'deck-top',
-        role: 'img', title: what, 'aria-label': what, dataset: { top: p.deck_top_event ? 'event' : 'building' },
-      }, what));
-    }
     for (const m of ['draw', 'refresh']) if (this.myTurn && this.legal.has(m)) btns.appendChild(this.moveButton(m));
     E.appendChild(btns);
     const info = [t('ui.deck_count', { n: p.deck_count ?? '?' }), t('ui.discard_count', { n: (p.discard || []).length })];

@@ -2,14 +2,17 @@
 // that is not over, those where it is the player's turn first, each with its
 // deadline (turn-based games count days per move) and a link to the seat.
 // Reads GET /api/my-games (docs/protocol.md, "Players"); refreshed every
-// 15 seconds.
+// 15 seconds. A game that waits for its players shows its creator the
+// invite links of the seats still free (invites.js).
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
+import { InviteLinks } from './invites.js';
 
 export class MyGamesPage {
   constructor(root) {
     this.root = root;
+    this.invites = new Map(); // game id -> InviteLinks
     this.load();
     this.poll = setInterval(() => this.load(), 15000);
   }
@@ -22,6 +25,13 @@ export class MyGamesPage {
     try {
       this.data = await api('GET', '/api/my-games');
       this.error = null;
+      // the invite links of the games not waiting for this player (a game
+      // waiting for its players waits for nobody's move)
+      for (const g of this.data.games || []) {
+        if (g.your_turn) continue;
+        if (!this.invites.has(g.id)) this.invites.set(g.id, new InviteLinks(g.id));
+        this.invites.get(g.id).load();
+      }
     } catch (e) {
       this.error = e.status === 401 ? t('mygames.need_session') : e.message;
     }
@@ -42,6 +52,7 @@ export class MyGamesPage {
           g.mode === 'turn-based' ? t('mygames.days', { n: g.days }) : t('mygames.live'), ' · ',
           g.your_turn ? h('b', {}, t('mygames.your_turn')) : h('span', { class: 'muted' }, t('mygames.waiting'))),
         g.deadline ? h('div', { class: 'muted small' }, t('mygames.deadline', { when: new Date(g.deadline).toLocaleString() })) : null,
-        h('a', { class: 'button small', href: g.link }, t('lobby.open'))))));
+        h('a', { class: 'button small', href: g.link }, t('lobby.open')),
+        this.invites.has(g.id) ? this.invites.get(g.id).el : null))));
   }
 }
