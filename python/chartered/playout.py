@@ -10,6 +10,7 @@ and C give the same games for the same seeds (tests/python/test_selfplay.py).
 from ._lib import ffi, lib
 
 _MIX = 0x5eedc0ffee123457
+_CAP = 1 << 14  # the move buffer's first length; it grows for a longer list
 
 
 def random_playout(state, seed, max_decisions=100000):
@@ -17,7 +18,7 @@ def random_playout(state, seed, max_decisions=100000):
     st = state._st
     rng = ffi.new("ch_rng *")
     lib.ch_rng_seed(rng, (seed ^ _MIX) & ((1 << 64) - 1))
-    cap = 1 << 14
+    cap = _CAP
     buf = ffi.new("ch_move[]", cap)
     mask = ffi.new("unsigned *")
     n = 0
@@ -28,7 +29,11 @@ def random_playout(state, seed, max_decisions=100000):
         m = mask[0]
         p = (m & -m).bit_length() - 1
         cnt = lib.ch_legal(st, p, buf, cap)
-        if cnt <= 0 or cnt > cap:
+        if cnt > cap:  # a rich player's bid: one move per florin; grow
+            cap = cnt
+            buf = ffi.new("ch_move[]", cap)
+            cnt = lib.ch_legal(st, p, buf, cap)
+        if cnt <= 0:
             raise RuntimeError(f"player {p} has {cnt} legal moves")
         lib.ch_apply_fast(st, p, buf[lib.ch_rng_below(rng, cnt)])
         n += 1

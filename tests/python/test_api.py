@@ -208,6 +208,17 @@ finally:
     _game._LEGAL_CAP = saved
 big = game.new_initial_state(seed=5).legal_actions()
 check(small == big and len(big) > 2, "a legal list longer than the buffer was cut or refused")
+# ... and so does random_playout's: the same game with a 2-move first buffer
+import chartered.playout as _playout  # noqa: E402
+a, b = game.new_initial_state(seed=6), game.new_initial_state(seed=6)
+saved = _playout._CAP
+_playout._CAP = 2
+try:
+    na = chartered.random_playout(a, 6)
+finally:
+    _playout._CAP = saved
+nb = chartered.random_playout(b, 6)
+check(na == nb and a == b and a.is_terminal(), "random_playout with a short buffer differs")
 
 if failures:
     print(f"{len(failures)} failures")
