@@ -1577,7 +1577,7 @@ static int body_line(rctx *r, const char *key, const char *rest)
             const char *q = items[i];
             char name[64], num[32];
             int c;
-            unsigned long long v;
+            unsigned long long v = 0; /* set by need_uint; gcc -O3 cannot tell */
             if (!word(&q, name, sizeof name) || !word(&q, num, sizeof num))
                 return rfail(r, r->line, "a hidden holding is a company and a count, like 'Coal 2'");
             if ((rc = need_company(r, name, &c)) || (rc = need_uint(r, num, 9, "a count", &v)))
