@@ -5,7 +5,7 @@
 # input saving the game and saying where, resume continuing it, the saved
 # file replaying), the language from the locale, moves listed and typed in
 # Japanese and Dutch notation (English read too) and help citing the
-# rulebook's sections in the language, the rules pager, a game file
+# rulebook's sections in the language, the rules (contents, sections), a game file
 # of `chartered new` played with every seat a person, and in tmux: hot seat
 # (the "pass the keyboard" pause hides the last person's hand; undo refused
 # against people), colour following the terminal (NO_COLOR honoured) and
@@ -127,26 +127,35 @@ has "Zie de regels, 'Een spelersbeurt'"
 has "Verkoop hoogstens twee aandelen ('pas'"
 ok "moves in Japanese and Dutch notation, English read too; help cites translated sections"
 
-# ---- the rules pager ---------------------------------------------------------------
-run 'rules\n\nq\n\n' "$BIN" play --seats human,greedy --seed 3 --autosave a6.json --lang en
-has "Chartered: the rules as implemented"
-ok "rules"
-# built into the binary: a copy far from the repository, no docs/ anywhere
-# near it or the working directory, no CH_DOCS_DIR, still pages the rules
+# ---- the rules: contents, sections, in the game's language ---------------------------
+# `rules` shows the contents (the section behind the decision marked), a
+# number or a name opens a section, formatted (no Markdown marks); `rules ID`
+# goes straight to a section; an unknown one is refused; `help` names the
+# command that opens its section.
+run 'rules\n9\n\n\n\nrules nowhere\nrules trade\n\n\n\nhelp\n\n' "$BIN" play --seats human,greedy --seed 3 --autosave a6.json --lang en
+has "Chartered: Building Amsterdam, the rules"
+has "  3  The turn (turn)  <- this decision"
+has " 19  Game end and scoring (end)"
+has "Chartered: Building Amsterdam, the rules (9/20)"
+has "Merging two or more companies"
+has "  1. Credit. You choose which of the touching companies receives the new"
+has "There is no section 'nowhere' in the rules"
+has "Chartered: Building Amsterdam, the rules (10/20)"
+has "To read that section here, type: rules turn"
+grep -qE '\{#|^## |\*\*' "$TMP/out" && fail "Markdown marks in the rules as shown"
+grep -q "RULINGS.md" "$TMP/out" && fail "the rules cite RULINGS.md, which is not shipped"
+ok "rules: contents, a section by number and by id, an unknown one refused"
+# in Japanese, The Golden Age, built into the binary: a copy far from the
+# repository, no data/ anywhere near it or the working directory
 mkdir -p "$TMP/far/bin" "$TMP/far/work"
 cp "$BIN" "$TMP/far/bin/chartered"
-(cd "$TMP/far/work" && run 'rules\n\nq\n\n' env -u CH_DOCS_DIR -u CH_DATA_DIR \
-    "$TMP/far/bin/chartered" play --seats human,greedy --seed 3 --autosave a6b.json --lang en)
-has "Chartered: the rules as implemented"
-has "-- Enter: more, q: back to the game --"
-grep -q "rules document (docs/rules.md) was not found" "$TMP/out" && fail "rules missing in a lone binary"
-# CH_DOCS_DIR still overrides the built-in copy
-mkdir -p "$TMP/far/docs"
-printf '# Local rules\nHouse rule: tea at four.\n' >"$TMP/far/docs/rules.md"
-(cd "$TMP/far/work" && CH_DOCS_DIR="$TMP/far/docs" run 'rules\n\n' "$TMP/far/bin/chartered" play \
-    --seats human,greedy --seed 3 --autosave a6c.json --lang en)
-has "House rule: tea at four."
-ok "rules built in"
+(cd "$TMP/far/work" && run 'rules 2d. 企業の合併\n\n\n\n' env -u CH_DATA_DIR \
+    "$TMP/far/bin/chartered" play --edition golden-age --seats human,greedy --seed 3 --autosave a6b.json --lang ja)
+has "Chartered: The Golden Age ルール"
+has "2d. 企業の合併"
+has "n: 次、p: 前、c: 目次"
+grep -q "rules cannot be shown\|ルールを表示できません" "$TMP/out" && fail "rules missing in a lone binary"
+ok "rules built in, in Japanese"
 
 # ---- interactive setup -------------------------------------------------------------
 run 'chess\n1\n7\n2\nwizard\nhuman\nAnke\ngreedy\ncrossroads\nx\n42\n' "$BIN" play --autosave setup.json --lang en

@@ -101,8 +101,15 @@ int play_wait(play_game *g, const char *key, const char *player);
 extern volatile sig_atomic_t play_interrupted;
 /* Read one line; 0, or -1 at end of input (or after Ctrl-C). */
 int play_readline(play_game *g, char *buf, size_t n);
-/* Page through docs/rules.md. */
-void play_rules(play_game *g);
+/* The rules of the game's edition in its language (data/rules/, via
+ * src/text/rules.c): what is empty or NULL shows the contents, else the
+ * section it names (a number, an id or words of a title); n, p, c and a
+ * section's name move between sections, Enter goes back to the game. */
+void play_rules(play_game *g, const char *what);
+/* Print text page by page (the terminal's height; 22 lines when unknown),
+ * asking for Enter between pages. 0 at its end, -1 when the reader typed q or
+ * the input ended. */
+int play_page(play_game *g, const char *text);
 
 /* ---- play_loop.c ---- */
 /* Play until the game ends or the person quits. Returns the exit status. */

@@ -4,9 +4,10 @@
  * line), and the answer read back: a number, the notation (checked by the
  * library, whose reason is shown when it is refused), or part of a move,
  * which narrows the list. Also the commands that work at every prompt: help
- * (the current decision and its rule), rules (pages through docs/rules.md,
- * built into the program), save FILE, undo, moves (the whole list again) and
- * quit. Bad input never changes the game: a message and the same prompt
+ * (the current decision and its rule), rules [SECTION] (the rules of the
+ * edition in the game's language, section by section: data/rules/, built
+ * into the library), save FILE, undo,
+ * moves (the whole list again) and quit. Bad input never changes the game: a message and the same prompt
  * again.
  */
 #include <ctype.h>
@@ -57,41 +58,14 @@ int play_wait(play_game *g, const char *key, const char *player)
     return play_readline(g, buf, sizeof buf) < 0 ? PLAY_EOF : 0;
 }
 
-/* ---- the rules document ---------------------------------------------------------- */
+/* ---- paging ---------------------------------------------------------------------- */
 
-/* docs/rules.md: a copy named by CH_DOCS_DIR (or CH_DATA_DIR's sibling
- * docs/) when there is one, so that a changed document can be read without a
- * rebuild; else the copy built into the library (cmake/embed_data.cmake), so
- * that an installed binary always has it. malloc'd, or NULL. */
-static char *rules_text(void)
+int play_page(play_game *g, const char *text)
 {
-    char path[1200];
-    const char *env[] = {"CH_DOCS_DIR", "CH_DATA_DIR"};
-    for (int i = 0; i < 2; i++) {
-        const char *d = getenv(env[i]);
-        if (!d || !*d)
-            continue;
-        snprintf(path, sizeof path, i == 0 ? "%s/rules.md" : "%s/../docs/rules.md", d);
-        char *text = access(path, R_OK) == 0 ? cli_read_file(path) : NULL;
-        if (text)
-            return text;
-    }
-    const char *builtin = ch_builtin_text("docs/rules.md");
-    return builtin ? strdup(builtin) : NULL;
-}
-
-void play_rules(play_game *g)
-{
-    char *text = rules_text();
-    if (!text) {
-        play_say(g, "rules.missing");
-        return;
-    }
     int page = g->height > 6 ? g->height - 2 : 22;
     char buf[64];
     int n = 0;
-    play_clear(g);
-    for (const char *line = text; *line;) {
+    for (const char *line = text ? text : ""; *line;) {
         const char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
         fwrite(line, 1, len, g->out);
@@ -99,14 +73,125 @@ void play_rules(play_game *g)
         if (++n % page == 0 && *line) {
             fprintf(g->out, "%s ", chx_msg(g->lang, "rules.more"));
             if (play_readline(g, buf, sizeof buf) < 0 || tolower((unsigned char)buf[0]) == 'q')
-                break;
+                return -1;
             if (!g->plain)
                 play_clear(g);
         }
     }
-    free(text);
-    fprintf(g->out, "\n%s ", chx_msg(g->lang, "rules.end"));
-    play_readline(g, buf, sizeof buf);
+    return 0;
+}
+
+/* ---- the rules --------------------------------------------------------------------- */
+
+/* The index of the section the current decision cites (data/rules/cites.txt),
+ * or -1. */
+static int cited_section(const play_game *g, const chx_rules *R)
+{
+    char id[32];
+    if (chx_rules_cite(g->st.edition, g->st.phase, id, sizeof id))
+        return -1;
+    return chx_rules_find(R, id);
+}
+
+/* The contents: the edition's title, then each section with its number and
+ * id (what `rules` takes), the one behind the current decision marked. */
+static void rules_contents(play_game *g, const chx_rules *R, chx_buf *b)
+{
+    int here = cited_section(g, R);
+    chx_buf_puts(b, play_sgr(g, "\033[1m"));
+    chx_buf_add(b, R->title, R->title_len);
+    chx_buf_puts(b, play_sgr(g, "\033[0m"));
+    chx_buf_puts(b, "\n\n");
+    for (int i = 0; i < R->n; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "%3d  %.*s (%s)%s\n", i + 1, (int)R->s[i].title_len,
+                 R->s[i].title, R->s[i].id, i == here ? chx_msg(g->lang, "rules.here") : "");
+        chx_buf_puts(b, line);
+    }
+}
+
+/* One section: its title, underlined, and its text wrapped at the screen's
+ * width. */
+static void rules_section(play_game *g, const chx_rules *R, int i, chx_buf *b)
+{
+    const chx_rules_section *s = &R->s[i];
+    char head[160];
+    snprintf(head, sizeof head, "%.*s (%d/%d)\n", (int)R->title_len, R->title, i + 1, R->n);
+    chx_buf_puts(b, head);
+    chx_buf_puts(b, play_sgr(g, "\033[1m"));
+    chx_buf_add(b, s->title, s->title_len);
+    chx_buf_puts(b, play_sgr(g, "\033[0m"));
+    chx_buf_puts(b, "\n");
+    size_t w = chx_width_n(s->title, s->title_len);
+    for (size_t k = 0; k < w && k < 400; k++)
+        chx_buf_puts(b, "=");
+    chx_buf_puts(b, "\n\n");
+    int width = g->width > 0 ? g->width - 1 : 79;
+    chx_rules_render(s->body, s->body_len, width, play_sgr(g, "\033[1m"),
+                     play_sgr(g, "\033[0m"), b);
+}
+
+void play_rules(play_game *g, const char *what)
+{
+    chx_rules *R = malloc(sizeof *R);
+    char why[256];
+    if (!R || chx_rules_load(g->st.edition, g->lang, R, why, sizeof why)) {
+        play_fmt(g, g->note, sizeof g->note, "rules.missing", "reason",
+                 R ? why : "out of memory", NULL);
+        free(R);
+        return;
+    }
+    int cur = -1; /* -1: the contents */
+    while (what && *what == ' ')
+        what++;
+    if (what && *what) {
+        cur = chx_rules_find(R, what);
+        if (cur < 0) {
+            play_fmt(g, g->note, sizeof g->note, "rules.unknown", "answer", what, NULL);
+            free(R);
+            return;
+        }
+    }
+    char note[PLAY_LINE] = "";
+    for (;;) {
+        chx_buf b = {0};
+        if (cur < 0)
+            rules_contents(g, R, &b);
+        else
+            rules_section(g, R, cur, &b);
+        play_clear(g);
+        int quit = play_page(g, b.s);
+        free(b.s);
+        if (quit)
+            break;
+        if (note[0]) {
+            fprintf(g->out, "%s%s%s\n", play_sgr(g, "\033[1;31m"), note,
+                    play_sgr(g, "\033[0m"));
+            note[0] = '\0';
+        }
+        char ans[PLAY_LINE];
+        fprintf(g->out, "\n%s ", chx_msg(g->lang, cur < 0 ? "rules.prompt_contents"
+                                                          : "rules.prompt_section"));
+        if (play_readline(g, ans, sizeof ans) < 0 || !ans[0] || !strcasecmp(ans, "q"))
+            break;
+        if (cur >= 0 && !strcasecmp(ans, "n")) {
+            cur = cur + 1 < R->n ? cur + 1 : -1;
+        } else if (cur >= 0 && !strcasecmp(ans, "p")) {
+            cur = cur - 1;
+        } else if (!strcasecmp(ans, "c")) {
+            cur = -1;
+        } else {
+            const char *a = ans;
+            if (!strncasecmp(a, "rules ", 6))
+                a += 6; /* "rules trade", as the help says it */
+            int k = chx_rules_find(R, a);
+            if (k >= 0)
+                cur = k;
+            else
+                play_fmt(g, note, sizeof note, "rules.unknown", "answer", ans, NULL);
+        }
+    }
+    free(R);
 }
 
 /* ---- the list of moves ---------------------------------------------------------------- */
@@ -284,6 +369,14 @@ static void show_help(play_game *g)
     /* wrapped between words at the screen's width (not by the terminal) */
     chx_buf b = {0};
     chx_wrap(text, g->width > 0 ? g->width - 1 : 79, &b);
+    /* the command that opens the section the help cites */
+    char id[32], line[PLAY_LINE];
+    if (chx_rules_cite(st->edition, st->phase, id, sizeof id) == 0) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "rules %s", id);
+        chx_wrap(play_fmt(g, line, sizeof line, "help.read_rules", "command", cmd, NULL),
+                 g->width > 0 ? g->width - 1 : 79, &b);
+    }
     chx_buf_puts(&b, "\n");
     chx_wrap(chx_msg(g->lang, "help.commands"), g->width > 0 ? g->width - 1 : 79, &b);
     fprintf(g->out, "\n%s\n", b.s ? b.s : "");
@@ -431,8 +524,8 @@ int play_ask(play_game *g, int p, ch_move *m)
             list_free(&L);
             continue;
         }
-        if (!strcasecmp(line, "rules")) {
-            play_rules(g);
+        if (!strcasecmp(line, "rules") || !strncasecmp(line, "rules ", 6)) {
+            play_rules(g, line + 5);
             redraw = 1;
             list_free(&L);
             continue;

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# cli_play_learn.sh: the terminal teaches (issue 31, item 9), in tmux at
+# 80x24 (Building Amsterdam in English) and 120x45 (The Golden Age in
+# Japanese): `rules` shows the contents of the edition's rules in the
+# game's language with the section behind the decision marked, a number
+# or a name opens a section as formatted text (underlined heading, list
+# items hanging, no Markdown marks, no row wider than the terminal), paged
+# by the terminal's height; n and p move between sections; `rules trade`
+# opens a section from the game; help names the command of its section.
+# Usage: bash tests/cli_play_learn.sh PATH/TO/chartered REPO-ROOT
+set -euo pipefail
+BIN=$(readlink -f "${1:?usage: cli_play_learn.sh PATH/TO/chartered REPO-ROOT}")
+TMP=$(mktemp -d)
+SOCK="chartered-play-learn-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    tm kill-server 2>/dev/null || true
+    sleep 0.2 # the game saves its autosave file as tmux ends it
+    rm -rf "$TMP" 2>/dev/null || true
+}
+trap cleanup EXIT
+cd "$TMP"
+command -v tmux >/dev/null || { echo "FAIL: tmux is not installed (scripts/install-deps.sh)" >&2; exit 1; }
+
+fail() {
+    echo "FAIL: $*" >&2
+    [ -f "$TMP/pane" ] && { echo "--- the pane:" >&2; cat "$TMP/pane" >&2; }
+    exit 1
+}
+capture() { tm capture-pane -p -t t >"$TMP/pane" 2>/dev/null || true; }
+wait_for() { # REGEX: until the last non-empty row matches it
+    for _ in $(seq 1 400); do
+        capture
+        if grep -v '^[[:space:]]*$' "$TMP/pane" | tail -n 1 | grep -qE -- "$1"; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    fail "timed out waiting for a last row matching '$1'"
+}
+type_line() {
+    tm send-keys -t t -l "$1"
+    tm send-keys -t t Enter
+}
+has() { grep -qF -- "$1" "$TMP/pane" || fail "expected '$1' on the screen"; }
+joined_has() { # text that may wrap at the terminal's edge
+    tm capture-pane -p -J -t t >"$TMP/joined"
+    grep -qF -- "$1" "$TMP/joined" || { cp "$TMP/joined" "$TMP/pane"; fail "expected '$1' on the screen"; }
+}
+fits() { # COLS ROWS: no row wider than COLS display columns, none past ROWS
+    python3 - "$TMP/pane" "$1" "$2" <<'PY' || fail "the screen does not fit $1x$2"
+import sys, unicodedata
+rows = open(sys.argv[1], encoding="utf-8").read().rstrip("\n").split("\n")
+cols, height = int(sys.argv[2]), int(sys.argv[3])
+assert len(rows) <= height, f"{len(rows)} rows"
+for r in rows:
+    w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in r.rstrip())
+    assert w <= cols, f"{w} columns: {r!r}"
+    assert "**" not in r and "{#" not in r and not r.startswith("## "), f"Markdown: {r!r}"
+PY
+}
+
+# ==== 80x24, Building Amsterdam in English =============================================
+PROMPT='your move \(number, move or help\) >\s*$'
+tm new-session -d -x 80 -y 24 -s t -c "$TMP" \
+    "env LANG=C.UTF-8 TERM=xterm-256color $BIN play --seats human,greedy,random --seed 7 --lang en --autosave auto.json; sleep 60"
+size=$(tm display-message -p -t t '#{window_width}x#{window_height}')
+[ "$size" = 80x24 ] || fail "the tmux window is $size, not 80x24"
+wait_for "$PROMPT"
+fits 80 24
+
+# ---- rules: the contents, a section by number, n, p, a section by id ---------------------
+type_line "rules"
+wait_for 'Section to read \(its number or name; Enter: back to the game\) >\s*$'
+fits 80 24
+has "Chartered: Building Amsterdam, the rules"
+has "  3  The turn (turn)  <- this decision"
+has " 20  Where the program decides (program)"
+type_line "9"
+wait_for -- '-- Enter: more, q: back to the game --\s*$'
+fits 80 24
+has "Chartered: Building Amsterdam, the rules (9/20)"
+grep -qxF "Merging two or more companies" "$TMP/pane" || fail "no section heading"
+grep -qxF "=============================" "$TMP/pane" || fail "the heading is not underlined"
+grep -qE '^  1\. Credit\. You choose' "$TMP/pane" || fail "no numbered list item"
+grep -qE '^     warehouse' "$TMP/pane" || fail "a list item does not hang under its marker"
+type_line ""
+wait_for 'n: next, p: previous, c: contents, or a section; Enter: back to the game >\s*$'
+fits 80 24
+has "Tea absorbs Porcelain"
+type_line "n"
+wait_for 'Enter: back to the game >\s*$'
+has "Chartered: Building Amsterdam, the rules (10/20)"
+has "Trading stocks"
+type_line "p"
+wait_for '(Enter: back to the game >|q: back to the game --)\s*$'
+has "(9/20)"
+capture
+if grep -qF -- "-- Enter: more" "$TMP/pane"; then type_line q; else type_line ""; fi
+wait_for "$PROMPT"
+echo "ok: rules at 80x24: contents, a section by number, next and previous"
+type_line "rules trade"
+wait_for 'Enter: back to the game >\s*$'
+has "(10/20)"
+has "Buying costs the company's value, but at least f50."
+type_line ""
+wait_for "$PROMPT"
+type_line "rules nowhere"
+wait_for "$PROMPT"
+joined_has "There is no section 'nowhere' in the rules"
+type_line "help"
+wait_for 'Press Enter to go on\.\s*$'
+joined_has "To read that section here, type: rules turn"
+type_line ""
+wait_for "$PROMPT"
+echo "ok: 'rules trade' from the game; help names 'rules turn'"
+
+tm kill-server
+sleep 0.2
+
+# ==== 120x45, The Golden Age in Japanese ===============================================
+PROMPT='さんの手 \(番号・手・help\) >\s*$'
+tm new-session -d -x 120 -y 45 -s t -c "$TMP" \
+    "env LANG=C.UTF-8 TERM=xterm-256color $BIN play --edition golden-age --seats human,greedy --seed 4 --lang ja --autosave auto-ja.json; sleep 60"
+wait_for "$PROMPT"
+fits 120 45
+type_line "rules"
+wait_for '読む節 \(番号か名前。Enter: ゲームに戻る\) >\s*$'
+fits 120 45
+has "Chartered: The Golden Age ルール"
+has "  3  あなたのターン (turn)  <- この判断"
+type_line "merge"
+wait_for 'Enter: ゲームに戻る >\s*$'
+fits 120 45
+grep -qxF "2d. 企業の合併" "$TMP/pane" || fail "no Japanese heading"
+grep -qxF "==============" "$TMP/pane" || fail "the heading is not underlined to its width (14 columns)"
+has "  1. 配分:"
+type_line ""
+wait_for "$PROMPT"
+echo "ok: rules in Japanese at 120x45"
