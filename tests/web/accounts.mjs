@@ -164,6 +164,8 @@ try {
   await C.click('#chat-send');
   await chatHas(B, 'Cato answers');
   check(await B.evaluate(() => [...document.querySelectorAll('#chat-list .chat-text')].every((e) => e.textContent !== 'only Cato reads this')), 'Bram muted Anke: her next message does not reach him');
+  check(/\(guest\)/.test(await B.textContent('#chat-list li[data-seat="2"] .chat-name')) &&
+    !/\(guest\)/.test(await C.textContent('#chat-list li[data-seat="0"] .chat-name')), "Cato's chat messages are marked as a guest's, Anke's not");
   await shot(B, '06-chat-muted');
   await shot(C, '06-chat');
 
