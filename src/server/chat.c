@@ -5,8 +5,12 @@
  * spectator could otherwise tell a player what others hold). Messages are
  * stored with the game (table chat, schema version 3) with the decision at
  * which they were said, so a replay shows them among the moves. Each message
- * is plain text of at most 500 bytes without control characters, a sender
- * may send 5 in 10 seconds, and a player may mute another player (the mute
+ * is plain text of at most 500 bytes without control characters, a session
+ * may send 5 in 10 seconds over all its connections and an address 15 in 10
+ * seconds over all its sessions (issue 28: the limit was per connection, so
+ * a client opened more connections or sessions to say more; the address
+ * limit follows the other per-address limits: loopback is exempt unless
+ * CHARTERED_LIMIT_LOOPBACK=1), and a player may mute another player (the mute
  * is kept with the seats). The server never interprets the text: clients
  * show it as text, never as HTML (the browser client uses textContent).
  */
@@ -21,15 +25,20 @@
 #define CHAT_HISTORY 50
 #define CHAT_BURST 5.0
 #define CHAT_PER_SEC 0.5 /* 5 in 10 seconds */
+#define CHAT_ADDR_BURST 15.0
+#define CHAT_ADDR_PER_SEC 1.5 /* 15 in 10 seconds */
 
 static db_conn *db(void)
 {
     return srv_store_db(g_srv->store);
 }
 
+static void buckets_free(void);
+
 void srv_chat_finalize(void)
 {
-    /* nothing kept: the statements are the connection's (db.h) */
+    /* the statements are the connection's (db.h); the rate buckets go */
+    buckets_free();
 }
 
 /* The next message number of g (read from the database the first time). */
@@ -125,20 +134,103 @@ static int bad_text(const char *t)
     return blank;
 }
 
-static int take(srv_client *c, int64_t now)
+/* The chat's token buckets, one per session ("s" + its hash) and one per
+ * address ("a" + the client's address), so that a client cannot say more by
+ * opening more connections (or, from one address, more sessions). A bucket
+ * that is full again holds nothing worth keeping: the sweep frees it, so the
+ * table holds only the senders of the last half minute. */
+typedef struct chat_bucket {
+    struct chat_bucket *next;
+    double tokens;
+    int64_t ms;
+    char key[72];               /* 's' + a session's hash, or 'a' + an address */
+} chat_bucket;
+
+#define CHAT_BUCKETS 1024
+static chat_bucket *buckets[CHAT_BUCKETS];
+
+static chat_bucket *bucket_of(char kind, const char *id, double burst, int64_t now)
 {
-    if (c->chat_ms == 0) {
-        c->chat_bucket = CHAT_BURST;
-        c->chat_ms = now;
+    char key[sizeof((chat_bucket *)0)->key];
+    snprintf(key, sizeof key, "%c%s", kind, id);
+    unsigned h = 2166136261u;
+    for (const char *p = key; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    h %= CHAT_BUCKETS;
+    for (chat_bucket *b = buckets[h]; b; b = b->next)
+        if (!strcmp(b->key, key))
+            return b;
+    chat_bucket *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    memcpy(b->key, key, sizeof key);
+    b->tokens = burst;
+    b->ms = now;
+    b->next = buckets[h];
+    buckets[h] = b;
+    return b;
+}
+
+static double refill(chat_bucket *b, double burst, double per_sec, int64_t now)
+{
+    double t = b->tokens + (double)(now - b->ms) * (per_sec / 1000.0);
+    return t > burst ? burst : t;
+}
+
+static void sweep(int64_t now)
+{
+    static int64_t last;
+    if (now - last < 30000)
+        return;
+    last = now;
+    for (int h = 0; h < CHAT_BUCKETS; h++)
+        for (chat_bucket **pp = &buckets[h]; *pp;) {
+            chat_bucket *b = *pp;
+            int addr = b->key[0] == 'a';
+            if (refill(b, addr ? CHAT_ADDR_BURST : CHAT_BURST,
+                       addr ? CHAT_ADDR_PER_SEC : CHAT_PER_SEC, now) >=
+                (addr ? CHAT_ADDR_BURST : CHAT_BURST)) {
+                *pp = b->next;
+                free(b);
+            } else {
+                pp = &b->next;
+            }
+        }
+}
+
+static void buckets_free(void)
+{
+    for (int h = 0; h < CHAT_BUCKETS; h++)
+        while (buckets[h]) {
+            chat_bucket *b = buckets[h];
+            buckets[h] = b->next;
+            free(b);
+        }
+}
+
+/* NULL: the message may go (a token taken from the session's and the
+ * address's bucket); else which limit refused it (nothing taken). */
+static const char *take(srv_client *c, int64_t now)
+{
+    sweep(now);
+    chat_bucket *s = bucket_of('s', c->ident.hash, CHAT_BURST, now);
+    chat_bucket *a = srv_addr_exempt(c->addr) ? NULL
+                     : bucket_of('a', c->addr, CHAT_ADDR_BURST, now);
+    if (!s || (!a && !srv_addr_exempt(c->addr)))
+        return "out of memory";
+    double st = refill(s, CHAT_BURST, CHAT_PER_SEC, now);
+    double at = a ? refill(a, CHAT_ADDR_BURST, CHAT_ADDR_PER_SEC, now) : 1.0;
+    if (st < 1.0)
+        return "too many chat messages: at most 5 in 10 seconds";
+    if (at < 1.0)
+        return "too many chat messages from your address: at most 15 in 10 seconds";
+    s->tokens = st - 1.0;
+    s->ms = now;
+    if (a) {
+        a->tokens = at - 1.0;
+        a->ms = now;
     }
-    c->chat_bucket += (double)(now - c->chat_ms) * (CHAT_PER_SEC / 1000.0);
-    c->chat_ms = now;
-    if (c->chat_bucket > CHAT_BURST)
-        c->chat_bucket = CHAT_BURST;
-    if (c->chat_bucket < 1.0)
-        return 0;
-    c->chat_bucket -= 1.0;
-    return 1;
+    return NULL;
 }
 
 const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n)
@@ -157,8 +249,9 @@ const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n)
                  CHAT_MAX_BYTES);
         return "bad_request";
     }
-    if (!take(c, srv_now_ms())) {
-        snprintf(why, n, "too many chat messages: at most 5 in 10 seconds");
+    const char *limited = take(c, srv_now_ms());
+    if (limited) {
+        snprintf(why, n, "%s", limited);
         return "rate_limited";
     }
     int channel = c->seat >= 0 ? CHAT_TABLE : CHAT_SPECTATORS;

@@ -232,8 +232,6 @@ struct srv_client {
     srv_out *qhead, *qtail;
     int qlen;
     double bucket;              /* rate limiting (ratelimit.c) */
-    double chat_bucket;         /* chat messages (chat.c) */
-    int64_t chat_ms;
     int64_t bucket_ms;
     srv_out *rl_out;            /* the queued, unsent "rate_limited" error */
     int rl_count;               /* frames it reports refused */
