@@ -58,8 +58,10 @@ SERVERS=""
 for i in $(seq 0 $((NODES - 1))); do
     n=${NAMES[$i]}
     p=$(free_port)
+    # --trust-proxy: HAProxy (option forwardfor) says who the client is, so
+    # the per-address limits count each client, not HAProxy
     "$BIN" serve --host 127.0.0.1 --port "$p" --db "$DB" --node "$n" --cluster "$CONNINFO" \
-        --lease-seconds "$LEASE" --quiet >"$WORK/$n.out" 2>"$WORK/$n.log" &
+        --lease-seconds "$LEASE" --trust-proxy --quiet >"$WORK/$n.out" 2>"$WORK/$n.log" &
     PIDS+=($!)
     RULES+="    use-server $n if { url_param(node) -m str $n }"$'\n'
     SERVERS+="    server $n 127.0.0.1:$p"$'\n'

@@ -109,8 +109,10 @@ class Cluster:
         return self
 
     def node_args(self, name):
+        # --trust-proxy as scripts/cluster.sh: HAProxy's X-Forwarded-For
+        # names the client (packaging/haproxy.cfg.in, option forwardfor)
         return ["--node", name, "--cluster", self.pg.conninfo, "--lease-seconds",
-                str(self.lease)] + self.extra
+                str(self.lease), "--trust-proxy"] + self.extra
 
     def start_node(self, name):
         old = self.nodes.get(name)
