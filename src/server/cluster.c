@@ -492,6 +492,10 @@ void srv_cluster_event(const char *payload)
        the copy here, if any, is out of date: read it again */
     if (!strncmp(payload, "game ", 5) && strlen(payload + 5) == SRV_ID_HEX)
         dir_reread(payload + 5);
+    /* "handback NODE": a node stopping on purpose let its leases run out
+       (lease.c): claim its games now, not at the next renewal */
+    else if (!strncmp(payload, "handback ", 9))
+        srv_lease_renew_now();
 }
 
 /* ---- idle games give their lease back ---------------------------------------- */

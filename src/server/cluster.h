@@ -41,6 +41,11 @@ int srv_node_name_ok(const char *name);
 /* Start the lease thread with its own connection (conninfo); -1 with why. */
 int srv_lease_start(const char *conninfo, char *why, size_t n);
 void srv_lease_stop(void);
+/* At a graceful stop, before srv_lease_stop: the thread's last act is to
+ * make this node's leases run out now and tell the other nodes. */
+void srv_lease_handback(void);
+/* Another node handed its leases back: renew (and claim) at once. */
+void srv_lease_renew_now(void);
 /* 1 when leases are in use (a cluster); 0: this node owns every game. */
 int srv_lease_on(void);
 enum { SRV_LEASE_NONE = 0, SRV_LEASE_HELD = 1, SRV_LEASE_LOST = 2 };

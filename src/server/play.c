@@ -85,6 +85,11 @@ void srv_game_finish(srv_game *g)
 static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size_t n)
 {
     ch_msg msg;
+    if (g_srv->draining) { /* SIGTERM: what is pending is being committed */
+        snprintf(why, n, "the server is stopping: this move was not made; reconnect and "
+                 "make it again");
+        return MOVE_NO_LEASE;
+    }
     if (!srv_game_playable(g)) { /* a cluster: only the lease's node plays (lease.c) */
         snprintf(why, n, g->reload_due || g->lease == SRV_LEASE_HELD ?
                  "the database cannot be reached: moves wait until it is back" :
@@ -141,7 +146,7 @@ int srv_play(srv_game *g, int s, const char *text, int decision, const char *lan
     int lang = chx_lang_find(lang_code);
     if (lang < 0)
         lang = CHX_LANG_EN;
-    if (!srv_game_playable(g)) /* before "stale": the state may hold unmade moves */
+    if (!srv_game_playable(g) || g_srv->draining) /* before "stale" */
         return play_move_in(g, s, (ch_move){0}, lang, why, n);
     if (g->status == GAME_WAITING) {
         snprintf(why, n, "the game waits for every seat to be taken");
@@ -189,7 +194,7 @@ void srv_commit_schedule(srv_game *g)
 
 void srv_game_kick_bots(srv_game *g)
 {
-    if (g->status != GAME_PLAYING || g->npending)
+    if (g->status != GAME_PLAYING || g->npending || g_srv->draining)
         return;
     if (srv_storage_wait_ms(srv_now_ms()) > 0)
         return; /* the database refuses writes: asked again after the pause */

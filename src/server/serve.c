@@ -3,7 +3,8 @@
  * libwebsockets event loop that carries HTTP and WebSocket on one port.
  * Also here: the commit that ends each loop turn with moves to write (one
  * transaction, then the broadcast), the periodic tick (turn timers), and a
- * clean stop on SIGINT/SIGTERM.
+ * graceful stop on SIGINT/SIGTERM (moves refused, pending ones
+ * committed, close frames 1001, leases handed back).
  *
  * The loop is libev's (epoll on Linux), handed to libwebsockets as a
  * foreign loop: lws's own loop calls poll() over every connection at every
@@ -11,6 +12,7 @@
  * (measured: at 8,000 connections and 2,000 moves/s, p99 from 66 ms to 13 ms).
  * `--loop poll` keeps lws's own loop.
  */
+#include <dirent.h>
 #include <ev.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -170,6 +172,102 @@ static void commit_now_in(void)
     commit_here(ready);
 }
 
+/* The graceful stop (SIGTERM or SIGINT; issue 28, "What to build" 6). The
+ * loop goes on running: no move is taken any more (play.c, bots.c), the
+ * moves pending are committed and their frames written (at most
+ * STOP_COMMIT_MS), then every WebSocket client is closed with code 1001 and
+ * a reason (at most STOP_CLOSE_MS, the last part forced); then the loop
+ * ends, and on a cluster the leases are handed back (lease.c), so that the
+ * players' reconnections and the other nodes take the games at once. A
+ * second signal ends the loop at once (what is pending is still
+ * committed after it, as before). */
+#define STOP_COMMIT_MS 5000
+#define STOP_CLOSE_MS 2000
+#define STOP_FORCE_MS 1000
+static lws_sorted_usec_list_t stop_sul;
+static int stop_done;
+static int64_t stop_t0, close_t0;
+
+static int commits_left(void)
+{
+    for (srv_game *g = g_srv->games; g; g = g->lnext)
+        if (g->npending || g->commit_busy || g->queued)
+            return 1;
+    return 0;
+}
+
+/* The loop is about to end: this process's listening sockets on its port
+ * are shut down at once, before the teardown (which waits for the bot
+ * threads' searches: seconds with ISMCTS). Linux then resets the
+ * connections waiting in their backlog and refuses new ones, so a
+ * reconnecting client or HAProxy goes elsewhere at once instead of waiting
+ * on a socket nobody accepts from. */
+static int g_port;
+
+static void shut_listeners(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (*end || fd < 0 || fd == dirfd(d))
+            continue;
+        int acc = 0;
+        socklen_t al = sizeof acc;
+        struct sockaddr_storage ss;
+        socklen_t sl = sizeof ss;
+        if (getsockopt((int)fd, SOL_SOCKET, SO_ACCEPTCONN, &acc, &al) != 0 || !acc ||
+            getsockname((int)fd, (struct sockaddr *)&ss, &sl) != 0)
+            continue;
+        int port = ss.ss_family == AF_INET ? ntohs(((struct sockaddr_in *)&ss)->sin_port)
+                 : ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+                 : -1;
+        if (port == g_port)
+            shutdown((int)fd, SHUT_RDWR);
+    }
+    closedir(d);
+}
+
+static void stop_step(lws_sorted_usec_list_t *sul)
+{
+    (void)sul;
+    int64_t now = srv_now_ms();
+    if (!close_t0) {
+        if (commits_left() && now - stop_t0 < STOP_COMMIT_MS) {
+            lws_sul_schedule(g_srv->ctx, 0, &stop_sul, stop_step, 10 * LWS_US_PER_MS);
+            return;
+        }
+        close_t0 = now;
+    }
+    int open = srv_ws_stop_close(now - close_t0 >= STOP_FORCE_MS);
+    if (open > 0 && now - close_t0 < STOP_CLOSE_MS) {
+        lws_sul_schedule(g_srv->ctx, 0, &stop_sul, stop_step, 10 * LWS_US_PER_MS);
+        return;
+    }
+    stop_done = 1;
+    shut_listeners();
+    lws_cancel_service(g_srv->ctx);
+    if (g_loop)
+        ev_break(g_loop, EVBREAK_ALL);
+}
+
+static void begin_stop(void)
+{
+    if (g_srv->draining)
+        return;
+    g_srv->draining = 1;
+    stop_t0 = srv_now_ms();
+    if (!g_srv->opt.quiet) {
+        printf("chartered: stopping: committing, closing connections%s\n",
+               srv_lease_on() ? ", handing the leases back" : "");
+        fflush(stdout);
+    }
+    lws_sul_schedule(g_srv->ctx, 0, &stop_sul, stop_step, 1);
+}
+
 static void tick(lws_sorted_usec_list_t *sul)
 {
     int64_t t0 = SRV_LS_T0();
@@ -194,7 +292,9 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_limits_tick(srv_now_ms());
     srv_session_sweep(srv_now_ms()); /* expired sessions, hourly (session.c) */
     srv_ls_sec_end(SRV_LS_LIMITS, t0);
-    if (interrupted) {
+    if (interrupted && !g_srv->draining)
+        begin_stop(); /* a signal between the start line and the loop's watchers */
+    if (stop_done || interrupted >= 2) {
         lws_cancel_service(g_srv->ctx);
         if (g_loop)
             ev_break(g_loop, EVBREAK_ALL);
@@ -286,7 +386,8 @@ static const struct lws_protocols protocols[] = {
 static void on_signal(int sig)
 {
     (void)sig;
-    interrupted = 1;
+    if (interrupted < 2)
+        interrupted++;
 }
 
 /* How long one turn of the loop writes frames before it looks at its
@@ -336,8 +437,12 @@ static void on_ev_signal(struct ev_loop *loop, ev_signal *w, int revents)
 {
     (void)w;
     (void)revents;
-    interrupted = 1;
-    ev_break(loop, EVBREAK_ALL);
+    if (interrupted < 2)
+        interrupted++;
+    if (interrupted >= 2)
+        ev_break(loop, EVBREAK_ALL); /* a second signal: at once */
+    else
+        begin_stop();
 }
 
 static void usage(FILE *f)
@@ -656,6 +761,7 @@ int cmd_serve(int argc, char **argv)
     }
     struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : o.port;
+    g_port = port;
     char bound[64];
     if (srv_listen_verify(&lis, port, bound, sizeof bound, why, sizeof why) != 0) {
         fprintf(stderr, "error: serve: %s\n", why);
@@ -703,7 +809,9 @@ int cmd_serve(int argc, char **argv)
         ev_signal_stop(loop, &sig_int);
         ev_signal_stop(loop, &sig_term);
     } else {
-        while (!interrupted) {
+        while (!stop_done && interrupted < 2) {
+            if (interrupted && !s->draining)
+                begin_stop();
             if (lws_service(s->ctx, 0) < 0)
                 break;
             srv_ls_iter_begin(); /* the wait is inside lws_service: counted from here */
@@ -721,6 +829,7 @@ int cmd_serve(int argc, char **argv)
     s->committer = NULL;
     if (s->commit_list)
         srv_commit_now(&s->commit_sul);
+    srv_lease_handback(); /* done by the lease thread as it stops (teardown) */
     srv_storage_stop_summary();
     srv_ls_report();
     teardown(s);

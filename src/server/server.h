@@ -253,6 +253,7 @@ struct srv_client {
                                    written at once */
     int raw_ok;                 /* its frames may go through the sender (not TLS) */
     struct srv_sjob *sjob;      /* its job for the sender (sender.c); busy: out */
+    srv_client *anext, *aprev;  /* every WebSocket client (ws_session.c: the stop) */
 };
 
 typedef struct srv_options {
@@ -293,6 +294,10 @@ typedef struct srv {
     uint64_t games_expired;     /* waiting games that expired (limits.c) */
     uint64_t games_abandoned;   /* games ended as abandoned (limits.c) */
     int stopping;
+    /* SIGTERM: the graceful stop (serve.c) is under way: no move is taken,
+       what is pending is committed, the clients get close frames, then the
+       cluster leases are handed back (docs/cluster.md) */
+    int draining;
 } srv;
 
 extern srv *g_srv;              /* the one server of this process */
@@ -791,6 +796,10 @@ int srv_http_security_headers(struct lws *wsi, unsigned char **p, unsigned char 
 #define SRV_STR_(x) #x
 #define SRV_STR(x) SRV_STR_(x)
 void srv_client_want_state(srv_client *c);
+/* The graceful stop (serve.c): every WebSocket client with nothing left to
+ * write (or all, with force) is closed with code 1001 and a reason; returns
+ * how many connections are still open. */
+int srv_ws_stop_close(int force);
 /* Writes what the kicked clients have to write (their answers and state
  * frames), at once while the kernel takes it; called before the event loop
  * waits (an ev_prepare watcher, or after each lws_service). With a budget

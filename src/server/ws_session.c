@@ -47,6 +47,7 @@
  * First in, first out: when more frames are due than one flush writes
  * (its time budget), those waiting longest go first. */
 static srv_client *kicked_head, *kicked_tail;
+static srv_client *all_clients; /* every WebSocket client (the stop closes them) */
 
 static void kick(srv_client *c)
 {
@@ -396,6 +397,13 @@ static void handle(srv_client *c, const char *text, size_t len)
         return;
     }
     const char *type = json_string_value(json_object_get(msg, "type"));
+    if (type && g_srv && g_srv->draining && (!strcmp(type, "join") || !strcmp(type, "watch"))) {
+        /* the server is stopping (serve.c): no game is shown from here any
+           more; the client reconnects, elsewhere on a cluster */
+        json_decref(msg);
+        srv_ws_stop_close(0);
+        return;
+    }
     char why[300];
     /* a join or a chat message with a session: is the session still there
        (logged out meanwhile, maybe on another node)? Read off the loop
@@ -781,6 +789,29 @@ void srv_ws_sent(srv_sjob *j)
         kick(c);
 }
 
+int srv_ws_stop_close(int force)
+{
+    /* code 1001 "going away" (RFC 6455 7.4.1) with the reason: the browser
+       reconnects (web/js/game.js), and on a cluster lands on the node that
+       took the game over; what was due (the last commits' state frames) is
+       written first, unless the stop's time is up (force) */
+    static const char why[] = "the server is stopping: reconnect";
+    int open = 0;
+    for (srv_client *c = all_clients; c; c = c->anext) {
+        open++;
+        if (c->closing || c->peer_closed || !c->wsi)
+            continue;
+        if (!force && (has_output(c) || (c->sjob && c->sjob->busy) ||
+                       (c->game && (c->game->npending || c->game->views_job))))
+            continue;
+        c->closing = 1;
+        c->close_why = why;
+        c->close_code = LWS_CLOSE_STATUS_GOINGAWAY;
+        lws_callback_on_writable(c->wsi);
+    }
+    return open;
+}
+
 static int writable(srv_client *c, struct lws *wsi)
 {
     if (c->sjob && c->sjob->busy)
@@ -888,6 +919,10 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return -1;
         c->wsi = wsi;
         c->seat = -1;
+        c->anext = all_clients;
+        if (all_clients)
+            all_clients->aprev = c;
+        all_clients = c;
         /* the sender thread writes to the socket itself: never under TLS
            (the server does not serve it; lws_write encrypts) */
         c->raw_ok = !lws_is_ssl(wsi);
@@ -973,6 +1008,12 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_CLOSED:
         if (c) {
             unkick(c);
+            if (c->aprev)
+                c->aprev->anext = c->anext;
+            else
+                all_clients = c->anext;
+            if (c->anext)
+                c->anext->aprev = c->aprev;
             srv_rawguard_attach(lws_get_socket_fd(wsi), NULL);
             if (c->counted)
                 srv_limit_disconnect(c->addr);
