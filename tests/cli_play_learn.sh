@@ -6,7 +6,10 @@
 # or a name opens a section as formatted text (underlined heading, list
 # items hanging, no Markdown marks, no row wider than the terminal), paged
 # by the terminal's height; n and p move between sections; `rules trade`
-# opens a section from the game; help names the command of its section.
+# opens a section from the game; help names the command of its section;
+# `chart`, `players` and `log` show the stock chart, every player's cash
+# and the whole game in words on the short terminal, whose compact screen
+# leaves them out; `log 2` the last two moves.
 # Usage: bash tests/cli_play_learn.sh PATH/TO/chartered REPO-ROOT
 set -euo pipefail
 BIN=$(readlink -f "${1:?usage: cli_play_learn.sh PATH/TO/chartered REPO-ROOT}")
@@ -111,10 +114,59 @@ joined_has "There is no section 'nowhere' in the rules"
 type_line "help"
 wait_for 'Press Enter to go on\.\s*$'
 joined_has "To read that section here, type: rules turn"
+joined_has "chart, players and log"
 type_line ""
 wait_for "$PROMPT"
 echo "ok: 'rules trade' from the game; help names 'rules turn'"
 
+# ---- a few decisions, then chart, players and log ------------------------------------------
+for _ in 1 2 3 4 5 6; do
+    type_line 1
+    wait_for "$PROMPT"
+done
+fits 80 24
+type_line "chart"
+wait_for 'Press Enter to go on\.\s*$'
+fits 80 24
+has "Stock chart"
+for c in "A Gunpowder" "B Coal" "C Porcelain" "D Silk" "E Spices" "F Sugar" "G Herring" "H Tea" "I Tobacco"; do
+    grep -qE "^$c +(f[0-9]+| - ) " "$TMP/pane" || fail "no chart row '$c'"
+done
+type_line ""
+wait_for "$PROMPT"
+type_line "players"
+wait_for 'Press Enter to go on\.\s*$'
+fits 80 24
+has "Players  (warehouses left"
+for who in "Player 1 (you)" "greedy 2  [greedy]" "random 3  [random]"; do
+    grep -qF "$who" "$TMP/pane" || fail "no row of '$who'"
+done
+[ "$(grep -cE '^    f[0-9]+, hand [0-9]+, actions [0-9] roofs [0-9]' "$TMP/pane")" = 3 ] ||
+    fail "not every player's cash, hand and actions"
+type_line ""
+wait_for "$PROMPT"
+type_line "log"
+wait_for '(Press Enter to go on\.|-- Enter: more, q: back to the game --)\s*$'
+fits 80 24
+grep -qE '^The game so far, move by move \([0-9]+ moves\):' "$TMP/pane" || fail "no log title"
+grep -qE '^   1\. (Player 1|greedy 2|random 3) ' "$TMP/pane" || fail "the log does not start with the first move"
+grep -qE '^   2\. ' "$TMP/pane" || fail "no second move in the log"
+n=$(grep -oE 'move by move \([0-9]+' "$TMP/pane" | grep -oE '[0-9]+$')
+[ "$n" -ge 6 ] || fail "only $n moves in the log"
+capture
+if grep -qF -- "-- Enter: more" "$TMP/pane"; then type_line q; else type_line ""; fi
+wait_for "$PROMPT"
+type_line "log 2"
+wait_for 'Press Enter to go on\.\s*$'
+grep -qE "^ +$((n - 1))\. " "$TMP/pane" || fail "'log 2' does not show move $((n - 1))"
+grep -qE "^ +$n\. " "$TMP/pane" || fail "'log 2' does not show move $n"
+grep -qE '^ +1\. ' "$TMP/pane" && [ "$n" -gt 2 ] && fail "'log 2' shows the first move"
+type_line ""
+wait_for "$PROMPT"
+type_line "log x"
+wait_for "$PROMPT"
+joined_has "'log x': type 'log' for every move, or 'log N' for the last N"
+echo "ok: chart, players and log ($n moves) at 80x24"
 tm kill-server
 sleep 0.2
 
@@ -137,4 +189,29 @@ grep -qxF "==============" "$TMP/pane" || fail "the heading is not underlined to
 has "  1. 配分:"
 type_line ""
 wait_for "$PROMPT"
-echo "ok: rules in Japanese at 120x45"
+for _ in 1 2 3; do
+    type_line 1
+    wait_for "$PROMPT"
+done
+type_line "chart"
+wait_for 'Enter で続けます。\s*$'
+fits 120 45
+has "株価表"
+[ "$(grep -cE '^[A-I] ' "$TMP/pane")" = 9 ] || fail "not nine enterprises in the chart"
+type_line ""
+wait_for "$PROMPT"
+type_line "players"
+wait_for 'Enter で続けます。\s*$'
+has "プレイヤー1 (あなた)"
+has "greedy 2  [greedy]"
+has "株 非公開"
+type_line ""
+wait_for "$PROMPT"
+type_line "log"
+wait_for 'Enter で続けます。\s*$'
+fits 120 45
+has "ここまでのゲーム、1手ずつ"
+grep -qE '^   1\. プレイヤー1' "$TMP/pane" || fail "the Japanese log does not start with the first move"
+type_line ""
+wait_for "$PROMPT"
+echo "ok: rules, chart, players and log in Japanese at 120x45"

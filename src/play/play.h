@@ -82,6 +82,10 @@ void play_screen(play_game *g, int viewer);
 /* Text of the catalogue with placeholders, into buf. */
 const char *play_fmt(const play_game *g, char *buf, size_t n, const char *key,
                      ...);
+/* The stock chart and the players whole, at the screen's width, whatever
+ * the terminal's height (the commands chart and players). */
+void play_chart_text(play_game *g, chx_buf *b);
+void play_players_text(play_game *g, int viewer, chx_buf *b);
 /* Print a catalogue text followed by a newline. */
 void play_say(play_game *g, const char *key);
 /* Colour on/off around text (nothing in plain or colourless mode). */
@@ -116,6 +120,10 @@ int play_page(play_game *g, const char *text);
 int play_run(play_game *g);
 /* Apply a move checked by the library, record it and describe it. */
 int play_apply(play_game *g, int p, ch_move m, ch_msg *why);
+/* The game's moves in words as viewer may know them, numbered from the
+ * first, wrapped at the screen's width, into b: all of them, or the last
+ * `last` when last > 0 (the command log). 0, or -1 out of memory. */
+int play_log_text(play_game *g, int viewer, int last, chx_buf *b);
 /* Rebuild the log of the last moves (after resume or undo). */
 void play_log_rebuild(play_game *g);
 

@@ -6,7 +6,8 @@
  * which narrows the list. Also the commands that work at every prompt: help
  * (the current decision and its rule), rules [SECTION] (the rules of the
  * edition in the game's language, section by section: data/rules/, built
- * into the library), save FILE, undo,
+ * into the library), chart, players and log (the stock chart, the players
+ * and the whole game in words, on any size of terminal), save FILE, undo,
  * moves (the whole list again) and quit. Bad input never changes the game: a message and the same prompt
  * again.
  */
@@ -528,6 +529,48 @@ int play_ask(play_game *g, int p, ch_move *m)
             play_rules(g, line + 5);
             redraw = 1;
             list_free(&L);
+            continue;
+        }
+        if (!strcasecmp(line, "chart") || !strcasecmp(line, "players") ||
+            !strcasecmp(line, "log") || !strncasecmp(line, "log ", 4)) {
+            /* what the compact layout may leave out, whole */
+            chx_buf b = {0};
+            int bad = 0;
+            if (!strcasecmp(line, "chart")) {
+                play_chart_text(g, &b);
+            } else if (!strcasecmp(line, "players")) {
+                play_players_text(g, p, &b);
+            } else {
+                const char *n = line + 3;
+                while (*n == ' ')
+                    n++;
+                long last = 0;
+                if (*n && (!all_digits(n) || strlen(n) > 6 || (last = strtol(n, NULL, 10)) < 1))
+                    bad = 1;
+                char num[16];
+                snprintf(num, sizeof num, "%d", g->nmoves);
+                if (!bad) {
+                    chx_buf_puts(&b, play_sgr(g, "\033[1m"));
+                    chx_buf_puts(&b, play_fmt(g, buf, sizeof buf, "screen.log_all", "n", num,
+                                              NULL));
+                    chx_buf_puts(&b, play_sgr(g, "\033[0m"));
+                    chx_buf_puts(&b, "\n");
+                    if (play_log_text(g, p, (int)last, &b))
+                        bad = 1;
+                }
+            }
+            list_free(&L);
+            if (bad) {
+                free(b.s);
+                play_fmt(g, g->note, sizeof g->note, "error.log_count", "answer", line, NULL);
+                continue;
+            }
+            play_clear(g);
+            int quit = play_page(g, b.s);
+            free(b.s);
+            if (!quit)
+                play_wait(g, "prompt.enter", NULL);
+            redraw = 1;
             continue;
         }
         if (!strcasecmp(line, "moves") || !strcasecmp(line, "list")) {

@@ -79,6 +79,50 @@ void play_log_rebuild(play_game *g)
     free(st);
 }
 
+int play_log_text(play_game *g, int viewer, int last, chx_buf *b)
+{
+    const char *names[CH_MAX_PLAYERS];
+    for (int q = 0; q < CH_MAX_PLAYERS; q++)
+        names[q] = q < g->set.nplayers ? play_name(g, q) : NULL;
+    ch_state *st = malloc(2 * sizeof *st);
+    if (!st)
+        return -1;
+    ch_state *before = st + 1;
+    if (play_replay(g, 0, st) != 0) {
+        free(st);
+        return -1;
+    }
+    int from = last > 0 && last < g->nmoves ? g->nmoves - last : 0;
+    int width = (g->width > 0 ? g->width - 1 : 79) - 6;
+    for (int i = 0; i < g->nmoves; i++) {
+        *before = *st;
+        ch_apply_fast(st, g->moves[i].p, g->moves[i].m);
+        if (i < from)
+            continue;
+        /* what the viewer may know of each move, numbered from the start,
+         * wrapped under itself */
+        char text[PLAY_LINE], num[16];
+        chx_describe_for(g->lang, viewer, names, before, g->moves[i].p, g->moves[i].m, st,
+                         text, sizeof text);
+        chx_buf w = {0};
+        chx_wrap(text, width, &w);
+        snprintf(num, sizeof num, "%4d. ", i + 1);
+        int first = 1;
+        for (const char *s0 = w.s ? w.s : ""; *s0;) {
+            const char *e = strchr(s0, '\n');
+            size_t n = e ? (size_t)(e - s0) : strlen(s0);
+            chx_buf_puts(b, first ? num : "      ");
+            chx_buf_add(b, s0, n);
+            chx_buf_puts(b, "\n");
+            s0 += n + (e ? 1 : 0);
+            first = 0;
+        }
+        free(w.s);
+    }
+    free(st);
+    return 0;
+}
+
 static int humans(const play_game *g)
 {
     int k = 0;

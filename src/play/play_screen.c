@@ -987,6 +987,113 @@ static void compact_lines(play_game *g, lines *out, int viewer)
     lines_move(out, &info);
 }
 
+/* ---- chart, players and log on demand ------------------------------------------------
+ * The commands `chart`, `players` and `log` (play_input.c) show what the
+ * compact layout may leave out, whole, at the screen's width, on any size
+ * of terminal (issue 31). */
+
+static void lines_to_buf(const lines *L, chx_buf *b)
+{
+    for (int i = 0; i < L->n; i++) {
+        chx_buf_puts(b, L->l[i]);
+        chx_buf_puts(b, "\n");
+    }
+}
+
+void play_chart_text(play_game *g, chx_buf *b)
+{
+    lines L = {0};
+    chart_lines(g, &L, g->width);
+    lines_to_buf(&L, b);
+    lines_free(&L);
+}
+
+void play_players_text(play_game *g, int viewer, chx_buf *b)
+{
+    const ch_state *st = &g->st;
+    int ga = st->edition == CH_ED_GOLDEN_AGE;
+    char sup[160], n1[16], n2[16];
+    snprintf(n1, sizeof n1, "%u", st->supply);
+    snprintf(n2, sizeof n2, "%u", st->roofs_left);
+    play_fmt(g, sup, sizeof sup, ga ? "screen.supply_ga" : "screen.supply", "n", n1,
+             "roofs", n2, NULL);
+    chx_buf_puts(b, play_sgr(g, SGR_BOLD));
+    chx_buf_puts(b, chx_msg(g->lang, "screen.players"));
+    chx_buf_puts(b, play_sgr(g, SGR_RESET));
+    chx_buf_puts(b, "  ");
+    chx_buf_puts(b, sup);
+    chx_buf_puts(b, "\n");
+    for (int p = 0; p < st->nplayers; p++) {
+        const ch_player *pl = &st->pl[p];
+        char line[1024], t[640], num[32], num2[32];
+        /* the name line: who moves, the name, a bot's kind */
+        snprintf(line, sizeof line, "%s%s%s%s%s", p == st->active ? "> " : "  ",
+                 play_sgr(g, SGR_BOLD), play_name(g, p),
+                 p == viewer ? chx_msg(g->lang, "screen.you") : "", play_sgr(g, SGR_RESET));
+        if (!g->seat[p].human) {
+            snprintf(t, sizeof t, "  [%s", g->seat[p].bot);
+            strncat(line, t, sizeof line - strlen(line) - 1);
+            if (!strcmp(g->seat[p].bot, "ismcts")) {
+                snprintf(t, sizeof t, ":%d", g->seat[p].strength);
+                strncat(line, t, sizeof line - strlen(line) - 1);
+            }
+            strncat(line, "]", sizeof line - strlen(line) - 1);
+        }
+        chx_buf_puts(b, line);
+        chx_buf_puts(b, "\n");
+        /* the details, wrapped under the name: cash, hand, actions or flags,
+         * stocks with their companies' names (hidden in The Golden Age but
+         * the viewer's own) */
+        snprintf(line, sizeof line, "f%" PRId32, pl->cash);
+        snprintf(num, sizeof num, "%d", ch_hand_count(st, p));
+        snprintf(t, sizeof t, ", %s", play_fmt(g, (char[128]){0}, 128, "screen.hand_size",
+                                                "n", num, NULL));
+        strncat(line, t, sizeof line - strlen(line) - 1);
+        if (ga) {
+            snprintf(num, sizeof num, "%u", pl->flags);
+            snprintf(t, sizeof t, ", %s", play_fmt(g, (char[128]){0}, 128, "screen.flags",
+                                                    "n", num, NULL));
+        } else {
+            snprintf(num, sizeof num, "%u", pl->actions);
+            snprintf(num2, sizeof num2, "%u", pl->roofs);
+            snprintf(t, sizeof t, ", %s", play_fmt(g, (char[128]){0}, 128, "screen.actions",
+                                                    "n", num, "roofs", num2, NULL));
+        }
+        strncat(line, t, sizeof line - strlen(line) - 1);
+        if (pl->extra_pending || pl->extra_armed) {
+            strncat(line, ", ", sizeof line - strlen(line) - 1);
+            strncat(line, chx_msg(g->lang, "screen.extra_turn"), sizeof line - strlen(line) - 1);
+        }
+        char stocks[512] = "";
+        if (ga && p != viewer) {
+            snprintf(stocks, sizeof stocks, "%s", chx_msg(g->lang, "screen.stocks_hidden"));
+        } else {
+            for (int c = 0; c < st->ncompanies; c++)
+                if (pl->stock[c]) {
+                    size_t l = strlen(stocks);
+                    snprintf(stocks + l, sizeof stocks - l, "%s%c %s %u", l ? ", " : "",
+                             'A' + c, chx_company(g->lang, st, c), pl->stock[c]);
+                }
+            if (!stocks[0])
+                snprintf(stocks, sizeof stocks, "%s", chx_msg(g->lang, "screen.no_stocks"));
+        }
+        snprintf(t, sizeof t, "; %s", play_fmt(g, (char[512]){0}, 512, "screen.stocks",
+                                                "list", stocks, NULL));
+        strncat(line, t, sizeof line - strlen(line) - 1);
+        chx_buf w = {0};
+        chx_wrap(line, (g->width > 0 ? g->width - 1 : 79) - 4, &w);
+        for (const char *s0 = w.s ? w.s : ""; *s0;) {
+            const char *e = strchr(s0, '\n');
+            size_t n = e ? (size_t)(e - s0) : strlen(s0);
+            chx_buf_puts(b, "    ");
+            chx_buf_add(b, s0, n);
+            chx_buf_puts(b, "\n");
+            s0 += n + (e ? 1 : 0);
+        }
+        free(w.s);
+    }
+}
+
 /* ---- the whole screen ------------------------------------------------------------------ */
 
 static void final_scores(play_game *g);
