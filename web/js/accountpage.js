@@ -92,7 +92,8 @@ export class AccountPage {
       h('td', {}, s.address),
       h('td', {}, when(s.created)),
       h('td', {}, when(s.last_seen)),
-      h('td', {}, h('button', { type: 'button', class: 'small secondary session-end', onclick: () => this.end(s.id) }, t('account.logout')))));
+      // a guest logs out from the header, which warns that its seats are lost
+      h('td', {}, w.kind === 'account' ? h('button', { type: 'button', class: 'small secondary session-end', onclick: () => this.end(s.id) }, t('account.logout')) : null)));
     list.append(h('table', { class: 'sessions' },
       h('thead', {}, h('tr', {}, ['account.session_agent', 'account.session_address', 'account.session_created', 'account.session_seen', 'account.session_action'].map((k) => h('th', {}, t(k))))),
       h('tbody', {}, rows)));
