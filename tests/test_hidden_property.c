@@ -19,7 +19,8 @@
  *     on a game made here: seats, legal moves, prices, view, board and
  *     cards),
  *   - the terminal game's screen and decision list (play_screen,
- *     play_decision_print of src/play), the languages in turn.
+ *     play_decision_print of src/play), the languages in turn,
+ *   - `chartered view --player P`'s text (render_state of src/cli).
  * The outputs are compared whole, not field by field, so a new member that
  * leaks is caught without being named here.
  *
@@ -189,6 +190,17 @@ static char *observe(const ch_state *st, int p)
     }
     state_frame(st, p, &b);
     terminal(st, p, decides, &b);
+    /* chartered view --player P: the state in words (src/cli/render.c) */
+    {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        assert_non_null(f);
+        render_state(f, st, p);
+        fclose(f);
+        section(&b, "cli view", text);
+        free(text);
+    }
     assert_false(b.oom);
     return b.s;
 }
@@ -312,8 +324,8 @@ static void prices_hide_the_next_event(void **s)
 
 /* Issue 29 item 4: under the printed rules every seat and a spectator see
  * whether the top card of the closed stack is an event (seed 003, "Event
- * cards": "The event cards have a different back"), in the view and the
- * position copy, which loads back with a top card of that kind, and a
+ * cards": "The event cards have a different back"), in the view, the
+ * text of `chartered view` and the position copy, which loads back with a top card of that kind, and a
  * re-deal keeps it; under the first rules (seed 002: "indistinguishable")
  * nothing tells it, and a re-deal may change it. */
 static void deck_top_event_printed_rules(void **s)
@@ -346,6 +358,17 @@ static void deck_top_event_printed_rules(void **s)
                     assert_null(strstr(view, "deck_top_event"));
                     assert_null(strstr(copy, "deck-top"));
                 }
+                char *text = NULL;
+                size_t len = 0;
+                FILE *f = open_memstream(&text, &len);
+                assert_non_null(f);
+                render_state(f, &st, v); /* chartered view --player */
+                fclose(f);
+                if (want >= 0)
+                    assert_non_null(strstr(text, ev ? ", an event card on top" : ", a building card on top"));
+                else
+                    assert_null(strstr(text, " on top"));
+                free(text);
                 ch_state back;
                 ch_msg why;
                 if (ch_position_read(&back, copy, strlen(copy), "copy", &why) != CH_OK)

@@ -236,6 +236,9 @@ static void print_cards_ga(FILE *f, const ch_state *st)
     if (total)
         fprintf(f, " (including %d event card%s, where unknown)", in_deck,
                 in_deck == 1 ? "" : "s");
+    /* the printed rules' event backs show what the top card is (G-07) */
+    if (ch_deck_top_event(st) >= 0)
+        fprintf(f, ", %s on top", ch_deck_top_event(st) ? "an event card" : "a building card");
     fprintf(f, ", discard %u", st->ndiscard);
     if (st->ndiscard) {
         card_name(st, st->discard[st->ndiscard - 1], name, sizeof name);
