@@ -81,6 +81,11 @@ mount --rbind /sys \$R/sys
 mount --rbind /dev \$R/dev
 for d in run tmp var/tmp; do mount -t tmpfs tmpfs \$R/\$d; done
 ip link set lo up
+# a fresh host has no state yet; deb_e2e.sh's deb_unit.py leaves a plain
+# /var/lib/chartered, which systemd would move under /var/lib/private, and a
+# directory of the overlay's lower layer cannot be renamed (EXDEV): the guest
+# starts without it (a whiteout in the overlay; the host keeps its copy)
+rm -rf \$R/var/lib/chartered \$R/var/lib/private/chartered
 mkdir -p \$R/etc/systemd/system \$R/etc/chartered
 # boot to a target that wants nothing: the units are started by the test
 printf '[Unit]\nDescription=chartered test target\n' >\$R/etc/systemd/system/chartered-test.target
