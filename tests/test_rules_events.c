@@ -495,6 +495,27 @@ static void bid_tie_spending_all_clockwise_R36(void **s)
     assert_int_equal(st.pl[1].extra_pending | st.pl[1].extra_armed, 0);
 }
 
+/* ch_bid_min on a state edited by hand with a negative tied amount (JSON
+ * may hold one): the lowest bid stays f0, and every listed bid is legal. */
+static void bid_min_never_negative_R36(void **s)
+{
+    (void)s;
+    ch_state st;
+    ev_table(&st, 3, 0);
+    to_event(&st);
+    choose(&st, CH_EV_VERLAPPEN);
+    st.bid_round = 1;
+    st.au_high = -5;
+    assert_int_equal(ch_bid_min(&st, 0), 0);
+    ch_move mv[8];
+    assert_true(ch_legal(&st, 0, mv, 8) > 0);
+    assert_int_equal(mv[0].n, 0);
+    ch_msg m;
+    assert_int_equal(ch_check(&st, 0, mv[0], &m), CH_OK);
+    assert_int_equal(ch_bid_min(NULL, 0), 0);
+    assert_int_equal(ch_bid_min(&st, 7), 0);
+}
+
 /* Bidding always ends (R-36, issue 29): every way two or three players with
  * f0 to f3 (f2 with three) can bid in Verlappen and Dreighinghe, round after
  * round, reaches a result within 2 x (their cash) + 2 rounds, and a tie
@@ -1300,6 +1321,7 @@ int main(void)
         cmocka_unit_test(bid_tie_without_cash_clockwise_R36),
         cmocka_unit_test(bid_tie_spending_all_clockwise_R36),
         cmocka_unit_test(bidding_always_ends_R36),
+        cmocka_unit_test(bid_min_never_negative_R36),
         cmocka_unit_test(aenleggen_top_level_card_R10),
         cmocka_unit_test(aenleggen_empty_reserve_not_chosen_R40),
         cmocka_unit_test(aenleggen_from_deck_does_nothing_R40),

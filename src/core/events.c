@@ -555,7 +555,8 @@ static void auction_end(ch_state *st);
  * costs each tied player that much, and the rebids end (issue 29). */
 int32_t ch_bid_min(const ch_state *st, int p)
 {
-    if (!st || p < 0 || p >= st->nplayers || st->phase != CH_PH_BID || st->bid_round == 0)
+    if (!st || p < 0 || p >= st->nplayers || st->phase != CH_PH_BID || st->bid_round == 0 ||
+        st->au_high < 0) /* a hand-made state (JSON) may hold anything */
         return 0;
     return st->pl[p].cash > st->au_high ? st->au_high + 1 : 0;
 }
