@@ -8,7 +8,11 @@
  *     held by games created and never started is bounded;
  *   - WebSocket connections per address;
  *   - a game in play with human seats and no person connected for a day is
- *     ended as "abandoned" (issue 16).
+ *     ended as "abandoned" (issue 16);
+ *   - the time a request may take to arrive (CHARTERED_REQUEST_SECONDS,
+ *     kept by rawguard.c from this file's tick).
+ * The client's address every per-address limit counts is srv_client_addr's
+ * (below: with --trust-proxy, the address the proxy appended).
  * Each limit is read once from its environment variable (CHARTERED_...),
  * else its default. Peers on loopback (127.0.0.0/8, ::1: a reverse proxy on
  * the same machine, the load generator, the tests) are exempt from the
