@@ -9,7 +9,8 @@
 # opens a section from the game; help names the command of its section;
 # `chart`, `players` and `log` show the stock chart, every player's cash
 # and the whole game in words on the short terminal, whose compact screen
-# leaves them out; `log 2` the last two moves.
+# leaves them out; `log 2` the last two moves; before the bots move, the
+# screen says that undo will stop at what they reveal (not in hot seat).
 # Usage: bash tests/cli_play_learn.sh PATH/TO/chartered REPO-ROOT
 set -euo pipefail
 BIN=$(readlink -f "${1:?usage: cli_play_learn.sh PATH/TO/chartered REPO-ROOT}")
@@ -70,7 +71,9 @@ tm new-session -d -x 80 -y 24 -s t -c "$TMP" \
 size=$(tm display-message -p -t t '#{window_width}x#{window_height}')
 [ "$size" = 80x24 ] || fail "the tmux window is $size, not 80x24"
 wait_for "$PROMPT"
+joined_has "When this decision ends your turn, the bots move; undo will then stop at the first card, bid or event they reveal."
 fits 80 24
+echo "ok: the screen says before the bots move that undo stops at what they reveal"
 
 # ---- rules: the contents, a section by number, n, p, a section by id ---------------------
 type_line "rules"
@@ -176,6 +179,7 @@ tm new-session -d -x 120 -y 45 -s t -c "$TMP" \
     "env LANG=C.UTF-8 TERM=xterm-256color $BIN play --edition golden-age --seats human,greedy --seed 4 --lang ja --autosave auto-ja.json; sleep 60"
 wait_for "$PROMPT"
 fits 120 45
+joined_has "この判断で手番が終わると、ボットが指します。"
 type_line "rules"
 wait_for '読む節 \(番号か名前。Enter: ゲームに戻る\) >\s*$'
 fits 120 45
@@ -215,3 +219,11 @@ grep -qE '^   1\. プレイヤー1' "$TMP/pane" || fail "the Japanese log does n
 type_line ""
 wait_for "$PROMPT"
 echo "ok: rules, chart, players and log in Japanese at 120x45"
+
+# ---- the undo warning: only when bots move next, never with people at the table -------------
+printf '' | "$BIN" play --seats human,greedy --seed 3 --lang en --plain --autosave w1.json >"$TMP/out" 2>&1 || true
+grep -qF "undo will then stop at the first card" "$TMP/out" || { cp "$TMP/out" "$TMP/pane"; fail "no undo warning against a bot"; }
+printf '\n' | "$BIN" play --seats human,human --seed 3 --lang en --plain --autosave w2.json >"$TMP/out" 2>&1 || true
+grep -qF "undo will then stop" "$TMP/out" && { cp "$TMP/out" "$TMP/pane"; fail "an undo warning in hot seat, where undo is refused anyway"; }
+grep -qF "Player 1, your move" "$TMP/out" || { cp "$TMP/out" "$TMP/pane"; fail "the hot seat game did not start"; }
+echo "ok: the undo warning against bots only"

@@ -433,6 +433,31 @@ static int all_digits(const char *s)
     return 1;
 }
 
+/* Would one of the listed moves end seat p's part and hand the game to the
+ * bots, with no other person at the table? Then the screen says, before the
+ * bots move, that undo stops at the first thing they reveal (play_undo
+ * refuses to go back past it, docs/play.md "Undo"). */
+static int bots_next(const play_game *g, int p, const movelist *L)
+{
+    for (int q = 0; q < g->set.nplayers; q++)
+        if (q != p && g->seat[q].human)
+            return 0;
+    ch_state *w = malloc(sizeof *w);
+    if (!w)
+        return 0;
+    int yes = 0;
+    for (int i = 0; i < L->n && !yes; i++) {
+        ch_msg why;
+        *w = g->st;
+        if (ch_apply(w, p, L->mv[i], &why) != CH_OK)
+            continue;
+        unsigned mask = 0;
+        yes = ch_decider(w, &mask) != CH_DEC_TERMINAL && !(mask & (1u << p)) && mask != 0;
+    }
+    free(w);
+    return yes;
+}
+
 int play_ask(play_game *g, int p, ch_move *m)
 {
     char filter[PLAY_LINE] = "", line[PLAY_LINE], buf[PLAY_LINE * 2];
@@ -445,6 +470,7 @@ int play_ask(play_game *g, int p, ch_move *m)
         }
         if (!g->plain)
             redraw = 1; /* a full screen: the note or the narrowed list on top */
+        const char *notice = bots_next(g, p, &L) ? chx_msg(g->lang, "undo.bots_next") : NULL;
         if (redraw) {
             int only = -1;
             /* below the screen: head, list, matches, note and prompt (a
@@ -454,6 +480,7 @@ int play_ask(play_game *g, int p, ch_move *m)
             g->list_need = list_print(g, &L, filter, &only, 1);
             g->reserve = rows_of(g, head_text(g, p, head, sizeof head)) +
                          (filter[0] ? 1 : 0) + (g->note[0] ? rows_of(g, g->note) : 0) +
+                         (notice ? rows_of(g, notice) : 0) +
                          rows_of(g, play_fmt(g, prompt, sizeof prompt, "prompt.input",
                                              "player", play_name(g, p), NULL));
             play_clear(g);
@@ -475,6 +502,9 @@ int play_ask(play_game *g, int p, ch_move *m)
             }
         }
         redraw = 0;
+        if (notice)
+            fprintf(g->out, "%s%s%s\n", play_sgr(g, "\033[33m"), notice,
+                    play_sgr(g, "\033[0m"));
         if (g->note[0]) {
             fprintf(g->out, "%s%s%s\n", play_sgr(g, "\033[1;31m"), g->note,
                     play_sgr(g, "\033[0m"));
