@@ -241,7 +241,8 @@ static int api_create(struct lws *wsi, srv_pss *pss)
                  "first", SRV_TURN_GAMES_MAX);
         return respond_error(wsi, 409, why);
     }
-    if ((lim = srv_limit_waiting(g, addr, why, sizeof why, &retry_s)) != 0) {
+    if ((lim = srv_limit_waiting(g, addr, why, sizeof why, &retry_s)) != 0 ||
+        (lim = srv_bots_admit(g, addr, why, sizeof why, &retry_s)) != 0) {
         srv_game_free(g);
         return respond(wsi, (unsigned)lim, json_pack("{s:s,s:i}", "error", why, "retry_after",
                                                      retry_s));

@@ -182,6 +182,8 @@ json_t *srv_options_json(void)
     json_object_set_new(lim, "connections_per_address",
                         json_integer(srv_limit(SRV_LIMIT_CONNS_PER_ADDR)));
     json_object_set_new(lim, "abandon_seconds", json_integer(srv_limit(SRV_LIMIT_ABANDON_S)));
+    json_object_set_new(lim, "botgames_per_address", json_integer(srv_botgames_limit(0)));
+    json_object_set_new(lim, "botgames_max", json_integer(srv_botgames_limit(1)));
     json_object_set_new(lim, "request_seconds", json_integer(srv_limit(SRV_LIMIT_REQUEST_S)));
     json_object_set_new(lim, "frames_per_second", json_integer(20));
     json_object_set_new(lim, "frame_burst", json_integer(40));

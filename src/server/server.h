@@ -675,6 +675,18 @@ int srv_bots_submit(srv_bots *b, srv_game *g, int s);
 void srv_bots_drain(srv_bots *b);
 /* Create the bot instance of a seat ("greedy" stand-in for away humans). */
 int srv_seat_make_bot(srv_game *g, int s, char *why, size_t n);
+/* 1 when every seat of g is a bot. */
+int srv_game_bots_only(const srv_game *g);
+/* Games of bots only running at once (bots.c; docs/protocol.md "Limits"):
+ * per creating address (CHARTERED_BOTGAMES_PER_ADDRESS; loopback exempt
+ * unless CHARTERED_LIMIT_LOOPBACK) and in all (CHARTERED_BOTGAMES_MAX). */
+#define SRV_BOTGAMES_PER_ADDR 4
+#define SRV_BOTGAMES_MAX 32
+/* May g, just made by addr, run? 0, else the status (429 too many of
+ * addr's, 503 too many in all) with the reason and the seconds to wait. */
+int srv_bots_admit(const srv_game *g, const char *addr, char *why, size_t n, int *retry_s);
+/* Those two limits in force (all 0: per address; 1: in all). */
+long srv_botgames_limit(int all);
 
 /* ---- views on worker threads (views.c) ------------------------------------- */
 srv_views *srv_views_start(int nthreads);
