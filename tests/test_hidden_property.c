@@ -21,6 +21,9 @@
  *   - the terminal game's screen and decision list (play_screen,
  *     play_decision_print of src/play), the languages in turn,
  *   - `chartered view --player P`'s text (render_state of src/cli).
+ * A spectator's view, position copy, state frame and `chartered view` text
+ * are compared too, at the first re-deal for each seat checked: a spectator
+ * sees less than any seat.
  * The outputs are compared whole, not field by field, so a new member that
  * leaks is caught without being named here.
  *
@@ -205,6 +208,32 @@ static char *observe(const ch_state *st, int p)
     return b.s;
 }
 
+/* What a spectator is sent or shown: the view, the spectator's position
+ * copy, the state frame of a watching browser and the text of `chartered
+ * view --player 0`. A spectator sees less than any seat, so a re-deal for any
+ * seat must leave all of it as it was. */
+static char *observe_spectator(const ch_state *st)
+{
+    chx_buf b = {0};
+    char *t = ch_view_to_json(st, -1);
+    section(&b, "spectator view", t);
+    ch_free(t);
+    t = ch_position_write(st, CH_POSITION_SPECTATOR);
+    section(&b, "spectator position", t);
+    ch_free(t);
+    state_frame(st, -1, &b);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    render_state(f, st, -1);
+    fclose(f);
+    section(&b, "spectator cli view", text);
+    free(text);
+    assert_false(b.oom);
+    return b.s;
+}
+
 /* The first line where a and b differ, for the failure message. */
 static void first_difference(const char *a, const char *b, char *buf, size_t n)
 {
@@ -270,6 +299,17 @@ static void check_seat(const ch_state *st, int p, int q, ch_move m, const ch_sta
                      ch_phase_name(st->phase), p + 1, k, diff);
         }
         free(got);
+        if (k == 0) {
+            char *sw = observe_spectator(st), *sg = observe_spectator(&d);
+            if (strcmp(sw, sg) != 0) {
+                char diff[800];
+                first_difference(sw, sg, diff, sizeof diff);
+                fail_msg("%s, decision %u (%s), a spectator, re-deal for seat %d: %s", game,
+                         st->ndecisions, ch_phase_name(st->phase), p + 1, diff);
+            }
+            free(sw);
+            free(sg);
+        }
         ch_msg why;
         if (ch_check(&d, q, m, &why) != CH_OK) {
             log_skipped++;
