@@ -30,7 +30,7 @@ const pageErrors = [];
 async function newPage(label) {
   // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
   // the page, which the server's Content-Security-Policy (script-src 'self')
-  // refuses; invites.mjs and position.mjs run the pages under the policy.
+  // refuses; invites.mjs runs the pages under the policy.
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', bypassCSP: true });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => { pageErrors.push(`${label}: ${e.message}`); console.log(`pageerror ${label}: ${e.message}`); });

@@ -43,7 +43,7 @@ const pageErrors = [];
 async function newPage(opts, label) {
   // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
   // the page, which the server's Content-Security-Policy (script-src 'self')
-  // refuses; invites.mjs and position.mjs run the pages under the policy.
+  // refuses; invites.mjs runs the pages under the policy.
   const ctx = await browser.newContext(Object.assign({ viewport: { width: 1280, height: 900 }, locale: 'en-US', bypassCSP: true }, opts || {}));
   const page = await ctx.newPage();
   // every view patch is checked against a whole view at random points (web/js/frames.js)

@@ -51,7 +51,10 @@ const browser = await chromium.launch({
 });
 const pageErrors = [];
 try {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
+  // the page, which the server's Content-Security-Policy (script-src 'self')
+  // refuses; invites.mjs runs the pages under the policy.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));

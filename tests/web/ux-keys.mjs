@@ -332,7 +332,7 @@ let liveOK = 0;
 async function newSeatPage(sc, seat, link) {
   // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
   // the page, which the server's Content-Security-Policy (script-src 'self')
-  // refuses; invites.mjs and position.mjs run the pages under the policy.
+  // refuses; invites.mjs runs the pages under the policy.
   const ctx = await browser.newContext(Object.assign({ bypassCSP: true, locale: sc.locale, reducedMotion: sc.money === 'reduced' ? 'reduce' : 'no-preference' }, sc.size === 'phone' ? PHONE : DESKTOP));
   // a guest session for this seat (the seat link binds the seat to it)
   const r = await ctx.request.post(`${BASE}/api/guest`, { data: { name: `Key${seat + 1}` }, headers: { Origin: BASE } });

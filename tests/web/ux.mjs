@@ -46,7 +46,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 async function newPage(locale, size, label) {
   // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
   // the page, which the server's Content-Security-Policy (script-src 'self')
-  // refuses; invites.mjs and position.mjs run the pages under the policy.
+  // refuses; invites.mjs runs the pages under the policy.
   const ctx = await browser.newContext(Object.assign({ locale, bypassCSP: true }, size));
   const page = await ctx.newPage();
   // every view patch is checked against a whole view at random points (web/js/frames.js)
