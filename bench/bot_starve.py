@@ -71,8 +71,9 @@ def main():
                 if m["type"] == "error":
                     print("error:", m)
                     break
-                samples.append(time.time() - t0)
-                if len(samples) % 20 == 0:
+                if m["decision"] > d + 1:  # the bot moved in between: a reply
+                    samples.append(time.time() - t0)
+                if samples and len(samples) % 20 == 0 and m["decision"] > d + 1:
                     print(f"  {len(samples)} replies, last {samples[-1] * 1000:.0f} ms",
                           flush=True)
             w.close()

@@ -422,6 +422,10 @@ static int api_replay(struct lws *wsi, srv_game *g)
 {
     if (g->status != GAME_OVER)
         return respond_error(wsi, 403, "the game is not over yet: replays show finished games");
+    int retry_s;
+    char rwhy[160];
+    if (srv_replay_admit(srv_now_ms(), rwhy, sizeof rwhy, &retry_s) != 0) /* reads.c */
+        return respond(wsi, 503, json_pack("{s:s,s:i}", "error", rwhy, "retry_after", retry_s));
     json_t *moves = srv_store_moves(g_srv->store, g->id);
     if (!moves)
         return respond_error(wsi, 500, "the database could not read the moves");

@@ -13,6 +13,7 @@
  * the session found. A request that goes away meanwhile clears its waiter
  * (wsi or client); the read then just ends.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,4 +68,42 @@ int srv_read_submit(srv_read *r, void (*fn)(srv_read *))
 {
     r->done = fn;
     return srv_dbjob_submit(run, done, r);
+}
+
+/* Replays (GET /api/games/ID/replay) are rebuilt on the event loop: the
+ * stored moves read, every move applied again and described, a few
+ * milliseconds for a whole game. Unbounded, a client asking in a loop held
+ * the loop and every game's frames (issue 28, low). A token bucket for the
+ * whole server bounds their share of the loop: CHARTERED_REPLAYS_PER_SECOND
+ * (default 20, 1 to 100,000), bursts of twice that; past it, 503 with the
+ * reason and retry_after. */
+int srv_replay_admit(int64_t now_ms, char *why, size_t n, int *retry_s)
+{
+    static double rate = -1, tokens;
+    static int64_t last;
+    if (rate < 0) {
+        const char *e = getenv("CHARTERED_REPLAYS_PER_SECOND");
+        char *end = NULL;
+        long v = e && *e ? strtol(e, &end, 10) : 20;
+        if (e && *e && (*end || v < 1 || v > 100000)) {
+            fprintf(stderr, "chartered: CHARTERED_REPLAYS_PER_SECOND must be 1 to 100000, "
+                    "not '%s': 20 kept\n", e);
+            v = 20;
+        }
+        rate = (double)v;
+        tokens = 2 * rate;
+        last = now_ms;
+    }
+    tokens += (double)(now_ms - last) * rate / 1000.0;
+    if (tokens > 2 * rate)
+        tokens = 2 * rate;
+    last = now_ms;
+    if (tokens >= 1) {
+        tokens -= 1;
+        return 0;
+    }
+    *retry_s = 1;
+    snprintf(why, n, "too many replays asked of this server: at most %.0f a second; "
+             "try again in a second", rate);
+    return -1;
 }

@@ -913,6 +913,9 @@ struct srv_read {
     void (*done)(srv_read *);
 };
 srv_read *srv_read_new(void);
+/* May a replay be rebuilt now (reads.c: a token bucket for the server)?
+ * 0, else -1 with the reason and the seconds to wait (answer 503). */
+int srv_replay_admit(int64_t now_ms, char *why, size_t n, int *retry_s);
 /* Run r's reads on the writer thread; fn(r) on the loop once they are back
  * (at once, before this returns, without a writer thread). */
 int srv_read_submit(srv_read *r, void (*fn)(srv_read *));
