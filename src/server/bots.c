@@ -281,7 +281,7 @@ void srv_bots_drain(srv_bots *b)
         if (j->rc == CH_OK && plays && srv_seat_decides(g, j->seat)) {
             char why[256];
             int rc = srv_play_move(g, j->seat, j->move, why, sizeof why);
-            if (rc != MOVE_OK && j->decision == g->nmoves)
+            if (rc != MOVE_OK && j->decision == g->nmoves && !g_srv->draining)
                 lwsl_err("game %s: bot of seat %d made a bad move: %s\n", g->id, j->seat, why);
         } else if (j->rc != CH_OK && plays && srv_seat_decides(g, j->seat)) {
             /* a bot that cannot choose must not stall the game: its first
