@@ -485,6 +485,42 @@ int ch_move_parse(const ch_state *st, int p, const char *text, ch_move *m, ch_ms
 /* Parse, check and apply in one call. */
 int ch_play(ch_state *st, int p, const char *text, ch_msg *why);
 
+/* ---- a fixed action space (src/core/action.c; docs/python.md "Actions") -----
+ * Every move of an edition gets an action id, 0 <= id < ch_num_distinct_actions,
+ * that means the same move in every state of every game of that edition and
+ * player count: the move type and its arguments (plots, cards, companies,
+ * players; bids and amounts as their value in florins). Level cards, which are
+ * interchangeable, are named by their level, not by which card of the level.
+ * The ids are laid out in sections, one per kind of move (the table in
+ * docs/python.md). Amounts above CH_ACTION_MONEY_MAX florins and plots past an
+ * edition's largest built-in board have no id (a hand-made board or a player
+ * richer than that): ch_action_encode returns -1 for them and
+ * ch_action_mask leaves them out and counts them. */
+#define CH_ACTION_MONEY_MAX 3000
+/* The number of action ids of a game of this edition and player count (2..5
+ * Building Amsterdam, 2..6 The Golden Age), or -1 for bad arguments. */
+int32_t ch_num_distinct_actions(int edition, int nplayers);
+/* The id of move m in a game like st (its edition and player count), or -1
+ * when m has none (a malformed move, an amount above CH_ACTION_MONEY_MAX). */
+int32_t ch_action_encode(const ch_state *st, ch_move m);
+/* The move of id for player p in st: CH_OK, or CH_EINVAL (id out of range,
+ * p not a seat), *m then unchanged. A level card is the card of that level
+ * that ch_legal names (p's lowest of the level in hand when building or
+ * giving; the level's lowest card when asking). The move need not be legal. */
+int ch_action_decode(const ch_state *st, int p, int32_t id, ch_move *m);
+/* The legal-action mask of player p: mask[id] = 1 for each legal move's id,
+ * 0 elsewhere; size must be ch_num_distinct_actions of st's game. Returns the
+ * number of ids set (0 when p does not decide now), or -CH_EINVAL (mask left
+ * as it was). *unmapped (may be NULL) receives the number of legal moves
+ * that have no id. Allocates only when p has more than 4096 legal moves. */
+int ch_action_mask(const ch_state *st, int p, uint8_t *mask, int32_t size, int *unmapped);
+/* The move of id in the engine's notation (ch_move_str of ch_action_decode):
+ * its length, or -1 (bad id or player). */
+int ch_action_str(const ch_state *st, int p, int32_t id, char *buf, size_t n);
+/* The id of a move in notation (ch_move_parse, then ch_action_encode):
+ * CH_OK, CH_ESYNTAX with the reason, or CH_EINVAL when the move has no id. */
+int ch_action_parse(const ch_state *st, int p, const char *text, int32_t *id, ch_msg *why);
+
 /* ---- names ------------------------------------------------------------------ */
 const char *ch_company_name(const ch_state *st, int company);
 int ch_company_find(const ch_state *st, const char *name, int *consumed);
