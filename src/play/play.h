@@ -110,6 +110,10 @@ int play_readline(play_game *g, char *buf, size_t n);
  * section it names (a number, an id or words of a title); n, p, c and a
  * section's name move between sections, Enter goes back to the game. */
 void play_rules(play_game *g, const char *what);
+/* The commands chart, players, log and log N at any prompt: the text shown
+ * to viewer and paged, then "press Enter". 1 when shown, 0 when line is not
+ * one of them, -1 for a bad count (the message in g->note). */
+int play_show(play_game *g, int viewer, const char *line);
 /* Print text page by page (the terminal's height; 22 lines when unknown),
  * asking for Enter between pages. 0 at its end, -1 when the reader typed q or
  * the input ended. */

@@ -433,6 +433,50 @@ static int all_digits(const char *s)
     return 1;
 }
 
+int play_show(play_game *g, int viewer, const char *line)
+{
+    if (strcasecmp(line, "chart") && strcasecmp(line, "players") && strcasecmp(line, "log") &&
+        strncasecmp(line, "log ", 4))
+        return 0;
+    /* what the compact layout may leave out, whole */
+    chx_buf b = {0};
+    char buf[PLAY_LINE];
+    int bad = 0;
+    if (!strcasecmp(line, "chart")) {
+        play_chart_text(g, &b);
+    } else if (!strcasecmp(line, "players")) {
+        play_players_text(g, viewer, &b);
+    } else {
+        const char *n = line + 3;
+        while (*n == ' ')
+            n++;
+        long last = 0;
+        if (*n && (!all_digits(n) || strlen(n) > 6 || (last = strtol(n, NULL, 10)) < 1))
+            bad = 1;
+        char num[16];
+        snprintf(num, sizeof num, "%d", g->nmoves);
+        if (!bad) {
+            chx_buf_puts(&b, play_sgr(g, "\033[1m"));
+            chx_buf_puts(&b, play_fmt(g, buf, sizeof buf, "screen.log_all", "n", num, NULL));
+            chx_buf_puts(&b, play_sgr(g, "\033[0m"));
+            chx_buf_puts(&b, "\n");
+            if (play_log_text(g, viewer, (int)last, &b))
+                bad = 1;
+        }
+    }
+    if (bad) {
+        free(b.s);
+        play_fmt(g, g->note, sizeof g->note, "error.log_count", "answer", line, NULL);
+        return -1;
+    }
+    play_clear(g);
+    int quit = play_page(g, b.s);
+    free(b.s);
+    if (!quit)
+        play_wait(g, "prompt.enter", NULL);
+    return 1;
+}
+
 /* Would one of the listed moves end seat p's part and hand the game to the
  * bots, with no other person at the table? Then the screen says, before the
  * bots move, that undo stops at the first thing they reveal (play_undo
@@ -561,46 +605,10 @@ int play_ask(play_game *g, int p, ch_move *m)
             list_free(&L);
             continue;
         }
-        if (!strcasecmp(line, "chart") || !strcasecmp(line, "players") ||
-            !strcasecmp(line, "log") || !strncasecmp(line, "log ", 4)) {
-            /* what the compact layout may leave out, whole */
-            chx_buf b = {0};
-            int bad = 0;
-            if (!strcasecmp(line, "chart")) {
-                play_chart_text(g, &b);
-            } else if (!strcasecmp(line, "players")) {
-                play_players_text(g, p, &b);
-            } else {
-                const char *n = line + 3;
-                while (*n == ' ')
-                    n++;
-                long last = 0;
-                if (*n && (!all_digits(n) || strlen(n) > 6 || (last = strtol(n, NULL, 10)) < 1))
-                    bad = 1;
-                char num[16];
-                snprintf(num, sizeof num, "%d", g->nmoves);
-                if (!bad) {
-                    chx_buf_puts(&b, play_sgr(g, "\033[1m"));
-                    chx_buf_puts(&b, play_fmt(g, buf, sizeof buf, "screen.log_all", "n", num,
-                                              NULL));
-                    chx_buf_puts(&b, play_sgr(g, "\033[0m"));
-                    chx_buf_puts(&b, "\n");
-                    if (play_log_text(g, p, (int)last, &b))
-                        bad = 1;
-                }
-            }
+        int shown = play_show(g, p, line);
+        if (shown) {
             list_free(&L);
-            if (bad) {
-                free(b.s);
-                play_fmt(g, g->note, sizeof g->note, "error.log_count", "answer", line, NULL);
-                continue;
-            }
-            play_clear(g);
-            int quit = play_page(g, b.s);
-            free(b.s);
-            if (!quit)
-                play_wait(g, "prompt.enter", NULL);
-            redraw = 1;
+            redraw = shown > 0;
             continue;
         }
         if (!strcasecmp(line, "moves") || !strcasecmp(line, "list")) {

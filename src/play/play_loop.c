@@ -159,6 +159,21 @@ static int game_over(play_game *g)
         if (play_readline(g, line, sizeof line) < 0 || !line[0] ||
             !strcasecmp(line, "quit"))
             return 0;
+        /* the whole game, the chart, the players and the rules stay at hand */
+        if (!strcasecmp(line, "rules") || !strncasecmp(line, "rules ", 6) ||
+            play_show(g, viewer, line)) {
+            if (!strncasecmp(line, "rules", 5))
+                play_rules(g, line + 5);
+            play_clear(g);
+            g->reserve = 2;
+            play_screen(g, viewer);
+            g->reserve = 0;
+            if (g->note[0]) {
+                fprintf(g->out, "%s\n", g->note);
+                g->note[0] = '\0';
+            }
+            continue;
+        }
         if (!strncasecmp(line, "save ", 5)) {
             char file[PLAY_LINE];
             snprintf(file, sizeof file, "%s", line + 5 + strspn(line + 5, " "));

@@ -348,6 +348,16 @@ def main():
     s = wait_for(re.compile(OVER.pattern), old)
     if "Saved to final.json" not in s:
         fail("saving at the end did not confirm", s)
+    # the game can be looked back on after its end: its last moves in words
+    old = cap()
+    send("log 3")
+    s = wait_for(re.compile(r"Press Enter to go on\.\s*$"), old)
+    m = re.search(r"The game so far, move by move \((\d+) moves\):", s)
+    if not m or not re.search(r"^ +%s\. " % m.group(1), s, re.M):
+        fail("'log 3' at the end did not show the last moves", s)
+    old = cap()
+    send("")
+    wait_for(re.compile(OVER.pattern), old)
     send("")
     wait_for(SHELL)
     tmux("kill-server", check=False)
