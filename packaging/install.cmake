@@ -7,8 +7,8 @@
 #   lib/<multiarch>/libchartered.a      the same objects, static
 #   lib/<multiarch>/pkgconfig/chartered.pc
 #   include/chartered.h
-#   share/chartered/web, i18n, data     the browser client, the catalogues,
-#                                        boards and arrangements
+#   share/chartered/web, i18n, rules,   the browser client, the catalogues,
+#                   data                 the rules texts, boards and arrangements
 #   share/man/man1/chartered.1, man5/chartered-formats.5
 #   share/doc/chartered/                 README, CHANGELOG, LICENSE, copyright
 #                                        (DEP-5), docs, examples
@@ -42,6 +42,9 @@ install(FILES ${CMAKE_BINARY_DIR}/chartered.pc DESTINATION ${CMAKE_INSTALL_LIBDI
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/web/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/web
         PATTERN "README.md" EXCLUDE)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/i18n/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/i18n)
+# the rules pages of the browser client, served beside the catalogues (/rules/)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/rules/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/rules
+        PATTERN "README.md" EXCLUDE)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/boards ${CMAKE_SOURCE_DIR}/data/arrangements
         DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/data)
 

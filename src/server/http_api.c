@@ -107,6 +107,7 @@ static const char *mime_of(const char *path)
         {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
         {".json", "application/json"}, {".svg", "image/svg+xml"}, {".png", "image/png"},
         {".ico", "image/x-icon"}, {".woff2", "font/woff2"}, {".txt", "text/plain; charset=utf-8"},
+        {".md", "text/markdown; charset=utf-8"},
         {".webmanifest", "application/manifest+json"}, {NULL, NULL}};
     for (int i = 0; dot && map[i][0]; i++)
         if (strcmp(dot, map[i][0]) == 0)
@@ -538,6 +539,11 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
                 strchr(lang, '/'))
                 return respond_error(wsi, 404, "not found");
             return serve_file(wsi, g_srv->opt.i18n, lang);
+        }
+        if (strncmp(url, "/rules/", 7) == 0) { /* data/rules, beside data/i18n (issue 31) */
+            char dir[1024];
+            snprintf(dir, sizeof dir, "%s/../rules", g_srv->opt.i18n);
+            return serve_file(wsi, dir, url + 7);
         }
         if (strncmp(url, "/web/", 5) == 0)
             return serve_file(wsi, g_srv->opt.web, url + 5);

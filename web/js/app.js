@@ -8,6 +8,7 @@
 //   #/replay/GAMEID         a finished game, move by move
 //   #/player/NAME           a player's profile; #/leaderboard/EDITION; #/my-games
 //   #/account               one's sessions and password (accountpage.js)
+//   #/rules/EDITION[/SECTION] an edition's rules, at a section (rules.js)
 // Keeping the token in the hash means a reload rejoins the same seat, and the
 // token is never sent to the server in a request line or a Referer.
 import { h, clear } from './dom.js';
@@ -20,6 +21,7 @@ import { LeaderboardPage } from './leaderboard.js';
 import { MyGamesPage } from './mygames.js';
 import { mountAccount } from './account.js';
 import { AccountPage } from './accountpage.js';
+import { RulesPage, loadCites } from './rules.js';
 
 let page = null;
 let routeKey = null;
@@ -65,12 +67,16 @@ function route() {
   else if (parts[0] === 'leaderboard') page = new LeaderboardPage(root, { edition: parts[1] });
   else if (parts[0] === 'my-games') page = new MyGamesPage(root);
   else if (parts[0] === 'account') page = new AccountPage(root);
+  else if (parts[0] === 'rules') page = new RulesPage(root, { edition: parts[1], section: parts[2] });
   else page = new LobbyPage(root);
 }
 
 async function main() {
   await setLang(preferredLang());
   renderHeader();
+  // which section each decision cites (data/rules/cites.txt): without it a
+  // decision's citation is plain text, as before
+  await loadCites().catch(() => null);
   window.addEventListener('hashchange', route);
   route();
 }

@@ -16,6 +16,7 @@ import { prefs, togglePref, turnAlert, moneyFly } from './effects.js';
 import { copyPositionButton } from './position.js';
 import { FrameState } from './frames.js';
 import { InviteLinks } from './invites.js';
+import { citeHref } from './rules.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -517,7 +518,11 @@ export class GamePage {
   ruleRef(phase) {
     const ga = this.view.edition === 'golden-age' && has(`section.ga.${phase}`) ? `section.ga.${phase}` : `section.${phase}`;
     if (!has(ga)) return null;
-    return h('p', { class: 'rule-ref small muted' }, t(this.view.edition === 'golden-age' ? 'ui.rule_ref_ga' : 'ui.rule_ref', { section: t(ga) }));
+    const text = t(this.view.edition === 'golden-age' ? 'ui.rule_ref_ga' : 'ui.rule_ref', { section: t(ga) });
+    // a link to that section of the rules page (rules.js), in a new tab so
+    // that the game stays open
+    const href = citeHref(this.view.edition, phase);
+    return h('p', { class: 'rule-ref small muted' }, href ? h('a', { href, target: '_blank', rel: 'noopener', dataset: { phase } }, text) : text);
   }
 
   // The question of a phase; The Golden Age words a few differently (no

@@ -82,13 +82,32 @@ export class LobbyPage {
       h('h3', {}, t('lobby.seats')),
       h('div', { class: 'seats' }, F.seats.map((s, i) => this.seatRow(s, i))),
       h('button', { type: 'submit', class: 'primary', id: 'create' }, t('lobby.create_button')));
-    // one click: a game against three bots, the creator seated at once
-    const solo = h('section', { class: 'panel solo', id: 'solo-panel' },
-      h('h2', {}, t('lobby.solo_title')),
-      h('p', { class: 'muted' }, t('lobby.solo_help')),
-      h('div', { class: 'row-buttons' },
-        h('button', { type: 'button', class: 'primary', id: 'solo', onclick: () => this.solo('amsterdam') }, t('lobby.solo_ba')),
-        h('button', { type: 'button', class: 'primary', id: 'solo-ga', onclick: () => this.solo('golden-age') }, t('lobby.solo_ga'))));
+    // the first thing a newcomer reads (issue 31): what the game is, each
+    // edition in a sentence, and the ways in: bots in one click, friends
+    // (the create form below, set to people), the rules of each edition
+    const solo = h('section', { class: 'panel welcome', id: 'welcome' },
+      h('h2', {}, t('welcome.title')),
+      h('p', { id: 'welcome-game' }, t('welcome.game')),
+      h('ul', { class: 'editions' },
+        h('li', { id: 'welcome-ba' }, h('strong', {}, t('edition.amsterdam')), ': ', t('welcome.ba')),
+        h('li', { id: 'welcome-ga' }, h('strong', {}, t('edition.golden-age')), ': ', t('welcome.ga'))),
+      h('div', { class: 'ways' },
+        h('div', { class: 'way', id: 'solo-panel' },
+          h('h3', {}, t('welcome.bots')),
+          h('p', { class: 'muted small' }, t('lobby.solo_help')),
+          h('div', { class: 'row-buttons' },
+            h('button', { type: 'button', class: 'primary', id: 'solo', onclick: () => this.solo('amsterdam') }, t('lobby.solo_ba')),
+            h('button', { type: 'button', class: 'primary', id: 'solo-ga', onclick: () => this.solo('golden-age') }, t('lobby.solo_ga')))),
+        h('div', { class: 'way' },
+          h('h3', {}, t('welcome.friends')),
+          h('p', { class: 'muted small' }, t('welcome.friends_help')),
+          h('button', { type: 'button', id: 'friends', onclick: () => this.friends() }, t('welcome.friends_button'))),
+        h('div', { class: 'way' },
+          h('h3', {}, t('welcome.rules')),
+          h('p', { class: 'muted small' }, t('welcome.rules_help')),
+          h('div', { class: 'row-buttons' },
+            h('a', { class: 'button', id: 'rules-ba', href: '#/rules/amsterdam' }, t('edition.amsterdam')),
+            h('a', { class: 'button', id: 'rules-ga', href: '#/rules/golden-age' }, t('edition.golden-age'))))));
     R.appendChild(h('div', { class: 'lobby' },
       solo,
       form,
@@ -123,6 +142,17 @@ export class LobbyPage {
             bots.map((b) => h('option', { value: b.id, selected: b.id === s.bot }, t(`bot.${b.id}`, { _default: b.id })))),
           bot && bot.strengths ? h('select', { class: 'seat-strength', 'aria-label': t('lobby.strength'), onchange: (e) => { s.strength = +e.target.value; } },
             bot.strengths.map((n) => h('option', { value: n, selected: n === (s.strength || 2) }, t('lobby.strength_n', { n })))) : null));
+  }
+
+  // "Play with friends": every seat but the creator's becomes an open seat
+  // for a person, and the form (already on the page) is brought into view
+  // with its first field focused: one click from the first screen.
+  friends() {
+    this.form.seats.forEach((s, i) => { if (i > 0) { s.kind = 'human'; s.access = s.access || 'open'; } });
+    this.render();
+    const f = document.getElementById('create-form');
+    f.scrollIntoView({ block: 'start' });
+    document.getElementById('edition').focus({ preventScroll: true });
   }
 
   // A solo game: the player and three bots (greedy, greedy, ISMCTS), then

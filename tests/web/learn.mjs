@@ -1,0 +1,165 @@
+// learn.mjs: what a newcomer meets first (issue 31), run by tests/web/run.sh
+// (CTest web_learn):
+// - the first visit says what the game is (a sentence on the game and one on
+//   each edition) and offers the ways in: the solo buttons, "Play with
+//   friends" (one click brings the create form into view, every other seat
+//   a person's), and the rules of each edition; in en, nl and ja;
+// - the rules page of each edition renders data/rules/<edition>.<lang>.md
+//   (every section, with its heading, in the page's language);
+// - every decision type of both editions (the lists of
+//   tests/test_rules_text.c) has a citation link, and in all three languages
+//   it lands on an existing section whose heading contains the words the
+//   decision cites (the catalogue's section.*);
+// - in a real game the decision's "Rules: ..." line is that link.
+// Screenshots (desktop 1280x900 and phone 390x844) go to $CH_ARTIFACTS/learn.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const BASE = process.env.CH_BASE;
+const SRC = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const ART = path.join(process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts'), 'learn');
+if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
+fs.mkdirSync(ART, { recursive: true });
+const failures = [];
+function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
+
+const LANGS = ['en', 'nl', 'ja'];
+const cat = Object.fromEntries(LANGS.map((l) => [l, Object.assign({},
+  JSON.parse(fs.readFileSync(path.join(SRC, 'web/i18n', `${l}.json`), 'utf8')),
+  JSON.parse(fs.readFileSync(path.join(SRC, 'data/i18n', `${l}.json`), 'utf8')))]));
+// the decision types of each edition, as tests/test_rules_text.c lists them
+const PHASES = {
+  amsterdam: ['turn', 'purchase', 'hq', 'found', 'credit', 'merge', 'merge-sell', 'trade', 'sell', 'event', 'bid', 'lose', 'coop', 'offer', 'respond', 'veilinge', 'auction', 'pick', 'over'],
+  'golden-age': ['turn', 'purchase', 'found', 'free', 'credit', 'merge', 'trade', 'forced', 'event-sell', 'over'],
+};
+const sectionsOf = (ed, l) => [...fs.readFileSync(path.join(SRC, 'data/rules', `${ed}.${l}.md`), 'utf8').matchAll(/^## (.*?)\s*\{#([a-z0-9-]+)\}$/gm)].map((m) => ({ title: m[1], id: m[2] }));
+
+const browser = await chromium.launch({
+  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+});
+const pageErrors = [];
+const DESKTOP = { width: 1280, height: 900 }, PHONE = { width: 390, height: 844 };
+// waitForFunction evaluates its predicate with eval() in the page, which
+// the server's Content-Security-Policy refuses (as invites.mjs found): poll
+// with evaluate instead
+async function until(page, fn, arg, ms = 60000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await page.evaluate(fn, arg)) return;
+    if (Date.now() > end) throw new Error(`timed out: ${fn}`);
+    await page.waitForTimeout(150);
+  }
+}
+async function newPage(l, viewport) {
+  const ctx = await browser.newContext({ viewport, locale: l });
+  await ctx.addInitScript((x) => localStorage.setItem('chartered.lang', x), l);
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of 40[134]/.test(m.text())) pageErrors.push(m.text()); });
+  return page;
+}
+try {
+  // ---- the first visit, in each language, at both widths ----
+  for (const l of LANGS) {
+    for (const [vw, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+      const page = await newPage(l, vp);
+      await page.goto(`${BASE}/#/`);
+      await page.waitForSelector('#welcome');
+      const text = await page.textContent('#welcome');
+      const C = cat[l];
+      check(['welcome.game', 'welcome.ba', 'welcome.ga', 'welcome.bots', 'welcome.friends', 'welcome.rules'].every((k) => text.includes(C[k])),
+        `${l} ${vw}: the first visit says what the game and each edition are, and names the three ways in`);
+      // the welcome comes first: its top is on the first screen
+      const box = await page.locator('#welcome').boundingBox();
+      check(box && box.y < vp.height / 3, `${l} ${vw}: the welcome is at the top of the first screen (y=${box && Math.round(box.y)})`);
+      for (const id of ['#solo', '#solo-ga', '#friends', '#rules-ba', '#rules-ga']) {
+        check(await page.locator(`#welcome ${id}`).isVisible(), `${l} ${vw}: ${id} is offered on the first visit`);
+      }
+      await page.screenshot({ path: path.join(ART, `first-visit-${l}-${vw}.png`), fullPage: false });
+      if (l === 'en') {
+        // one click: the create form in view, its first field focused, and
+        // every seat but the creator's a person's
+        await page.click('#friends');
+        await until(page, () => document.activeElement && document.activeElement.id === 'edition');
+        const kinds = await page.$$eval('.seat-row .seat-kind', (s) => s.map((x) => x.value));
+        check(kinds.length >= 2 && kinds.every((k) => k === 'human'), `${vw}: "Play with friends" makes every seat a person's (${kinds.join(',')})`);
+        const fb = await page.locator('#create-form').boundingBox();
+        const top = await page.$eval('header.top', (e) => e.getBoundingClientRect().bottom);
+        check(fb && fb.y >= top - 1 && fb.y < vp.height / 2, `${vw}: "Play with friends" brings the create form into view below the header (y=${fb && Math.round(fb.y)}, header ${Math.round(top)})`);
+        await page.click('#welcome #rules-ga');
+        await page.waitForSelector('#rules-page[data-edition="golden-age"]');
+        check(true, `${vw}: "Read the rules" opens the rules page in one click`);
+      }
+      await page.context().close();
+    }
+  }
+
+  // ---- the rules pages: every section of each edition, in each language ----
+  for (const l of LANGS) {
+    const page = await newPage(l, DESKTOP);
+    for (const ed of Object.keys(PHASES)) {
+      await page.goto(`${BASE}/#/rules/${ed}`);
+      await page.waitForSelector(`#rules-page[data-edition="${ed}"]`);
+      const want = sectionsOf(ed, l);
+      const got = await page.$$eval('#rules-page section.rules-section', (ss) => ss.map((s) => ({ id: s.id.replace(/^rules-/, ''), title: s.querySelector('h2').textContent, paras: s.querySelectorAll('p, li').length })));
+      check(got.length === want.length && want.every((s, i) => got[i].id === s.id && got[i].title === s.title && got[i].paras > 0),
+        `${l} ${ed}: the rules page shows all ${want.length} sections of data/rules/${ed}.${l}.md, each with its heading and text`);
+      const raw = await page.textContent('#rules-page');
+      check(!/\*\*|\{#|^#/m.test(raw), `${l} ${ed}: no Markdown marks are left in the page`);
+      if (l !== 'en') check(await page.$eval('#rules-page h1', (e) => e.textContent) !== sectionsOf(ed, 'en')[0].title, `${l} ${ed}: the page is in the page's language`);
+      // every decision type's citation lands on a section whose heading
+      // contains the words the decision cites
+      let landed = 0;
+      const wrong = [];
+      for (const ph of PHASES[ed]) {
+        const href = await page.evaluate(async ([e, p]) => (await import('/web/js/rules.js')).citeHref(e, p), [ed, ph]);
+        const key = ed === 'golden-age' && cat[l][`section.ga.${ph}`] ? `section.ga.${ph}` : `section.${ph}`;
+        if (!href) { wrong.push(`${ph}: no link`); continue; }
+        await page.goto(`${BASE}/${href}`);
+        const h2 = await page.waitForSelector(`#rules-h-${href.split('/').pop()}`, { timeout: 5000 }).catch(() => null);
+        const title = h2 ? await h2.textContent() : null;
+        if (title && title.includes(cat[l][key])) landed++;
+        else wrong.push(`${ph} -> ${href}: "${title}" lacks "${cat[l][key]}"`);
+        if (h2 && ph === 'merge' && ed === 'amsterdam' && l === 'en') {
+          const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+          check(focused === 'rules-h-merge', 'a citation opens the rules page at its section, focused');
+        }
+      }
+      check(landed === PHASES[ed].length, `${l} ${ed}: all ${PHASES[ed].length} decision types cite a section that exists${wrong.length ? ': ' + wrong.join('; ') : ''}`);
+    }
+    await page.context().close();
+  }
+  for (const [vw, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    const page = await newPage('en', vp);
+    await page.goto(`${BASE}/#/rules/amsterdam/merge`);
+    await page.waitForSelector('#rules-h-merge');
+    await page.screenshot({ path: path.join(ART, `rules-en-${vw}.png`) });
+    await page.context().close();
+  }
+
+  // ---- in a game: the decision's citation is a link to its section ----
+  {
+    const page = await newPage('nl', DESKTOP);
+    await page.goto(`${BASE}/#/`);
+    await page.click('#solo');
+    await page.waitForSelector('#app[data-status="playing"]', { timeout: 30000 });
+    await until(page, () => document.querySelector('#app').dataset.myTurn === '1');
+    const a = await page.waitForSelector('.rule-ref a');
+    const href = await a.getAttribute('href');
+    const phase = await a.getAttribute('data-phase');
+    check(href === `#/rules/amsterdam/${phase === 'purchase' ? 'purchase' : 'turn'}` && await a.getAttribute('target') === '_blank',
+      `the decision's "Regels: ..." line links to its section in a new tab (${href})`);
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), a.click()]);
+    const h2 = await tab.waitForSelector(`#rules-h-${href.split('/').pop()}`);
+    check((await h2.textContent()).includes(cat.nl[`section.${phase}`]), `the link opens the Dutch section "${await h2.textContent()}"`);
+    await page.context().close();
+  }
+} finally {
+  await browser.close();
+}
+check(pageErrors.length === 0, `no page errors${pageErrors.length ? ': ' + pageErrors.slice(0, 3).join(' | ') : ''}`);
+if (failures.length) { console.log(`learn.mjs: ${failures.length} failed`); process.exit(1); }
+console.log('learn.mjs: all passed');
