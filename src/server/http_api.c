@@ -404,8 +404,8 @@ static int api_invites(struct lws *wsi, srv_game *g, int post)
     }
     json_t *a = json_array();
     /* reserved seats nobody holds: with their link, or "lost" when the
-       token was not kept (games created before links were kept): a new
-       link can be made for those */
+       token is not in memory (it is never stored: after a restart, or in a
+       game created before links were kept): a new link can be made */
     for (int i = 0; creator && i < g->nseats; i++) {
         const srv_seat *s = &g->seat[i];
         if (srv_seat_invite_open(g, i))

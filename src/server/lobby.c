@@ -225,12 +225,10 @@ static json_t *seat_json(const srv_game *g, int i, int with_token)
         json_object_set_new(o, "access", json_string(s->open ? "open" : "reserved"));
         if (with_token) { /* stored: the hash, and whose seat it is */
             json_object_set_new(o, "token_hash", json_string(s->token_hash));
-            /* an unclaimed reserved seat's invite token itself, so that its
-               creator can be given the link again (issue 28 item 7:
-               srv_seat_invite); wiped once the seat is claimed, when the
-               link no longer seats anyone else */
-            if (srv_seat_invite_open(g, i))
-                json_object_set_new(o, "token", json_string(s->token));
+            /* the invite token itself is never stored (a copy of the
+               database must seat nobody): its creator has the link again
+               from memory while the server runs (srv_seat_invite_open);
+               after a restart it is "lost" and a new one is made */
             if (i == g->creator_seat)
                 json_object_set_new(o, "creator", json_true());
             if (s->owner[0])
@@ -291,13 +289,7 @@ int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
                 g->away_stored |= 1u << i;
             if (json_is_true(json_object_get(o, "creator")))
                 g->creator_seat = i;
-            /* the invite token, kept while the seat is unclaimed: taken
-               only when it is the token of the stored hash */
-            const char *tok = json_string_value(json_object_get(o, "token"));
-            memset(s->token, 0, sizeof s->token);
-            if (tok && strlen(tok) == SRV_TOKEN_HEX && !s->claimed && !s->open &&
-                srv_token_matches(tok, s->token_hash))
-                memcpy(s->token, tok, SRV_TOKEN_HEX + 1);
+            memset(s->token, 0, sizeof s->token); /* not stored: see seat_json */
         }
     }
     return 0;

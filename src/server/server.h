@@ -59,10 +59,10 @@ typedef struct srv_seat {
     char name[32];
     char bot[16];               /* bot seats: random, greedy, ismcts */
     int strength;               /* ismcts: 1..3 */
-    /* the invite token in clear: a reserved seat's while it is unclaimed
-       (stored with the seats, so that its creator can have the link again:
-       srv_seat_invite_open), else only between its making and the answer
-       that hands it out */
+    /* the invite token in clear, in memory only (never stored): a reserved
+       seat's while it is unclaimed, so that its creator can have the link
+       again (srv_seat_invite_open), else only between its making and the
+       answer that hands it out */
     char token[SRV_TOKEN_HEX + 1];
     char token_hash[SRV_HASH_HEX + 1]; /* human seats: what is kept (tokens.c) */
     char owner[SRV_OWNER_MAX];  /* the session the seat is bound to: "u:ID"
