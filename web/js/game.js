@@ -638,6 +638,16 @@ export class GamePage {
     }
     E.appendChild(row);
     const btns = h('div', { class: 'move-group' });
+    // The Golden Age's printed rules: the event cards' backs differ, so every
+    // player sees whether the top card of the deck is one (docs/rules.md,
+    // Ruling G-07; the view's piles.deck_top_event, absent when not seen)
+    if (typeof p.deck_top_event === 'boolean') {
+      const what = t(p.deck_top_event ? 'ui.deck_top_event' : 'ui.deck_top_building');
+      btns.appendChild(h('span', {
+        class: `card deck-back ${p.deck_top_event ? 'event-back' : 'building-back'}`, id: 'deck-top',
+        role: 'img', title: what, 'aria-label': what, dataset: { top: p.deck_top_event ? 'event' : 'building' },
+      }, what));
+    }
     for (const m of ['draw', 'refresh']) if (this.myTurn && this.legal.has(m)) btns.appendChild(this.moveButton(m));
     E.appendChild(btns);
     const info = [t('ui.deck_count', { n: p.deck_count ?? '?' }), t('ui.discard_count', { n: (p.discard || []).length })];
