@@ -521,6 +521,21 @@ int ch_action_str(const ch_state *st, int p, int32_t id, char *buf, size_t n);
  * CH_OK, CH_ESYNTAX with the reason, or CH_EINVAL when the move has no id. */
 int ch_action_parse(const ch_state *st, int p, const char *text, int32_t *id, ch_msg *why);
 
+/* ---- observation tensors (src/core/obs.c; docs/python.md "Observation tensor")
+ * What seat p may see of st, as floats scaled to about [0, 1], written into
+ * the caller's buffer: blocks of rows and columns (plots, companies, players
+ * in seat order from p, cards, piles, turn, event), their sizes fixed by the
+ * game (edition, players, board, cards). Nothing p cannot see is read: the
+ * tensor is the same for every re-deal of ch_determinize(st, p, ...). */
+/* The number of floats, or -1 for a state that is not one. */
+int ch_observation_size(const ch_state *st);
+/* Write p's tensor into buf (n floats, at least ch_observation_size): CH_OK,
+ * or CH_EINVAL (bad state, seat or size; buf unchanged). */
+int ch_observation(const ch_state *st, int p, float *buf, size_t n);
+/* Block i of the layout (0, 1, ... until NULL): its name, and its first
+ * float, rows and columns in *offset, *rows, *cols (each may be NULL). */
+const char *ch_observation_block(const ch_state *st, int i, int *offset, int *rows, int *cols);
+
 /* ---- names ------------------------------------------------------------------ */
 const char *ch_company_name(const ch_state *st, int company);
 int ch_company_find(const ch_state *st, const char *name, int *consumed);
