@@ -11,7 +11,9 @@ that games come from several addresses, with loopback not exempt, at most
 - a person plays 12 moves against a greedy bot meanwhile: the median wait
   for the bot's reply is under 0.5 s and the longest under 3 s (before,
   each reply waited behind every ISMCTS search in the one line: seconds);
-- the games of bots only move on too (each one's decision grows).
+- a stand-in (two people, a 1 s turn timer, nobody moves) moves within 3 s
+  of the start: stand-ins are served first;
+- the games of bots only move on too.
 
 usage: python3 server_botfair.py BINARY SRCDIR WORKDIR
 """
@@ -89,6 +91,27 @@ try:
               flush=True)
         check(med < 0.5, f"the median wait for the greedy bot is {med:.2f} s")
         check(max(waits) < 3, f"the longest wait for the greedy bot is {max(waits):.2f} s")
+    # a stand-in: two people seated, neither moves; the turn timer (1 s) runs
+    # out and a greedy stand-in moves for the one deciding, first in line
+    st, j = create("10.0.0.4", {"players": 2, "turn_timer": 1, "seats": [
+        {"kind": "human", "name": "Q"}, {"kind": "human", "name": "R"}]})
+    check(st == 201, f"a game with a turn timer: {st} {j}")
+    people = []
+    for i in range(2):
+        x = srv.ws()
+        x.send({"type": "join", "game": j["id"], "token": j["seats"][i]["token"]})
+        people.append(x)
+    m = people[0].recv_until(lambda m: m["type"] == "state" and m["status"] == "playing",
+                             timeout=30)
+    t0 = time.time()
+    m = people[0].recv_until(lambda m: m["type"] == "state" and m["decision"] > 0, timeout=120)
+    waited = time.time() - t0
+    print(f"the stand-in moved {waited:.2f} s after the game started (turn timer 1 s)",
+          flush=True)
+    check(waited < 3, f"the stand-in moved {waited:.2f} s after the start (timer 1 s): "
+          "it waited behind the games of bots only")
+    for x in people:
+        x.close()
     moved, end = 0, time.time() + 30
     while not moved and time.time() < end:
         moved = sum(1 for b in bot_games if http_json(srv.port, "GET", f"/api/games/{b}")[1]
