@@ -140,7 +140,46 @@ try {
     await page.context().close();
   }
 
-  // ---- in a game: the decision's citation is a link to its section ----
+  // ---- help at every decision type, in each language: the client's help
+  // key for it names a text of that language (not the key, not English) ----
+  {
+    const page = await newPage('en', DESKTOP);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('#welcome');
+    for (const l of LANGS) {
+      const res = await page.evaluate(async ([l, phases]) => {
+        const i18n = await import('/web/js/i18n.js');
+        const { helpKey } = await import('/web/js/game.js');
+        await i18n.setLang(l);
+        const out = {};
+        for (const [ed, list] of Object.entries(phases)) for (const p of list) out[`${ed}/${p}`] = [helpKey(ed, p), i18n.t(helpKey(ed, p))];
+        return out;
+      }, [l, PHASES]);
+      const bad = Object.entries(res).filter(([, [k, text]]) => !text || text === k || text !== cat[l][k] || (l !== 'en' && text === cat.en[k]));
+      check(Object.keys(res).length === 29 && !bad.length, `${l}: all 29 decision types of both editions have a help text in ${l}${bad.length ? ': ' + bad.map(([x]) => x).join(', ') : ''}`);
+    }
+    await page.context().close();
+  }
+
+  // ---- in a game: the decision's help, the prices of its choices, the
+  // tooltips of its priced buttons; its citation is a link to its section ----
+  for (const [vw, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    const page = await newPage('en', vp);
+    await page.goto(`${BASE}/#/`);
+    await page.click('#solo');
+    await page.waitForSelector('#app[data-status="playing"]', { timeout: 30000 });
+    await until(page, () => document.querySelector('#app').dataset.myTurn === '1');
+    const help = await page.waitForSelector('#decision #help-text');
+    const key = await help.getAttribute('data-key');
+    check(await help.isVisible() && (await help.textContent()) === cat.en[key], `${vw}: the decision panel shows the decision's help text (${key})`);
+    const prices = await page.$$eval('#choice-prices li', (lis) => lis.map((li) => [li.dataset.move, li.querySelector('.price').textContent]));
+    check(prices.length > 0 && prices.every(([m, p]) => /^[+−]f\d+$/.test(p)), `${vw}: the panel lists what its choices cost or bring (${prices.map(([m, p]) => `${m} ${p}`).join(', ')})`);
+    const tips = await page.$$eval('button.move', (bs) => bs.filter((b) => b.querySelector('.price')).map((b) => [b.title, b.querySelector('.price').textContent.replace('−', '').replace('+', '')]));
+    check(tips.length > 0 && tips.every(([title, amount]) => title.includes(amount) && /you (pay|receive)/.test(title)), `${vw}: every button that costs or brings money has a tooltip naming the amount (${tips.length}: ${tips.slice(0, 2).map(([x]) => x).join('; ')})`);
+    await page.locator('#decision').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ART, `decision-help-en-${vw}.png`) });
+    await page.context().close();
+  }
   {
     const page = await newPage('nl', DESKTOP);
     await page.goto(`${BASE}/#/`);

@@ -23,6 +23,12 @@ import { citeHref } from './rules.js';
 const DIALOG_PHASES = new Set(['bid', 'auction', 'merge', 'merge-sell', 'offer', 'respond', 'coop',
   'veilinge', 'pick', 'lose', 'event', 'found', 'credit']);
 
+// The help text of a decision (the terminal's, the shared catalogue's
+// help.*): The Golden Age's own where it words one differently.
+export function helpKey(edition, phase) {
+  return edition === 'golden-age' && has(`help.ga.${phase}`) ? `help.ga.${phase}` : `help.${phase}`;
+}
+
 export class GamePage {
   constructor(root, { game, token, watch, replay }) {
     this.root = root;
@@ -470,7 +476,17 @@ export class GamePage {
       onclick: () => { this.closeChooser(); this.send(m); },
     }, co ? swatchSVG(co, this.view.companies.findIndex((c) => c.name === co), companyMark(co)) : null,
     label || describe(m, (i) => this.seatName(i)), this.priceTag(m));
+    const tip = this.priceTip(m);
+    if (tip) b.title = tip;
     return b;
+  }
+
+  // The tooltip of a move that costs or brings money: the move in words and
+  // the amount ("Buy a stock of Tea: you pay f60").
+  priceTip(m) {
+    const p = this.frame && this.frame.prices ? this.frame.prices[m] : undefined;
+    if (!p) return null;
+    return t(p > 0 ? 'tip.gain' : 'tip.cost', { move: describe(m, (i) => this.seatName(i)), amount: `f${Math.abs(p)}` });
   }
 
   // What a move costs or brings (the server's "prices", from the engine).
@@ -503,6 +519,8 @@ export class GamePage {
       E.appendChild(h('button', { class: 'primary', id: 'open-dialog', onclick: () => { this.dialogHidden = false; this.renderDialog(); } }, t('ui.open_dialog')));
       return;
     }
+    // (a dialog's decision shows its help in the dialog)
+    E.appendChild(this.decisionHelp(phase));
     const handled = new Set(['play', 'take', 'draw', 'refresh', 'free']);
     const pm = plotMoves(this.legal);
     if (pm.size) E.appendChild(h('p', { class: 'hint' }, this.legal.verb('free').length ? (this.freeFirst ? t('ui.hint_free_second', { plot: placeName(this.freeFirst) }) : t('ui.hint_free_first')) : t('ui.hint_board')));
@@ -523,6 +541,26 @@ export class GamePage {
     // that the game stays open
     const href = citeHref(this.view.edition, phase);
     return h('p', { class: 'rule-ref small muted' }, href ? h('a', { href, target: '_blank', rel: 'noopener', dataset: { phase } }, text) : text);
+  }
+
+  // What a decision is about (the terminal's help text for it, the shared
+  // catalogue's help.*) and what each choice costs or brings (the server's
+  // prices, from the engine): the dearest and the best paid first, a few
+  // of them, since every button and plot also shows its own amount.
+  decisionHelp(phase) {
+    const key = helpKey(this.view.edition, phase);
+    const box = h('div', { class: 'decision-help', id: 'decision-help' });
+    if (has(key)) box.appendChild(h('p', { class: 'small', id: 'help-text', dataset: { key } }, t(key)));
+    const prices = (this.frame && this.frame.prices) || {};
+    const priced = this.legal.moves.filter((m) => prices[m]).sort((a, b) => Math.abs(prices[b]) - Math.abs(prices[a]));
+    if (priced.length) {
+      const shown = priced.slice(0, 6);
+      box.appendChild(h('p', { class: 'small prices-head' }, t('choice.prices_head')));
+      box.appendChild(h('ul', { class: 'choice-prices small', id: 'choice-prices' }, shown.map((m) => h('li', { dataset: { move: m } },
+        describe(m, (i) => this.seatName(i)), ': ', this.priceTag(m), ' ', h('span', { class: 'muted' }, prices[m] > 0 ? t('choice.you_receive') : t('choice.you_pay'))))));
+      if (priced.length > shown.length) box.appendChild(h('p', { class: 'small muted' }, t('choice.more_prices', { n: priced.length - shown.length })));
+    }
+    return box;
   }
 
   // The question of a phase; The Golden Age words a few differently (no
@@ -633,7 +671,7 @@ export class GamePage {
       const ok = takes.includes(mv);
       row.appendChild(h('button', {
         class: `card${/^L\d$/.test(name) ? ' level' : ' plotcard'}${ok ? ' playable' : ''}`, dataset: ok ? { move: mv } : { card: name },
-        disabled: !ok, title: ok ? describe(mv) : placeName(name), 'aria-label': ok ? describe(mv) : placeName(name), onclick: () => this.send(mv),
+        disabled: !ok, title: ok ? (this.priceTip(mv) || describe(mv)) : placeName(name), 'aria-label': ok ? describe(mv) : placeName(name), onclick: () => this.send(mv),
       }, /^L\d$/.test(name) ? h('span', { class: 'lvl' }, name) : cardFace(name), ok ? this.priceTag(mv) : null));
     }
     E.appendChild(row);
@@ -834,7 +872,7 @@ export class GamePage {
       h('div', { class: 'dialog-head' },
         h('h2', { id: 'dialog-title' }, this.prompt(phase)),
         h('button', { class: 'secondary small', id: 'hide-dialog', onclick: () => { this.dialogHidden = true; this.renderDialog(); } }, t('ui.show_board'))),
-      this.ruleRef(phase), body);
+      this.ruleRef(phase), this.decisionHelp(phase), body);
     const ev = v.event || {};
     const handled = new Set();
     switch (phase) {
