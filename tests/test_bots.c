@@ -3,7 +3,8 @@
  * 2 to 5, The Golden Age 2 to 6 in both presets with event cards), and every
  * move it chooses is applied with the checked ch_apply and followed by
  * ch_validate; the same seed gives the same moves (ISMCTS with two threads
- * too); greedy beats random by a wide margin; options are checked; a full
+ * too); greedy founds every company about equally often (ties broken at
+ * random, from the seed); greedy beats random by a wide margin; options are checked; a full
  * node arena (white box, through src/ai/ai.h) still gives a legal move; the
  * cheap playout policy (playout=fast) only makes legal moves, at every seat
  * count, and beats random play.
@@ -240,6 +241,45 @@ static void deterministic_threads(void **state)
         ch_bot_free(x);
         ch_bot_free(y);
     }
+}
+
+/* Greedy breaks ties at random (issue 36): with four greedy players every
+ * company is founded about as often as the others. Breaking ties by the
+ * first legal move founded them in index order (the last company, Tobacco,
+ * almost never: on the chart at the end of 0.5% of games); here the least
+ * founded company must be founded at least half as often as the average one.
+ * Four greedy bots with the same seeds play the same game twice. */
+static void greedy_ties_unbiased(void **state)
+{
+    (void)state;
+    static const char *const g4[] = {"greedy"};
+    same_game_twice(CH_ED_AMSTERDAM, 4, g4, 1, 76);
+    int games = 60, found[CH_MAX_COMPANIES] = {0}, total = 0, ncomp = 0;
+    for (int g = 0; g < games; g++) {
+        ch_bot *bots[4];
+        for (int q = 0; q < 4; q++)
+            bots[q] = make_bot("greedy", 500 + 10 * (uint64_t)g + (uint64_t)q);
+        ch_state st;
+        new_game(&st, CH_ED_AMSTERDAM, 4, CH_GA_PRINTED, 0, 600 + (uint64_t)g);
+        ncomp = st.ncompanies;
+        play_game(&st, bots, &log_a);
+        for (int i = 0; i < log_a.n && i < MAXDEC; i++)
+            if (log_a.mv[i].type == CH_M_FOUND) {
+                found[log_a.mv[i].a]++;
+                total++;
+            }
+        for (int q = 0; q < 4; q++)
+            ch_bot_free(bots[q]);
+    }
+    int least = 0;
+    for (int c = 1; c < ncomp; c++)
+        if (found[c] < found[least])
+            least = c;
+    print_message("4 greedy players, %d games: %d foundings, the least founded company %d times "
+                  "(company %d), an even share %.1f\n", games, total, found[least], least,
+                  (double)total / ncomp);
+    assert_true(total > 0);
+    assert_true(2.0 * found[least] * ncomp >= (double)total);
 }
 
 /* ---- strength ---------------------------------------------------------------------------------- */
@@ -549,6 +589,7 @@ int main(void)
         cmocka_unit_test(ismcts_greedy_playouts),
         cmocka_unit_test(deterministic_games),
         cmocka_unit_test(deterministic_threads),
+        cmocka_unit_test(greedy_ties_unbiased),
         cmocka_unit_test(greedy_beats_random),
         cmocka_unit_test(fast_policy_legal),
         cmocka_unit_test(fast_policy_beats_random),

@@ -108,6 +108,11 @@ typedef struct ai_ws {     /* a workspace: one per thread, allocated up front */
     double score[AI_CAND];
     ch_state tmp;
     ai_feat feat;
+    /* Where greedy's ties are broken: NULL takes the first of equally good
+     * moves (the legal-move order, so companies in index order); otherwise a
+     * uniformly random one of them, drawn from *tie (the greedy bot points it
+     * at its seeded generator, so the same seed plays the same game). */
+    uint64_t *tie;
 } ai_ws;
 
 /* Greedy's move for player p, who decides now in st. */
@@ -164,5 +169,9 @@ void ai_search_free(ai_search *s);
 /* Search from st (already determinized for p) and choose p's move. */
 ch_move ai_search_run(ai_search *s, const ch_state *st, int p, uint64_t seed);
 void ai_search_last(const ai_search *s, ai_search_stats *out);
+/* For the next ai_search_run only: break ties in greedy's own move (the
+ * default of `trust`) from a copy of this generator state, as the greedy bot
+ * whose generator is in that state would; without it, the first of equals. */
+void ai_search_tie(ai_search *s, uint64_t state);
 
 #endif

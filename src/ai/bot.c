@@ -211,6 +211,7 @@ int ch_bot_new(ch_bot **out, const char *name, const char *options, uint64_t see
             return CH_ENOMEM;
         }
         ai_params_default(&b->ws->prm);
+        b->ws->tie = &b->rng; /* ties at random, from the seed (greedy.c) */
     } else {
         r = ai_search_new(&b->search, &so);
         if (r != CH_OK) {
@@ -257,6 +258,9 @@ int ch_bot_choose(ch_bot *b, const ch_state *st, int p, ch_move *out, ch_msg *er
         *out = ai_greedy_move(b->ws, &view, p);
         break;
     case BOT_ISMCTS:
+        /* greedy's own move, the default of `trust`, is the one a greedy
+         * bot with this seed would play: same determinization, same ties */
+        ai_search_tie(b->search, b->rng);
         *out = ai_search_run(b->search, &view, p, next_rand(&b->rng));
         break;
     default: {

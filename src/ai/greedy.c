@@ -24,7 +24,12 @@
  * is founded again). Passing and turn option 3 cost a turn's worth (tempo),
  * and a pass that would end the game (stall rule) is never made while not
  * winning.
- * The policy is deterministic.
+ * Among equally good moves (scores equal up to rounding) the choice is
+ * uniformly random from ws->tie when it is set (the greedy bot: seeded, so
+ * the same seed plays the same game); without it, the first in legal-move
+ * order. Taking the first founded companies in index order: with four greedy
+ * players Tobacco was on the chart at the end of 0.5% of games and Gunpowder
+ * of 71% (issue 36; figures in docs/bots.md).
  *
  * This file also gives ISMCTS its candidate moves (ai_candidates) and its
  * move ranking (ai_greedy_scores). */
@@ -321,13 +326,29 @@ static void score_moves(ai_ws *ws, const ch_state *st, int p, const ch_move *mv,
     }
 }
 
-static int argmax(const double *s, int n)
+/* Two scores are equal when they differ by rounding only: the same position
+ * reached through a different company index sums its terms in another order. */
+static int same_score(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return fabs(a - b) <= 1e-9 * (m > 1 ? m : 1);
+}
+
+/* The best of n scores; ties broken by *tie (uniformly, by reservoir
+ * sampling over the tied ones) or, without it, the first. */
+static int pick_best(const double *s, int n, uint64_t *tie)
 {
     int b = 0;
     for (int i = 1; i < n; i++)
-        if (s[i] > s[b])
+        if (s[i] > s[b] && !same_score(s[i], s[b]))
             b = i;
-    return b;
+    if (!tie)
+        return b;
+    int pick = b, seen = 0;
+    for (int i = 0; i < n; i++)
+        if (same_score(s[i], s[b]) && ai_below(tie, (uint32_t)++seen) == 0)
+            pick = i;
+    return pick;
 }
 
 /* ---- rules for bids, auctions, events, offers ---------------------------------------- */
@@ -520,23 +541,16 @@ static double event_score(ai_ws *ws, const ch_state *st, int p, int kind)
 
 static ch_move greedy_event(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n)
 {
-    int best = 0;
-    double bs = NEG;
-    for (int i = 0; i < n; i++) {
-        double s = event_score(ws, st, p, mv[i].a == CH_NONE ? -1 : mv[i].a);
-        if (s > bs) {
-            bs = s;
-            best = i;
-        }
-    }
-    return mv[best];
+    for (int i = 0; i < n && i < AI_CAND; i++)
+        ws->score[i] = event_score(ws, st, p, mv[i].a == CH_NONE ? -1 : mv[i].a);
+    return mv[pick_best(ws->score, n < AI_CAND ? n : AI_CAND, ws->tie)];
 }
 
 static ch_move greedy_veilinge(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n)
 {
     const ai_feat *f = &ws->feat;
-    int best = 0;
-    double bs = NEG;
+    if (n > AI_CAND)
+        n = AI_CAND;
     for (int i = 0; i < n; i++) {
         double s = NEG;
         ch_move m = mv[i];
@@ -551,12 +565,9 @@ static ch_move greedy_veilinge(ai_ws *ws, const ch_state *st, int p, const ch_mo
             double w = auction_worth(ws, t, p);
             s = (m.b == 3 ? 0.5 : 0.3) * w;
         }
-        if (s > bs) {
-            bs = s;
-            best = i;
-        }
+        ws->score[i] = s;
     }
-    return mv[best];
+    return mv[pick_best(ws->score, n, ws->tie)];
 }
 
 /* Coopmanscappen: the stock of company c that p would buy from q, at *price;
@@ -595,12 +606,18 @@ static ch_move greedy_coop(ai_ws *ws, const ch_state *st, int p, const ch_move *
     if (st->phase == CH_PH_COOP) {
         if (st->offers > 0)
             return done;
-        for (int q = 0; q < st->nplayers; q++)
+        /* the first partner with a deal, counting from a random seat when
+         * ties are broken at random (else the lowest seats would be asked
+         * first) */
+        int q0 = ws->tie ? (int)ai_below(ws->tie, (uint32_t)st->nplayers) : 0;
+        for (int k = 0; k < st->nplayers; k++) {
+            int q = (q0 + k) % st->nplayers;
             if (q != p && coop_deal(ws, st, p, q, &price) >= 0) {
                 ch_move m = mk(CH_M_OFFER, q, 0, 0, 0);
                 if (in_list(mv, n, m))
                     return m;
             }
+        }
         return done;
     }
     /* building the offer */
@@ -674,7 +691,7 @@ ch_move ai_greedy_move(ai_ws *ws, const ch_state *st, int p)
     if (n > AI_CAND)
         n = AI_CAND;
     score_moves(ws, st, p, ws->buf, n, ws->score, ws->prm.topm);
-    return ws->buf[argmax(ws->score, n)];
+    return ws->buf[pick_best(ws->score, n, ws->tie)];
 }
 
 void ai_greedy_scores(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n, double *score)

@@ -86,6 +86,8 @@ struct ai_search {
     double rscore[AI_CAND];
     int nrc;
     int gi;                          /* greedy's own move among rc            */
+    int has_tie;                     /* tie: greedy's tie-breaking stream for */
+    uint64_t tie;                    /* its own move (ai_search_tie)          */
     ai_search_stats last;
 };
 
@@ -466,6 +468,9 @@ int ai_search_new(ai_search **out, const ai_search_opts *o)
             return CH_ENOMEM;
         }
         ai_params_default(&t->ws->prm);
+        /* playouts keep greedy's first-of-equals choice: ISMCTS's randomness
+         * comes from its determinizations and its seed alone */
+        t->ws->tie = NULL;
     }
     for (int i = 1; i < s->nt; i++) {
         if (pthread_create(&s->th[i], NULL, worker, &s->tr[i]) != 0) {
@@ -504,6 +509,12 @@ void ai_search_free(ai_search *s)
 }
 
 void ai_search_last(const ai_search *s, ai_search_stats *out) { *out = s->last; }
+
+void ai_search_tie(ai_search *s, uint64_t state)
+{
+    s->tie = state;
+    s->has_tie = 1;
+}
 
 /* Root candidates, ranked by greedy, the best `width` kept. */
 static void root_moves(ai_search *s, const ch_state *st, int p)
@@ -551,7 +562,13 @@ ch_move ai_search_run(ai_search *s, const ch_state *st, int p, uint64_t seed)
     /* greedy's own move (ai_greedy_move, as the greedy bot plays it), else
      * the candidate greedy's ranking put first: the default of `trust` */
     {
+        /* with the greedy bot's tie stream, the same of equally good moves
+         * as the greedy bot with this seed (ai_search_tie) */
+        uint64_t tie = s->tie;
+        s->tr[0].ws->tie = s->has_tie ? &tie : NULL;
         ch_move g = ai_greedy_move(s->tr[0].ws, st, p);
+        s->tr[0].ws->tie = NULL;
+        s->has_tie = 0;
         s->gi = 0;
         for (int k = 0; k < s->nrc; k++)
             if (ai_same_move(s->rc[k], g)) {

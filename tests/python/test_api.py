@@ -172,31 +172,33 @@ while True:
 # ---- long legal lists (issue 28, item 8) ----------------------------------------------
 # A sealed bid lists every amount from f0 to the bidder's cash, a Coopmanscappen gift
 # every amount from f1: with greedy players a list passes the Env's first 2,048 slots
-# (seed 63, bots seeded 63: 2,182 moves at step 263); the Env used to raise there.
+# (seed 6, bots seeded 6: 2,583 moves at step 310; greedy breaks ties from its seed, so
+# the seed was chosen again when it began to: seed 63 no longer passed); the Env used to
+# raise there.
 from chartered._lib import ffi, lib  # noqa: E402
 env = chartered.Env("amsterdam", players=4)
-obs, info = env.reset(seed=63)
+obs, info = env.reset(seed=6)
 bots = []
 for seat in range(4):
     b = ffi.new("ch_bot **")
-    check(lib.ch_bot_new(b, b"greedy", b"", 63, ffi.new("ch_msg *")) == lib.CH_OK, "greedy bot")
+    check(lib.ch_bot_new(b, b"greedy", b"", 6, ffi.new("ch_msg *")) == lib.CH_OK, "greedy bot")
     bots.append(ffi.gc(b[0], lib.ch_bot_free))
 mv, msg = ffi.new("ch_move *"), ffi.new("ch_msg *")
-longest, at, steps63 = 0, -1, 0
+longest, at, steps6 = 0, -1, 0
 while info["player"] != TERMINAL:
     p, n = info["player"], len(info["legal"])
     check(len(info["action_mask"]) == env.max_actions >= n, "mask length")
     check(int(info["action_mask"].sum()) == n and info["action_mask"][:n].all(), "mask != legal")
     if n > longest:
-        longest, at = n, steps63
+        longest, at = n, steps6
     check(lib.ch_bot_choose(bots[p], env.state._st, p, mv, msg) == lib.CH_OK, "greedy chose")
     obs, rew, done, trunc, info = env.step(info["legal"].index(chartered.pack(mv[0])))
-    steps63 += 1
-check(longest > 2048, f"seed 63: the longest list is {longest}, the test shows nothing")
+    steps6 += 1
+check(longest > 2048, f"seed 6: the longest list is {longest}, the test shows nothing")
 check(env.max_actions == 4096 and info.get("max_actions") == 4096,
       f"max_actions grew to {env.max_actions}, not 4096")
-print(f"seed 63, four greedy players: longest legal list {longest} at step {at}, "
-      f"mask grown to {env.max_actions}, {steps63} steps")
+print(f"seed 6, four greedy players: longest legal list {longest} at step {at}, "
+      f"mask grown to {env.max_actions}, {steps6} steps")
 check(raises(ValueError, chartered.Env, "amsterdam", 4, 0) is not None, "max_actions 0 accepted")
 # the State's legal-move buffer grows too (ch_legal returns the full count)
 import chartered.game as _game  # noqa: E402
