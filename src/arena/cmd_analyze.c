@@ -3,7 +3,8 @@
  * arena's flags), then report first-player and seat advantage, game length,
  * companies founded and merged, final company values, how often each move
  * kind, stock event and action card is used, margins of victory and scores,
- * and the bots' ratings; optionally draw SVG charts (--plots DIR) and
+ * and the bots' ratings, with a warning when companies stay on the chart
+ * far more or less often than the others (biased bots); optionally draw SVG charts (--plots DIR) and
  * convert them to PNG with an external tool (--png).
  */
 #include <errno.h>
@@ -99,6 +100,67 @@ static void nc_add(namecount *nc, const char *text)
         }
         p = semi ? semi + 1 : NULL;
     }
+}
+
+/* ---- bias in the bots' choices ------------------------------------------------------ */
+
+/* The z above which a two-sided normal test rejects at level alpha:
+ * erfc(z / sqrt 2) = alpha, by bisection (erfc falls monotonically). */
+static double z_two_sided(double alpha)
+{
+    double lo = 0, hi = 40;
+    for (int i = 0; i < 200; i++) {
+        double mid = (lo + hi) / 2;
+        if (erfc(mid / sqrt(2.0)) > alpha)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+/* Companies on the chart at the end far more (or less) often than the
+ * average company: the bots' choices are biased (issue 36: greedy, breaking
+ * ties by list order, founded companies in index order; Gunpowder stayed on
+ * the chart in 69% of four-greedy games, Tobacco in 0.5%). Under random play
+ * every company of either edition is there about equally often (docs/bots.md),
+ * so a company is flagged when its share differs from the pooled share by a
+ * factor of 1.5 (above) or 2 (below) and a binomial z-test rejects equality
+ * at 0.001, Bonferroni-corrected for the number of companies. Returns the
+ * number of companies flagged; prints the warning. */
+static int bias_warning(FILE *out, const namecount *vals)
+{
+    long k = 0, n = 0;
+    for (int c = 0; c < vals->n; c++) {
+        k += vals->positive[c];
+        n += vals->games[c];
+    }
+    if (vals->n < 2 || n <= 0 || k <= 0 || k >= n)
+        return 0;
+    double pbar = (double)k / (double)n;
+    double z = z_two_sided(0.001 / vals->n);
+    int flagged = 0;
+    for (int c = 0; c < vals->n; c++) {
+        long nc = vals->games[c];
+        if (nc <= 0)
+            continue;
+        double pc = (double)vals->positive[c] / (double)nc;
+        double zc = (pc - pbar) / sqrt(pbar * (1 - pbar) / (double)nc);
+        if (fabs(zc) < z || (pc < 1.5 * pbar && pc > 0.5 * pbar))
+            continue;
+        if (!flagged)
+            fprintf(out, "  warning: the bots' choices look biased: companies are not on the chart "
+                         "equally often\n  (average company %.1f%%; two-sided z-test at 0.001, "
+                         "Bonferroni-corrected for %d companies: |z| > %.2f):\n",
+                    100 * pbar, vals->n, z);
+        fprintf(out, "    %-14s %5.1f%%, %s its share (z = %+.1f)\n", vals->name[c], 100 * pc,
+                pc > pbar ? "far above" : "far below", zc);
+        flagged++;
+    }
+    if (flagged)
+        fprintf(out, "  (with random play every company is there about equally often; a bot that "
+                     "breaks ties by list order\n  founds companies in index order: docs/bots.md)\n");
+    return flagged;
 }
 
 /* ---- PNG conversion ------------------------------------------------------------- */
@@ -403,6 +465,7 @@ static void report(const arena_results *res, const arena_stats *s,
             printf("  %-14s %6ld %10.1f  %12.1f%%\n", vals.name[c],
                    vals.games[c], vals.games[c] ? vals.sum[c] / vals.games[c] : 0,
                    vals.games[c] ? 100.0 * vals.positive[c] / vals.games[c] : 0);
+        bias_warning(stdout, &vals);
     }
 
     printf("\n== moves by kind\n");

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# cli_analyze.sh: what `chartered analyze` says about the bots' choices
+# (issue 36, item 3). A run of four greedy players (ties broken at random)
+# raises no bias warning; the same run with its company values rewritten so
+# that Gunpowder always ends on the chart and Tobacco never (what greedy did
+# when it broke ties by list order) raises one that names both.
+# Usage: bash tests/cli_analyze.sh PATH/TO/chartered REPO-ROOT
+set -euo pipefail
+
+BIN=${1:?usage: cli_analyze.sh PATH/TO/chartered REPO-ROOT}
+ROOT=${2:?usage: cli_analyze.sh PATH/TO/chartered REPO-ROOT}
+: "$ROOT"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    [ -f "$TMP/out" ] && { echo "--- out:" >&2; head -n 60 "$TMP/out" >&2; }
+    exit 1
+}
+command -v python3 >/dev/null || fail "python3 is needed (scripts/install-deps.sh installs it)"
+
+echo "== bias warning"
+"$BIN" analyze --games 150 --bot greedy --bot greedy --bot greedy --bot greedy --seed 1 --quiet \
+    -o "$TMP/fair" >"$TMP/out" 2>&1 || fail "analyze of four greedy players"
+grep -q "== final company values" "$TMP/out" || fail "no company table"
+if grep -q "look biased" "$TMP/out"; then fail "a warning on an unbiased run"; fi
+echo "ok: four greedy players, 150 games: no warning"
+
+mkdir "$TMP/biased"
+python3 - "$TMP/fair/games.csv" "$TMP/biased/games.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+for r in rows:
+    vals = dict(kv.split("=") for kv in r["company_values"].split(";"))
+    vals["Gunpowder"] = vals["Gunpowder"] if int(vals["Gunpowder"]) > 0 else "100"
+    vals["Tobacco"] = "0"
+    r["company_values"] = ";".join(f"{k}={v}" for k, v in vals.items())
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+    w.writeheader()
+    w.writerows(rows)
+PY
+"$BIN" analyze --in "$TMP/biased" >"$TMP/out" 2>&1 || fail "analyze --in of the biased run"
+grep -q "warning: the bots' choices look biased" "$TMP/out" || fail "no warning on a biased run"
+grep -Eq "^ +Gunpowder +100\.0%, far above its share" "$TMP/out" || fail "Gunpowder not named"
+grep -Eq "^ +Tobacco +0\.0%, far below its share" "$TMP/out" || fail "Tobacco not named"
+grep -q "Bonferroni-corrected for 9 companies" "$TMP/out" || fail "the correction is not stated"
+if grep -Eq "^ +(Coal|Silk|Tea) .*its share" "$TMP/out"; then fail "an unbiased company named"; fi
+echo "ok: the biased run is flagged, Gunpowder above and Tobacco below"
