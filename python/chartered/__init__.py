@@ -18,6 +18,6 @@ and numpy, both from Debian (python3-cffi, python3-numpy).
 """
 from ._lib import VERSION as __version__, LIB_PATH, HEADER_PATH, DECLARATIONS  # noqa: F401
 from .game import (CHANCE, SIMULTANEOUS, INVALID, TERMINAL, ChError, Game, State,  # noqa: F401
-                   load_game, pack, unpack)
+                   load_game, pack, unpack, deserialize_state)
 from .env import Env  # noqa: F401
 from .playout import random_playout  # noqa: F401

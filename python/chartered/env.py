@@ -62,8 +62,9 @@ class Env:
             info["moves"] = [self.state.action_to_string(p, a) for a in self._legal]
         return self.state.observation_tensor(p), info
 
-    def reset(self, seed=0):
-        """A new game from seed; returns (observation, info) of the first decider."""
+    def reset(self, seed=None):
+        """A new game from seed (without one, a random seed); returns
+        (observation, info) of the first decider."""
         self.state = self.game.new_initial_state(seed)
         return self._obs()
 

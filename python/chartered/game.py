@@ -11,6 +11,10 @@ the interpreter: the engine never exits on input, and every index is checked
 first.
 """
 import json
+import operator
+import secrets
+
+import numpy as np
 
 from ._lib import ffi, lib
 from . import observation as _obs
@@ -41,6 +45,16 @@ class ChError(Exception):
         super().__init__(f"{self.name}: {reason}")
 
 
+def _int(x, what):
+    """x as a Python int: an int or a numpy integer (operator.index), never a bool."""
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{what} is an int, not bool")
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError(f"{what} is an int, not {type(x).__name__}") from None
+
+
 def _msg_text(msg):
     return ffi.string(msg.text).decode("utf-8", "replace")
 
@@ -53,8 +67,7 @@ def pack(m):
 
 def unpack(action, out):
     """Fill the ch_move out from an action integer; ValueError if it cannot be one."""
-    if isinstance(action, bool) or not isinstance(action, int):
-        raise TypeError(f"an action is an int, not {type(action).__name__}")
+    action = _int(action, "an action")
     if action < 0 or action >> 64:
         raise ValueError(f"action {action} is out of range (0 to 2^64-1)")
     t = action & 0xFF
@@ -82,8 +95,7 @@ class Game:
                  preset="golden-age", events=False):
         if edition not in EDITIONS:
             raise ValueError(f"unknown edition {edition!r} (amsterdam or golden-age)")
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise TypeError("players is an int")
+        players = _int(players, "players")
         if preset not in PRESETS:
             raise ValueError(f"unknown preset {preset!r} (golden-age or golden-age-first)")
         self.edition = edition
@@ -120,13 +132,29 @@ class Game:
         self.nplots = lib.ch_state_board(st).nplots
         self.ncards = st.ncards
         self.ncompanies = st.ncompanies
-        self.layout = _obs.Layout(self)
+        self.layout = _obs.Layout(st)
+        self._nactions = lib.ch_num_distinct_actions(self._ed, players)
+        self._params = {"players": players, "arrangement": arrangement}
+        if self._ed == lib.CH_ED_GOLDEN_AGE:
+            self._params.update(preset=preset, events=self.events)
 
     def num_players(self):
         return self._players
 
+    def num_distinct_actions(self):
+        """The size of the fixed action space (docs/python.md "The fixed
+        action space"): every id means the same move in every state."""
+        return self._nactions
+
     def max_game_length(self):
-        return 100000  # the self-play checker's bound on decisions
+        """A bound on the decisions of one game: the longest game met was
+        1,164 decisions (issue 34) and none of 2,000 random games of
+        test_selfplay.py comes near; MAX_GAME_LENGTH leaves room for that."""
+        return MAX_GAME_LENGTH
+
+    def get_parameters(self):
+        """The game's parameters as a dict (load_game(short_name, **them))."""
+        return dict(self._params)
 
     def observation_tensor_shape(self):
         return [self.layout.size]
@@ -136,7 +164,7 @@ class Game:
 
     def get_type(self):
         """What OpenSpiel's GameType says, as a dict."""
-        return {"short_name": "chartered_" + self.edition.replace("-", "_"),
+        return {"short_name": SHORT_NAMES[self.edition],
                 "dynamics": "sequential (simultaneous sealed bids)",
                 "chance_mode": "sampled_stochastic",
                 "information": "imperfect_information",
@@ -146,9 +174,10 @@ class Game:
                 "provides_information_state_string": True,
                 "provides_observation_tensor": True}
 
-    def new_initial_state(self, seed=0):
-        """A new game dealt from seed (0 to 2^64-1): the same seed gives the same game."""
-        return State(self, seed)
+    def new_initial_state(self, seed=None):
+        """A new game dealt from seed (0 to 2^64-1): the same seed gives the
+        same game; without one, a random seed (state.seed says which)."""
+        return State(self, secrets.randbits(64) if seed is None else seed)
 
     def state_from_position(self, text):
         """A State from a position (docs/formats.md "Positions": a scenario, a
@@ -167,15 +196,34 @@ class Game:
                 + (f", preset={self.preset!r}, events={self.events}" if self._ed else "") + ")")
 
 
+SHORT_NAMES = {"amsterdam": "chartered_amsterdam", "golden-age": "chartered_golden_age"}
+MAX_GAME_LENGTH = 10000
+
+
 def load_game(edition="amsterdam", **params):
-    """OpenSpiel's pyspiel.load_game: a Game from its name and parameters."""
+    """OpenSpiel's pyspiel.load_game: a Game from its name ("amsterdam",
+    "golden-age", or the short_name get_type() reports) and parameters."""
+    for ed, short in SHORT_NAMES.items():
+        if edition == short:
+            edition = ed
     return Game(edition, **params)
+
+
+def _restore(edition, params, seed, history, json_text):
+    """Unpickle a State: replay its history from its seed (or load its JSON)."""
+    game = load_game(edition, **params)
+    if json_text is not None:
+        return game.state_from_json(json_text)
+    s = game.new_initial_state(seed)
+    for p, a in history:
+        s.apply_action(a, p)
+    return s
 
 
 class State:
     """A game in progress. See docs/python.md for the API and its conventions."""
 
-    __slots__ = ("game", "_st", "_buf", "_cap", "_msg", "_move", "_history")
+    __slots__ = ("game", "_st", "_buf", "_cap", "_msg", "_move", "_history", "seed")
 
     def __init__(self, game, seed=0, _copy_of=None, _load=None):
         self.game = game
@@ -184,15 +232,19 @@ class State:
         self._cap = 0
         self._msg = ffi.new("ch_msg *")
         self._move = ffi.new("ch_move *")
+        self.seed = None
         if _copy_of is not None:
             ffi.memmove(self._st, _copy_of._st, ffi.sizeof("ch_state"))
             self._history = list(_copy_of._history)
+            self.seed = _copy_of.seed
             return
         if _load is not None:
             self._load(*_load)
             return
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0 or seed > _U64:
+        seed = _int(seed, "seed")
+        if seed < 0 or seed > _U64:
             raise ValueError(f"seed must be an int from 0 to 2^64-1, not {seed!r}")
+        self.seed = seed
         game._setup.seed = seed
         rc = lib.ch_new(self._st, game._setup, game._board, self._msg)
         if rc != lib.CH_OK:
@@ -216,6 +268,7 @@ class State:
                 f"the {kind} is a game of {'golden-age' if st.edition else 'amsterdam'}, "
                 f"{st.nplayers} players, {lib.ch_state_board(st).nplots} plots, not of {g!r}")
         self._history = []  # the moves before it are not known
+        self.seed = None
 
     # ---- who decides ----------------------------------------------------------
     def _mask(self):
@@ -249,8 +302,7 @@ class State:
         return self._mask()[0] == lib.CH_DEC_SIMULTANEOUS
 
     def _player(self, player):
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise TypeError(f"a player is an int, not {type(player).__name__}")
+        player = _int(player, "a player")
         if not 0 <= player < self.game._players:
             raise ValueError(f"player {player} does not exist (0 to {self.game._players - 1})")
         return player
@@ -296,11 +348,75 @@ class State:
         return [b[i].type | (b[i].a << 8) | (b[i].b << 16) | (b[i].c << 24) |
                 ((b[i].n & 0xFFFFFFFF) << 32) for i in range(n)]
 
-    def legal_actions_mask(self, player=None):
-        """OpenSpiel's name for the legal actions as a mask is over a dense
-        action space; chartered's actions are sparse: see chartered.Env for
-        a masked dense space. This returns the list, as legal_actions."""
-        return self.legal_actions(player)
+    # ---- the fixed action space (docs/python.md) ---------------------------------
+    def _mask_player(self, player):
+        if player is None:
+            p = self.current_player()
+            if p == SIMULTANEOUS:
+                raise ValueError("several players decide at once: name the player")
+            return p
+        return self._player(player)
+
+    def legal_actions_mask(self, player=None, out=None):
+        """The legal moves of player as a numpy uint8 mask of
+        game.num_distinct_actions() (1: legal), written by the library
+        (ch_action_mask) into out (a C-contiguous uint8 array of that size)
+        or a new array; all zeros for a player who does not decide now."""
+        p = self._mask_player(player)
+        n = self.game._nactions
+        if out is None:
+            out = np.zeros(n, dtype=np.uint8)
+        elif out.dtype != np.uint8 or out.shape != (n,) or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a contiguous uint8 array of {n}")
+        if p == TERMINAL:
+            out[:] = 0
+            return out
+        rc = lib.ch_action_mask(self._st, p, ffi.from_buffer("uint8_t[]", out), n, ffi.NULL)
+        if rc < 0:
+            raise ChError(-rc, "ch_action_mask")
+        return out
+
+    def legal_action_ids(self, player=None):
+        """The ids of the legal moves, ascending (numpy int64)."""
+        return np.flatnonzero(self.legal_actions_mask(player))
+
+    def action_from_id(self, action_id, player=None):
+        """The action (packed move) of a fixed-space id for player; ValueError
+        for an id out of range or naming nothing in this game."""
+        p = self._default_player(player) if player is None else self._player(player)
+        i = _int(action_id, "an action id")
+        if lib.ch_action_decode(self._st, p, i, self._move) != lib.CH_OK:
+            raise ValueError(f"action id {i} names no move of this game "
+                             f"(0 to {self.game._nactions - 1})")
+        return pack(self._move[0])
+
+    def action_id(self, action):
+        """The fixed-space id of an action; ValueError when it has none."""
+        i = lib.ch_action_encode(self._st, unpack(action, self._move)[0])
+        if i < 0:
+            raise ValueError(f"action {action} has no id (amounts above "
+                             f"f{lib.CH_ACTION_MONEY_MAX} have none)")
+        return i
+
+    def apply_action_id(self, action_id, player=None):
+        """apply_action of the move of a fixed-space id."""
+        p = self._default_player(player)
+        self.apply_action(self.action_from_id(action_id, p), p)
+
+    def action_id_to_string(self, player, action_id):
+        """The id's move in the engine's notation (ch_action_str)."""
+        return self.action_to_string(player, self.action_from_id(action_id, player))
+
+    def string_to_action_id(self, player, text):
+        """The id of a move in notation (ch_action_parse)."""
+        p = self._player(player)
+        if not isinstance(text, str):
+            raise TypeError("a move is a str")
+        i = ffi.new("int32_t *")
+        rc = lib.ch_action_parse(self._st, p, text.encode(), i, self._msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(self._msg))
+        return i[0]
 
     def apply_action(self, action, player=None):
         """Apply an action of player (default: the one deciding; during sealed
@@ -311,7 +427,7 @@ class State:
         rc = lib.ch_apply(self._st, p, m[0], self._msg)
         if rc != lib.CH_OK:
             raise ChError(rc, _msg_text(self._msg))
-        self._history.append((p, action))
+        self._history.append((p, pack(m[0])))
 
     def apply_actions(self, actions):
         """OpenSpiel's simultaneous move: actions[p] for every player p (entries
@@ -415,7 +531,21 @@ class State:
         """A float32 numpy vector of game.observation_tensor_size() built from
         player's view only; the layout is docs/python.md's."""
         p = self._player(player)
-        return self.game.layout.tensor(self, p, self.view(p))
+        t = np.empty(self.game.layout.size, dtype=np.float32)
+        self.observation_tensor_into(p, t)
+        return t
+
+    def observation_tensor_into(self, player, out):
+        """Write player's tensor into out (a contiguous float32 array of
+        game.observation_tensor_size(), e.g. a row of a batch) without a copy."""
+        p = self._player(player)
+        n = self.game.layout.size
+        if out.dtype != np.float32 or out.shape != (n,) or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a contiguous float32 array of {n}")
+        rc = lib.ch_observation(self._st, p, ffi.from_buffer("float[]", out), n)
+        if rc != lib.CH_OK:
+            raise ChError(rc, "ch_observation")
+        return out
 
     def resample_from_infostate(self, player, seed=0):
         """A new State that player cannot tell from this one: what player
@@ -423,7 +553,8 @@ class State:
         Golden Age others' stocks) re-dealt consistently with player's view
         (ch_determinize)."""
         p = self._player(player)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _U64:
+        seed = _int(seed, "seed")
+        if not 0 <= seed <= _U64:
             raise ValueError("seed must be an int from 0 to 2^64-1")
         s = self.clone()
         lib.ch_determinize(s._st, p, seed)
@@ -432,6 +563,31 @@ class State:
     # ---- the rest ------------------------------------------------------------------
     def clone(self):
         return State(self.game, _copy_of=self)
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def serialize(self):
+        """The state as text: the game, the seed and the (player, action)
+        history, replayed by deserialize; a state loaded from a position or
+        JSON (no seed) carries its full JSON instead."""
+        g = self.game
+        doc = {"edition": g.edition, "params": g.get_parameters()}
+        if self.seed is None:
+            doc["json"] = self.to_json()
+        else:
+            doc["seed"] = self.seed
+            doc["history"] = [[p, a] for p, a in self._history]
+        return json.dumps(doc)
+
+    def __reduce__(self):
+        g = self.game
+        if self.seed is None:
+            return (_restore, (g.edition, g.get_parameters(), None, None, self.to_json()))
+        return (_restore, (g.edition, g.get_parameters(), self.seed, list(self._history), None))
 
     def validate(self):
         """Run the engine's full consistency check; ChError if it fails."""
@@ -457,3 +613,10 @@ class State:
         return isinstance(other, State) and ffi.buffer(self._st)[:] == ffi.buffer(other._st)[:]
 
     __hash__ = None
+
+
+def deserialize_state(text):
+    """The State of State.serialize()'s text (its history replayed)."""
+    doc = json.loads(text)
+    return _restore(doc["edition"], doc["params"], doc.get("seed"),
+                    [tuple(x) for x in doc.get("history", [])], doc.get("json"))

@@ -72,7 +72,7 @@ for ed, np_, params, seeds in [("amsterdam", 3, {}, range(4)), ("amsterdam", 5, 
                             in_q = (full.pl[q].hand[c >> 6] >> (c & 63)) & 1
                             known = (full.pl[q].known[c >> 6] >> (c & 63)) & 1
                             if in_q and not known:
-                                check(cards[c, 0] == 0 and cards[c, 4 + (q - p) % np_] == 0,
+                                check(cards[c, 0] == 0 and cards[c, 6 + (q - p) % np_] == 0,
                                       f"{ed} seed {seed}: card {c} hidden in player {q}'s hand "
                                       f"shows in player {p}'s tensor")
                     checks += 1
