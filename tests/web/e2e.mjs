@@ -57,7 +57,9 @@ try {
   // ---- the lobby: create a game with two people and two bots ----------
   const A = await newPage({}, 'A');
   const B = await newPage({ locale: 'nl-NL' }, 'B');
-  // Anke creates the game in the lobby and takes her seat by its link; Bram
+  // (Guests: accounts.mjs, run before on the same server, signs up anke and
+  // bram, and a guest may not take an account's name: docs/identity.md.)
+  // Anouk creates the game in the lobby and takes her seat by its link; Bas
   // joins the open game from the lobby's list. Returns the game's id.
   async function newGame(attempt) {
     await A.goto(`${BASE}/#/`);
@@ -66,9 +68,9 @@ try {
     await A.selectOption('#players', '4');
     await A.fill('#seed', String(SEED + attempt));
     const rows = A.locator('.seat-row');
-    await rows.nth(0).locator('.seat-name').fill('Anke');
+    await rows.nth(0).locator('.seat-name').fill('Anouk');
     await rows.nth(1).locator('.seat-kind').selectOption('human');
-    await rows.nth(1).locator('.seat-name').fill('Bram');
+    await rows.nth(1).locator('.seat-name').fill('Bas');
     await rows.nth(2).locator('.seat-bot').selectOption('greedy');
     await rows.nth(3).locator('.seat-bot').selectOption('random');
     if (attempt === 0) await shot(A, '01-lobby');
@@ -93,7 +95,7 @@ try {
     await A.goto(linkA);
     await B.goto(`${BASE}/#/`);
     await B.waitForSelector(`#games-list .game-row[data-game="${gameId}"] button.join[data-seat="1"]`, { timeout: 15000 });
-    await B.fill('#join-name', 'Bram');
+    await B.fill('#join-name', 'Bas');
     await B.click(`#games-list .game-row[data-game="${gameId}"] button.join[data-seat="1"]`);
     await B.waitForFunction(() => location.hash.startsWith('#/play/'));
     for (const p of [A, B]) await p.waitForSelector('#app[data-status="playing"]', { timeout: 20000 });
@@ -106,7 +108,7 @@ try {
   check(await B.evaluate(() => document.documentElement.lang) === 'nl', 'a Dutch browser gets the Dutch page');
   await shot(A, '04-start-anke');
   await shot(B, '05-start-bram-nl');
-  // Bram switches to Japanese with the language picker, and to English
+  // Bas switches to Japanese with the language picker, and to English
   await B.selectOption('#lang', 'ja');
   await B.waitForFunction(() => document.querySelector('#nav-lobby').textContent === 'ロビー');
   await shot(B, '06-bram-ja');
@@ -115,7 +117,7 @@ try {
   check(true, 'the language picker switches between Dutch, Japanese and English');
 
   // ---- play to the end, by clicks ------------------------------------
-  const people = [{ page: A, seat: 0, name: 'Anke' }, { page: B, seat: 1, name: 'Bram' }];
+  const people = [{ page: A, seat: 0, name: 'Anouk' }, { page: B, seat: 1, name: 'Bas' }];
   const goal = { trade: false, bid: false };
   const shots = new Set();
   let reloaded = false, watched = false, phoneDone = false, restarted = !process.env.CH_SERVER_CMD, moves = 0, lastProgress = Date.now(), lastDecision = -1;
@@ -288,7 +290,7 @@ try {
         const who = await A.textContent('#game-status .who');
         const after = await A.evaluate(() => +document.querySelector('#app').dataset.decision);
         const hand = await A.locator('#hand .card').count();
-        check(/Anke/.test(who) && after >= before && hand > 0, `a reload at decision ${before} rejoins the seat ("${who}", decision ${after}, ${hand} cards in hand)`);
+        check(/Anouk/.test(who) && after >= before && hand > 0, `a reload at decision ${before} rejoins the seat ("${who}", decision ${after}, ${hand} cards in hand)`);
         await shot(A, '07-after-reload');
       }
       // the server dies (kill -9) and comes back: both pages notice the lost
@@ -323,7 +325,7 @@ try {
       // the same seat on a phone-sized screen (a second connection to the seat)
       if (!phoneDone && d > 120) {
         phoneDone = true;
-        // (Bram's browser profile: his session's cookie plays his seat)
+        // (Bas's browser profile: his session's cookie plays his seat)
         const P = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, storageState: await B.context().storageState() }, 'phone');
         await P.goto(linkB);
         await P.waitForFunction(() => document.querySelector('#app').dataset.seat === '1', null, { timeout: 15000 });
