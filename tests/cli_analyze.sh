@@ -48,3 +48,37 @@ grep -Eq "^ +Tobacco +0\.0%, far below its share" "$TMP/out" || fail "Tobacco no
 grep -q "Bonferroni-corrected for 9 companies" "$TMP/out" || fail "the correction is not stated"
 if grep -Eq "^ +(Coal|Silk|Tea) .*its share" "$TMP/out"; then fail "an unbiased company named"; fi
 echo "ok: the biased run is flagged, Gunpowder above and Tobacco below"
+
+echo "== runs compared"
+"$BIN" arena --bot random --bot random --games 200 --seed 1 --quiet -o "$TMP/rr1" >/dev/null 2>&1 ||
+    fail "arena random/random"
+"$BIN" arena --bot random --bot random --games 200 --seed 5001 --quiet -o "$TMP/rr2" >/dev/null 2>&1 ||
+    fail "arena random/random, other seeds"
+"$BIN" arena --bot greedy --bot random --games 100 --seed 1 --quiet -o "$TMP/gr" >/dev/null 2>&1 ||
+    fail "arena greedy/random"
+"$BIN" analyze --in "$TMP/rr1" --in "$TMP/rr2" --plots "$TMP/plots" >"$TMP/out" 2>&1 ||
+    fail "analyze of two runs"
+grep -q "comparing 2 runs" "$TMP/out" || fail "not a comparison"
+grep -Eq "Bonferroni-corrected for [0-9]+ comparisons" "$TMP/out" || fail "the correction is not stated"
+grep -Eq "^win rate: random +[0-9.]+% +[0-9.]+% +[-+][0-9.]+pp \(" "$TMP/out" ||
+    fail "no side-by-side win rate with its difference"
+grep -q "differences whose corrected interval excludes 0: 0 of" "$TMP/out" ||
+    fail "two runs of the same settings differ"
+for f in differences scores length; do
+    python3 -c "import sys, xml.dom.minidom as m; m.parse(sys.argv[1])" "$TMP/plots/$f.svg" ||
+        fail "$f.svg is not well-formed"
+done
+grep -q "run A" "$TMP/plots/scores.svg" && grep -q "run B" "$TMP/plots/scores.svg" ||
+    fail "scores.svg does not overlay the runs"
+echo "ok: two runs of the same settings: no difference; plots overlay the runs"
+"$BIN" analyze --in "$TMP/rr1" --in "$TMP/gr" >"$TMP/out" 2>&1 || fail "analyze of two runs"
+python3 - "$TMP/out" <<'PY' || fail "greedy against random shows no difference"
+import re, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("win rate: random ")][0]
+lo, hi = map(float, re.search(r"\(([-+][0-9.]+)\.\.([-+][0-9.]+)\)", line).groups())
+assert hi < 0, line
+PY
+echo "ok: greedy against random: the random seat's win rate drops, interval below 0"
+if "$BIN" analyze --in "$TMP/rr1" --in "$TMP/gr" --games 5 >"$TMP/out" 2>&1; then
+    fail "--games accepted with --in"
+fi

@@ -5,7 +5,10 @@
  * kind, stock event and action card is used, margins of victory and scores,
  * and the bots' ratings, with a warning when companies stay on the chart
  * far more or less often than the others (biased bots); optionally draw SVG charts (--plots DIR) and
- * convert them to PNG with an external tool (--png).
+ * convert them to PNG with an external tool (--png). With several --in
+ * runs it compares them instead: each statistic side by side, each run's
+ * difference from the first with a Bonferroni-corrected interval, and plots
+ * that overlay the runs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -552,11 +555,339 @@ static void report(const arena_results *res, const arena_stats *s,
     free(v);
 }
 
+/* ---- comparing runs (--in A --in B ...) ------------------------------------------------ */
+
+/* One statistic of one run: a proportion (k of n) or a mean (of n values,
+ * with their standard deviation). */
+enum { CS_PROP = 0, CS_MEAN = 1 };
+typedef struct cstat {
+    char name[ARENA_LABEL + 24];
+    int kind;
+    double mean, sd;
+    long k, n;
+} cstat;
+#define CS_MAX (ARENA_MAX_BOTS + 3 * CH_MAX_PLAYERS + MAX_NAMES + 16)
+
+static int cs_prop(cstat *out, int m, const char *name, long k, long n)
+{
+    if (m >= CS_MAX || n <= 0)
+        return m;
+    cstat *c = &out[m];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->kind = CS_PROP;
+    c->k = k;
+    c->n = n;
+    c->mean = (double)k / (double)n;
+    c->sd = 0;
+    return m + 1;
+}
+
+static int cs_mean(cstat *out, int m, const char *name, double *v, int n)
+{
+    if (m >= CS_MAX || n <= 0)
+        return m;
+    summary s = summarize(v, n);
+    cstat *c = &out[m];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->kind = CS_MEAN;
+    c->mean = s.mean;
+    c->sd = s.sd;
+    c->n = n;
+    c->k = 0;
+    return m + 1;
+}
+
+/* The statistics of one run that are compared: win rates by bot, seat and
+ * turn order, game length, companies founded and merged, each company's
+ * share of games on the chart at the end, and the scores. */
+static int collect(const arena_results *res, const arena_stats *s, cstat *out)
+{
+    int m = 0, n = res->ngames;
+    char name[ARENA_LABEL + 24];
+    for (int e = 0; e < s->nentries; e++) {
+        snprintf(name, sizeof name, "win rate: %s", res->label[e]);
+        m = cs_prop(out, m, name, s->wins[e], s->apps[e]);
+    }
+    for (int st = 0; st < s->maxp; st++) {
+        snprintf(name, sizeof name, "win rate: seat %d", st + 1);
+        m = cs_prop(out, m, name, s->seat_wins[st], s->seat_games[st]);
+    }
+    for (int k = 0; k < s->maxp; k++) {
+        snprintf(name, sizeof name, "win rate: turn order %d", k + 1);
+        m = cs_prop(out, m, name, s->pos_wins[k], s->pos_games[k]);
+    }
+    double *v = malloc(sizeof *v * (size_t)(n * CH_MAX_PLAYERS + 1));
+    if (!v)
+        return m;
+    int k;
+#define GAMES_MEAN(label, expr)                                                      \
+    k = 0;                                                                           \
+    for (int i = 0; i < n; i++)                                                      \
+        if (!res->games[i].failed)                                                   \
+            v[k++] = (double)(expr);                                                 \
+    m = cs_mean(out, m, label, v, k)
+    GAMES_MEAN("turns", res->games[i].turns);
+    GAMES_MEAN("decisions", res->games[i].decisions);
+    GAMES_MEAN("companies founded", res->games[i].founded);
+    GAMES_MEAN("companies merged", res->games[i].merged);
+#undef GAMES_MEAN
+    namecount vals = {0};
+    for (int i = 0; i < n; i++)
+        if (!res->games[i].failed)
+            nc_add(&vals, res->games[i].values_text);
+    for (int c = 0; c < vals.n; c++) {
+        snprintf(name, sizeof name, "on the chart: %s", vals.name[c]);
+        m = cs_prop(out, m, name, vals.positive[c], vals.games[c]);
+    }
+    k = 0;
+    for (int i = 0; i < n; i++)
+        if (!res->games[i].failed)
+            for (int st = 0; st < res->games[i].nplayers; st++)
+                v[k++] = res->games[i].score[st];
+    m = cs_mean(out, m, "final score", v, k);
+    k = 0;
+    for (int i = 0; i < n; i++) {
+        const arena_game *g = &res->games[i];
+        if (g->failed)
+            continue;
+        int32_t best = INT32_MIN;
+        for (int st = 0; st < g->nplayers; st++)
+            if (g->score[st] > best)
+                best = g->score[st];
+        v[k++] = best;
+    }
+    m = cs_mean(out, m, "winning score", v, k);
+    free(v);
+    return m;
+}
+
+static const cstat *cs_find(const cstat *c, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(c[i].name, name))
+            return &c[i];
+    return NULL;
+}
+
+/* b - a with its interval at z standard errors: proportions by
+ * Agresti-Caffo (one success and one failure added to each run, so that
+ * 0% and 100% still have a spread), means by Welch's normal approximation. */
+static void cs_diff(const cstat *a, const cstat *b, double z, double *d, double *lo, double *hi)
+{
+    double se;
+    *d = b->mean - a->mean;
+    if (a->kind == CS_PROP) {
+        double pa = (a->k + 1.0) / (a->n + 2.0), pb = (b->k + 1.0) / (b->n + 2.0);
+        se = sqrt(pa * (1 - pa) / (a->n + 2.0) + pb * (1 - pb) / (b->n + 2.0));
+        *lo = pb - pa - z * se;
+        *hi = pb - pa + z * se;
+    } else {
+        se = sqrt(a->sd * a->sd / (double)a->n + b->sd * b->sd / (double)b->n);
+        *lo = *d - z * se;
+        *hi = *d + z * se;
+    }
+}
+
+static void cs_value(char *buf, size_t n, const cstat *c)
+{
+    if (!c)
+        snprintf(buf, n, "-");
+    else if (c->kind == CS_PROP)
+        snprintf(buf, n, "%.1f%%", 100 * c->mean);
+    else
+        snprintf(buf, n, "%.1f", c->mean);
+}
+
+#define MAX_RUNS 8
+
+/* analyze --in A --in B ...: each statistic side by side, and each run's
+ * difference from the first with a 95% interval, Bonferroni-corrected for
+ * the number of differences shown (issue 36, item 2). Plots overlay the
+ * runs. */
+static int compare_runs(int nruns, const char *const *paths, arena_results *res,
+                        arena_stats *st, const char *plot_dir, int png)
+{
+    static cstat cs[MAX_RUNS][CS_MAX];
+    int ncs[MAX_RUNS];
+    for (int r = 0; r < nruns; r++)
+        ncs[r] = collect(&res[r], &st[r], cs[r]);
+    /* the comparisons: statistics of run 1 also found in run r */
+    int m = 0;
+    for (int r = 1; r < nruns; r++)
+        for (int i = 0; i < ncs[0]; i++) {
+            const cstat *b = cs_find(cs[r], ncs[r], cs[0][i].name);
+            m += b && b->kind == cs[0][i].kind;
+        }
+    double z = z_two_sided(0.05 / (m > 0 ? m : 1));
+    printf("chartered analyze: comparing %d runs\n", nruns);
+    for (int r = 0; r < nruns; r++)
+        printf("  %c: %d games from %s%s\n", 'A' + r, res[r].ngames, paths[r],
+               st[r].ngames != res[r].ngames ? " (failed games left out)" : "");
+    printf("differences from A with 95%% intervals, Bonferroni-corrected for %d comparisons\n"
+           "(each interval at confidence 1 - 0.05/%d, z = %.2f; proportions: Agresti-Caffo,\n"
+           "means: Welch). '*': the interval excludes 0.\n\n", m, m, z);
+    printf("%-34s", "statistic");
+    for (int r = 0; r < nruns; r++)
+        printf(" %9c", 'A' + r);
+    for (int r = 1; r < nruns; r++)
+        printf("   %c-A (corrected 95%% interval)  ", 'A' + r);
+    printf("\n");
+    int excl = 0;
+    static svg_item items[MAX_RUNS * CS_MAX];
+    static char ilabel[MAX_RUNS * CS_MAX][ARENA_LABEL + 32];
+    int ni = 0;
+    for (int i = 0; i < ncs[0]; i++) {
+        const cstat *a = &cs[0][i];
+        printf("%-34.34s", a->name);
+        for (int r = 0; r < nruns; r++) {
+            char buf[32];
+            cs_value(buf, sizeof buf, r ? cs_find(cs[r], ncs[r], a->name) : a);
+            printf(" %9s", buf);
+        }
+        for (int r = 1; r < nruns; r++) {
+            const cstat *b = cs_find(cs[r], ncs[r], a->name);
+            if (!b || b->kind != a->kind) {
+                printf("   %-32s", "-");
+                continue;
+            }
+            double d, lo, hi;
+            cs_diff(a, b, z, &d, &lo, &hi);
+            int out = lo > 0 || hi < 0;
+            excl += out;
+            double f = a->kind == CS_PROP ? 100 : 1;
+            const char *u = a->kind == CS_PROP ? "pp" : "";
+            char buf[80];
+            snprintf(buf, sizeof buf, "%+.1f%s (%+.1f..%+.1f)%s", f * d, u, f * lo, f * hi,
+                     out ? " *" : "");
+            printf("   %-32s", buf);
+            if (a->kind == CS_PROP && ni < MAX_RUNS * CS_MAX) {
+                snprintf(ilabel[ni], sizeof ilabel[ni], "%.180s (%c-A)", a->name, 'A' + r);
+                items[ni] = (svg_item){ilabel[ni], d, lo, hi, 1};
+                ni++;
+            }
+        }
+        printf("\n");
+    }
+    printf("\ndifferences whose corrected interval excludes 0: %d of %d\n", excl, m);
+    if (!plot_dir)
+        return 0;
+    if (mkdir(plot_dir, 0777) != 0 && errno != EEXIST) {
+        cli_error("chartered analyze: cannot create '%s': %s", plot_dir, strerror(errno));
+        return EXIT_FAIL;
+    }
+    char path[4096];
+    const char *files[4];
+    int nfiles = 0;
+    snprintf(path, sizeof path, "%s/differences.svg", plot_dir);
+    if (svg_intervals(path, "Differences in rates from run A (Bonferroni-corrected 95% intervals)",
+                      "difference (fraction)", items, ni, 0.0) != 0)
+        return EXIT_FAIL;
+    files[nfiles++] = "differences";
+    /* scores and game length: one series per run, overlaid */
+    double *sc[MAX_RUNS] = {0}, *len[MAX_RUNS] = {0};
+    int nsc[MAX_RUNS] = {0}, nlen[MAX_RUNS] = {0}, bad = 0;
+    char rn[MAX_RUNS][8];
+    const char *names[MAX_RUNS];
+    for (int r = 0; r < nruns; r++) {
+        snprintf(rn[r], sizeof rn[r], "run %c", 'A' + r);
+        names[r] = rn[r];
+        sc[r] = malloc(sizeof *sc[r] * (size_t)(res[r].ngames * CH_MAX_PLAYERS + 1));
+        len[r] = malloc(sizeof *len[r] * (size_t)(res[r].ngames + 1));
+        if (!sc[r] || !len[r]) {
+            bad = 1;
+            continue;
+        }
+        for (int i = 0; i < res[r].ngames; i++) {
+            const arena_game *g = &res[r].games[i];
+            if (g->failed)
+                continue;
+            len[r][nlen[r]++] = g->turns;
+            for (int s2 = 0; s2 < g->nplayers; s2++)
+                sc[r][nsc[r]++] = g->score[s2];
+        }
+    }
+    if (!bad) {
+        snprintf(path, sizeof path, "%s/scores.svg", plot_dir);
+        bad |= svg_histogram(path, "Final scores, by run", "score (florins)",
+                             (const double *const *)sc, nsc, names, nruns, 20) != 0;
+        snprintf(path, sizeof path, "%s/length.svg", plot_dir);
+        bad |= svg_histogram(path, "Game length, by run", "turns", (const double *const *)len,
+                             nlen, names, nruns, 20) != 0;
+    } else {
+        cli_error("out of memory");
+    }
+    for (int r = 0; r < nruns; r++) {
+        free(sc[r]);
+        free(len[r]);
+    }
+    if (bad)
+        return EXIT_FAIL;
+    files[nfiles++] = "scores";
+    files[nfiles++] = "length";
+    printf("\nplots: ");
+    for (int k = 0; k < nfiles; k++)
+        printf("%s%s/%s.svg", k ? ", " : "", plot_dir, files[k]);
+    printf("\n");
+    if (png) {
+        int tool = -1;
+        for (int k = 0; k < nfiles; k++) {
+            char svgp[4096], pngp[4096];
+            snprintf(svgp, sizeof svgp, "%s/%s.svg", plot_dir, files[k]);
+            snprintf(pngp, sizeof pngp, "%s/%s.png", plot_dir, files[k]);
+            if (to_png(svgp, pngp, &tool) != 0)
+                return EXIT_FAIL;
+        }
+        printf("png (with %s): the same names with .png\n", png_tools[tool]);
+    }
+    return 0;
+}
+
+/* Takes every --in/-i out of argv (analyze compares several runs; the
+ * option parser keeps one value). Returns the new argc, or -1. */
+static int take_ins(int argc, char **argv, const char **ins, int *nins)
+{
+    int out = 0;
+    for (int i = 0; i < argc; i++) {
+        char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            while (i < argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        const char *val = NULL;
+        if (strcmp(a, "--in") == 0 || strcmp(a, "-i") == 0) {
+            if (i + 1 >= argc) {
+                cli_error("chartered analyze: %s expects a directory or CSV file after it", a);
+                return -1;
+            }
+            val = argv[++i];
+        } else if (strncmp(a, "--in=", 5) == 0) {
+            val = a + 5;
+        } else if (strncmp(a, "-i", 2) == 0 && a[2] != '\0') {
+            val = a + 2;
+        } else {
+            argv[out++] = a;
+            continue;
+        }
+        if (*nins >= MAX_RUNS) {
+            cli_error("chartered analyze: at most %d --in runs", MAX_RUNS);
+            return -1;
+        }
+        ins[(*nins)++] = val;
+    }
+    return out;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
     const char *bots[ARENA_MAX_BOTS];
     int nbots = 0;
     argc = arena_take_bots("analyze", argc, argv, bots, &nbots);
+    if (argc < 0)
+        return EXIT_USAGE;
+    const char *ins[MAX_RUNS];
+    int nins = 0;
+    argc = take_ins(argc, argv, ins, &nins);
     if (argc < 0)
         return EXIT_USAGE;
     arena_flags f;
@@ -583,6 +914,7 @@ int cmd_analyze(int argc, char **argv)
     memset(&specs[ARENA_NFLAGS + 3], 0, sizeof specs[0]);
     static const opt_cmd cmd = {"analyze",
                                 "chartered analyze --in DIR [--plots DIR [--png]]\n"
+                                "       chartered analyze --in A --in B [--in C ...] [--plots DIR [--png]]\n"
                                 "       chartered analyze [--games N] [--bot SPEC ...] "
                                 "[arena flags] [--plots DIR [--png]]",
                                 "Statistics of many games: of an arena run (--in), or of "
@@ -590,7 +922,7 @@ int cmd_analyze(int argc, char **argv)
                                 "bots): seat and first-player advantage,\ngame length, "
                                 "companies founded and merged, final company values, moves "
                                 "by\nkind, stock events, action cards, margins of victory, "
-                                "and ratings.\n-b SPEC, --bot SPEC: as for 'chartered arena'.",
+                                "and ratings.\nWith several --in runs: each statistic side by side, and each run's difference\nfrom the first with a Bonferroni-corrected 95% interval.\n-b SPEC, --bot SPEC: as for 'chartered arena'.",
                                 0, NULL};
     char *pos[argc + 1];
     int npos, rc;
@@ -601,10 +933,49 @@ int cmd_analyze(int argc, char **argv)
                   "DIR too");
         return EXIT_USAGE;
     }
+    if (nins == 1)
+        in = ins[0];
     arena_results res;
     arena_stats st;
     char source[4200];
     uint64_t seed = f.seed;
+    if (nins > 1) {
+        if (nbots || games_seen || out) {
+            cli_error("chartered analyze: --in reads finished games; %s "
+                      "applies to fresh games only",
+                      nbots ? "--bot" : games_seen ? "--games" : "--out");
+            return EXIT_USAGE;
+        }
+        static arena_results rs[MAX_RUNS];
+        static arena_stats ss[MAX_RUNS];
+        char paths[MAX_RUNS][4096];
+        const char *pp[MAX_RUNS];
+        int nread = 0;
+        rc = 0;
+        for (int r = 0; r < nins && !rc; r++) {
+            struct stat sb;
+            if (stat(ins[r], &sb) == 0 && S_ISDIR(sb.st_mode))
+                snprintf(paths[r], sizeof paths[r], "%s/games.csv", ins[r]);
+            else
+                snprintf(paths[r], sizeof paths[r], "%s", ins[r]);
+            pp[r] = paths[r];
+            rc = arena_read_csv(paths[r], &rs[r]);
+            if (rc)
+                break;
+            nread++;
+            if (rs[r].ngames == 0) {
+                cli_error("chartered analyze: '%s' holds no game", paths[r]);
+                rc = EXIT_FAIL;
+                break;
+            }
+            stats_compute(&rs[r], rs[r].games[0].seed, &ss[r]);
+        }
+        if (!rc)
+            rc = compare_runs(nins, pp, rs, ss, plot_dir, png);
+        for (int r = 0; r < nread; r++)
+            arena_results_free(&rs[r]);
+        return rc;
+    }
     if (in) {
         if (nbots || games_seen || out) {
             cli_error("chartered analyze: --in reads finished games; %s "
