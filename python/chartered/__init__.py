@@ -20,4 +20,5 @@ from ._lib import VERSION as __version__, LIB_PATH, HEADER_PATH, DECLARATIONS  #
 from .game import (CHANCE, SIMULTANEOUS, INVALID, TERMINAL, ChError, Game, State,  # noqa: F401
                    load_game, pack, unpack, deserialize_state)
 from .env import Env  # noqa: F401
+from .aec import AECEnv  # noqa: F401
 from .playout import random_playout  # noqa: F401

@@ -365,7 +365,7 @@ class State:
         p = self._mask_player(player)
         n = self.game._nactions
         if out is None:
-            out = np.zeros(n, dtype=np.uint8)
+            out = np.empty(n, dtype=np.uint8)  # ch_action_mask writes every byte
         elif out.dtype != np.uint8 or out.shape != (n,) or not out.flags.c_contiguous:
             raise ValueError(f"out must be a contiguous uint8 array of {n}")
         if p == TERMINAL:

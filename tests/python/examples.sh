@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # examples.sh: the Python examples run to the end of a game: the random agent
-# through chartered.Env (both editions) and the MCTS bot through the State API.
+# through chartered.Env (both editions), the MCTS bot through the State API, and
+# research_speed.py (one game of each path and edition).
 # usage: bash examples.sh PYTHON3 SRCDIR   (CHARTERED_LIB and PYTHONPATH set)
 set -euo pipefail
 PY=$1
@@ -14,4 +15,7 @@ out=$("$PY" "$SRC/examples/mcts_bot.py" --edition amsterdam --players 2 --iterat
 grep -q '^amsterdam, 2 players, seed 4: scores \[.*winners \[' <<<"$out" || fail "mcts bot: $out"
 out=$("$PY" "$SRC/examples/mcts_bot.py" --edition golden-age --players 3 --iterations 10 --seed 4)
 grep -q '^golden-age, 3 players, seed 4: scores ' <<<"$out" || fail "mcts bot: $out"
-echo "ok: examples/random_agent.py and examples/mcts_bot.py played their games"
+out=$("$PY" "$SRC/examples/research_speed.py" 1)
+[ "$(grep -c '^[a-z-]*, 4 players, 1 games: legal+apply [0-9.]* games/CPU-s; with observations [0-9.]*; AECEnv [0-9.]*$' <<<"$out")" = 2 ] ||
+    fail "research_speed: $out"
+echo "ok: examples/random_agent.py, mcts_bot.py and research_speed.py played their games"

@@ -159,6 +159,44 @@ for bad in (np.zeros(3, np.float32), np.zeros(game.observation_tensor_size(), np
 check(set(game.layout.offset) == {"plots", "companies", "players", "cards", "piles", "turn", "event"},
       "layout blocks")
 
+# ---- the PettingZoo-style environment -------------------------------------------------
+for ed, params in [("amsterdam", {}), ("golden-age", {"events": True})]:
+    env = chartered.AECEnv(ed, players=4, **params)
+    for seed in range(2):
+        env.reset(seed=seed)
+        ref = env.game.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        steps = 0
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            p = env.possible_agents.index(agent)
+            check(p in ref.deciders() and p == ref.deciders()[0], f"{ed}: {agent} is not the decider")
+            mask = info["action_mask"]
+            check(np.array_equal(mask, ref.legal_actions_mask(p)), f"{ed}: AEC mask differs")
+            check(np.array_equal(obs, ref.observation_tensor(p)), f"{ed}: AEC observation differs")
+            legal = np.flatnonzero(mask)
+            if steps == 3:  # an illegal id is refused and changes nothing
+                bad = int(np.flatnonzero(mask == 0)[0])
+                before = env.state.clone()
+                try:
+                    env.step(bad)
+                    check(False, f"{ed}: an illegal id was accepted")
+                except (ChError, ValueError):
+                    pass
+                check(env.state == before and env.agent_selection == agent, f"{ed}: refusal changed things")
+            i = int(rng.choice(legal))
+            env.step(i)
+            ref.apply_action_id(i, p)
+            steps += 1
+        check(ref.is_terminal() and env.state == ref and not env.agents, f"{ed}: AEC game differs")
+        check(sum(env._cumulative_rewards.values()) >= 1, f"{ed}: no winner rewarded")
+    check(env.observation_space("player_0") is not None and env.action_space("player_0") is not None,
+          "spaces")
+print("AEC environment: ok")
+
 if failures:
     print(f"{len(failures)} failures")
     sys.exit(1)
