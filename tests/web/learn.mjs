@@ -10,7 +10,12 @@
 //   tests/test_rules_text.c) has a citation link, and in all three languages
 //   it lands on an existing section whose heading contains the words the
 //   decision cites (the catalogue's section.*);
-// - in a real game the decision's "Rules: ..." line is that link.
+// - in a real game the decision's "Rules: ..." line is that link;
+// - the rough edges of the issue: "1 day per move"; after the end, the
+//   status says once that the game is over and no "turn" tag is left; every
+//   company has its own mark (Silver and Silk, Zilver and Zijde); the
+//   tie-break note only when two players have equal money; a spectator
+//   without a session is not offered chat.
 // Screenshots (desktop 1280x900 and phone 390x844) go to $CH_ARTIFACTS/learn.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -180,6 +185,48 @@ try {
     await page.screenshot({ path: path.join(ART, `decision-help-en-${vw}.png`) });
     await page.context().close();
   }
+  // ---- the rough edges of issue 31's "Why", each checked ----
+  {
+    const page = await newPage('en', DESKTOP);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('#mode');
+    const days = await page.$$eval('#mode option', (os) => os.map((o) => o.textContent));
+    check(days.includes('turn-based, 1 day per move') && days.includes('turn-based, 2 days per move') && !days.some((d) => /\b1 days\b/.test(d)),
+      `the pace reads "1 day per move", not "1 days" (${days.join(' | ')})`);
+    await page.context().close();
+    // games of bots only, finished at once, watched without a session
+    const games = {};
+    for (const ed of ['golden-age', 'amsterdam']) {
+      const r = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ edition: ed, players: 2, seats: [{ kind: 'bot', bot: 'greedy' }, { kind: 'bot', bot: 'greedy' }] }) });
+      games[ed] = (await r.json()).id;
+    }
+    for (const l of ['en', 'nl']) {
+      for (const ed of ['golden-age', 'amsterdam']) {
+        const w = await newPage(l, DESKTOP);
+        await w.goto(`${BASE}/#/watch/${games[ed]}`);
+        await w.waitForSelector('#app[data-status="over"]', { timeout: 60000 });
+        await w.waitForSelector('#result');
+        const status = await w.textContent('#game-status');
+        const over = status.toLowerCase().split(cat[l]['ui.game_over'].toLowerCase()).length - 1;
+        check(over === 1 && !(cat[l]['phase.over'].toLowerCase() !== cat[l]['ui.game_over'].toLowerCase() && status.includes(cat[l]['phase.over'])),
+          `${l} ${ed}: the status says once that the game is over ("${status.trim()}")`);
+        const tags = await w.$$eval('#players .tag.active', (ts) => ts.length);
+        check(tags === 0, `${l} ${ed}: no "${cat[l]['ui.active']}" tag after the end (${tags})`);
+        const marks = await w.$$eval('.chart-row .co-name svg text', (ts) => ts.map((x) => x.textContent));
+        check(marks.length >= 9 && new Set(marks).size === marks.length, `${l} ${ed}: every company has its own mark (${marks.join(' ')})`);
+        check(await w.locator('#chat-form').isHidden() && await w.locator('#chat-no-session').isVisible(),
+          `${l} ${ed}: a spectator without a session is told how to chat, not offered a field the server refuses`);
+        if (ed === 'amsterdam') {
+          const totals = await w.$$eval('#end-table tbody tr .total', (ts) => ts.map((x) => x.textContent));
+          const tied = new Set(totals).size < totals.length;
+          check((await w.textContent('#result')).includes(cat[l]['end.tiebreak_ba']) === tied, `${l}: the tie-break note shows only when two players have equal money (${totals.join(', ')})`);
+        }
+        await w.context().close();
+      }
+    }
+  }
+
   {
     const page = await newPage('nl', DESKTOP);
     await page.goto(`${BASE}/#/`);

@@ -5,6 +5,7 @@
 // A player may mute another seat (and unmute it) from a message's button.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
+import { who, onSession } from './session.js';
 
 export class ChatPanel {
   // A seat played by a guest session (the state frame's "guest"): its
@@ -20,11 +21,23 @@ export class ChatPanel {
     this.muted = new Set();     // seats this player muted
     this.list = h('ol', { class: 'chat-list', id: 'chat-list', 'aria-live': 'polite' });
     this.input = h('input', { type: 'text', id: 'chat-input', maxlength: 500, 'aria-label': t('chat.write'), placeholder: t('chat.write') });
+    this.form = h('form', { class: 'chat-form', id: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.send(); } },
+      this.input, h('button', { type: 'submit', class: 'small', id: 'chat-send' }, t('chat.send')));
+    // the server takes chat only from a session (docs/identity.md): a
+    // spectator without one is told how to join in, not offered a field
+    // that is then refused (issue 31)
+    this.noSession = h('p', { class: 'small muted', id: 'chat-no-session' }, t('chat.need_session'));
     this.el = h('section', { class: 'panel chat', id: 'chat' },
       h('h3', {}, t('chat.title')),
-      this.list,
-      h('form', { class: 'chat-form', id: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.send(); } },
-        this.input, h('button', { type: 'submit', class: 'small', id: 'chat-send' }, t('chat.send'))));
+      this.list, this.form, this.noSession);
+    this.syncForm();
+    this.unsub = onSession(() => this.syncForm());
+  }
+
+  syncForm() {
+    const none = (who() || { kind: 'none' }).kind === 'none';
+    this.form.hidden = none;
+    this.noSession.hidden = !none;
   }
 
   send() {

@@ -50,6 +50,7 @@ export class GamePage {
 
   destroy() {
     this.closed = true;
+    if (this.chat && this.chat.unsub) this.chat.unsub();
     if (this.ws) this.ws.close();
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
@@ -253,6 +254,7 @@ export class GamePage {
     const v = f.view;
     this.view = v;
     setCompanies(v);
+    setMarkCompanies(v);
     this.seat = typeof f.seat === 'number' ? f.seat : -1;
     this.legal = new Legal(f.legal);
     this.myTurn = !this.legal.empty && !this.sent;
@@ -323,7 +325,8 @@ export class GamePage {
     else if (f.status === 'over' || v.turn.over) E.appendChild(h('span', { class: 'state-over' }, t('ui.game_over')));
     else if (this.myTurn) E.appendChild(h('span', { class: 'your-turn' }, t('ui.your_decision')));
     else if (deciders.length && !this.replay) E.appendChild(h('span', { class: 'waiting-for' }, t('ui.waiting_for', { names: deciders.join(', ') })));
-    E.appendChild(h('span', { class: 'phase' }, phaseName(v.turn.phase, v.edition)));
+    // once over, "The game is over" says it: the phase's name would repeat it
+    if (!(f.status === 'over' || v.turn.over)) E.appendChild(h('span', { class: 'phase' }, phaseName(v.turn.phase, v.edition)));
     // the turn timer: seconds left before a bot stands in for the deciders
     clearInterval(this.timerTick);
     const tm = f.timer;
@@ -738,7 +741,7 @@ export class GamePage {
       if (seatInfo.kind === 'human' && seatInfo.connected === false && !this.replay) tags.push(h('span', { class: 'tag off' }, t('ui.offline')));
       if (seatInfo.away && !this.replay) tags.push(h('span', { class: 'tag off' }, t('ui.away')));
       if (deciders.has(i)) tags.push(h('span', { class: 'tag deciding' }, t('ui.deciding')));
-      if (v.turn.active === i) tags.push(h('span', { class: 'tag active' }, t('ui.active')));
+      if (v.turn.active === i && !(this.frame.status === 'over' || v.turn.over)) tags.push(h('span', { class: 'tag active' }, t('ui.active')));
       const stocks = p.stocks ? Object.entries(p.stocks).filter(([, n]) => n > 0)
         .map(([co, n]) => { const ci = v.companies.findIndex((c) => c.name === co); const chip = h('span', { class: 'stock', tabindex: '0', dataset: { company: co }, style: { background: companyColor(co, ci), color: inkOn(companyColor(co, ci)) } }, `${companyMark(co)} ${companyName(co)} ×${n}`); this.hoverCompany(chip, co); return chip; })
         : [h('span', { class: 'muted' }, t('ui.stocks_hidden'))];
@@ -855,7 +858,9 @@ export class GamePage {
     const wrap = h('div', { class: 'table-wrap' }, h('table', { id: 'end-table' }, h('thead', {}, h('tr', {}, head.map((x) => h('th', {}, x)))), h('tbody', {}, rows)));
     const winners = (r.winners || []).map((i) => this.seatName(i));
     return h('div', {}, h('p', { class: 'end-summary' }, winners.length > 1 ? t('end.shared_win', { names: winners.join(', ') }) : t('end.win', { name: winners[0] || '—' })), wrap,
-      !ga && order.length > 1 ? h('p', { class: 'small muted' }, t('end.tiebreak_ba')) : null);
+      // the tie-break is said only when it decided something: two players
+      // with equal money (docs/rules.md; rule of the rulebook's "Game end")
+      !ga && r.parts.some((p, i) => r.parts.some((q, j) => j !== i && q.total === p.total)) ? h('p', { class: 'small muted', id: 'tiebreak-note' }, t('end.tiebreak_ba')) : null);
   }
 
   // ---- dialogs --------------------------------------------------------
@@ -1101,15 +1106,33 @@ function movePlots(m) {
 
 // A company's short mark, shown on its buildings and swatches beside its
 // colour and pattern: the first two letters of its name in the page's
-// language (three where two would be shared).
+// language (one in Japanese), unique among the edition's companies: where
+// another company's name starts alike (Silver and Silk: "Si"), the first
+// letter and the first letter where the two names differ ("Sv", "Sk";
+// issue 31).
 const marks = new Map();
-function companyMark(name) {
+let markNames = [];
+export function setMarkCompanies(view) {
+  const names = view && view.companies ? view.companies.map((c) => c.name) : [];
+  if (names.join('|') !== markNames.join('|')) { markNames = names; marks.clear(); }
+}
+function plainMark(full, n) {
+  const m = [...full.replace(/\s+/g, '')].slice(0, n).join('');
+  return m.charAt(0).toUpperCase() + m.slice(1);
+}
+export function companyMark(name) {
   const full = companyName(name);
   const key = `${lang()}|${full}`;
   if (marks.has(key)) return marks.get(key);
-  const letters = [...full.replace(/\s+/g, '')];
-  let m = letters.slice(0, lang() === 'ja' ? 1 : 2).join('');
-  m = m.charAt(0).toUpperCase() + m.slice(1);
+  const n = lang() === 'ja' ? 1 : 2;
+  let m = plainMark(full, n);
+  const others = markNames.map(companyName).filter((o) => o !== full && plainMark(o, n) === m);
+  if (others.length) {
+    const a = [...full.replace(/\s+/g, '')];
+    let at = 1;
+    while (at < a.length && others.some((o) => [...o.replace(/\s+/g, '')][at] === a[at])) at++;
+    if (at < a.length) m = a[0].toUpperCase() + a[at].toLowerCase();
+  }
   marks.set(key, m);
   return m;
 }
