@@ -15,7 +15,8 @@
 //   status says once that the game is over and no "turn" tag is left; every
 //   company has its own mark (Silver and Silk, Zilver and Zijde); the
 //   tie-break note only when two players have equal money; a spectator
-//   without a session is not offered chat.
+//   without a session is not offered chat;
+// - rated or not, on the create form, the game page and the end screen.
 // Screenshots (desktop 1280x900 and phone 390x844) go to $CH_ARTIFACTS/learn.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -190,6 +191,13 @@ try {
     const page = await newPage('en', DESKTOP);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('#mode');
+    // rated or not, on the create form: a bot seat, every seat a person's,
+    // a chosen seed
+    check(await page.textContent('#rated-form') === cat.en['rated.no_bot'], 'the create form says a game with a bot is unrated');
+    await page.click('#friends');
+    check(await page.textContent('#rated-form') === cat.en['rated.if_accounts'], 'the create form says a game of people is rated if each has an account');
+    await page.fill('#seed', '7');
+    check(await page.textContent('#rated-form') === cat.en['rated.no_practice'], 'the create form says a game with a chosen seed is unrated (practice)');
     const days = await page.$$eval('#mode option', (os) => os.map((o) => o.textContent));
     check(days.includes('turn-based, 1 day per move') && days.includes('turn-based, 2 days per move') && !days.some((d) => /\b1 days\b/.test(d)),
       `the pace reads "1 day per move", not "1 days" (${days.join(' | ')})`);
@@ -211,6 +219,8 @@ try {
         const over = status.toLowerCase().split(cat[l]['ui.game_over'].toLowerCase()).length - 1;
         check(over === 1 && !(cat[l]['phase.over'].toLowerCase() !== cat[l]['ui.game_over'].toLowerCase() && status.includes(cat[l]['phase.over'])),
           `${l} ${ed}: the status says once that the game is over ("${status.trim()}")`);
+        check(await w.textContent('#rated-note') === cat[l]['rated.no_bot'] && await w.textContent('#end-rated') === cat[l]['rated.no_bot'],
+          `${l} ${ed}: the game page and the end screen say the game is unrated (a bot plays)`);
         const tags = await w.$$eval('#players .tag.active', (ts) => ts.length);
         check(tags === 0, `${l} ${ed}: no "${cat[l]['ui.active']}" tag after the end (${tags})`);
         const marks = await w.$$eval('.chart-row .co-name svg text', (ts) => ts.map((x) => x.textContent));

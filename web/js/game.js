@@ -17,6 +17,7 @@ import { copyPositionButton } from './position.js';
 import { FrameState } from './frames.js';
 import { InviteLinks } from './invites.js';
 import { citeHref } from './rules.js';
+import { gameRated } from './rated.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -325,6 +326,9 @@ export class GamePage {
     else if (f.status === 'over' || v.turn.over) E.appendChild(h('span', { class: 'state-over' }, t('ui.game_over')));
     else if (this.myTurn) E.appendChild(h('span', { class: 'your-turn' }, t('ui.your_decision')));
     else if (deciders.length && !this.replay) E.appendChild(h('span', { class: 'waiting-for' }, t('ui.waiting_for', { names: deciders.join(', ') })));
+    // rated or not (rated.js: the server's rule, docs/ratings.md)
+    const rated = gameRated(f);
+    E.appendChild(h('span', { class: `rated rated-${rated.rated}`, id: 'rated-note', title: rated.text }, rated.text));
     // once over, "The game is over" says it: the phase's name would repeat it
     if (!(f.status === 'over' || v.turn.over)) E.appendChild(h('span', { class: 'phase' }, phaseName(v.turn.phase, v.edition)));
     // the turn timer: seconds left before a bot stands in for the deciders
@@ -819,6 +823,7 @@ export class GamePage {
       box.appendChild(h('ol', { class: 'scores' }, r.scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0]).map(([s, i]) =>
         h('li', { class: winners.has(i) ? 'winner' : '' }, `${this.seatName(i)}: f${s}`, winners.has(i) ? ` — ${t('ui.winner')}` : ''))));
     }
+    box.appendChild(h('p', { class: 'small', id: 'end-rated' }, gameRated(this.frame).text));
     if (!this.replay) box.appendChild(h('a', { href: `#/replay/${this.game}`, class: 'button', id: 'open-replay' }, t('ui.open_replay')));
     const rematch = rematchBox(this);
     if (rematch) box.appendChild(rematch);

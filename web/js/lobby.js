@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { ensure as ensureSession, onSession, who } from './session.js';
 import { dateText } from './profile.js';
 import { positionField, positionBody } from './position.js';
+import { formRatedText } from './rated.js';
 
 export class LobbyPage {
   constructor(root) {
@@ -76,11 +77,13 @@ export class LobbyPage {
         (F.mode || 'live') !== 'live' ? null : h('label', { class: 'field' }, h('span', {}, t('lobby.turn_timer')),
           h('input', { type: 'number', id: 'turn-timer', min: 0, max: (this.options.limits && this.options.limits.turn_timer_max) || 86400, value: F.turn_timer, oninput: (e) => { F.turn_timer = e.target.value; } })),
         h('label', { class: 'field' }, h('span', {}, t('lobby.seed')),
-          h('input', { type: 'text', id: 'seed', inputmode: 'numeric', placeholder: t('lobby.seed_random'), value: F.seed, oninput: (e) => { F.seed = e.target.value.trim(); } }))),
+          h('input', { type: 'text', id: 'seed', inputmode: 'numeric', placeholder: t('lobby.seed_random'), value: F.seed, oninput: (e) => { F.seed = e.target.value.trim(); this.sayRated(); } }))),
       // or start from a position (position.js): it names edition and players
       positionField(F, (hdr) => { if (this.options.editions.some((e) => e.id === hdr.edition)) F.edition = hdr.edition; F.players = hdr.players; this.fixSeats(); this.render(); }),
       h('h3', {}, t('lobby.seats')),
       h('div', { class: 'seats' }, F.seats.map((s, i) => this.seatRow(s, i))),
+      // rated or not, as the server will decide it (rated.js, docs/ratings.md)
+      h('p', { class: 'small rated-note', id: 'rated-form', 'aria-live': 'polite' }, formRatedText(F)),
       h('button', { type: 'submit', class: 'primary', id: 'create' }, t('lobby.create_button')));
     // the first thing a newcomer reads (issue 31): what the game is, each
     // edition in a sentence, and the ways in: bots in one click, friends
@@ -142,6 +145,11 @@ export class LobbyPage {
             bots.map((b) => h('option', { value: b.id, selected: b.id === s.bot }, t(`bot.${b.id}`, { _default: b.id })))),
           bot && bot.strengths ? h('select', { class: 'seat-strength', 'aria-label': t('lobby.strength'), onchange: (e) => { s.strength = +e.target.value; } },
             bot.strengths.map((n) => h('option', { value: n, selected: n === (s.strength || 2) }, t('lobby.strength_n', { n })))) : null));
+  }
+
+  sayRated() {
+    const e = document.getElementById('rated-form');
+    if (e) e.textContent = formRatedText(this.form);
   }
 
   // "Play with friends": every seat but the creator's becomes an open seat
