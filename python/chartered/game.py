@@ -366,8 +366,9 @@ class State:
         n = self.game._nactions
         if out is None:
             out = np.empty(n, dtype=np.uint8)  # ch_action_mask writes every byte
-        elif out.dtype != np.uint8 or out.shape != (n,) or not out.flags.c_contiguous:
-            raise ValueError(f"out must be a contiguous uint8 array of {n}")
+        elif (out.dtype != np.uint8 or out.shape != (n,) or not out.flags.c_contiguous
+              or not out.flags.writeable):
+            raise ValueError(f"out must be a writable contiguous uint8 array of {n}")
         if p == TERMINAL:
             out[:] = 0
             return out
@@ -540,8 +541,9 @@ class State:
         game.observation_tensor_size(), e.g. a row of a batch) without a copy."""
         p = self._player(player)
         n = self.game.layout.size
-        if out.dtype != np.float32 or out.shape != (n,) or not out.flags.c_contiguous:
-            raise ValueError(f"out must be a contiguous float32 array of {n}")
+        if (out.dtype != np.float32 or out.shape != (n,) or not out.flags.c_contiguous
+                or not out.flags.writeable):
+            raise ValueError(f"out must be a writable contiguous float32 array of {n}")
         rc = lib.ch_observation(self._st, p, ffi.from_buffer("float[]", out), n)
         if rc != lib.CH_OK:
             raise ChError(rc, "ch_observation")

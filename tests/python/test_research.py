@@ -150,7 +150,18 @@ batch = np.zeros((2, game.observation_tensor_size()), dtype=np.float32)
 s.observation_tensor_into(0, batch[1])
 check(np.array_equal(batch[1], s.observation_tensor(0)) and not batch[0].any(),
       "observation_tensor_into does not write the row in place")
-for bad in (np.zeros(3, np.float32), np.zeros(game.observation_tensor_size(), np.float64)):
+frozen = np.zeros(game.observation_tensor_size(), np.float32)
+frozen.flags.writeable = False
+frozen_mask = np.zeros(game.num_distinct_actions(), np.uint8)
+frozen_mask.flags.writeable = False
+try:
+    s.legal_actions_mask(s.current_player(), out=frozen_mask)
+    check(False, "a read-only mask buffer was written")
+except ValueError:
+    pass
+check(not frozen_mask.any(), "a read-only mask buffer changed")
+for bad in (np.zeros(3, np.float32), np.zeros(game.observation_tensor_size(), np.float64), frozen,
+            batch[:, 0]):
     try:
         s.observation_tensor_into(0, bad)
         check(False, "a wrong buffer was accepted")
