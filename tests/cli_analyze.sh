@@ -4,6 +4,13 @@
 # raises no bias warning; the same run with its company values rewritten so
 # that Gunpowder always ends on the chart and Tobacco never (what greedy did
 # when it broke ties by list order) raises one that names both.
+# Runs compared (issue 36, item 2): two runs of the same settings (random
+# against random, other seeds) show no difference whose corrected interval
+# excludes 0; greedy against random compared with random against random
+# shows the random seat's win rate falling, with an interval below 0; the
+# correction is stated; the plots overlay the runs.
+# Arrangement files: analyze, arena, selfplay, bench and new take
+# --arrangement FILE (issue 36); a broken file is refused with its line.
 # Usage: bash tests/cli_analyze.sh PATH/TO/chartered REPO-ROOT
 set -euo pipefail
 
@@ -82,3 +89,33 @@ echo "ok: greedy against random: the random seat's win rate drops, interval belo
 if "$BIN" analyze --in "$TMP/rr1" --in "$TMP/gr" --games 5 >"$TMP/out" 2>&1; then
     fail "--games accepted with --in"
 fi
+
+echo "== arrangement files"
+# every command that takes --arrangement reads a file too (issue 36, item 3):
+# a path with a '/' or ending in .arr
+mkdir "$TMP/designer"
+sed 's/^arrangement crossroads/arrangement my-crossroads/' "$ROOT/data/arrangements/crossroads.arr" \
+    >"$TMP/designer/my.arr"
+"$BIN" analyze --arrangement "$TMP/designer/my.arr" --games 4 --quiet >"$TMP/out" 2>&1 ||
+    fail "analyze --arrangement FILE"
+grep -q "chartered analyze: 4 games played now" "$TMP/out" || fail "analyze did not play"
+"$BIN" arena --arrangement "$TMP/designer/my.arr" --bot random --bot random --games 2 --quiet \
+    -o "$TMP/arrrun" >"$TMP/out" 2>&1 || fail "arena --arrangement FILE"
+grep -q "designer/my.arr" "$TMP/arrrun/games.csv" || fail "games.csv does not name the file"
+"$BIN" selfplay --arrangement "$TMP/designer/my.arr" --games 2 >"$TMP/out" 2>&1 ||
+    fail "selfplay --arrangement FILE"
+"$BIN" bench --arrangement "$TMP/designer/my.arr" --games 2 >"$TMP/out" 2>&1 ||
+    fail "bench --arrangement FILE"
+"$BIN" new --arrangement "$TMP/designer/my.arr" --seed 3 -o "$TMP/g.json" >"$TMP/out" 2>&1 ||
+    fail "new --arrangement FILE"
+grep -q "my-crossroads" "$TMP/g.json" || fail "new did not store the file's arrangement"
+# a broken file is refused with its line, and nothing is played
+printf 'arrangement broken\nplace Nowhere 0 0\n' >"$TMP/designer/bad.arr"
+set +e
+"$BIN" analyze --arrangement "$TMP/designer/bad.arr" --games 2 --quiet >"$TMP/out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "a broken arrangement file: status $rc"
+grep -q "bad.arr:2" "$TMP/out" || fail "the broken file's line is not given"
+if grep -q "games played now" "$TMP/out"; then fail "games played with a broken file"; fi
+echo "ok: analyze, arena, selfplay, bench and new read an arrangement file; a broken one is refused"

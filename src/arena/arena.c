@@ -256,18 +256,39 @@ static int fall_back(run_ctx *rc, arena_game *g, agent *a, int s)
     return 0;
 }
 
+/* s as the inside of a JSON string: an arrangement may be a file's path,
+ * which may hold quotes or backslashes. */
+static void json_inner(const char *s, char *out, size_t n)
+{
+    size_t o = 0;
+    for (; *s && o + 7 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            out[o++] = '\\';
+            out[o++] = (char)c;
+        } else if (c < 0x20) {
+            o += (size_t)snprintf(out + o, n - o, "\\u%04x", c);
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o] = '\0';
+}
+
 static void setup_json(const cli_game *cg, int index, char *buf, size_t n)
 {
+    char arr[6 * 256 + 8];
+    json_inner(cg->arr, arr, sizeof arr);
     if (cg->set.edition == CH_ED_GOLDEN_AGE)
         snprintf(buf, n, "{\"edition\":\"golden-age\",\"players\":%d,"
                  "\"arrangement\":\"%s\",\"preset\":\"%s\",\"events\":%s,"
-                 "\"game\":%d}", cg->set.nplayers, cg->arr,
+                 "\"game\":%d}", cg->set.nplayers, arr,
                  cli_preset_name(cg->set.preset),
                  cg->set.events ? "true" : "false", index + 1);
     else
         snprintf(buf, n, "{\"edition\":\"amsterdam\",\"players\":%d,"
                  "\"arrangement\":\"%s\",\"game\":%d}", cg->set.nplayers,
-                 cg->arr, index + 1);
+                 arr, index + 1);
 }
 
 static void start_agent(run_ctx *rc, arena_game *g, agent *a, int s,
@@ -354,7 +375,7 @@ static void play_game(run_ctx *rc, int i, ch_state *st)
         return;
     }
     g->first_player = st->first_player;
-    char setup[400];
+    char setup[2048];
     setup_json(&cg, i, setup, sizeof setup);
     agent ag[CH_MAX_PLAYERS];
     for (int s = 0; s < g->nplayers; s++)

@@ -53,7 +53,7 @@ typedef struct arena_game {
     int index;
     uint64_t seed;
     int edition, nplayers, preset, events;
-    char arr[32];
+    char arr[256];             /* built-in arrangement, or the file's path */
     int first_player;                 /* seat, 0-based                      */
     int entry[CH_MAX_PLAYERS];        /* line-up index per seat            */
     int32_t score[CH_MAX_PLAYERS];

@@ -43,7 +43,7 @@ void arena_flag_specs(arena_flags *f, opt_spec *s)
         {"events", 0, OPT_STR, &f->events, "on|off|both", 0, 0,
          "Golden Age: shuffle in the event cards (default off)", NULL},
         {"arrangement", 'a', OPT_STR, &f->arrangement, "NAME", 0, 0,
-         "built-in arrangement, or all to cycle (default: the edition's)",
+         "built-in arrangement, all to cycle, or an arrangement file (a path with a / or ending in .arr; default: the edition's)",
          NULL},
         {"time", 't', OPT_INT, &f->time_ms, "MS", 1, 3600000,
          "protocol bots: time limit per move in ms (default 5000)", NULL},

@@ -123,7 +123,7 @@ typedef struct cli_mix {
     int arr_all;               /* --arrangement all                          */
     const char *arr_name;      /* a fixed arrangement, or NULL               */
     int nboards;               /* boards loaded (every one a game may use)   */
-    char bname[MIX_MAX_BOARDS][32];
+    char bname[MIX_MAX_BOARDS][256]; /* built-in name, or the file's path */
     int bedition[MIX_MAX_BOARDS];
     ch_board *boards;
 } cli_mix;
@@ -137,9 +137,14 @@ typedef struct cli_game {
 
 /* Decode --edition (amsterdam, golden-age, all), --players (0 = cycle),
  * --preset (golden-age, golden-age-first, both), --events (on, off, both)
- * and --arrangement (NAME, all or NULL) for command cmd, and load the boards.
+ * and --arrangement (NAME, all, an arrangement file: a path with a '/' or
+ * ending in .arr, or NULL) for command cmd, and load the boards.
  * preset and events may be NULL: then def_preset / def_events ("both" or
  * a value) apply. Returns 0, or EXIT_USAGE / EXIT_FAIL after a message. */
+/* An --arrangement value that names a file rather than a built-in
+ * arrangement: it holds a '/' or ends in ".arr" (built-in names do
+ * neither). */
+int cli_arr_is_file(const char *arrangement);
 int cli_mix_init(cli_mix *mx, const char *cmd, const char *edition,
                  int players, const char *preset, const char *events,
                  const char *arrangement, const char *def_preset,

@@ -132,6 +132,11 @@ int cmd_new(int argc, char **argv)
                   "each other (give one of them)");
         return EXIT_USAGE;
     }
+    if (arrangement && cli_arr_is_file(arrangement)) {
+        /* --arrangement ./my.arr: a file, as every command reads it */
+        arr_file = arrangement;
+        arrangement = NULL;
+    }
     if (board_dir && !arr_file) {
         cli_error("chartered new: --board-dir only goes with "
                   "--arrangement-file");

@@ -41,6 +41,12 @@ static int board_index(const cli_mix *mx, int ed, const char *name)
     return -1;
 }
 
+int cli_arr_is_file(const char *a)
+{
+    size_t n = a ? strlen(a) : 0;
+    return n && (strchr(a, '/') || (n > 4 && strcmp(a + n - 4, ".arr") == 0));
+}
+
 static int load_board(cli_mix *mx, const char *cmd, int ed, const char *name)
 {
     if (board_index(mx, ed, name) >= 0)
@@ -51,6 +57,31 @@ static int load_board(cli_mix *mx, const char *cmd, int ed, const char *name)
     }
     ch_msg err = {{0}};
     int k = mx->nboards;
+    if (cli_arr_is_file(name)) {
+        /* a designer's arrangement (issue 36): read as `new
+         * --arrangement-file` reads it, its boards looked up beside it,
+         * then among the built-in ones */
+        if (strlen(name) >= sizeof mx->bname[k]) {
+            cli_error("chartered %s: --arrangement '%.60s...': the path is too long", cmd, name);
+            return EXIT_USAGE;
+        }
+        char dir[256];
+        snprintf(dir, sizeof dir, "%s", name);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(dir, sizeof dir, ".");
+        json_t *part = json_object();
+        int rc = part ? gf_board_for_new(ed, NULL, name, dir, &mx->boards[k], part) : EXIT_FAIL;
+        json_decref(part);
+        if (rc)
+            return rc;
+        snprintf(mx->bname[k], sizeof mx->bname[k], "%s", name);
+        mx->bedition[k] = ed;
+        mx->nboards++;
+        return 0;
+    }
     int r = ch_board_builtin(&mx->boards[k], ed, name, &err);
     if (r != CH_OK) {
         cli_error("chartered %s: --arrangement '%s': %s", cmd, name,
