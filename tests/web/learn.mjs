@@ -16,7 +16,9 @@
 //   company has its own mark (Silver and Silk, Zilver and Zijde); the
 //   tie-break note only when two players have equal money; a spectator
 //   without a session is not offered chat;
-// - rated or not, on the create form, the game page and the end screen.
+// - rated or not, on the create form, the game page and the end screen;
+// - a language switch in a game leaves no log line, chat or settings text in
+//   the old language.
 // Screenshots (desktop 1280x900 and phone 390x844) go to $CH_ARTIFACTS/learn.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -235,6 +237,30 @@ try {
         await w.context().close();
       }
     }
+  }
+
+  // ---- a language switch redraws everything in the new language ----
+  {
+    const page = await newPage('en', DESKTOP);
+    await page.goto(`${BASE}/#/`);
+    await page.click('#solo');
+    await page.waitForSelector('#app[data-status="playing"]', { timeout: 30000 });
+    await until(page, () => document.querySelector('#app').dataset.myTurn === '1');
+    const d0 = await page.evaluate(() => document.querySelector('#app').dataset.decision);
+    await page.click('#market button.move[data-move="draw"]');
+    await until(page, (d) => document.querySelector('#app').dataset.decision !== d, d0);
+    await until(page, () => document.querySelector('#app').dataset.myTurn === '1' || document.querySelectorAll('#log-list li').length > 2);
+    const logBefore = await page.$$eval('#log-list li', (ls) => ls.map((l) => l.textContent));
+    await page.selectOption('#lang', 'nl');
+    await until(page, (h) => document.querySelector('#chat h3').textContent === h, cat.nl['chat.title']);
+    await page.waitForTimeout(1500);   // the server's log words in Dutch
+    const logAfter = await page.$$eval('#log-list li', (ls) => ls.map((l) => l.textContent));
+    const same = logAfter.filter((x) => logBefore.includes(x) && /[a-z]{4}/.test(x));
+    check(logBefore.length > 0 && same.length === 0, `after a switch to Dutch no log line is left in English (${logBefore.length} lines; ${same.slice(0, 2).join(' | ')})`);
+    const texts = await page.evaluate(() => ({ send: document.querySelector('#chat-send').textContent, settings: document.querySelector('.settings-box summary').textContent, help: (document.querySelector('#help-text') || {}).textContent || '' }));
+    check(texts.send === cat.nl['chat.send'] && texts.settings.includes(cat.nl['ui.settings']) && (!texts.help || !Object.values(cat.en).includes(texts.help)),
+      `after a switch to Dutch the chat, the settings and the decision's help are Dutch (${texts.send}, ${texts.settings.trim()})`);
+    await page.context().close();
   }
 
   {

@@ -154,7 +154,24 @@ export class GamePage {
 
   // The language changed: draw again, and join again so the log's words
   // come in the new language too.
+  // Everything built once (the chat's heading and field, the settings, the
+  // zoom button, "Copy position") is built again in the new language, with
+  // the chat's messages kept; the log's entries lose the words the server
+  // wrote in the old language, so that the page words them until the server
+  // sends them again (the last 50, after the join below) in the new one
+  // (issue 31: a switch left the log, the chat and some buttons in the old
+  // language until a reload).
   relang() {
+    const chat = this.chat;
+    this.build();
+    this.chat.msgs = chat.msgs;
+    this.chat.muted = chat.muted;
+    if (chat.unsub) chat.unsub();
+    this.chat.render();
+    this.invites = null;
+    this.invitesFor = null;
+    this.chartKey = this.logKey = this.legendKey = null;
+    if (this.logMap) for (const [n, e] of this.logMap) if (e.text) { const { text, ...rest } = e; this.logMap.set(n, rest); }
     if (this.replay) { this.render(); return; }
     this.setConn(this.connState || 'connecting');
     if (this.ws && this.ws.readyState === 1) {
