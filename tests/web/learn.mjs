@@ -239,6 +239,31 @@ try {
     }
   }
 
+  // ---- a merger: what the amounts on its buttons are (The Golden Age's
+  // merger of tests/positions/ga-merger-110-100.pos, the builder's seat) ----
+  {
+    const pos = fs.readFileSync(path.join(SRC, 'tests/positions/ga-merger-110-100.pos'), 'utf8');
+    const seats = [0, 1, 2].map((i) => (i === 0 ? { kind: 'human', name: 'Anke' } : { kind: 'bot', bot: 'greedy' }));
+    const res = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ position: pos, seats }) });
+    const game = await res.json();
+    const page = await newPage('en', DESKTOP);
+    // a guest session for the seat (the seat link binds the seat to it)
+    const r = await page.context().request.post(`${BASE}/api/guest`, { data: { name: 'Anke' }, headers: { Origin: BASE } });
+    check(r.ok(), `a guest session for the merger's seat (${r.status()})`);
+    await page.goto(`${BASE}/${game.seats[0].link.replace(/^\//, '')}`);
+    await until(page, () => document.querySelector('#app').dataset.myTurn === '1');
+    await page.click('#hand button[data-card="Harbour 13"]');
+    if (await page.locator('#chooser:not([hidden]) button.move').count()) await page.locator('#chooser button.move').first().click();
+    await until(page, () => document.querySelector('#app').dataset.phase === 'credit' && document.querySelector('#app').dataset.myTurn === '1');
+    await page.waitForSelector('#merger-payout');
+    const text = await page.evaluate(() => (document.querySelector('#merger-payout') || {}).textContent || document.querySelector('#dialog').textContent);
+    const btn = await page.$$eval('#dialog button.move .price', (ps) => ps.map((p) => p.textContent));
+    check(btn.length > 0 && btn.every((p) => text.includes(p.replace('+', ''))) && text.includes('not a sale'),
+      `the merger's dialog says its buttons' amounts (${btn.join(', ')}) are the builder's payout: "${text}"`);
+    await page.screenshot({ path: path.join(ART, 'merger-en-desktop.png') });
+    await page.context().close();
+  }
+
   // ---- a language switch redraws everything in the new language ----
   {
     const page = await newPage('en', DESKTOP);

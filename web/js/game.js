@@ -1003,6 +1003,17 @@ export class GamePage {
         names.map((n) => h('td', {}, p.stocks ? String(p.stocks[n] || 0) : '?'))));
       box.appendChild(h('table', { class: 'holdings' }, h('thead', {}, head), h('tbody', {}, rows)));
     }
+    // what the amounts on the merger's buttons are: the builder's payout
+    // when the merger is done (the survivor's final value, rules "Merging"
+    // step "Payout"), not a sale: "Keep Porcelain +f100" read as if keeping
+    // paid (issue 31). The amounts are the server's prices.
+    const payouts = [...new Set(this.legal.moves.filter((x) => !x.startsWith('sell ')).map((x) => (this.frame.prices || {})[x]).filter((x) => x > 0))];
+    const builder = v.turn.active;
+    if (builder === this.seat && payouts.length) {
+      box.appendChild(h('p', { class: 'hint', id: 'merger-payout' }, t('dlg.payout_you', { amounts: payouts.map((x) => `f${x}`).join(', ') })));
+    } else if (builder !== null && builder !== undefined && builder >= 0 && builder !== this.seat) {
+      box.appendChild(h('p', { class: 'muted small', id: 'merger-payout' }, t('dlg.payout_other', { name: this.seatName(builder) })));
+    }
     if (v.turn.phase === 'merge-sell' && m.absorbed && this.seat >= 0) {
       const mine = v.players[this.seat].stocks ? v.players[this.seat].stocks[m.absorbed] : null;
       if (mine !== null && mine !== undefined) box.appendChild(h('p', {}, t('dlg.you_hold', { n: mine, company: companyName(m.absorbed) })));
