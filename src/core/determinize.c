@@ -20,6 +20,62 @@ int ch_deck_top_event(const ch_state *st)
     return st->card_event[st->deck[st->ndeck - 1]] != 0;
 }
 
+/* The Golden Age: total[c] hidden stock cards of each enterprise dealt at
+ * random among the players who[0..n), on top of what they hold. In a
+ * stock-sale event (CH_PH_EVSELL) the deciding seller, when among them,
+ * still holds at least the lose_left cards everyone saw them start to sell
+ * (a seller with none is skipped: printed rulebook "Event cards"; G-24),
+ * else the state would have a decider without a legal move (issue 28).
+ * Deals that break this are drawn again (so the deal is the one conditioned
+ * on it); after 64 such, the seller's cards are drawn first. */
+void ga_deal_stocks(ch_state *st, const int *who, int n, const int *total, uint64_t rng[4])
+{
+    if (n <= 0)
+        return;
+    uint8_t base[CH_MAX_PLAYERS][CH_MAX_COMPANIES];
+    for (int i = 0; i < n; i++)
+        memcpy(base[i], st->pl[who[i]].stock, sizeof base[i]);
+    int seller = -1, want = 0, all = 0;
+    for (int c = 0; c < st->ncompanies; c++)
+        all += total[c];
+    if (st->phase == CH_PH_EVSELL)
+        for (int i = 0; i < n; i++)
+            if (who[i] == st->m_seller) {
+                seller = i;
+                want = st->lose_left;
+                for (int c = 0; c < st->ncompanies; c++)
+                    want -= base[i][c];
+            }
+    if (want > all)
+        want = all; /* an inconsistent state: no deal can meet it */
+    for (int tries = 0;; tries++) {
+        for (int i = 0; i < n; i++)
+            memcpy(st->pl[who[i]].stock, base[i], sizeof base[i]);
+        if (seller < 0 || want <= 0 || tries < 64) {
+            int got = 0;
+            for (int c = 0; c < st->ncompanies; c++)
+                for (int k = 0; k < total[c]; k++) {
+                    int i = (int)rng_below(rng, (uint32_t)n);
+                    st->pl[who[i]].stock[c]++;
+                    got += i == seller;
+                }
+            if (seller < 0 || got >= want)
+                return;
+            continue;
+        }
+        /* the seller's `want` cards first, drawn from every hidden card */
+        uint8_t cards[CH_MAX_COMPANIES * 16];
+        int nc = 0;
+        for (int c = 0; c < st->ncompanies; c++)
+            for (int k = 0; k < total[c] && nc < (int)sizeof cards; k++)
+                cards[nc++] = (uint8_t)c;
+        rng_shuffle(rng, cards, nc);
+        for (int j = 0; j < nc; j++)
+            st->pl[who[j < want ? seller : (int)rng_below(rng, (uint32_t)n)]].stock[cards[j]]++;
+        return;
+    }
+}
+
 void ch_determinize(ch_state *st, int p, uint64_t seed)
 {
     if (!st || st->magic != CH_STATE_MAGIC || p < 0 || p >= st->nplayers)
@@ -126,17 +182,16 @@ void ch_determinize(ch_state *st, int p, uint64_t seed)
      * bank's count per enterprise is public (RULINGS.md "Hidden information").
      * Re-deal, per enterprise, the cards the others hold among them. */
     if (st->edition == CH_ED_GOLDEN_AGE && st->nplayers > 2) {
-        for (int c = 0; c < st->ncompanies; c++) {
-            int total = 0, others[CH_MAX_PLAYERS], no = 0;
-            for (int q = 0; q < st->nplayers; q++)
-                if (q != p) {
-                    total += st->pl[q].stock[c];
+        int total[CH_MAX_COMPANIES] = {0}, others[CH_MAX_PLAYERS], no = 0;
+        for (int q = 0; q < st->nplayers; q++)
+            if (q != p) {
+                for (int c = 0; c < st->ncompanies; c++) {
+                    total[c] += st->pl[q].stock[c];
                     st->pl[q].stock[c] = 0;
-                    others[no++] = q;
                 }
-            while (total-- > 0)
-                st->pl[others[rng_below(rng, (uint32_t)no)]].stock[c]++;
-        }
+                others[no++] = q;
+            }
+        ga_deal_stocks(st, others, no, total, rng);
     }
     /* The Golden Age: which event cards are still in the deck is hidden too
      * (with fewer than 12 in the game, some kinds were left out at random):

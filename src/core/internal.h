@@ -466,6 +466,10 @@ void board_sync_plots(ch_state *st, uint64_t t0, uint64_t t1);
 /* events.c: the askable cards of the offer being built (ch_state.offer_ask),
  * worked out afresh, or cleared outside the offer phase; and its check. */
 void offer_cache_sync(ch_state *st);
+/* The Golden Age: deal total[c] hidden stock cards of each enterprise among
+ * the players who[0..n) (determinize.c; ch_determinize and the position
+ * loader), keeping a stock-sale event's deciding seller able to sell. */
+void ga_deal_stocks(ch_state *st, const int *who, int n, const int *total, uint64_t rng[4]);
 int offer_cache_check(const ch_state *st, ch_msg *why);
 /* The same from nothing, for a state whose caches hold anything (a load). */
 void board_rebuild(ch_state *st);

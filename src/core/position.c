@@ -557,6 +557,7 @@ typedef struct rctx {
     int hl_given[CH_MAX_PLAYERS];
     int stock_hidden[CH_MAX_PLAYERS], hidden_total[CH_MAX_COMPANIES], hidden_line;
     int levels_dealt[CH_MAX_PLAYERS];
+    int plots_only; /* take(): deal no level card (a hand's bound is reached) */
     uint64_t known[CH_MAX_PLAYERS][2];
 } rctx;
 
@@ -1040,8 +1041,11 @@ static int plot_line(rctx *r, int is_warehouse, const char *rest)
         }
         if (ieq(w, "height")) {
             unsigned long long v;
-            if (!word(&s, w, sizeof w) || !parse_uint(w, 5, &v) || (is_warehouse && v < 1))
-                return rfail(r, r->line, "height is a number of pieces from %d to 5", is_warehouse);
+            /* The Golden Age's tallest stack: a warehouse and levels up to
+               the fifth (5 pieces), and the piece a lot's plot card adds
+               when a free warehouse covered it (Ruling G-28): 6 */
+            if (!word(&s, w, sizeof w) || !parse_uint(w, 6, &v) || (is_warehouse && v < 1))
+                return rfail(r, r->line, "height is a number of pieces from %d to 6", is_warehouse);
             height = (int)v;
             continue;
         }
@@ -1743,7 +1747,8 @@ static int take(rctx *r, int v, uint64_t *rng, int for_deck, int line, int *out)
         if (!r->placed[c] && st->loc[c] != CH_LOC_UNUSED && (for_deck || !st->card_event[c]) &&
             (for_deck != 2 || (st->card_level[c] && room[st->card_level[c]] > 0)) &&
             !(hand >= 0 && r->hl_given[hand] && st->card_level[c] &&
-              r->levels_dealt[hand] >= st->pl[hand].hidden_levels))
+              r->levels_dealt[hand] >= st->pl[hand].hidden_levels) &&
+            !(r->plots_only && st->card_level[c]))
             pool[n++] = c;
     if (!n && for_deck == 2)
         return rfail(r, line, "no level card is left for the level reserve, which holds at most two L2, one L3 "
@@ -1910,6 +1915,29 @@ static int finish(rctx *r)
         /* once the named cards are placed, and before any is dealt at random */
         if (pass == 1 && (rc = levels_played(r)))
             return rc;
+        /* A hand with more random cards than its bound on hidden level cards
+         * (hidden-levels) holds plot cards in the other slots: those are
+         * dealt first, from the plot cards, so that no other hand takes the
+         * last ones and leaves it only level cards (issue 28: a seat's copy
+         * in four failed so, as the deal does not backtrack). */
+        for (int p = 0; pass == 1 && p < st->nplayers; p++) {
+            int pile = PILE_HAND0 + p, nrand = 0;
+            for (int i = 0; i < r->npile[pile]; i++)
+                nrand += r->pile[pile][i] == R_RANDOM;
+            int must = r->hl_given[p] ? nrand - st->pl[p].hidden_levels : 0;
+            for (int i = 0; i < r->npile[pile] && must > 0; i++) {
+                if (r->pile[pile][i] != R_RANDOM)
+                    continue;
+                int c = 0;
+                r->plots_only = 1;
+                rc = take(r, R_RANDOM, rng, 3 + p, r->pile_line[pile], &c);
+                r->plots_only = 0;
+                if (rc)
+                    return rc;
+                r->pile[pile][i] = c;
+                must--;
+            }
+        }
         for (int k = 0; k < 11; k++) {
             int pile = order[pass][k];
             if (pile >= PILE_HAND0 + st->nplayers)
@@ -2125,12 +2153,11 @@ static int finish(rctx *r)
     for (int p = 0; p < st->nplayers; p++)
         if (r->stock_hidden[p])
             hidden[nh++] = p;
-    for (int c = 0; c < st->ncompanies; c++) {
+    for (int c = 0; c < st->ncompanies; c++)
         if (r->hidden_total[c] && !nh)
             return rfail(r, r->hidden_line, "hidden holdings need players whose stocks are hidden ('stocks P hidden')");
-        for (int i = 0; i < r->hidden_total[c]; i++)
-            st->pl[hidden[local_below(rng, (uint32_t)nh)]].stock[c]++;
-    }
+    /* (a stock-sale event's deciding seller keeps cards to sell: issue 28) */
+    ga_deal_stocks(st, hidden, nh, r->hidden_total, rng);
     for (int c = 0; c < st->ncompanies; c++) {
         int held = 0;
         for (int p = 0; p < st->nplayers; p++) {
