@@ -264,6 +264,31 @@ try {
     await page.context().close();
   }
 
+  // ---- a three-way merger: "Still to merge" names only the companies
+  // not yet merged (the rulebook's example, tests/positions; Anke also
+  // holds a Gunpowder stock, so she decides to sell or keep it) ----
+  {
+    const pos = fs.readFileSync(path.join(SRC, 'tests/positions/ba-merger-anke-quick-en.pos'), 'utf8').replace('stocks 1 Gunpowder 2', 'stocks 1 Gunpowder 2\nstocks 3 Gunpowder 1');
+    const seats = [0, 1, 2, 3].map((i) => (i === 2 ? { kind: 'human', name: 'Anke' } : { kind: 'bot', bot: 'greedy' }));
+    const res = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ position: pos, seats }) });
+    const game = await res.json();
+    const page = await newPage('en', DESKTOP);
+    await page.context().request.post(`${BASE}/api/guest`, { data: { name: 'Anke' }, headers: { Origin: BASE } });
+    await page.goto(`${BASE}/${game.seats[2].link.replace(/^\//, '')}`);
+    await until(page, () => document.querySelector('#app').dataset.myTurn === '1');
+    await page.click('#hand button[data-card="Harbour F3"]');
+    if (await page.locator('#chooser:not([hidden]) button.move').count()) await page.locator('#chooser button.move').first().click();
+    await until(page, () => document.querySelector('#app').dataset.phase === 'credit' && document.querySelector('#app').dataset.myTurn === '1');
+    await page.click('#dialog button.move[data-move="credit Tea"]');
+    await until(page, () => document.querySelector('#app').dataset.phase === 'merge-sell' && document.querySelector('#app').dataset.myTurn === '1');
+    const info = await (await page.waitForSelector('#merger-info')).textContent();
+    const pend = /Still to merge: ([^.]*?)(?:Player|$)/.exec(info);
+    check(info.includes('Tea') && info.includes('absorbs Gunpowder') && !(pend && /Gunpowder|Tea/.test(pend[1].split(/Player/)[0])),
+      `a three-way merger's "Still to merge" does not repeat the pair being merged ("${info.slice(0, 160)}")`);
+    await page.screenshot({ path: path.join(ART, 'merger-sell-en-desktop.png') });
+    await page.context().close();
+  }
+
   // ---- a language switch redraws everything in the new language ----
   {
     const page = await newPage('en', DESKTOP);

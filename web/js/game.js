@@ -995,7 +995,10 @@ export class GamePage {
     const cv = (n) => { const c = v.companies.find((x) => x.name === n); return c ? c.value : 0; };
     const co = (n) => `${companyName(n)} (${t('dlg.per_share', { value: `f${cv(n)}` })})`;
     if (m.absorbed && m.absorber) box.appendChild(h('p', {}, t('dlg.merging', { a: co(m.absorbed), b: co(m.absorber) })));
-    if ((m.pending || []).length) box.appendChild(h('p', {}, t('dlg.pending', { list: m.pending.map(co).join(', ') })));
+    // the engine's pending list still holds the pair being merged: "Still
+    // to merge" names only the others (issue 31)
+    const still = (m.pending || []).filter((n) => n !== m.absorbed && n !== m.absorber);
+    if (still.length) box.appendChild(h('p', { id: 'merger-pending' }, t('dlg.pending', { list: still.map(co).join(', ') })));
     const names = [...new Set([m.absorbed, m.absorber, ...(m.pending || [])].filter(Boolean))];
     if (names.length) {
       const head = h('tr', {}, h('th', {}, t('end.player')), names.map((n) => h('th', {}, swatchSVG(n, v.companies.findIndex((c) => c.name === n), companyMark(n)), ' ', companyName(n))));
