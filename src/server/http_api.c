@@ -69,7 +69,16 @@ static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *co
     }
     unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + cap;
     int rc = -1;
+    /* A POST's answer ends its connection. libwebsockets 4.1 loops for
+       ever (lws_service_do_ripe_rxflow) when a second request with a body
+       is already waiting on the connection of a first one, and then
+       answers no client at all (found by fuzz_http_api, issue 28). POSTs
+       are few (sign-in, creating a game; moves go over the WebSocket), so
+       a new connection per POST costs little. */
+    int post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
     if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
+        (!post || lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
+                                               (const unsigned char *)"close", 5, &p, end) == 0) &&
         lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end) == 0 &&
         srv_http_security_headers(wsi, &p, end) == 0 &&
@@ -82,7 +91,7 @@ static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *co
         lws_finalize_write_http_header(wsi, start, &p, end) == 0) {
         memcpy(start, body, bl);
         if (lws_write(wsi, start, bl, LWS_WRITE_HTTP_FINAL) == (int)bl)
-            rc = lws_http_transaction_completed(wsi) ? -1 : 0;
+            rc = post || lws_http_transaction_completed(wsi) ? -1 : 0;
     }
     free(buf);
     free(body);
