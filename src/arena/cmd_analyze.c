@@ -256,6 +256,28 @@ static int to_png(const char *svg, const char *png, int *tool)
     return EXIT_FAIL;
 }
 
+/* Names the plots written into dir and, with png, converts each to PNG
+ * beside it (one run's plots and the compared runs' alike). */
+static int list_plots(const char *dir, const char *const *files, int nfiles, int png)
+{
+    printf("\nplots: ");
+    for (int k = 0; k < nfiles; k++)
+        printf("%s%s/%s.svg", k ? ", " : "", dir, files[k]);
+    printf("\n");
+    if (png) {
+        int tool = -1;
+        for (int k = 0; k < nfiles; k++) {
+            char svgp[4096], pngp[4096];
+            snprintf(svgp, sizeof svgp, "%s/%s.svg", dir, files[k]);
+            snprintf(pngp, sizeof pngp, "%s/%s.png", dir, files[k]);
+            if (to_png(svgp, pngp, &tool) != 0)
+                return EXIT_FAIL;
+        }
+        printf("png (with %s): the same names with .png\n", png_tools[tool]);
+    }
+    return 0;
+}
+
 /* ---- the report ------------------------------------------------------------------ */
 
 static int plots(const char *dir, int png, const arena_results *res,
@@ -379,22 +401,7 @@ static int plots(const char *dir, int png, const arena_results *res,
                  NAN, 0) != 0)
         return EXIT_FAIL;
     files[nfiles++] = "moves";
-    printf("\nplots: ");
-    for (int k = 0; k < nfiles; k++)
-        printf("%s%s/%s.svg", k ? ", " : "", dir, files[k]);
-    printf("\n");
-    if (png) {
-        int tool = -1;
-        for (int k = 0; k < nfiles; k++) {
-            char svgp[4096], pngp[4096];
-            snprintf(svgp, sizeof svgp, "%s/%s.svg", dir, files[k]);
-            snprintf(pngp, sizeof pngp, "%s/%s.png", dir, files[k]);
-            if (to_png(svgp, pngp, &tool) != 0)
-                return EXIT_FAIL;
-        }
-        printf("png (with %s): the same names with .png\n", png_tools[tool]);
-    }
-    return 0;
+    return list_plots(dir, files, nfiles, png);
 }
 
 static void report(const arena_results *res, const arena_stats *s,
@@ -824,22 +831,7 @@ static int compare_runs(int nruns, const char *const *paths, arena_results *res,
         return EXIT_FAIL;
     files[nfiles++] = "scores";
     files[nfiles++] = "length";
-    printf("\nplots: ");
-    for (int k = 0; k < nfiles; k++)
-        printf("%s%s/%s.svg", k ? ", " : "", plot_dir, files[k]);
-    printf("\n");
-    if (png) {
-        int tool = -1;
-        for (int k = 0; k < nfiles; k++) {
-            char svgp[4096], pngp[4096];
-            snprintf(svgp, sizeof svgp, "%s/%s.svg", plot_dir, files[k]);
-            snprintf(pngp, sizeof pngp, "%s/%s.png", plot_dir, files[k]);
-            if (to_png(svgp, pngp, &tool) != 0)
-                return EXIT_FAIL;
-        }
-        printf("png (with %s): the same names with .png\n", png_tools[tool]);
-    }
-    return 0;
+    return list_plots(plot_dir, files, nfiles, png);
 }
 
 /* Takes every --in/-i out of argv (analyze compares several runs; the
