@@ -140,6 +140,22 @@ int srv_play_move(srv_game *g, int s, ch_move m, char *why, size_t n)
     return play_move_in(g, s, m, CHX_LANG_EN, why, n);
 }
 
+/* A sealed bid made for an earlier decision of the same bidding round still
+ * counts: every decision since was another player's sealed bid, which this
+ * bidder cannot see and which changes none of their choices (all players bid
+ * at once and in secret: rulebook "Stock events"). The bids of the round are
+ * its last popcount(bid_in) moves. Without this, of two people bidding at the
+ * same moment the second was told that the game had moved on (web_e2e). */
+static int same_bid_round(const srv_game *g, int s, int decision)
+{
+    const ch_state *st = &g->st;
+    if (st->phase != CH_PH_BID || decision > g->nmoves || s < 0 || s >= st->nplayers)
+        return 0;
+    if (!((st->bid_mask >> s) & 1) || ((st->bid_in >> s) & 1))
+        return 0;
+    return g->nmoves - decision <= __builtin_popcount(st->bid_in);
+}
+
 int srv_play(srv_game *g, int s, const char *text, int decision, const char *lang_code,
              char *why, size_t n)
 {
@@ -160,7 +176,7 @@ int srv_play(srv_game *g, int s, const char *text, int decision, const char *lan
         snprintf(why, n, "a spectator cannot move");
         return MOVE_NOT_YOUR_TURN;
     }
-    if (decision >= 0 && decision != g->nmoves) {
+    if (decision >= 0 && decision != g->nmoves && !same_bid_round(g, s, decision)) {
         snprintf(why, n, "this move was made for decision %d but the game is at decision %d",
                  decision, g->nmoves);
         return MOVE_STALE;
