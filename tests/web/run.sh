@@ -19,10 +19,17 @@ mkdir -p "$CH_ARTIFACTS"
 command -v node >/dev/null || { echo "node is missing (scripts/install-deps.sh installs it)"; exit 1; }
 [ -x "${CH_CHROMIUM:-/usr/bin/chromium}" ] || { echo "chromium is missing (scripts/install-deps.sh installs it)"; exit 1; }
 
-# npm packages: installed once from the lock file
-if [ ! -d "$HERE/node_modules/playwright-core" ]; then
-    (cd "$HERE" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
-fi
+# npm packages: installed once from the lock file. CTest runs the browser
+# tests in parallel (-j): in a fresh clone two of them ran npm ci at once and
+# one imported a half-installed playwright-core. The install is made under a
+# lock, and a marker written after it says it is whole.
+(
+    flock 9
+    if [ ! -f "$HERE/node_modules/.chartered-installed" ]; then
+        (cd "$HERE" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+        touch "$HERE/node_modules/.chartered-installed"
+    fi
+) 9>"$HERE/.npm-install.lock"
 
 node "$HERE/i18n-check.mjs" "$SRC"
 node "$HERE/moves-check.mjs" "$SRC"
