@@ -153,7 +153,9 @@ try {
 
   // ---- keyboard only: a build, a purchase, a dialog ----------------------
   const kinds = new Set();
-  for (let tries = 0; tries < 40 && kinds.size < 3; tries++) {
+  // until a build and a purchase are made ('other' and 'dialog' moves do not
+  // count: three kinds of any sort ended the loop before a purchase once)
+  for (let tries = 0; tries < 40 && !(kinds.has('build') && kinds.has('purchase')); tries++) {
     await A.waitForFunction(() => document.querySelector('#app').dataset.myTurn === '1' || document.querySelector('#app').dataset.status === 'over', null, { timeout: 60000 });
     const st = await info(A);
     if (st.status === 'over') break;
