@@ -358,6 +358,23 @@ static void pct(char *buf, size_t n, double x)
     snprintf(buf, n, "%.1f%%", 100.0 * x);
 }
 
+/* A label longer than the column keeps its head and its tail around "...":
+ * "exec:sh /a/long/checkout/tests/bots/badmove3.sh" is told apart from its
+ * neighbours by the program's name at the end, and by the kind at the start,
+ * so cutting only the end (as printf's precision does) made two exec: bots
+ * from one folder look the same, and hid which one failed. */
+static void fit_label(char *out, const char *label, size_t room)
+{
+    size_t l = strlen(label);
+    if (l <= room || room < 12) {
+        snprintf(out, ARENA_LABEL, "%.*s", (int)room, label);
+        return;
+    }
+    size_t head = (room - 3) / 3, tail = room - 3 - head;
+    snprintf(out, ARENA_LABEL, "%.*s...%s", (int)head, label,
+             label + l - tail);
+}
+
 void stats_print(FILE *f, const arena_results *res, const arena_stats *s)
 {
     int n = s->nentries;
@@ -389,11 +406,10 @@ void stats_print(FILE *f, const arena_results *res, const arena_stats *s)
     for (int k = 0; k < n; k++) {
         int e = order[k];
         char wr[64], lo[16], hi[16], rt[64], name[ARENA_LABEL + 8];
-        if (s->forfeits[e])
-            snprintf(name, sizeof name, "%.*s (!)", (int)(w > 4 ? w - 4 : 0),
-                     res->label[e]);
-        else
-            snprintf(name, sizeof name, "%s", res->label[e]);
+        char fit[ARENA_LABEL];
+        fit_label(fit, res->label[e], s->forfeits[e] ? w - 4 : w);
+        snprintf(name, sizeof name, "%s%s", fit,
+                 s->forfeits[e] ? " (!)" : "");
         pct(lo, sizeof lo, s->wlo[e]);
         pct(hi, sizeof hi, s->whi[e]);
         snprintf(wr, sizeof wr, "%5.1f%% (%s-%s)", 100.0 * s->wr[e], lo, hi);
