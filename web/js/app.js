@@ -20,6 +20,7 @@ import { ProfilePage } from './profile.js';
 import { LeaderboardPage } from './leaderboard.js';
 import { MyGamesPage } from './mygames.js';
 import { mountAccount } from './account.js';
+import { mountBadge } from './badge.js';
 import { AccountPage } from './accountpage.js';
 import { RulesPage, loadCites } from './rules.js';
 
@@ -37,7 +38,8 @@ function header() {
   return h('header', { class: 'top' },
     h('a', { href: '#/', class: 'brand' }, t('app.title')),
     h('nav', {}, h('a', { href: '#/', id: 'nav-lobby' }, t('nav.lobby')),
-      h('a', { href: '#/my-games', id: 'nav-my-games' }, t('nav.my_games')),
+      h('a', { href: '#/my-games', id: 'nav-my-games' }, t('nav.my_games'), ' ',
+        h('span', { class: 'badge', id: 'turn-badge', hidden: true })),
       h('a', { href: '#/leaderboard/amsterdam', id: 'nav-leaderboard' }, t('nav.leaderboard'))),
     h('span', { class: 'spacer' }),
     h('span', { id: 'account' }),
@@ -49,6 +51,7 @@ function renderHeader() {
   const hd = header();
   if (old) old.replaceWith(hd); else document.body.prepend(hd);
   mountAccount(document.getElementById('account'));
+  mountBadge(document.getElementById('turn-badge'));
   document.title = t('app.title');
 }
 

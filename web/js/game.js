@@ -4,6 +4,7 @@
 // of that frame into things to click. It decides no rule: every move it sends
 // is one entry of the frame's "legal" list, sent with the frame's decision
 // number, and the server's answer (a new state or an error frame) is shown.
+import { duration, urgent } from './clock.js';
 import { rematchBox } from './rematch.js';
 import { h, clear } from './dom.js';
 import { t, lang, has, placeName } from './i18n.js';
@@ -357,7 +358,8 @@ export class GamePage {
       const span = h('span', { class: 'timer', id: 'timer' });
       const tick = () => {
         const left = Math.max(0, Math.round((tm.deadline - Date.now()) / 1000));
-        span.textContent = t('ui.timer', { s: left });
+        span.textContent = t('ui.timer', { time: duration(left) });
+        span.classList.toggle('urgent', urgent(left, tm.seconds));
       };
       tick();
       this.timerTick = setInterval(tick, 1000);

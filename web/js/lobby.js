@@ -10,6 +10,8 @@ import { ensure as ensureSession, onSession, who } from './session.js';
 import { dateText } from './profile.js';
 import { positionField, positionBody } from './position.js';
 import { formRatedText } from './rated.js';
+import { onMyGames, myGames, refreshMyGames } from './badge.js';
+import { yourGameRow } from './mygames.js';
 
 export class LobbyPage {
   constructor(root) {
@@ -20,7 +22,7 @@ export class LobbyPage {
     this.load();
   }
 
-  destroy() { clearInterval(this.poll); if (this.unsub) this.unsub(); }
+  destroy() { clearInterval(this.poll); if (this.unsub) this.unsub(); if (this.unsubMine) this.unsubMine(); }
 
   async load() {
     try {
@@ -35,6 +37,21 @@ export class LobbyPage {
     // who may create and join changes with the session (account.js)
     this.unsub = onSession(() => this.render());
     this.poll = setInterval(() => this.refreshGames(), 5000);
+    // one's own games in play (badge.js's poll): "Your games" at the top,
+    // and never offered as Watch in the open games (issue 32)
+    this.unsubMine = onMyGames(() => { this.renderMine(); this.renderGames(); });
+    refreshMyGames();
+  }
+
+  renderMine() {
+    const M = document.getElementById('your-games');
+    if (!M) return;
+    const mine = myGames() || [];
+    M.hidden = !mine.length;
+    clear(M);
+    if (!mine.length) return;
+    M.appendChild(h('h2', {}, t('lobby.your_games')));
+    for (const g of mine) M.appendChild(yourGameRow(g, t('lobby.resume')));
   }
 
   relang() { if (this.options) { this.render(); this.renderGames(); } }
@@ -112,6 +129,7 @@ export class LobbyPage {
             h('a', { class: 'button', id: 'rules-ba', href: '#/rules/amsterdam' }, t('edition.amsterdam')),
             h('a', { class: 'button', id: 'rules-ga', href: '#/rules/golden-age' }, t('edition.golden-age'))))));
     R.appendChild(h('div', { class: 'lobby' },
+      h('section', { class: 'panel games', id: 'your-games', hidden: true }),
       solo,
       form,
       this.created ? this.createdBox() : null,
@@ -122,6 +140,7 @@ export class LobbyPage {
           : h('p', { class: 'muted', id: 'joining-as' }, t('account.joining_as', { name: who().name })),
         h('div', { id: 'games-list' }, t('ui.loading'))),
       h('section', { class: 'panel games', id: 'old-games' }, h('h2', {}, t('lobby.finished_games')), h('div', { id: 'old-list' }, t('ui.loading')))));
+    this.renderMine();
     this.renderGames();
   }
 
@@ -248,13 +267,16 @@ export class LobbyPage {
       // only open seats can be taken from the lobby: a reserved seat is
       // taken through its invite link
       const free = g.seats.filter((s) => s.kind === 'human' && !s.claimed && s.access === 'open');
+      // a game of one's own is resumed at one's seat, not watched or joined again
+      const own = (myGames() || []).find((m) => m.id === g.id);
       L.appendChild(h('div', { class: 'game-row', dataset: { game: g.id } },
         h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', g.arrangement ? t(`arrangement.${g.arrangement}`, { _default: g.arrangement }) : '', ' · ',
           t('lobby.n_players', { n: g.players }), ' · ', t(`status.${g.status}`, { _default: g.status })),
         h('div', { class: 'muted small' }, g.seats.map((s) => s.kind === 'bot' ? (s.name || s.bot) : (s.name || '?') + (s.claimed ? '' : ` (${t('lobby.free')})`)).join(', ')),
-        h('div', { class: 'row-buttons' },
-          free.map((s) => h('button', { class: 'small join', dataset: { seat: s.seat }, onclick: () => this.join(g.id, s.seat) }, t('lobby.join_seat', { n: s.seat + 1 }))),
-          h('a', { class: 'button small secondary', href: `#/watch/${g.id}` }, t('lobby.watch')))));
+        own ? h('div', { class: 'row-buttons' }, h('a', { class: 'button small resume', href: own.link }, t('lobby.resume')))
+          : h('div', { class: 'row-buttons' },
+            free.map((s) => h('button', { class: 'small join', dataset: { seat: s.seat }, onclick: () => this.join(g.id, s.seat) }, t('lobby.join_seat', { n: s.seat + 1 }))),
+            h('a', { class: 'button small secondary', href: `#/watch/${g.id}` }, t('lobby.watch')))));
     }
     if (!(this.oldGames || []).length) O.appendChild(h('p', { class: 'muted' }, t('lobby.no_games')));
     for (const g of (this.oldGames || []).slice(0, 30)) {

@@ -8,6 +8,24 @@ import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { InviteLinks } from './invites.js';
+import { duration, urgent } from './clock.js';
+import { notifyToggle } from './badge.js';
+
+// One game in play of one's own: edition, pace, whose turn, the time left
+// (as a person reads it, red only near the end: clock.js) and a link to the
+// seat. Shared by this page and the lobby's "Your games".
+export function yourGameRow(g, linkText) {
+  const secondsPerMove = g.mode === 'turn-based' ? (g.days || 0) * 86400 : 0;
+  const left = g.deadline ? Math.max(0, Math.round((g.deadline - Date.now()) / 1000)) : null;
+  return h('div', { class: `game-row${g.your_turn ? ' your-turn' : ''}`, dataset: { game: g.id } },
+    h('div', {},
+      h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ',
+      g.mode === 'turn-based' ? t('mygames.days', { n: g.days }) : t('mygames.live'), ' · ',
+      g.your_turn ? h('b', {}, t('mygames.your_turn')) : h('span', { class: 'muted' }, t('mygames.waiting'))),
+    left !== null ? h('div', { class: `small time-left${urgent(left, secondsPerMove) ? ' urgent' : ' muted'}`,
+      title: t('mygames.deadline', { when: new Date(g.deadline).toLocaleString() }) }, t('mygames.left', { time: duration(left) })) : null,
+    h('a', { class: 'button small', href: g.link }, linkText));
+}
 
 export class MyGamesPage {
   constructor(root) {
@@ -46,13 +64,11 @@ export class MyGamesPage {
       this.error ? h('p', { class: 'error-banner', role: 'alert' }, this.error) : null,
       !this.data && !this.error ? h('p', {}, t('ui.loading')) : null,
       this.data && !games.length ? h('p', { class: 'muted' }, t('lobby.no_games')) : null,
-      games.map((g) => h('div', { class: `game-row${g.your_turn ? ' your-turn' : ''}`, dataset: { game: g.id } },
-        h('div', {},
-          h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ',
-          g.mode === 'turn-based' ? t('mygames.days', { n: g.days }) : t('mygames.live'), ' · ',
-          g.your_turn ? h('b', {}, t('mygames.your_turn')) : h('span', { class: 'muted' }, t('mygames.waiting'))),
-        g.deadline ? h('div', { class: 'muted small' }, t('mygames.deadline', { when: new Date(g.deadline).toLocaleString() })) : null,
-        h('a', { class: 'button small', href: g.link }, t('lobby.open')),
-        this.invites.has(g.id) ? this.invites.get(g.id).el : null))));
+      this.data ? notifyToggle() : null,
+      games.map((g) => {
+        const row = yourGameRow(g, t('lobby.open'));
+        if (this.invites.has(g.id)) row.appendChild(this.invites.get(g.id).el);
+        return row;
+      })));
   }
 }

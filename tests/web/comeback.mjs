@@ -1,0 +1,157 @@
+// comeback.mjs: the browser test of "your turn" everywhere (issue 32, items
+// 1, 2 and 5), with Playwright driving Debian's chromium against the server
+// of run.sh (CH_BASE). Anke and Bram sign up; Anke creates a turn-based game
+// of the two of them (a day a move). Bram turns on notifications on "My
+// games" (the permission granted in his browser context) and goes to the
+// lobby: his game is under "Your games" and offered as Resume, never as
+// Watch, and his header badge is empty while Anke decides. Anke plays her
+// turn over her own WebSocket; Bram's badge then reads 1 on the lobby page,
+// a notification is shown, his row says "your turn" with the time left
+// written as a person reads it ("23 h 59 min", not "86388 s"), not in red,
+// and the same in Dutch and Japanese. Screenshots go to CH_ARTIFACTS
+// (comeback-*.png). The pages run under the server's Content-Security-Policy
+// (no waitForFunction: its eval is refused; `until` polls instead).
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const BASE = process.env.CH_BASE;
+const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
+if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
+fs.mkdirSync(ART, { recursive: true });
+
+const failures = [];
+function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
+const shot = (page, name) => page.screenshot({ path: path.join(ART, `comeback-${name}.png`) });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+});
+const pageErrors = [];
+async function person(name, extra = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...extra });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => { pageErrors.push(`${name}: ${e.message}`); console.log(`pageerror ${name}: ${e.message}`); });
+  const user = `${name}${Date.now() % 100000}`;
+  const r = await ctx.request.post(`${BASE}/api/signup`, { data: { name: user, password: `${user} password` } });
+  check(r.status() === 201, `${user} signs up (${r.status()})`);
+  return { ctx, page, user };
+}
+async function until(page, fn, arg, what, ms = 40000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await page.evaluate(fn, arg)) return true;
+    await page.waitForTimeout(200);
+  }
+  check(false, `timed out: ${what}`);
+  return false;
+}
+
+// Play this page's seat of game gid over a WebSocket of the page's session
+// until another seat decides (one turn of this person's); resolves with the
+// number of moves made.
+function playTurn(page, gid, mySeat) {
+  return page.evaluate(({ gid, mySeat }) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+    let moves = 0, last = null;
+    const timer = setTimeout(() => reject(new Error('the turn did not end within 60 s')), 60000);
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'join', game: gid }));
+    ws.onmessage = (ev) => {
+      const m = JSON.parse(ev.data);
+      if (m.type === 'error') {
+        if (m.code === 'rate_limited' && last) setTimeout(() => ws.send(last), 100);
+        else if (m.code !== 'stale') { clearTimeout(timer); reject(new Error(`error frame ${ev.data}`)); }
+        return;
+      }
+      if (m.type !== 'state' || m.status !== 'playing') return;
+      const deciders = m.deciders || [];
+      if (moves > 0 && !deciders.includes(mySeat)) { clearTimeout(timer); ws.close(); resolve(moves); return; }
+      if (!m.legal || !m.legal.length) return;
+      // the first legal move that is not a range (a plain choice)
+      const line = m.legal.find((l) => !l.startsWith('range ')) || m.legal[0];
+      const range = /^range (.*) f(\d+) f(\d+)$/.exec(line);
+      const move = range ? `${range[1]} f${range[2]}` : line;
+      last = JSON.stringify({ type: 'move', move, decision: m.decision });
+      moves++;
+      ws.send(last);
+    };
+    ws.onerror = () => { clearTimeout(timer); reject(new Error('websocket error')); };
+  }), { gid, mySeat });
+}
+
+try {
+  const A = await person('anke');
+  const B = await person('bram', { permissions: ['notifications'] });
+  const r = await A.ctx.request.post(`${BASE}/api/games`, {
+    data: { edition: 'amsterdam', players: 2, mode: 'turn-based', days: 1,
+      seats: [{ kind: 'human' }, { kind: 'human', access: 'reserved' }] },
+  });
+  check(r.status() === 201, `anke creates a turn-based game of two people (${r.status()})`);
+  const game = await r.json();
+  const gid = game.id;
+  await A.page.goto(`${BASE}${game.seats[0].link}`);
+  await B.page.goto(`${BASE}${game.seats[1].link}`);
+  await Promise.all([A.page.waitForSelector('#log', { timeout: 30000 }), B.page.waitForSelector('#log', { timeout: 30000 })]);
+  const frame = await A.ctx.request.get(`${BASE}/api/my-games`).then((x) => x.json());
+  const mine = (frame.games || []).find((g) => g.id === gid);
+  check(mine && mine.your_turn, `it is anke's turn first (${JSON.stringify(mine)})`);
+
+  // Bram asks for notifications on this device, then waits in the lobby
+  await B.page.goto(`${BASE}/#/my-games`);
+  await B.page.waitForSelector('#notify-toggle');
+  await B.page.check('#notify-toggle');
+  check(await B.page.isChecked('#notify-toggle'), 'bram turns notifications on (permission granted)');
+  await B.page.goto(`${BASE}/#/`);
+  await B.page.waitForSelector(`#your-games .game-row[data-game="${gid}"]`, { timeout: 30000 });
+  const row = B.page.locator(`#your-games .game-row[data-game="${gid}"]`);
+  check(/waiting for the others/.test(await row.textContent()), 'the lobby lists his game under "Your games", waiting for the others');
+  check(await B.page.isHidden('#turn-badge'), 'no badge while anke decides');
+  await until(B.page, (id) => !!document.querySelector(`#games-list .game-row[data-game="${id}"]`) || !document.querySelector('#games-list .game-row'), gid, 'the open games drawn');
+  const open = B.page.locator(`#games-list .game-row[data-game="${gid}"]`);
+  if (await open.count()) {
+    check(await open.locator('a.resume').count() === 1 && await open.locator(`a[href="#/watch/${gid}"]`).count() === 0,
+      'his own game among the open games is offered as Resume, not Watch');
+  }
+
+  // Anke plays her turn; Bram's badge and notification follow, on the lobby
+  const t0 = Date.now();
+  const n = await playTurn(A.page, gid, 0);
+  check(n > 0, `anke plays her turn (${n} decisions)`);
+  await until(B.page, () => { const b = document.getElementById('turn-badge'); return b && !b.hidden && b.textContent === '1'; }, null,
+    'bram\'s header badge reads 1');
+  check(true, `the badge came ${((Date.now() - t0) / 1000).toFixed(1)} s after anke's turn`);
+  const title = await B.page.getAttribute('#turn-badge', 'title');
+  check(/1 game waits for your move/.test(title || ''), `the badge says what it counts (${title})`);
+  check(await B.page.evaluate(() => document.body.dataset.notified) === '1', 'a notification was shown on his device');
+  await until(B.page, (id) => /your turn/.test((document.querySelector(`#your-games .game-row[data-game="${id}"]`) || {}).textContent || ''), gid,
+    'his row says "your turn"');
+  const left = await row.locator('.time-left').textContent();
+  check(/^(23 h \d+ min|1 day 0 h) left to move$/.test(left), `the time left reads as a person reads it (${left})`);
+  check(!(await row.locator('.time-left').getAttribute('class')).includes('urgent'), 'not red with a day to go');
+  await shot(B.page, 'lobby-your-turn');
+
+  // the same in Dutch and Japanese
+  for (const [lang, re] of [['nl', /^nog (23 u \d+ min|1 dag 0 u) voor je zet$/], ['ja', /^手番の残り時間 (23時間\d+分|1日0時間)$/]]) {
+    await B.page.selectOption('#lang', lang);
+    await until(B.page, (id) => !!document.querySelector(`#your-games .game-row[data-game="${id}"] .time-left`), gid, `the row drawn in ${lang}`);
+    const txt = await B.page.locator(`#your-games .game-row[data-game="${gid}"] .time-left`).textContent();
+    check(re.test(txt), `${lang}: ${txt}`);
+  }
+  await B.page.selectOption('#lang', 'en');
+  await shot(B.page, 'lobby-badge');
+
+  // Resume takes him to his seat
+  await B.page.click(`#your-games .game-row[data-game="${gid}"] a.button`);
+  await B.page.waitForSelector('#log', { timeout: 30000 });
+  check(B.page.url().includes(`/play/${gid}`), `Resume opens his seat (${B.page.url()})`);
+  const timer = await B.page.textContent('#timer').catch(() => '');
+  check(/^(23 h \d+ min|1 day 0 h) left$/.test(timer), `the game page's clock reads as a person reads it (${timer})`);
+} catch (e) {
+  check(false, `unexpected: ${e.stack || e}`);
+} finally {
+  await browser.close();
+}
+check(!pageErrors.length, `no page errors (${pageErrors.join('; ')})`);
+if (failures.length) { console.log(`${failures.length} failed`); process.exit(1); }
+console.log('comeback: all passed');

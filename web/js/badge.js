@@ -1,0 +1,113 @@
+// badge.js: "your turn" on every page (issue 32). One poll of
+// GET /api/my-games (docs/protocol.md, "Players") every 20 seconds, at once
+// when the page comes back into view and when the session changes, feeds:
+//   - the header's badge: the number of games waiting for this person's move;
+//   - the lobby's "Your games" and the open games it must not offer as Watch
+//     (onMyGames);
+//   - an opt-in browser notification on this device (the Notifications API)
+//     when a game becomes this person's turn, unless that game is the page
+//     being looked at.
+// A light poll rather than a message on every connection: the lobby and
+// profile pages hold no WebSocket, and the read is a short indexed one.
+import { t } from './i18n.js';
+import { api } from './api.js';
+import { onSession } from './session.js';
+
+const POLL_MS = 20000;
+const NOTIFY_KEY = 'chartered.notify';
+let games = null;              // the last answer's games, or null before one
+let turnIds = null;            // ids of the games that were this person's turn
+const listeners = new Set();
+let badgeEl = null;
+let started = false;
+
+// f(games) now (if known) and after every poll; returns the unsubscriber.
+export function onMyGames(f) {
+  listeners.add(f);
+  if (games) f(games);
+  return () => listeners.delete(f);
+}
+
+export function myGames() { return games; }
+
+export async function refreshMyGames() {
+  let next;
+  try {
+    next = (await api('GET', '/api/my-games')).games || [];
+  } catch (e) {
+    if (e.status !== 401) return; // a network hiccup: keep what is shown
+    next = [];                    // no session: no games of one's own
+  }
+  const nowTurn = new Set(next.filter((g) => g.your_turn).map((g) => g.id));
+  if (turnIds) for (const g of next) if (g.your_turn && !turnIds.has(g.id)) notifyTurn(g);
+  turnIds = nowTurn;
+  games = next;
+  drawBadge();
+  for (const f of listeners) f(games);
+}
+
+// The header's badge (app.js mounts it again whenever the header is redrawn).
+export function mountBadge(el) {
+  badgeEl = el;
+  drawBadge();
+  if (!started) {
+    started = true;
+    refreshMyGames();
+    setInterval(refreshMyGames, POLL_MS);
+    document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshMyGames(); });
+    onSession(() => { turnIds = null; refreshMyGames(); });
+  }
+}
+
+function drawBadge() {
+  if (!badgeEl) return;
+  const n = games ? games.filter((g) => g.your_turn).length : 0;
+  badgeEl.textContent = n ? String(n) : '';
+  badgeEl.hidden = !n;
+  badgeEl.title = n ? t('nav.badge_title', { n }) : '';
+  badgeEl.setAttribute('aria-label', n ? t('nav.badge_title', { n }) : '');
+}
+
+// Notifications: asked for by the person (a checkbox), remembered per device.
+export function notifyWanted() {
+  try { return localStorage.getItem(NOTIFY_KEY) === '1'; } catch (e) { return false; }
+}
+
+export function notifySupported() { return typeof Notification !== 'undefined'; }
+
+// The checkbox "Tell me on this device when it is my turn". Turning it on
+// asks the browser's permission; refused, it says how to allow it.
+export function notifyToggle() {
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.id = 'notify-toggle';
+  box.checked = notifyWanted() && notifySupported() && Notification.permission === 'granted';
+  const label = document.createElement('label');
+  label.className = 'notify-toggle small';
+  label.append(box, ' ', t('notify.ask'));
+  const note = document.createElement('span');
+  note.className = 'muted small notify-note';
+  label.append(' ', note);
+  box.addEventListener('change', async () => {
+    if (!box.checked) { try { localStorage.setItem(NOTIFY_KEY, '0'); } catch (e) { /* private mode */ } return; }
+    let p = notifySupported() ? Notification.permission : 'denied';
+    if (p === 'default') p = await Notification.requestPermission();
+    if (p !== 'granted') { box.checked = false; note.textContent = t('notify.denied'); return; }
+    note.textContent = '';
+    try { localStorage.setItem(NOTIFY_KEY, '1'); } catch (e) { /* private mode */ }
+  });
+  if (!notifySupported()) box.disabled = true;
+  return label;
+}
+
+function notifyTurn(g) {
+  if (!notifyWanted() || !notifySupported() || Notification.permission !== 'granted') return;
+  // the game on screen already says so (a chime, the title: effects.js)
+  if (!document.hidden && location.hash.includes(g.id)) return;
+  const n = new Notification(t('notify.your_turn'), {
+    body: t('notify.body', { edition: t(`edition.${g.edition}`, { _default: g.edition }) }),
+    tag: `turn-${g.id}`,
+  });
+  n.onclick = () => { window.focus(); location.hash = g.link.replace(/^\/?#/, '#'); n.close(); };
+  document.body.dataset.notified = String((+document.body.dataset.notified || 0) + 1);
+}
