@@ -49,7 +49,7 @@ enum {
     CH_EILLEGAL, /* a well-formed move that the rules do not allow now */
     CH_ETURN,    /* it is not that player's decision */
     CH_EOVER,    /* the game is over */
-    CH_EFORMAT,  /* a board, arrangement or position text is malformed */
+    CH_EFORMAT,  /* a board, arrangement, position or variant text is malformed */
     CH_EJSON,    /* a JSON document is malformed or inconsistent */
     CH_ENOMEM,   /* allocation failed (JSON only) */
     CH_EINVARIANT, /* a state check failed */
@@ -130,12 +130,63 @@ typedef struct ch_setup {
     uint64_t seed;        /* shuffles, starting player */
     int preset;           /* Golden Age: CH_GA_PRINTED (default) or CH_GA_FIRST */
     int events;           /* Golden Age: shuffle the event cards in (0 or 1) */
+    /* Variant settings (docs/variants.md; a variant file sets them with
+     * ch_variant_apply). 0 keeps the rulebook's value for the edition,
+     * preset and player count; ch_new refuses a value beyond the state's
+     * fixed bounds with CH_EINVAL and the reason. */
+    int32_t cash[CH_MAX_PLAYERS];     /* starting money of each seat, f1 to
+                                         CH_VARIANT_CASH_MAX               */
+    int32_t cash_add[CH_MAX_PLAYERS]; /* added to each seat's starting money
+                                         (the rulebook's or cash[]), +-     */
+    int hand;             /* cards dealt to each player at the start          */
+    int hand_limit;       /* Building Amsterdam's hand limit (15); at least hand,
+                             at most CH_MAX_CARDS - 1                         */
+    int open;             /* open cards (the market), 1 to CH_MARKET_MAX       */
+    int warehouses;       /* the warehouse supply, 2 to 255; the game ends when
+                             the last one is placed (R-49, G-27)              */
+    int no_stock_events;  /* Building Amsterdam: 1 plays without the 15 stock
+                             event cards (a chart line then does nothing)     */
 } ch_setup;
+#define CH_VARIANT_CASH_MAX 100000
 void ch_setup_default(ch_setup *s, int edition);
 /* Golden Age presets: the printed rulebook (seed 003) and the first rules (002). */
 enum { CH_GA_PRINTED = 0, CH_GA_FIRST = 1 };
 /* The board side a Golden Age game is played on: "harbour" or "centre". */
 const char *ch_ga_side(int preset, int nplayers);
+
+/* ---- variants (docs/variants.md) ---------------------------------------------
+ * A variant file sets up a game unlike the rulebook's: one setting a line
+ * ("cash 1 +f100", "hand 7", "events off", "warehouses 40"). ch_variant_parse
+ * reads its text (no I/O: the caller reads the file, and reads the
+ * arrangement file the variant names, relative to the variant's folder).
+ * Unset settings keep what the command or the rulebook chooses. */
+#define CH_VARIANT_NAME_LEN 32
+#define CH_VARIANT_PATH_LEN 256
+typedef struct ch_variant {
+    char name[CH_VARIANT_NAME_LEN];   /* from the "variant NAME" line         */
+    int edition;          /* CH_ED_*, or -1 when the file does not say         */
+    int nplayers;         /* 2..6, or 0                                        */
+    int preset;           /* CH_GA_*, or -1                                    */
+    int events;           /* 1 on, 0 off, -1 not said                          */
+    char arrangement[CH_VARIANT_PATH_LEN]; /* a built-in arrangement's name or
+                             a file's path as written, "" when not said        */
+    int arrangement_line; /* its line, for messages                            */
+    int32_t cash_all, cash_add_all;          /* every seat (0: not said)       */
+    int32_t cash[CH_MAX_PLAYERS], cash_add[CH_MAX_PLAYERS]; /* one seat each   */
+    int cash_line;        /* the first cash line, for messages                 */
+    int hand, hand_limit, open, warehouses; /* 0: not said                     */
+} ch_variant;
+/* Read a variant text into *out. file names the text in messages. On error
+ * returns CH_EFORMAT with "file:line: reason" in err and leaves *out
+ * unchanged. */
+int ch_variant_parse(ch_variant *out, const char *text, size_t len, const char *file,
+                     ch_msg *err);
+/* Put the variant's settings into *setup (edition, players, preset and
+ * events where it says them; the money, hand, limit, open cards, supply),
+ * checked against the edition and the player count with ch_new's reasons:
+ * CH_EINVAL and err when the game it asks for cannot be set up (no state is
+ * made; the board is checked by ch_new). *setup is unchanged on error. */
+int ch_variant_apply(const ch_variant *v, ch_setup *setup, ch_msg *err);
 
 /* ---- moves ---------------------------------------------------------------- */
 typedef enum ch_move_type {

@@ -31,6 +31,14 @@ static const int ga_levels[6] = {0, 0, 6, 5, 4, 3};
 /* Event cards shuffled in, by player count (first rules' table). */
 static const int ga_events[7] = {0, 0, 12, 10, 12, 10, 8};
 
+void ga_rulebook(int preset, int nplayers, int *open, int *warehouses, int *capital)
+{
+    const ga_row *r = preset == CH_GA_FIRST ? &ga_first[nplayers] : &ga_printed[nplayers];
+    *open = r->open;
+    *warehouses = r->warehouses;
+    *capital = r->capital;
+}
+
 const char *ch_ga_side(int preset, int nplayers)
 {
     if (nplayers < 2 || nplayers > 6)
@@ -46,6 +54,16 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     if (setup->preset != CH_GA_PRINTED && setup->preset != CH_GA_FIRST)
         return fail(err, CH_EINVAL, "unknown Golden Age preset %d", setup->preset);
     const ga_row *r = setup->preset == CH_GA_FIRST ? &ga_first[setup->nplayers] : &ga_printed[setup->nplayers];
+    if (setup->hand_limit)
+        return fail(err, CH_EINVAL, "The Golden Age has no hand limit to change");
+    if (setup->no_stock_events)
+        return fail(err, CH_EINVAL, "The Golden Age's events are cards of the deck: leave them out with events 0");
+    int32_t cash[CH_MAX_PLAYERS];
+    if (setup_variant_common(setup, r->capital, cash, err) != CH_OK)
+        return CH_EINVAL;
+    int hand = setup->hand ? setup->hand : r->hand;
+    int open = setup->open ? setup->open : r->open;
+    int supply = setup->warehouses ? setup->warehouses : r->warehouses;
     int nlev = 0;
     for (int k = 2; k <= r->maxlevel; k++)
         nlev += ga_levels[k];
@@ -53,9 +71,9 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     if (board->nplots < 8 || board->nplots + nlev + nev > CH_MAX_CARDS)
         return fail(err, CH_EINVAL, "a Golden Age board needs 8 to %d lots, this one has %d",
                     CH_MAX_CARDS - nlev - nev, board->nplots);
-    if (board->nplots < r->hand * setup->nplayers + r->open)
+    if (board->nplots < hand * setup->nplayers + open)
         return fail(err, CH_EINVAL, "the board has too few lots (%d) to deal %d hands of %d",
-                    board->nplots, setup->nplayers, r->hand);
+                    board->nplots, setup->nplayers, hand);
 
     ch_state s;
     memset(&s, 0, sizeof s);
@@ -66,11 +84,11 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     s.nplayers = (uint8_t)setup->nplayers;
     s.ncompanies = CH_MAX_COMPANIES;
     s.seed = setup->seed;
-    s.market_size = (uint8_t)r->open;
+    s.market_size = (uint8_t)open;
     s.nevent_open = 0;
     s.max_hand = 255; /* no hand limit */
-    s.warehouses_total = (uint8_t)r->warehouses;
-    s.supply = (uint8_t)r->warehouses;
+    s.warehouses_total = (uint8_t)supply;
+    s.supply = (uint8_t)supply;
     if (board_intern(board, &s.board_id, err) != CH_OK)
         return CH_EINVAL;
     rng_seed(s.rng, setup->seed);
@@ -112,12 +130,12 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     rng_shuffle(s.rng, plots, board->nplots);
     int k = 0;
     for (int p = 0; p < s.nplayers; p++) {
-        for (int i = 0; i < r->hand; i++) {
+        for (int i = 0; i < hand; i++) {
             int c = plots[k++];
             bs_set(s.pl[p].hand, c);
             s.loc[c] = (uint8_t)(CH_LOC_HAND + p);
         }
-        s.pl[p].cash = r->capital;
+        s.pl[p].cash = cash[p];
         s.pl[p].flags = 2;
         s.total_money += s.pl[p].cash;
     }

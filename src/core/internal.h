@@ -450,6 +450,15 @@ static inline void emit_range(ch_move *buf, int cap, int *n, uint8_t type, int a
 
 /* ga_setup.c, ga_turn.c: The Golden Age */
 int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err);
+/* Variant settings shared by both editions' setup (setup.c): each seat's
+ * starting money from the rulebook's capital cap, and the bounds of the
+ * supply, open cards and hand. */
+int setup_variant_common(const ch_setup *setup, int cap, int32_t cash_out[CH_MAX_PLAYERS],
+                         ch_msg *err);
+/* The rulebook's open cards, supply and hand limit (255: none) of a game. */
+void setup_rulebook(int edition, int preset, int nplayers, int *open, int *warehouses,
+                    int *hand_limit, int *capital);
+void ga_rulebook(int preset, int nplayers, int *open, int *warehouses, int *capital);
 int ga_legal(const ch_state *st, int p, ch_move *buf, int cap);
 /* The Golden Age's plays of the active player's hand (as bitsets), and the
  * same card by card (the reference, ga_turn.c). */

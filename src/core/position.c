@@ -286,6 +286,20 @@ char *ch_position_write(const ch_state *st, int viewer)
     if (ga)
         sb_put(b, "preset %s\nevents %s\n", st->preset == CH_GA_FIRST ? "golden-age-first" : "golden-age",
                st->events_on ? "on" : "off");
+    {
+        /* a variant's setup (docs/variants.md), where it is not the rulebook's */
+        int open, wh, limit, capital;
+        setup_rulebook(st->edition, st->preset, st->nplayers, &open, &wh, &limit, &capital);
+        int events = st->nevent_open + st->nev_deck + st->nev_discard + (st->ev_kind != CH_NONE);
+        if (!ga && events == 0)
+            sb_put(b, "events off\n");
+        if (st->market_size != open)
+            sb_put(b, "open %d\n", st->market_size);
+        if (!ga && st->max_hand != limit)
+            sb_put(b, "hand-limit %d\n", st->max_hand);
+        if (st->warehouses_total != wh)
+            sb_put(b, "warehouses %d\n", st->warehouses_total);
+    }
     /* the seed decides every deal: a copy leaves it out, as a view does */
     if (full)
         sb_put(b, "seed %llu\n", (unsigned long long)st->seed);
@@ -532,6 +546,9 @@ typedef struct rctx {
     card_names cn;
     /* header */
     int edition, players, preset, events, first, started;
+    int events_said;           /* an 'events' line was read                   */
+    int open, hand_limit, warehouses; /* variant settings (docs/variants.md), 0:
+                                  the rulebook's                               */
     int players_line; /* the line of 'players N', for its message */
     uint64_t seed;
     char arr[32];
@@ -633,7 +650,7 @@ static const char *mean(const suggest *s, const char *word, char *buf, size_t n)
 }
 
 static const char *const keywords[] = {
-    "edition", "arrangement", "players", "preset", "events", "seed", "first", "turn", "actor", "rng",
+    "edition", "arrangement", "players", "preset", "events", "open", "hand-limit", "warehouses", "seed", "first", "turn", "actor", "rng",
     "warehouse", "placeholder", "company", "player", "stocks", "hand", "known", "market", "reserve",
     "look", "discard", "deck", "stocks-hidden", "events-open", "events-discard", "events-deck", "bids", "offer-to",
     "offer-give", "offer-ask", "deck-top"};
@@ -893,7 +910,13 @@ static int start(rctx *r)
     if (r->edition == CH_ED_GOLDEN_AGE) {
         s.preset = r->preset;
         s.events = r->events;
+    } else {
+        /* Building Amsterdam without stock events: a variant's game */
+        s.no_stock_events = r->events_said && !r->events;
     }
+    s.open = r->open;
+    s.hand_limit = r->hand_limit;
+    s.warehouses = r->warehouses;
     if (ch_new(&r->st, &s, &board, &m) != CH_OK)
         return rfail(r, r->line, "%s", m.text);
     ch_state *st = &r->st;
@@ -1000,6 +1023,16 @@ static int header_line(rctx *r, const char *key, const char *rest)
             r->events = 0;
         else
             return rfail(r, r->line, "events is on or off, not '%s'", w);
+        r->events_said = 1;
+    } else if (!strcmp(key, "open") || !strcmp(key, "hand-limit") || !strcmp(key, "warehouses")) {
+        /* a variant's game (docs/variants.md): ch_new checks the bounds */
+        int rc = need_uint(r, w, 255, key, &v);
+        if (rc)
+            return rc;
+        if (v == 0)
+            return rfail(r, r->line, "%s is at least 1", key);
+        *(!strcmp(key, "open") ? &r->open : !strcmp(key, "warehouses") ? &r->warehouses : &r->hand_limit) =
+            (int)v;
     } else if (!strcmp(key, "seed")) {
         int rc = need_uint(r, w, UINT64_MAX, "the seed", &v);
         if (rc)
@@ -2081,6 +2114,8 @@ static int finish(rctx *r)
     /* stock events: 3 of each kind, open, discarded, in the deck or being resolved */
     if (st->edition == CH_ED_AMSTERDAM) {
         int left[CH_EV_KINDS] = {3, 3, 3, 3, 3};
+        if (st->nevent_open == 0 && st->nev_deck == 0) /* a variant without stock events */
+            memset(left, 0, sizeof left);
         int ln = r->ev_open_line ? r->ev_open_line : r->ev_deck_line ? r->ev_deck_line : last;
         for (int i = 0; i < st->nevent_open; i++)
             if (r->ev_open[i] >= 0)
@@ -2283,7 +2318,8 @@ int ch_position_read(ch_state *out, const char *text, size_t len, const char *fi
         for (char *k = key; *k; k++)
             *k = (char)tolower((unsigned char)*k);
         if (!strcmp(key, "edition") || !strcmp(key, "arrangement") || !strcmp(key, "players") ||
-            !strcmp(key, "preset") || !strcmp(key, "events") || !strcmp(key, "seed") || !strcmp(key, "first")) {
+            !strcmp(key, "preset") || !strcmp(key, "events") || !strcmp(key, "seed") || !strcmp(key, "first") ||
+            !strcmp(key, "open") || !strcmp(key, "hand-limit") || !strcmp(key, "warehouses")) {
             rc = header_line(r, key, s);
             continue;
         }

@@ -16,6 +16,59 @@ void ch_setup_default(ch_setup *s, int edition)
     s->events = edition == CH_ED_GOLDEN_AGE ? 0 : 1;
 }
 
+/* The variant settings of a setup (docs/variants.md) that do not depend on
+ * the edition's tables: the starting money of each seat (rulebook capital
+ * cap, then cash[] and cash_add[]) into cash_out, and the supply's bounds.
+ * The state counts warehouses in a byte (warehouses_total, supply). */
+int setup_variant_common(const ch_setup *setup, int cap, int32_t cash_out[CH_MAX_PLAYERS],
+                         ch_msg *err)
+{
+    if (setup->warehouses && (setup->warehouses < 2 || setup->warehouses > 255))
+        return fail(err, CH_EINVAL, "the warehouse supply is 2 to 255 warehouses, not %d",
+                    setup->warehouses);
+    if (setup->open && (setup->open < 1 || setup->open > CH_MARKET_MAX))
+        return fail(err, CH_EINVAL, "a game has 1 to %d open cards, not %d", CH_MARKET_MAX,
+                    setup->open);
+    if (setup->hand < 0 || setup->hand >= CH_MAX_CARDS)
+        return fail(err, CH_EINVAL, "a starting hand holds 1 to %d cards, not %d",
+                    CH_MAX_CARDS - 1, setup->hand);
+    for (int p = 0; p < CH_MAX_PLAYERS; p++) {
+        if (p >= setup->nplayers) {
+            if (setup->cash[p] || setup->cash_add[p])
+                return fail(err, CH_EINVAL, "the setup gives seat %d money, but the game has %d players",
+                            p + 1, setup->nplayers);
+            cash_out[p] = 0;
+            continue;
+        }
+        if (setup->cash[p] < 0 || setup->cash[p] > CH_VARIANT_CASH_MAX ||
+            setup->cash_add[p] < -CH_VARIANT_CASH_MAX || setup->cash_add[p] > CH_VARIANT_CASH_MAX)
+            return fail(err, CH_EINVAL, "seat %d's starting money is out of range (f1 to f%d)", p + 1,
+                        CH_VARIANT_CASH_MAX);
+        int32_t c = (setup->cash[p] ? setup->cash[p] : cap) + setup->cash_add[p];
+        if (c < 1 || c > CH_VARIANT_CASH_MAX)
+            return fail(err, CH_EINVAL, "seat %d would start with f%d: starting money is f1 to f%d",
+                        p + 1, (int)c, CH_VARIANT_CASH_MAX);
+        cash_out[p] = c;
+    }
+    return CH_OK;
+}
+
+void setup_rulebook(int edition, int preset, int nplayers, int *open, int *warehouses,
+                    int *hand_limit, int *capital)
+{
+    if (nplayers < 2 || nplayers > CH_MAX_PLAYERS)
+        nplayers = 4;
+    if (edition == CH_ED_GOLDEN_AGE) {
+        ga_rulebook(preset, nplayers, open, warehouses, capital);
+        *hand_limit = 255;
+        return;
+    }
+    *open = BA_MARKET;
+    *warehouses = BA_WAREHOUSES;
+    *hand_limit = BA_HAND_MAX;
+    *capital = ba_capital[nplayers < 6 ? nplayers : 5];
+}
+
 int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *err)
 {
     if (!st || !setup || !board)
@@ -30,8 +83,19 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     if (board->nplots < 8 || board->nplots + nlevels > CH_MAX_CARDS)
         return fail(err, CH_EINVAL, "a board needs 8 to %d plots, this one has %d",
                     CH_MAX_CARDS - nlevels, board->nplots);
-    int hand = ba_hand[setup->nplayers];
-    if (board->nplots < hand * setup->nplayers + BA_MARKET)
+    int32_t cash[CH_MAX_PLAYERS];
+    if (setup_variant_common(setup, ba_capital[setup->nplayers], cash, err) != CH_OK)
+        return CH_EINVAL;
+    int hand = setup->hand ? setup->hand : ba_hand[setup->nplayers];
+    int open = setup->open ? setup->open : BA_MARKET;
+    int limit = setup->hand_limit ? setup->hand_limit : BA_HAND_MAX;
+    int supply = setup->warehouses ? setup->warehouses : BA_WAREHOUSES;
+    if (limit < hand || limit >= CH_MAX_CARDS)
+        return fail(err, CH_EINVAL, "the hand limit is %d to %d cards (no less than the starting hand), not %d",
+                    hand, CH_MAX_CARDS - 1, limit);
+    if (setup->no_stock_events != 0 && setup->no_stock_events != 1)
+        return fail(err, CH_EINVAL, "no_stock_events is 0 or 1, not %d", setup->no_stock_events);
+    if (board->nplots < hand * setup->nplayers + open)
         return fail(err, CH_EINVAL, "the board has too few plots (%d) to deal %d hands of %d",
                     board->nplots, setup->nplayers, hand);
 
@@ -42,12 +106,13 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     s.nplayers = (uint8_t)setup->nplayers;
     s.ncompanies = CH_MAX_COMPANIES;
     s.seed = setup->seed;
-    s.market_size = BA_MARKET;
-    s.nevent_open = setup->nplayers == 2 ? 2 : 3;
-    s.max_hand = BA_HAND_MAX;
-    s.warehouses_total = BA_WAREHOUSES;
+    s.market_size = (uint8_t)open;
+    /* without stock events (a variant) no card lies open and none is dealt */
+    s.nevent_open = setup->no_stock_events ? 0 : setup->nplayers == 2 ? 2 : 3;
+    s.max_hand = (uint8_t)limit;
+    s.warehouses_total = (uint8_t)supply;
     s.roofs_total = BA_ROOFS;
-    s.supply = BA_WAREHOUSES;
+    s.supply = (uint8_t)supply;
     s.roofs_left = BA_ROOFS;
     if (board_intern(board, &s.board_id, err) != CH_OK)
         return CH_EINVAL;
@@ -101,7 +166,7 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
             bs_set(s.pl[p].hand, c);
             s.loc[c] = (uint8_t)(CH_LOC_HAND + p);
         }
-        s.pl[p].cash = ba_capital[s.nplayers];
+        s.pl[p].cash = cash[p];
         s.pl[p].actions = 2;
         s.total_money += s.pl[p].cash;
     }
@@ -121,7 +186,7 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     /* Stock events: 15 cards, 3 of each kind; 2 open with 2 players, else 3. */
     for (int i = 0; i < CH_EVENT_CARDS; i++)
         s.ev_deck[i] = (uint8_t)(i / 3);
-    s.nev_deck = CH_EVENT_CARDS;
+    s.nev_deck = setup->no_stock_events ? 0 : CH_EVENT_CARDS;
     rng_shuffle(s.rng, s.ev_deck, s.nev_deck);
     for (int i = 0; i < CH_EVENT_OPEN_MAX; i++)
         s.ev_open[i] = i < s.nevent_open ? s.ev_deck[--s.nev_deck] : CH_NONE;

@@ -13,7 +13,7 @@ const char *ch_strerror(int code)
         [CH_EILLEGAL] = "illegal move",
         [CH_ETURN] = "not this player's decision",
         [CH_EOVER] = "the game is over",
-        [CH_EFORMAT] = "malformed board, arrangement or position",
+        [CH_EFORMAT] = "malformed board, arrangement, position or variant",
         [CH_EJSON] = "malformed or inconsistent JSON",
         [CH_ENOMEM] = "out of memory",
         [CH_EINVARIANT] = "state check failed",
