@@ -4,7 +4,8 @@
  * move it chooses is applied with the checked ch_apply and followed by
  * ch_validate; the same seed gives the same moves (ISMCTS with two threads
  * too); greedy founds every company about equally often (ties broken at
- * random, from the seed); greedy beats random by a wide margin; options are checked; a full
+ * random, from the seed); greedy uses action cards and trade offers, and
+ * with deals=off no action card; greedy beats random by a wide margin; options are checked; a full
  * node arena (white box, through src/ai/ai.h) still gives a legal move; the
  * cheap playout policy (playout=fast) only makes legal moves, at every seat
  * count, and beats random play.
@@ -282,6 +283,41 @@ static void greedy_ties_unbiased(void **state)
     assert_true(2.0 * found[least] * ncomp >= (double)total);
 }
 
+/* Greedy uses action cards and trade offers when they pay (issue 36): before,
+ * four greedy players used one action card in 400 games and made one offer
+ * (declined). In 30 games with deals on, some action card is used and some
+ * offer is accepted; with deals=off (the older rules) no action card is. */
+static void greedy_deals(void **state)
+{
+    (void)state;
+    for (int on = 1; on >= 0; on--) {
+        int actions = 0, offers = 0, accepted = 0;
+        for (int g = 0; g < 30; g++) {
+            ch_bot *bots[4];
+            for (int q = 0; q < 4; q++)
+                bots[q] = make_bot(on ? "greedy" : "greedy:deals=off", 700 + 10 * (uint64_t)g + (uint64_t)q);
+            ch_state st;
+            new_game(&st, CH_ED_AMSTERDAM, 4, CH_GA_PRINTED, 0, 800 + (uint64_t)g);
+            play_game(&st, bots, &log_a);
+            for (int i = 0; i < log_a.n && i < MAXDEC; i++) {
+                actions += log_a.mv[i].type == CH_M_ACTION;
+                offers += log_a.mv[i].type == CH_M_PROPOSE;
+                accepted += log_a.mv[i].type == CH_M_ACCEPT;
+            }
+            for (int q = 0; q < 4; q++)
+                ch_bot_free(bots[q]);
+        }
+        print_message("4 greedy players, deals %s, 30 games: %d action cards, %d offers made, %d accepted\n",
+                      on ? "on" : "off", actions, offers, accepted);
+        if (on) {
+            assert_true(actions > 0);
+            assert_true(accepted > 0);
+        } else {
+            assert_int_equal(actions, 0);
+        }
+    }
+}
+
 /* ---- strength ---------------------------------------------------------------------------------- */
 
 static void greedy_beats_random(void **state)
@@ -420,6 +456,10 @@ static void names_and_options(void **state)
         assert_true(m.text[0] != 0);
     }
     assert_int_equal(ch_bot_new(&b, "greedy", "iterations=5", 1, &m), CH_EINVAL);
+    assert_int_equal(ch_bot_new(&b, "greedy", "deals=maybe", 1, &m), CH_EINVAL);
+    assert_int_equal(ch_bot_new(&b, "greedy", "deals=off", 1, &m), CH_OK);
+    assert_string_equal(ch_bot_describe(b), "greedy:deals=off");
+    ch_bot_free(b);
     assert_int_equal(ch_bot_new(&b, "clever", NULL, 1, &m), CH_EINVAL);
     /* a player who is not deciding */
     ch_state st;
@@ -590,6 +630,7 @@ int main(void)
         cmocka_unit_test(deterministic_games),
         cmocka_unit_test(deterministic_threads),
         cmocka_unit_test(greedy_ties_unbiased),
+        cmocka_unit_test(greedy_deals),
         cmocka_unit_test(greedy_beats_random),
         cmocka_unit_test(fast_policy_legal),
         cmocka_unit_test(fast_policy_beats_random),

@@ -56,6 +56,10 @@ typedef struct ai_params {
     double liquidity;      /* the penalty per florin below the reserve           */
     int topm;              /* plays evaluated in full after the static filter   */
     double lone_card;      /* a plot card that would build a lone warehouse      */
+    int deals;             /* 1: look for trade offers that pay both sides and
+                              value action cards (the greedy bot); 0: the older
+                              rules (ISMCTS's playouts and prior, so that its
+                              search is unchanged)                           */
 } ai_params;
 void ai_params_default(ai_params *pr);
 

@@ -41,10 +41,12 @@ static int opt_error(ch_msg *err, const char *fmt, const char *a, const char *b)
     return CH_EINVAL;
 }
 
-/* Parse "key=value,key=value" for the ISMCTS bot (the others take none). */
+/* Parse "key=value,key=value" for the ISMCTS bot, and greedy's one option
+ * "deals" (on/off, *deals); random takes none. */
 static int parse_options(const char *name, int kind, const char *options, ai_search_opts *o,
-                         ch_msg *err)
+                         int *deals, ch_msg *err)
 {
+    *deals = 1;
     o->iterations = 0;
     o->seconds = 0;
     o->cpu = 0;
@@ -80,6 +82,17 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             return opt_error(err, "bot %s: option '%s' needs a value, like iterations=2000", name, item);
         *eq = 0;
         const char *key = item, *val = eq + 1;
+        if (kind == BOT_GREEDY && !strcmp(key, "deals")) {
+            if (!strcmp(val, "on"))
+                *deals = 1;
+            else if (!strcmp(val, "off"))
+                *deals = 0;
+            else
+                return opt_error(err, "bot %s: deals is on or off (trade offers and action cards), not '%s'", name, val);
+            continue;
+        }
+        if (kind == BOT_GREEDY)
+            return opt_error(err, "bot %s: unknown option '%s' (options: deals)", name, key);
         if (kind != BOT_ISMCTS)
             return opt_error(err, "bot %s takes no options (got '%s')", name, key);
         char *end = NULL;
@@ -189,7 +202,8 @@ int ch_bot_new(ch_bot **out, const char *name, const char *options, uint64_t see
         return CH_EINVAL;
     }
     ai_search_opts so;
-    int r = parse_options(name, kind, options, &so, err);
+    int deals = 1;
+    int r = parse_options(name, kind, options, &so, &deals, err);
     if (r != CH_OK)
         return r;
     ch_bot *b = calloc(1, sizeof *b);
@@ -211,6 +225,7 @@ int ch_bot_new(ch_bot **out, const char *name, const char *options, uint64_t see
             return CH_ENOMEM;
         }
         ai_params_default(&b->ws->prm);
+        b->ws->prm.deals = deals; /* trade offers and action cards (greedy.c) */
         b->ws->tie = &b->rng; /* ties at random, from the seed (greedy.c) */
     } else {
         r = ai_search_new(&b->search, &so);

@@ -37,6 +37,7 @@ void ai_params_default(ai_params *pr)
     pr->liquidity = 0.5;
     pr->topm = 0;
     pr->lone_card = 12;
+    pr->deals = 0;
 }
 
 int ai_decider(const ch_state *st, int prefer)

@@ -254,6 +254,10 @@ static double tempo(const ch_state *st, const ai_feat *f)
     return 10 + 0.25 * avg;
 }
 
+static double roof_gain(const ai_ws *ws, const ch_state *st, int p);
+static double action_event_gain(ai_ws *ws, const ch_state *st, int p);
+static double event_gain(ai_ws *ws, const ch_state *st, int p, int kind);
+
 /* Score every move of the list (NEG for moves left out by the filter). */
 static void score_moves(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n,
                         double *score, int topm)
@@ -323,6 +327,14 @@ static void score_moves(ai_ws *ws, const ch_state *st, int p, const ch_move *mv,
             if (!(w >> p & 1))
                 score[i] = -1e12;
         }
+        /* an action card: f100 for what the roof or the event will bring
+         * (the lookahead sees only the cost) */
+        /* (the event's gain counts half: it rests on guesses of the others'
+         * bids and hidden hands; counted in full, four greedy players spent
+         * 1.1 action cards a game on events and the deals-on seats won 24.0%
+         * against 26.0%, 800 seats each) */
+        if (m.type == CH_M_ACTION && ws->prm.deals)
+            score[i] += m.a == 0 ? roof_gain(ws, st, p) : 0.5 * action_event_gain(ws, st, p);
     }
 }
 
@@ -541,8 +553,12 @@ static double event_score(ai_ws *ws, const ch_state *st, int p, int kind)
 
 static ch_move greedy_event(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n)
 {
-    for (int i = 0; i < n && i < AI_CAND; i++)
-        ws->score[i] = event_score(ws, st, p, mv[i].a == CH_NONE ? -1 : mv[i].a);
+    for (int i = 0; i < n && i < AI_CAND; i++) {
+        int kind = mv[i].a == CH_NONE ? -1 : mv[i].a;
+        ws->score[i] = event_score(ws, st, p, kind);
+        if (ws->prm.deals) /* what the active player stands to gain */
+            ws->score[i] += event_gain(ws, st, p, kind);
+    }
     return mv[pick_best(ws->score, n < AI_CAND ? n : AI_CAND, ws->tie)];
 }
 
@@ -568,6 +584,291 @@ static ch_move greedy_veilinge(ai_ws *ws, const ch_state *st, int p, const ch_mo
         ws->score[i] = s;
     }
     return mv[pick_best(ws->score, n, ws->tie)];
+}
+
+/* ---- deals: trade offers and action cards that pay (ai_params.deals) ---------------------
+ *
+ * Coopmanscappen lets the active player offer any mix of cards, stocks and
+ * money to one player at a time (Rulebook: Stock events, Coopmanscappen;
+ * Rulings R-44, R-45). Under one evaluation for everybody a swap at a fair
+ * price helps one side exactly as much as it hurts the other, so a deal pays
+ * both only where the two value an item differently: a card is worth its
+ * payout to a hand short of cards, a tenth of it to a hand that holds more
+ * cards than its owner can still play (ai_hand_value); florins matter more
+ * to a player short of cash (the liquidity term). The search tries, for each
+ * partner, one item (a card of the bot's hand, a stock it holds, a stock the
+ * partner holds: cards the partner holds are hidden, so none is asked for) at
+ * a few prices around its worth, and keeps the deal that raises the bot's
+ * relative evaluation most while raising the partner's own (as the bot sees
+ * it) by a margin too, so that a greedy partner's lookahead accepts it. */
+
+enum { DEAL_GIVE_CARD = 0, DEAL_GIVE_STOCK, DEAL_ASK_STOCK };
+#define DEAL_MARGIN 8.0 /* florins of evaluation each side must gain */
+
+typedef struct deal {
+    int q, kind, item;
+    int32_t price; /* paid by the partner (give) or to the partner (ask) */
+    double gain;   /* the bot's relative evaluation, gained             */
+} deal;
+
+static void deal_apply(ch_state *t, int p, const deal *d)
+{
+    int q = d->q;
+    switch (d->kind) {
+    case DEAL_GIVE_CARD:
+        t->pl[p].hand[d->item >> 6] &= ~((uint64_t)1 << (d->item & 63));
+        t->pl[q].hand[d->item >> 6] |= (uint64_t)1 << (d->item & 63);
+        t->pl[p].cash += d->price;
+        t->pl[q].cash -= d->price;
+        break;
+    case DEAL_GIVE_STOCK:
+        t->pl[p].stock[d->item]--;
+        t->pl[q].stock[d->item]++;
+        t->pl[p].cash += d->price;
+        t->pl[q].cash -= d->price;
+        break;
+    default:
+        t->pl[q].stock[d->item]--;
+        t->pl[p].stock[d->item]++;
+        t->pl[p].cash -= d->price;
+        t->pl[q].cash += d->price;
+        break;
+    }
+}
+
+/* Whether the deal can be delivered: the payer has the money, no hand goes
+ * past the limit (R-44). */
+static int deal_ok(const ch_state *st, int p, const deal *d)
+{
+    if (d->price < 1)
+        return 0;
+    if (d->kind == DEAL_ASK_STOCK)
+        return st->pl[p].cash >= d->price && st->pl[d->q].stock[d->item] > 0;
+    if (st->pl[d->q].cash < d->price)
+        return 0;
+    if (d->kind == DEAL_GIVE_STOCK)
+        return st->pl[p].stock[d->item] > 0;
+    return (st->pl[p].hand[d->item >> 6] >> (d->item & 63) & 1) &&
+           ch_hand_count(st, d->q) < st->max_hand;
+}
+
+/* The relative evaluation of p from every player's value (as eval.c's). */
+static double deal_rel(const ch_state *st, const ai_params *pr, int p, const double *val)
+{
+    int np = st->nplayers;
+    double best = -1e18, sum = 0;
+    for (int q = 0; q < np; q++) {
+        if (q == p)
+            continue;
+        sum += val[q];
+        if (val[q] > best)
+            best = val[q];
+    }
+    double beta = st->edition == CH_ED_GOLDEN_AGE ? pr->beta_ga : pr->beta;
+    return val[p] - beta * (np > 1 ? 0.5 * best + 0.5 * sum / (np - 1) : 0);
+}
+
+/* The best price for one item with partner d->q (d->gain set; 0 when no
+ * price pays both sides). ws->feat must hold st's features and val every
+ * player's value in st: a deal changes only those of p and q. */
+static int deal_price(ai_ws *ws, const ch_state *st, int p, deal *d, const double *val)
+{
+    static const double frac[] = {0.3, 0.5, 0.7, 0.9, 1.1, 1.3};
+    const ai_feat *f = &ws->feat;
+    const ai_params *pr = &ws->prm;
+    int q = d->q;
+    double ref = d->kind == DEAL_GIVE_CARD ? pr->kappa * ai_card_value(st, f, pr, d->item)
+                                           : f->worth[d->item];
+    if (ref < 20)
+        ref = 20;
+    double base_p = deal_rel(st, pr, p, val), base_q = deal_rel(st, pr, q, val);
+    double v[CH_MAX_PLAYERS];
+    memcpy(v, val, sizeof v);
+    deal best = *d;
+    best.gain = 0;
+    int found = 0;
+    for (size_t i = 0; i < sizeof frac / sizeof frac[0]; i++) {
+        deal c = *d;
+        c.price = (int32_t)(ref * frac[i] / 5 + 0.5) * 5;
+        if (!deal_ok(st, p, &c))
+            continue;
+        ws->tmp = *st;
+        deal_apply(&ws->tmp, p, &c);
+        v[p] = ai_player_value(&ws->tmp, f, pr, p, NULL, 0);
+        v[q] = ai_player_value(&ws->tmp, f, pr, q, NULL, 0);
+        double gp = deal_rel(st, pr, p, v) - base_p, gq = deal_rel(st, pr, q, v) - base_q;
+        if (gp > DEAL_MARGIN && gq > DEAL_MARGIN && gp > best.gain) {
+            c.gain = gp;
+            best = c;
+            found = 1;
+        }
+    }
+    *d = best;
+    return found;
+}
+
+/* Every player's value in st (ws->feat: st's features). */
+static void deal_values(ai_ws *ws, const ch_state *st, double *val)
+{
+    for (int q = 0; q < st->nplayers; q++)
+        val[q] = ai_player_value(st, &ws->feat, &ws->prm, q, NULL, 0);
+}
+
+/* The best deal of p with partner q (gain 0: none). ws->feat must hold st's
+ * features, val every player's value. */
+static deal deal_best_with(ai_ws *ws, const ch_state *st, int p, int q, const double *val)
+{
+    deal best = {q, 0, 0, 0, 0};
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = st->pl[p].hand[w]; bits; bits &= bits - 1) {
+            deal d = {q, DEAL_GIVE_CARD, w * 64 + __builtin_ctzll(bits), 0, 0};
+            if (deal_price(ws, st, p, &d, val) && d.gain > best.gain)
+                best = d;
+        }
+    for (int c = 0; c < st->ncompanies; c++) {
+        if (!ws->feat.value[c])
+            continue;
+        deal g = {q, DEAL_GIVE_STOCK, c, 0, 0}, a = {q, DEAL_ASK_STOCK, c, 0, 0};
+        if (st->pl[p].stock[c] && deal_price(ws, st, p, &g, val) && g.gain > best.gain)
+            best = g;
+        if (st->pl[q].stock[c] && deal_price(ws, st, p, &a, val) && a.gain > best.gain)
+            best = a;
+    }
+    return best;
+}
+
+/* The best deal of p with every other player, ranked: out[0] the best (up
+ * to nplayers - 1 of them, only those with a gain); returns how many. */
+static int deal_ranking(ai_ws *ws, const ch_state *st, int p, deal *out)
+{
+    int n = 0;
+    double val[CH_MAX_PLAYERS];
+    deal_values(ws, st, val);
+    for (int q = 0; q < st->nplayers; q++) {
+        if (q == p)
+            continue;
+        deal d = deal_best_with(ws, st, p, q, val);
+        if (d.gain <= 0)
+            continue;
+        int j = n++;
+        while (j > 0 && out[j - 1].gain < d.gain) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = d;
+    }
+    return n;
+}
+
+/* What a Dreighinghe would gain p (relative evaluation): every player bids
+ * as greedy bids (a fifth of what their two cheapest stocks are worth, at
+ * most 15% of their cash) and pays it; the lowest bidder loses those two
+ * stocks (Rulebook: Stock events, Dreighinghe; Rulings R-42, R-43). */
+static double dreighinghe_gain(const ai_ws *ws, const ch_state *st, int p)
+{
+    const ai_feat *f = &ws->feat;
+    double prize[CH_MAX_PLAYERS], bid[CH_MAX_PLAYERS], loss[CH_MAX_PLAYERS];
+    int low = 0;
+    for (int q = 0; q < st->nplayers; q++) {
+        double w1 = 1e18, w2 = 1e18;
+        int held = 0;
+        for (int c = 0; c < st->ncompanies; c++)
+            for (int k = 0; k < st->pl[q].stock[c] && k < 2; k++) {
+                double w = f->worth[c];
+                held++;
+                if (w < w1) {
+                    w2 = w1;
+                    w1 = w;
+                } else if (w < w2) {
+                    w2 = w;
+                }
+            }
+        prize[q] = !held ? 0 : held == 1 ? w1 : w1 + w2;
+        bid[q] = prize[q] < 10 ? 0 : 0.2 * prize[q];
+        if (bid[q] > 0.15 * st->pl[q].cash)
+            bid[q] = 0.15 * st->pl[q].cash;
+        if (bid[q] < bid[low])
+            low = q;
+    }
+    double best = 0, sum = 0;
+    for (int q = 0; q < st->nplayers; q++) {
+        loss[q] = bid[q] + (q == low ? prize[q] : 0);
+        if (q != p) {
+            sum += loss[q];
+            if (loss[q] > best)
+                best = loss[q];
+        }
+    }
+    double beta = st->edition == CH_ED_GOLDEN_AGE ? ws->prm.beta_ga : ws->prm.beta;
+    return -loss[p] + beta * (0.5 * best + 0.5 * sum / (st->nplayers - 1));
+}
+
+/* What activating stock event `kind` now would gain p, the active player
+ * (-1: the top card of the deck, unknown: 0). Only two kinds favour the
+ * player who activates them: Coopmanscappen (only they make offers) and
+ * Dreighinghe (it costs those who hold stocks); the others are sealed bids
+ * or auctions open to all. ws->feat must hold st's features. */
+static double event_gain(ai_ws *ws, const ch_state *st, int p, int kind)
+{
+    if (kind == CH_EV_COOPMANSCAPPEN) {
+        deal d[CH_MAX_PLAYERS];
+        double sum = 0;
+        int n = deal_ranking(ws, st, p, d);
+        for (int i = 0; i < n; i++)
+            sum += d[i].gain;
+        return sum;
+    }
+    if (kind == CH_EV_DREIGHINGHE)
+        return dreighinghe_gain(ws, st, p);
+    return 0;
+}
+
+/* What an action card's stock event would gain p: the best of the open
+ * events (the top of the deck, unknown, gains nothing); Rulebook: Action
+ * cards, 2) Stock events. */
+static double action_event_gain(ai_ws *ws, const ch_state *st, int p)
+{
+    double best = 0;
+    for (int i = 0; i < st->nevent_open; i++)
+        if (st->ev_open[i] != CH_NONE) {
+            double g = event_gain(ws, st, p, st->ev_open[i]);
+            if (g > best)
+                best = g;
+        }
+    return best;
+}
+
+/* What holding one more broken roof is worth to p: a roofed build pays f60
+ * less than a plain one and takes f60 off the company's value (at most down
+ * to the floor), which costs the holders of its stocks; it pays where the
+ * others hold many more of a company's stocks than p (Rulebook: Action
+ * cards, 1) Broken roofs; Rulings R-30, R-31). Half the best such company's
+ * gain, as the roof waits for a card that builds on it and the company may
+ * change; a second roof held is worth less. */
+static double roof_gain(const ai_ws *ws, const ch_state *st, int p)
+{
+    const ai_feat *f = &ws->feat;
+    double beta = st->edition == CH_ED_GOLDEN_AGE ? ws->prm.beta_ga : ws->prm.beta, best = 0;
+    int np = st->nplayers;
+    for (int c = 0; c < st->ncompanies; c++) {
+        if (!f->value[c] || f->value[c] <= f->minv)
+            continue;
+        double drop = f->value[c] + 10 - f->minv;
+        if (drop > 60)
+            drop = 60;
+        int most = 0, all = 0;
+        for (int q = 0; q < np; q++)
+            if (q != p) {
+                all += st->pl[q].stock[c];
+                if (st->pl[q].stock[c] > most)
+                    most = st->pl[q].stock[c];
+            }
+        double g = drop * (beta * (0.5 * most + 0.5 * all / (double)(np - 1)) - st->pl[p].stock[c] - 1);
+        if (g > best)
+            best = g;
+    }
+    double late = f->frac < 0.5 ? 2 * f->frac : 1; /* fewer builds left to use it */
+    return 0.5 * best * late / (1 + st->pl[p].roofs);
 }
 
 /* Coopmanscappen: the stock of company c that p would buy from q, at *price;
@@ -638,6 +939,57 @@ static ch_move greedy_coop(ai_ws *ws, const ch_state *st, int p, const ch_move *
     return in_list(mv, n, prop) ? prop : withdraw;
 }
 
+/* Coopmanscappen with deals: offer k of the phase goes to the partner with
+ * the k-th best deal (a declined offer is not made again), built as the item
+ * then its price, and proposed. */
+static ch_move deals_coop(ai_ws *ws, const ch_state *st, int p, const ch_move *mv, int n)
+{
+    ch_move done = mk(CH_M_DONE, 0, 0, 0, 0), withdraw = mk(CH_M_WITHDRAW, 0, 0, 0, 0);
+    if (st->phase == CH_PH_COOP) {
+        deal d[CH_MAX_PLAYERS];
+        int k = deal_ranking(ws, st, p, d);
+        if (st->offers < k) {
+            ch_move m = mk(CH_M_OFFER, d[st->offers].q, 0, 0, 0);
+            if (in_list(mv, n, m))
+                return m;
+        }
+        return done;
+    }
+    const ch_offer *o = &st->offer;
+    int q = o->to;
+    if (q >= st->nplayers)
+        return withdraw;
+    deal d = {q, -1, 0, 0, 0};
+    for (int c = 0; c < st->ncards && d.kind < 0; c++)
+        if (o->give_cards[c >> 6] >> (c & 63) & 1)
+            d.kind = DEAL_GIVE_CARD, d.item = c;
+    for (int c = 0; c < st->ncompanies && d.kind < 0; c++) {
+        if (o->give_stock[c])
+            d.kind = DEAL_GIVE_STOCK, d.item = c;
+        else if (o->ask_stock[c])
+            d.kind = DEAL_ASK_STOCK, d.item = c;
+    }
+    double val[CH_MAX_PLAYERS];
+    deal_values(ws, st, val);
+    if (d.kind < 0) {
+        d = deal_best_with(ws, st, p, q, val);
+        if (d.gain <= 0)
+            return withdraw;
+        ch_move m = d.kind == DEAL_GIVE_CARD ? mk(CH_M_GIVE, d.item, 0, 0, 0)
+                    : d.kind == DEAL_GIVE_STOCK ? mk(CH_M_GIVE, d.item, 1, 0, 0)
+                                                : mk(CH_M_ASK, d.item, 1, 0, 0);
+        return in_list(mv, n, m) ? m : withdraw;
+    }
+    int32_t money = d.kind == DEAL_ASK_STOCK ? o->give_money : o->ask_money;
+    if (!money) {
+        if (!deal_price(ws, st, p, &d, val))
+            return withdraw;
+        return mk(d.kind == DEAL_ASK_STOCK ? CH_M_GIVE : CH_M_ASK, 0, 2, 0, d.price);
+    }
+    ch_move prop = mk(CH_M_PROPOSE, 0, 0, 0, 0);
+    return in_list(mv, n, prop) ? prop : withdraw;
+}
+
 static int rule_phase(int ph)
 {
     return ph == CH_PH_BID || ph == CH_PH_AUCTION || ph == CH_PH_EVENT || ph == CH_PH_COOP ||
@@ -657,7 +1009,7 @@ static ch_move rule_move(ai_ws *ws, const ch_state *st, int p, const ch_move *mv
         return greedy_event(ws, st, p, mv, n);
     case CH_PH_COOP:
     case CH_PH_OFFER:
-        return greedy_coop(ws, st, p, mv, n);
+        return ws->prm.deals ? deals_coop(ws, st, p, mv, n) : greedy_coop(ws, st, p, mv, n);
     case CH_PH_VEILINGE:
         return greedy_veilinge(ws, st, p, mv, n);
     case CH_PH_MERGE_SELL:
