@@ -89,10 +89,14 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=LEASE) as cl:
         code = None
     cl.nodes[own].proc = None
     check(code == 0, f"node {own} exits with status 0: {code}")
-    st1 = http_json(cl.port, "GET", f"/api/games/{bgid}")[1].get("decision", 0)
-    time.sleep(2)
-    st2 = http_json(cl.port, "GET", f"/api/games/{bgid}")[1].get("decision", 0)
-    check(st2 > st1, f"the bots move on on node {other}: decision {st1} -> {st2}")
+    # ISMCTS bots think for a budget of CPU time: on a loaded machine (CI ran
+    # this at a load of 27 on 2 cores) a move took more than the 2 s this
+    # once waited, so the test waits for the next decision, up to 30 s
+    def decision():
+        return http_json(cl.port, "GET", f"/api/games/{bgid}")[1].get("decision", 0)
+    st1 = decision()
+    moved = wait_for(lambda: decision() > st1, 30, f"the bots move on on node {other}")
+    check(moved, f"the bots move on on node {other}: decision {st1} -> {decision()}")
     check(play(game, conns, game.acked + 10, rng) in ("done", "over"), "10 more moves")
     for c in conns:
         c.close()
