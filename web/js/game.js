@@ -18,7 +18,8 @@ import { copyPositionButton } from './position.js';
 import { FrameState } from './frames.js';
 import { InviteLinks } from './invites.js';
 import { citeHref } from './rules.js';
-import { gameRated } from './rated.js';
+import { gameRated, endRatings } from './rated.js';
+import { mergerInfo, flagInfo } from './merger.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -57,6 +58,8 @@ export class GamePage {
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
     clearInterval(this.timerTick);
+    if (this.sizeWatch) this.sizeWatch.disconnect();
+    document.documentElement.style.removeProperty('--decision-h');
   }
 
   build() {
@@ -85,8 +88,26 @@ export class GamePage {
     this.chat = new ChatPanel(this);
     E.dialog = h('div', { class: 'dialog-layer', id: 'dialog', hidden: true });
     E.chooser = h('div', { class: 'dialog-layer', id: 'chooser', hidden: true });
+    // on a phone the panels stand in one column: a row of buttons at the
+    // top (sticky) brings each into view, and the decision panel stays at
+    // the bottom of the screen (style.css); its height is kept in
+    // --decision-h so that what Tab reaches scrolls above it
+    const go = (key, label) => h('button', { type: 'button', class: 'small', dataset: { to: key }, onclick: () => { const x = E[key]; if (x) x.scrollIntoView({ block: 'start', behavior: 'auto' }); } }, label);
+    E.phoneNav = h('nav', { class: 'phone-nav', id: 'phone-nav', 'aria-label': t('nav.sections') },
+      go('boardWrap', t('nav.board')), go('hand', t('nav.hand')), go('market', t('ui.market')), go('players', t('screen.players')),
+      go('chart', t('screen.chart')), go('log', t('ui.log')), go('chatEl', t('chat.title')));
+    if (this.sizeWatch) this.sizeWatch.disconnect();
+    if (window.ResizeObserver) {
+      this.sizeWatch = new ResizeObserver(() => {
+        const fixed = getComputedStyle(E.decision).position === 'fixed';
+        document.documentElement.style.setProperty('--decision-h', fixed ? `${E.decision.offsetHeight + 8}px` : '0px');
+      });
+      this.sizeWatch.observe(E.decision);
+    }
+    E.chatEl = this.chat.el;
     this.root.appendChild(h('div', { class: 'game-page' },
       h('div', { class: 'game-top' }, E.status, E.conn, this.replay ? null : copyPositionButton(this.game), E.settingsBox),
+      this.replay ? null : E.phoneNav,
       E.live,
       E.errors,
       E.invites = h('section', { class: 'panel invites', id: 'invites', hidden: true }),
@@ -547,6 +568,9 @@ export class GamePage {
     }
     // (a dialog's decision shows its help in the dialog)
     E.appendChild(this.decisionHelp(phase));
+    // The Golden Age's flags: what one is, costs and scores, where one can be bought
+    const flags = flagInfo(this);
+    if (flags) E.appendChild(flags);
     const handled = new Set(['play', 'take', 'draw', 'refresh', 'free']);
     const pm = plotMoves(this.legal);
     if (pm.size) E.appendChild(h('p', { class: 'hint' }, this.legal.verb('free').length ? (this.freeFirst ? t('ui.hint_free_second', { plot: placeName(this.freeFirst) }) : t('ui.hint_free_first')) : t('ui.hint_board')));
@@ -842,7 +866,12 @@ export class GamePage {
       box.appendChild(h('ol', { class: 'scores' }, r.scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0]).map(([s, i]) =>
         h('li', { class: winners.has(i) ? 'winner' : '' }, `${this.seatName(i)}: f${s}`, winners.has(i) ? ` — ${t('ui.winner')}` : ''))));
     }
-    box.appendChild(h('p', { class: 'small', id: 'end-rated' }, gameRated(this.frame).text));
+    // (once the server's record is read, endRatings says it instead)
+    const recorded = this.ratingsShown && this.ratingsShown.done && this.ratingsShown.game === this.game && !this.ratingsShown.unknown;
+    if (!recorded) box.appendChild(h('p', { class: 'small', id: 'end-rated' }, gameRated(this.frame).text));
+    // rated or not as the server recorded it, and each rating's change
+    const changes = endRatings(this, () => { if (this.frame && (this.frame.status === 'over' || this.view.turn.over)) this.renderDecision(); });
+    if (changes) box.appendChild(changes);
     if (!this.replay) box.appendChild(h('a', { href: `#/replay/${this.game}`, class: 'button', id: 'open-replay' }, t('ui.open_replay')));
     const rematch = rematchBox(this);
     if (rematch) box.appendChild(rematch);
@@ -988,46 +1017,13 @@ export class GamePage {
     return '—';
   }
 
-  // A merger explained: the companies and their values per share, what
-  // each player holds of them, and (selling) what each choice brings, with
-  // the amounts from the server's prices (the engine).
-  mergerInfo() {
-    const v = this.view, m = v.merger;
-    const box = h('div', { class: 'merger', id: 'merger-info' });
-    const cv = (n) => { const c = v.companies.find((x) => x.name === n); return c ? c.value : 0; };
-    const co = (n) => `${companyName(n)} (${t('dlg.per_share', { value: `f${cv(n)}` })})`;
-    if (m.absorbed && m.absorber) box.appendChild(h('p', {}, t('dlg.merging', { a: co(m.absorbed), b: co(m.absorber) })));
-    // the engine's pending list still holds the pair being merged: "Still
-    // to merge" names only the others (issue 31)
-    const still = (m.pending || []).filter((n) => n !== m.absorbed && n !== m.absorber);
-    if (still.length) box.appendChild(h('p', { id: 'merger-pending' }, t('dlg.pending', { list: still.map(co).join(', ') })));
-    const names = [...new Set([m.absorbed, m.absorber, ...(m.pending || [])].filter(Boolean))];
-    if (names.length) {
-      const head = h('tr', {}, h('th', {}, t('end.player')), names.map((n) => h('th', {}, swatchSVG(n, v.companies.findIndex((c) => c.name === n), companyMark(n)), ' ', companyName(n))));
-      const rows = v.players.map((p, i) => h('tr', { class: i === this.seat ? 'me' : '' }, h('td', {}, this.seatName(i)),
-        names.map((n) => h('td', {}, p.stocks ? String(p.stocks[n] || 0) : '?'))));
-      box.appendChild(h('table', { class: 'holdings' }, h('thead', {}, head), h('tbody', {}, rows)));
-    }
-    // what the amounts on the merger's buttons are: the builder's payout
-    // when the merger is done (the survivor's final value, rules "Merging"
-    // step "Payout"), not a sale: "Keep Porcelain +f100" read as if keeping
-    // paid (issue 31). The amounts are the server's prices.
-    const payouts = [...new Set(this.legal.moves.filter((x) => !x.startsWith('sell ')).map((x) => (this.frame.prices || {})[x]).filter((x) => x > 0))];
-    const builder = v.turn.active;
-    if (builder === this.seat && payouts.length) {
-      box.appendChild(h('p', { class: 'hint', id: 'merger-payout' }, t('dlg.payout_you', { amounts: payouts.map((x) => `f${x}`).join(', ') })));
-    } else if (builder !== null && builder !== undefined && builder >= 0 && builder !== this.seat) {
-      box.appendChild(h('p', { class: 'muted small', id: 'merger-payout' }, t('dlg.payout_other', { name: this.seatName(builder) })));
-    }
-    if (v.turn.phase === 'merge-sell' && m.absorbed && this.seat >= 0) {
-      const mine = v.players[this.seat].stocks ? v.players[this.seat].stocks[m.absorbed] : null;
-      if (mine !== null && mine !== undefined) box.appendChild(h('p', {}, t('dlg.you_hold', { n: mine, company: companyName(m.absorbed) })));
-      const sells = this.legal.verb('sell');
-      const one = sells.map((x) => (this.frame.prices || {})[x]).filter((x) => x > 0);
-      if (one.length) box.appendChild(h('p', { class: 'hint' }, t('dlg.sell_keep', { company: companyName(m.absorbed), value: `f${cv(m.absorbed)}` })));
-    }
-    return box;
-  }
+  // A merger explained (merger.js): who absorbs whom, the survivor's value,
+  // the builder's payout and when, each holder's sell and keep.
+  mergerInfo() { return mergerInfo(this); }
+
+  // helpers for merger.js: a company's mark, a move in words
+  mark(co) { return companyMark(co); }
+  describeMove(m) { return describe(m, (i) => this.seatName(i)); }
 
   offerSide(side) {
     const o = this.view.event.offer[side];
