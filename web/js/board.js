@@ -35,6 +35,9 @@ export function drawBoard(view, opts) {
   const W = (maxx + 1) * CELL, H = (maxy + 1) * CELL;
   const svg = el('svg', { viewBox: `-6 -6 ${W + 12} ${H + 12}`, class: 'board', role: 'img',
     'aria-label': view.board.name });
+  // its width in SVG units, for the phone's style rule that keeps a plot
+  // at least 36 px wide (style.css: the board scrolls sideways instead)
+  svg.style.setProperty('--board-w', String(W + 12));
   svg.appendChild(patternDefs(NS, view.companies || []));
   el('rect', { x: -6, y: -6, width: W + 12, height: H + 12, class: 'water', rx: 8 }, svg);
   const districts = view.board.districts || [];

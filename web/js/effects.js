@@ -56,13 +56,21 @@ export function motionOK() {
 // Money paid or received: "+f50" (green) or "−f50" (red) rises from the
 // player's cash and fades, and the cash glows once. Not drawn at all when
 // animations are off or the system asks for reduced motion.
+// While a dialog or chooser is open the amount does not rise at all (it
+// floated over the open dialog: issue 31); the cash still glows under it,
+// and a float under way when a dialog opens passes below it (style.css puts
+// .money-fly under .dialog-layer).
 export function moneyFly(node, delta) {
   if (!motionOK() || !node || !delta) return;
-  document.body.dataset.moneyFlies = String((+document.body.dataset.moneyFlies || 0) + 1);
   node.classList.remove('paid', 'got');
   void node.getBoundingClientRect();   // restart the glow
   node.classList.add(delta < 0 ? 'paid' : 'got');
   setTimeout(() => node.classList.remove('paid', 'got'), 1200);
+  if (document.querySelector('.dialog-layer:not([hidden])')) {
+    document.body.dataset.moneyHeld = String((+document.body.dataset.moneyHeld || 0) + 1);
+    return;
+  }
+  document.body.dataset.moneyFlies = String((+document.body.dataset.moneyFlies || 0) + 1);
   const r = node.getBoundingClientRect();
   const e = document.createElement('span');
   e.className = `money-fly${delta < 0 ? ' cost' : ''}`;

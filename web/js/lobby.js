@@ -235,13 +235,17 @@ export class LobbyPage {
       h('h2', {}, t('lobby.created', { id: c.id })),
       h('p', {}, t('lobby.share_links')),
       h('ul', { class: 'links' }, c.seats.map((s) => h('li', { dataset: { seat: s.seat } },
-        h('b', {}, t('ui.player_n', { n: s.seat + 1 }), s.name ? ` (${s.name})` : '', ': '),
+        // a person's seat: "Player 2 (Bram): link"; a bot's: "Player 3:
+        // ISMCTS 3, a bot (ISMCTS, strength 2)", not "Player 3 (ISMCTS 3):
+        // bot ismcts 2" (issue 31)
+        h('b', {}, t('ui.player_n', { n: s.seat + 1 }), s.name && s.kind === 'human' ? ` (${s.name})` : '', ': '),
         s.kind === 'human' && !s.link ? h('span', { class: 'muted open-seat-note' }, t('lobby.open_seat_note'))
           : s.kind === 'human'
           ? [h('input', { type: 'text', readonly: true, class: 'link', value: abs(s.link), onclick: (e) => e.target.select() }),
             h('button', { type: 'button', class: 'small copy', onclick: () => copy(abs(s.link)) }, t('lobby.copy')),
             h('a', { class: 'button small open-seat', href: s.link, target: '_blank', rel: 'noopener' }, t('lobby.open'))]
-          : t('ui.bot_tag', { bot: s.bot + (s.strength ? ` ${s.strength}` : '') })))),
+          : h('span', { class: 'seat-bot-label' }, t(s.strength ? 'lobby.seat_bot_strength' : 'lobby.seat_bot',
+            { name: s.name || t('lobby.bot'), bot: t(`bot.${s.bot}`, { _default: s.bot }), n: s.strength }))))),
       c.spectate ? h('p', {}, t('lobby.spectate'), ' ', h('a', { href: c.spectate, class: 'spectate' }, abs(c.spectate))) : null);
   }
 
