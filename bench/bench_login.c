@@ -2,7 +2,7 @@
  * they cost everyone else: the event loop's latency while they run (issue 14:
  * "logins per second on one core, and the event loop's p99 while logins
  * run"). Passwords are hashed with argon2id on the server's one password
- * thread (src/server/auth_hash.c), so the logins per second are one core's.
+ * thread (src/server/people/auth_hash.c), so the logins per second are one core's.
  *
  *   bench_login [--host 127.0.0.1] [--port 8080] [--seconds 10] [--clients 4]
  *

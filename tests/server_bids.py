@@ -2,7 +2,7 @@
 both have them taken (over real sockets). Both bids name the decision each
 person's page showed; the first one in moves the game on, and the second,
 made for the decision before, still counts: every decision since was another
-player's sealed bid, which the bidder cannot see (src/server/play.c,
+player's sealed bid, which the bidder cannot see (src/server/game/play.c,
 same_bid_round). A move for an older decision of anything else is still
 refused as late.
 

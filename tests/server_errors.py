@@ -231,7 +231,7 @@ try:
     s.sendall(b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n")
     s.close()
     # ---- what libwebsockets 4.1 lets through, checked on the raw bytes
-    # (src/server/rawguard.c) ----
+    # (src/server/net/rawguard.c) ----
     # an unmasked client frame: RFC 6455 5.1, the server must close (1002)
     for opcode, payload, what in [(1, '{"type":"ping"}', "an unmasked text frame"),
                                   (9, "", "an unmasked ping (control) frame")]:

@@ -12,7 +12,7 @@ for a few seconds per run.
 - With whole views (--frames full): the same, and the state frames are far
   larger than patches.
 - A flag without its value, an unknown flag: exit status 2.
-- The server's loop statistics (CHARTERED_LOOP_STATS, src/server/loopstats.c)
+- The server's loop statistics (CHARTERED_LOOP_STATS, src/server/net/loopstats.c)
   of a run at once: written at the stop, and they add up (a latency sample
   per state frame, at least one per move counted; the moves stored, counted
   in each second's line, add up to the server's count; commits no more than

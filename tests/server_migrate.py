@@ -9,7 +9,7 @@ first session that shows its token. A database from a newer chartered is
 refused with a clear message.
 
 The old schema is written here, as the code before versioning wrote it
-(src/server/store.c at 840180d); the moves come from `chartered legal`. A
+(src/server/store/store.c at 840180d); the moves come from `chartered legal`. A
 second database is at version 2 (accounts and sessions, seats owned by an
 account): its upgrade fills game_players (version 3) from the stored seats.
 

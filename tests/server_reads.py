@@ -1,5 +1,5 @@
 """server_reads.py: reads a request waits for are made off the event loop
-(src/server/reads.c): a summary, a replay or a watch of a game that is not in
+(src/server/api/reads.c): a summary, a replay or a watch of a game that is not in
 memory, and the session of a request's cookie, are read on the writer thread
 and answered when the read is back. The server runs with
 CHARTERED_EVICT_SECONDS=1.

@@ -1,5 +1,5 @@
 """server_sendthread.py: clients that go away while the sender thread holds
-frames for them (src/server/sender.c). A person plays against three random
+frames for them (src/server/net/sender.c). A person plays against three random
 bots while spectators watch; every few moves one spectator disconnects
 without a word (a reset, an end of file or a close frame, in turn) and a new
 one comes, so that the server closes connections whose frames are queued,

@@ -1,5 +1,5 @@
 """server_slowreader.py: a client that does not read while frames pile up
-for it gets every frame whole and in order (src/server/ws_session.c: a
+for it gets every frame whole and in order (src/server/api/ws_session.c: a
 frame goes to the kernel at once while it takes it whole; after a partial
 send the rest waits for the writable callback, behind what the kernel
 already has). A person plays against three random bots; two spectators with
@@ -11,7 +11,7 @@ before: the client raises DeltaError otherwise), the whole-frame
 spectator's decisions never go back, each gets one pong per ping, and both
 end at the game's last decision, with a view equal to a whole view read
 then. Run on both event loops (libev, the default, and --loop poll), and
-with the frames sent by the sender thread (src/server/sender.c, the
+with the frames sent by the sender thread (src/server/net/sender.c, the
 default: a job's partial send leaves its rest to libwebsockets, behind
 which every later frame waits) and by the loop (--send-thread off).
 

@@ -55,7 +55,8 @@
 #include "play.h"
 #include "../src/play/play.h"
 #include "protocol.h"
-#include "server.h"
+#include "api/api.h"
+#include "game/game_impl.h"
 #include "text.h"
 
 #define REDEALS 2

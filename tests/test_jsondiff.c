@@ -1,4 +1,4 @@
-/* test_jsondiff.c: the server's view deltas (src/server/jsondiff.c). Each
+/* test_jsondiff.c: the server's view deltas (src/server/game/jsondiff.c). Each
  * patch is applied with an RFC 6902 applier written here on jansson (so the
  * diff is checked by a reader it does not share code with) and must give
  * exactly the new document: hand-made documents for each kind of change
@@ -26,7 +26,7 @@
 
 #include "chartered.h"
 #include "play.h"
-#include "server.h"
+#include "game/game_impl.h"
 #include "text.h"
 
 /* RFC 6901 token -> key (in place). */

@@ -1,4 +1,4 @@
-/* test_mask.c: the server's game log as each reader sees it (src/server/mask.c).
+/* test_mask.c: the server's game log as each reader sees it (src/server/game/mask.c).
  * Along random games of both editions, every move's entry is made the way
  * the server makes it (srv_mask_move, srv_log_texts) and written for every
  * seat and a spectator in every language (srv_log_write); the result must be
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "server.h"
+#include "game/game_impl.h"
 #include "text.h"
 
 static uint64_t rnd(uint64_t *s)

@@ -1,5 +1,5 @@
 /* test_move_frame.c: the server's reading of move frames without jansson
- * (src/server/move_frame.c) against jansson's own: every frame it accepts
+ * (src/server/api/move_frame.c) against jansson's own: every frame it accepts
  * jansson reads as the same three members with the same values, and every
  * plain move frame (the shape the web client and the load generator send,
  * with or without whitespace, in any member order) is accepted. Frames are
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "server.h"
+#include "api/api.h"
 
 /* What jansson makes of text: 1 when it is an object of exactly type
  * "move", a string move and an integer decision, with those values. */

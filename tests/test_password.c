@@ -1,4 +1,4 @@
-/* test_password.c: the server's password hashing (src/server/auth_hash.c)
+/* test_password.c: the server's password hashing (src/server/people/auth_hash.c)
  * and token hashes (tokens.c): argon2id with OWASP's minimum parameters
  * (19 MiB, 2 passes) in the stored string, verification of the right and a
  * wrong password, the rehash test for hashes made with other parameters,
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <sodium.h>
 
-#include "server.h"
+#include "people/people.h"
 
 static void test_hash_parameters(void **st)
 {

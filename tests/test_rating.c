@@ -1,4 +1,4 @@
-/* test_rating.c: tests of the Glicko-2 module (src/server/rating.c) against
+/* test_rating.c: tests of the Glicko-2 module (src/server/people/rating.c) against
  * hand-computed updates: Glickman's worked example from "Example of the
  * Glicko-2 system" (2013), a game of four players with a shared place worked
  * step by step below, the period without games, the bounds on the deviation

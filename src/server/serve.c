@@ -25,9 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cluster.h"
-#include "paths.h"
-#include "server.h"
+#include "serve.h"
 
 srv *g_srv;
 static volatile sig_atomic_t interrupted;

@@ -1,7 +1,7 @@
 /* fuzz_http_api.c: libFuzzer harness of the game server's HTTP requests
  * that create games (POST /api/games; docs/protocol.md), whole: request
  * line, headers and body go through libwebsockets' own HTTP parser and the
- * server's request handling (srv_http_callback, src/server/http_api.c:
+ * server's request handling (srv_http_callback, src/server/api/http_api.c:
  * routing, the body read in pieces, the session's reads, srv_game_create,
  * the database, the answer), not only the JSON reader that fuzz_http_body
  * calls. Issue 28 ("What to build" 3).
@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
-#include "server.h"
+#include "serve.h"
 
 static srv the_server;
 static struct lws_context *ctx;

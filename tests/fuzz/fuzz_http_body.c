@@ -1,5 +1,5 @@
 /* fuzz_http_body.c: libFuzzer harness of the JSON bodies the game server
- * reads (src/server/lobby.c), without sockets: the low two bits of byte 0
+ * reads (src/server/game/lobby.c), without sockets: the low two bits of byte 0
  * pick the reader, the rest is the JSON text as a request (or the
  * database) gives it.
  *   0: POST /api/games (srv_game_create; bit 4 of byte 0: sent by a guest
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "server.h"
+#include "serve.h"
 
 static srv the_server;
 

@@ -1,5 +1,5 @@
 /* fuzz_ws.c: libFuzzer harness of the WebSocket message handler of
- * `chartered serve` (src/server/ws_session.c), called without sockets
+ * `chartered serve` (src/server/api/ws_session.c), called without sockets
  * through srv_ws_handle_text: what the server does with each whole text
  * message of a client (join, watch, move, ping; errors).
  *
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "server.h"
+#include "serve.h"
 
 static srv the_server;
 static srv_store *store;
@@ -121,7 +121,7 @@ static void drain(srv_client *c, int with_state)
                 o->buf[LWS_PRE + o->len - 1] != '}' || memchr(o->buf + LWS_PRE, 0, o->len))
                 fz_fail("a state frame", "does not look like one");
             /* not freed: the frame is in the loop's own buffer, valid until
-               the next call (srv_state_frame, server.h) */
+               the next call (srv_state_frame, game/game.h) */
             srv_views_release(c->game);
         }
     }

@@ -1,6 +1,6 @@
 // rated.js: whether a game is rated, said where it matters (issue 31): on
 // the create form, on the game page and on its end screen. The rule is the
-// server's (docs/ratings.md, "Which games are rated"; src/server/results.c):
+// server's (docs/ratings.md, "Which games are rated"; src/server/game/results.c):
 // a game is rated when it ends by the rules, every seat is a person with an
 // account (no bot, no guest), and it is not a practice game (a chosen seed,
 // or a start from a position). This module only says it; the server decides.

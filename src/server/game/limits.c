@@ -1,0 +1,402 @@
+/* limits.c: the bookkeeping of the server's limits on what one client, or
+ * everyone together, may hold or do (issue 19, "limits everywhere"; the
+ * table with defaults and how to change them is in docs/protocol.md,
+ * "Limits"):
+ *   - games created per address per minute (a token bucket per address);
+ *   - games waiting for players: at most so many per address and in all, and
+ *     a waiting game expires after a day (srv_limits_tick), so the memory
+ *     held by games created and never started is bounded;
+ *   - WebSocket connections per address;
+ *   - a game in play with human seats and no person connected for a day is
+ *     ended as "abandoned" (issue 16);
+ *   - the time a request may take to arrive (CHARTERED_REQUEST_SECONDS,
+ *     kept by rawguard.c from this file's tick).
+ * The client's address every per-address limit counts is srv_client_addr's
+ * (below: with --trust-proxy, the address the proxy appended).
+ * Each limit is read once from its environment variable (CHARTERED_...),
+ * else its default. Peers on loopback (127.0.0.0/8, ::1: a reverse proxy on
+ * the same machine, the load generator, the tests) are exempt from the
+ * per-address limits unless CHARTERED_LIMIT_LOOPBACK=1: behind a proxy every
+ * client has the proxy's address, unless the server is told to trust the
+ * proxy's X-Forwarded-For (--trust-proxy), and then each client counts.
+ * Everything here runs on the event-loop thread.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game.h"
+#include "api/api.h"
+#include "serve.h"
+
+typedef struct limit_def {
+    const char *env;
+    long long def, lo, hi;
+} limit_def;
+
+static const limit_def defs[SRV_LIMIT_COUNT] = {
+    [SRV_LIMIT_CREATES_PER_MIN] = {"CHARTERED_CREATES_PER_MINUTE", 20, 1, 1000000},
+    [SRV_LIMIT_WAITING_PER_ADDR] = {"CHARTERED_WAITING_PER_ADDRESS", 50, 1, 1000000},
+    [SRV_LIMIT_WAITING_MAX] = {"CHARTERED_WAITING_GAMES_MAX", 5000, 1, 10000000},
+    [SRV_LIMIT_WAITING_EXPIRE_S] = {"CHARTERED_WAITING_EXPIRE_SECONDS", 86400, 1, 100000000},
+    [SRV_LIMIT_CONNS_PER_ADDR] = {"CHARTERED_CONNECTIONS_PER_ADDRESS", 64, 1, 1000000},
+    [SRV_LIMIT_ABANDON_S] = {"CHARTERED_ABANDON_SECONDS", 86400, 1, 100000000},
+    [SRV_LIMIT_LOOPBACK] = {"CHARTERED_LIMIT_LOOPBACK", 0, 0, 1},
+    /* a request's headers and body from its first byte (rawguard.c) */
+    [SRV_LIMIT_REQUEST_S] = {"CHARTERED_REQUEST_SECONDS", 20, 1, 3600},
+};
+
+long long srv_limit(int which)
+{
+    static long long val[SRV_LIMIT_COUNT];
+    static int read[SRV_LIMIT_COUNT];
+    if (which < 0 || which >= SRV_LIMIT_COUNT)
+        return 0;
+    if (!read[which]) {
+        const limit_def *d = &defs[which];
+        val[which] = d->def;
+        const char *v = getenv(d->env);
+        if (v && *v) {
+            char *end;
+            long long x = strtoll(v, &end, 10);
+            if (*end || x < d->lo || x > d->hi)
+                fprintf(stderr, "chartered: %s must be a whole number from %lld to %lld, not "
+                        "'%.40s': using %lld\n", d->env, d->lo, d->hi, v, d->def);
+            else
+                val[which] = x;
+        }
+        read[which] = 1;
+    }
+    return val[which];
+}
+
+/* ---- per-address records ---------------------------------------------------- */
+
+typedef struct addr_rec {
+    struct addr_rec *next;
+    char addr[64];
+    int conns;                  /* open WebSocket connections */
+    int waiting;                /* waiting games it created (still waiting) */
+    double bucket;              /* game creations left (token bucket) */
+    int64_t bucket_ms;
+} addr_rec;
+
+#define ADDR_BUCKETS 1024
+static addr_rec *table[ADDR_BUCKETS];
+
+static unsigned addr_hash(const char *a)
+{
+    unsigned h = 2166136261u;
+    for (; *a; a++)
+        h = (h ^ (unsigned char)*a) * 16777619u;
+    return h % ADDR_BUCKETS;
+}
+
+static addr_rec *rec_get(const char *addr, int create)
+{
+    unsigned h = addr_hash(addr);
+    for (addr_rec *r = table[h]; r; r = r->next)
+        if (strcmp(r->addr, addr) == 0)
+            return r;
+    if (!create)
+        return NULL;
+    addr_rec *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    snprintf(r->addr, sizeof r->addr, "%s", addr);
+    r->bucket = (double)srv_limit(SRV_LIMIT_CREATES_PER_MIN);
+    r->bucket_ms = srv_now_ms();
+    r->next = table[h];
+    table[h] = r;
+    return r;
+}
+
+/* A record that holds nothing and whose bucket is full again is freed by
+ * the sweep, so the table holds only the addresses active lately. */
+static void sweep(int64_t now)
+{
+    double cap = (double)srv_limit(SRV_LIMIT_CREATES_PER_MIN);
+    for (int h = 0; h < ADDR_BUCKETS; h++)
+        for (addr_rec **pp = &table[h]; *pp;) {
+            addr_rec *r = *pp;
+            double b = r->bucket + (double)(now - r->bucket_ms) * cap / 60000.0;
+            if (r->conns == 0 && r->waiting == 0 && b >= cap) {
+                *pp = r->next;
+                free(r);
+            } else {
+                pp = &r->next;
+            }
+        }
+}
+
+int srv_addr_exempt(const char *addr)
+{
+    if (srv_limit(SRV_LIMIT_LOOPBACK))
+        return 0;
+    return !addr[0] || strncmp(addr, "127.", 4) == 0 || strcmp(addr, "::1") == 0 ||
+           strncmp(addr, "::ffff:127.", 11) == 0;
+}
+
+/* The address a trusted proxy appended: the right-most entry of the last
+ * X-Forwarded-For header line (HAProxy's `option forwardfor` adds a line of
+ * its own, nginx's $proxy_add_x_forwarded_for appends ", ADDR" to the
+ * client's line: either way the proxy's word is the last one, whatever the
+ * client wrote before it). Written in canonical form (inet_ntop) so that
+ * "0:0::1" and "::1" are one address, and an IPv4-mapped IPv6 address as
+ * the IPv4 address it is. 1: found and read; 0: no header;
+ * -1: a header whose last entry is not an address (or cannot be read). */
+static int forwarded_for(struct lws *wsi, char *out, size_t n)
+{
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
+    if (total <= 0) { /* absent (0), or present and empty (-1) */
+        char none[1];
+        return lws_hdr_copy_fragment(wsi, none, 1, WSI_TOKEN_X_FORWARDED_FOR, 0) < 0 ? 0 : -1;
+    }
+    char *buf = malloc((size_t)total + 1);
+    if (!buf)
+        return -1;
+    /* the last fragment (header line) */
+    int got = -1;
+    for (int i = 0; i < 4096; i++) {
+        int fl = lws_hdr_copy_fragment(wsi, buf, total + 1, WSI_TOKEN_X_FORWARDED_FOR, i);
+        if (fl < 0)
+            break;
+        got = i;
+    }
+    int rc = -1;
+    if (got >= 0 && lws_hdr_copy_fragment(wsi, buf, total + 1, WSI_TOKEN_X_FORWARDED_FOR, got) >= 0) {
+        char *last = strrchr(buf, ',');
+        last = last ? last + 1 : buf;
+        while (*last == ' ' || *last == '\t')
+            last++;
+        size_t len = strlen(last);
+        while (len && (last[len - 1] == ' ' || last[len - 1] == '\t'))
+            last[--len] = 0;
+        if (len > 2 && last[0] == '[' && last[len - 1] == ']') { /* [v6] */
+            last[len - 1] = 0;
+            last++;
+        }
+        unsigned char bin[sizeof(struct in6_addr)];
+        char canon[INET6_ADDRSTRLEN];
+        if (inet_pton(AF_INET, last, bin) == 1 &&
+            inet_ntop(AF_INET, bin, canon, sizeof canon)) {
+            snprintf(out, n, "%s", canon);
+            rc = 1;
+        } else if (inet_pton(AF_INET6, last, bin) == 1 &&
+                   (IN6_IS_ADDR_V4MAPPED((struct in6_addr *)bin) /* ::ffff:a.b.c.d is a.b.c.d */
+                    ? inet_ntop(AF_INET, bin + 12, canon, sizeof canon)
+                    : inet_ntop(AF_INET6, bin, canon, sizeof canon))) {
+            snprintf(out, n, "%s", canon);
+            rc = 1;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* The client's address, for every per-address limit (creations, waiting
+ * games, connections, logins, chat). Without --trust-proxy: the peer. With
+ * it: the address the proxy appended to X-Forwarded-For (issue 28 item 4:
+ * a header longer than a fixed buffer used to fall back to the peer, the
+ * proxy's exempt loopback address, and lifted every limit). A request
+ * without the header comes from the proxy's machine itself (its health
+ * checks): the peer. A header whose last entry is no address is never
+ * taken for the peer: it counts as one client of its own per peer,
+ * "unreadable-xff@PEER", which is not exempt. */
+void srv_client_addr(struct lws *wsi, char *out, size_t n)
+{
+    char peer[INET6_ADDRSTRLEN + 8] = "";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    if (!peer[0])
+        snprintf(peer, sizeof peer, "?");
+    if (g_srv->opt.trust_proxy) {
+        char fwd[INET6_ADDRSTRLEN];
+        int rc = forwarded_for(wsi, fwd, sizeof fwd);
+        if (rc > 0) {
+            snprintf(out, n, "%s", fwd);
+            return;
+        }
+        if (rc < 0) {
+            snprintf(out, n, "unreadable-xff@%s", peer);
+            return;
+        }
+    }
+    snprintf(out, n, "%s", peer);
+}
+
+void srv_peer_addr(struct lws *wsi, char *out, size_t n)
+{
+    srv_client_addr(wsi, out, n);
+}
+
+/* ---- game creation ---------------------------------------------------------- */
+
+int srv_limit_waiting(const srv_game *g, const char *addr, char *why, size_t n, int *retry_s)
+{
+    *retry_s = 0;
+    if (g->status != GAME_WAITING)
+        return 0;
+    int waiting_all = 0;
+    for (srv_game *g = g_srv->games; g; g = g->lnext)
+        waiting_all += g->status == GAME_WAITING;
+    if (waiting_all >= srv_limit(SRV_LIMIT_WAITING_MAX)) {
+        snprintf(why, n, "the server holds %d games waiting for players, its limit: try again "
+                 "later", waiting_all);
+        *retry_s = 60;
+        return 503;
+    }
+    if (srv_addr_exempt(addr))
+        return 0;
+    addr_rec *r = rec_get(addr, 1);
+    if (r && r->waiting >= srv_limit(SRV_LIMIT_WAITING_PER_ADDR)) {
+        snprintf(why, n, "you have %d games waiting for players, the limit per address: start "
+                 "or let some expire first", r->waiting);
+        *retry_s = 60;
+        return 429;
+    }
+    return 0;
+}
+
+int srv_limit_create(const char *addr, int64_t now, char *why, size_t n, int *retry_s)
+{
+    *retry_s = 0;
+    if (srv_addr_exempt(addr))
+        return 0;
+    addr_rec *r = rec_get(addr, 1);
+    if (!r) {
+        snprintf(why, n, "out of memory");
+        return 503;
+    }
+    double cap = (double)srv_limit(SRV_LIMIT_CREATES_PER_MIN);
+    r->bucket += (double)(now - r->bucket_ms) * cap / 60000.0;
+    r->bucket_ms = now;
+    if (r->bucket > cap)
+        r->bucket = cap;
+    if (r->bucket < 1.0) {
+        *retry_s = (int)((1.0 - r->bucket) * 60.0 / cap) + 1;
+        snprintf(why, n, "too many games created: at most %lld a minute per address; try again "
+                 "in %d s", (long long)cap, *retry_s);
+        return 429;
+    }
+    r->bucket -= 1.0;
+    return 0;
+}
+
+void srv_limit_created(srv_game *g, const char *addr)
+{
+    snprintf(g->creator_addr, sizeof g->creator_addr, "%s", addr ? addr : "");
+    if (g->status != GAME_WAITING || srv_addr_exempt(g->creator_addr))
+        return;
+    addr_rec *r = rec_get(g->creator_addr, 1);
+    if (r) {
+        r->waiting++;
+        g->counted_waiting = 1;
+    }
+}
+
+void srv_limit_unwait(srv_game *g)
+{
+    if (!g->counted_waiting)
+        return;
+    g->counted_waiting = 0;
+    addr_rec *r = rec_get(g->creator_addr, 0);
+    if (r && r->waiting > 0)
+        r->waiting--;
+}
+
+/* ---- connections ------------------------------------------------------------ */
+
+int srv_limit_connect(const char *addr)
+{
+    if (srv_addr_exempt(addr))
+        return 0;
+    addr_rec *r = rec_get(addr, 1);
+    if (!r || r->conns >= srv_limit(SRV_LIMIT_CONNS_PER_ADDR))
+        return -1;
+    r->conns++;
+    return 0;
+}
+
+void srv_limit_disconnect(const char *addr)
+{
+    if (srv_addr_exempt(addr))
+        return;
+    addr_rec *r = rec_get(addr, 0);
+    if (r && r->conns > 0)
+        r->conns--;
+}
+
+/* ---- periodic: expiry, abandonment ----------------------------------------- */
+
+static int has_person_seat(const srv_game *g)
+{
+    for (int i = 0; i < g->nseats; i++)
+        if (g->seat[i].kind == SEAT_HUMAN)
+            return 1;
+    return 0;
+}
+
+static int person_connected(const srv_game *g)
+{
+    for (int i = 0; i < g->nseats; i++)
+        if (g->seat[i].kind == SEAT_HUMAN && g->seat[i].nconn > 0)
+            return 1;
+    return 0;
+}
+
+/* End g as abandoned: over, stored as "abandoned", no result, not rated. */
+static void abandon(srv_game *g)
+{
+    g->status = GAME_OVER;
+    g->abandoned = 1;
+    g->meta_dirty = 1;
+    for (int s = 0; s < g->nseats; s++)
+        g->seat[s].away = 0;
+    srv_commit_schedule(g);
+    for (srv_client *c = g->clients; c; c = c->gnext)
+        srv_client_want_state(c);
+    if (!g_srv->opt.quiet)
+        fprintf(stderr, "chartered: game %s abandoned: no player connected for %lld s\n", g->id,
+                srv_limit(SRV_LIMIT_ABANDON_S));
+}
+
+void srv_limits_tick(int64_t now)
+{
+    static int64_t last_sweep;
+    int64_t expire_ms = srv_limit(SRV_LIMIT_WAITING_EXPIRE_S) * 1000;
+    int64_t abandon_ms = srv_limit(SRV_LIMIT_ABANDON_S) * 1000;
+    for (srv_game **pp = &g_srv->games; *pp;) {
+        srv_game *g = *pp;
+        if (g->status == GAME_WAITING && now - g->created * 1000 >= expire_ms && !g->clients &&
+            !g->npending && !g->queued && !g->commit_busy && !g->views_job) {
+            /* never started: nothing was played, so it goes from memory and
+               from the database */
+            *pp = g->lnext;
+            srv_game_unhash(g);
+            srv_limit_unwait(g);
+            srv_store_delete_game(g_srv->store, g->id);
+            g_srv->ngames--;
+            g_srv->games_expired++;
+            srv_game_free(g);
+            continue;
+        }
+        if (g->status == GAME_PLAYING && g->days == 0 && has_person_seat(g)) {
+            if (person_connected(g))
+                g->alone_since_ms = 0;
+            else if (!g->alone_since_ms)
+                g->alone_since_ms = now;
+            else if (now - g->alone_since_ms >= abandon_ms && !g->npending && !g->commit_busy) {
+                abandon(g);
+                g_srv->games_abandoned++;
+            }
+        }
+        pp = &g->lnext;
+    }
+    srv_rawguard_tick(now);
+    if (now - last_sweep >= 60000) {
+        sweep(now);
+        last_sweep = now;
+    }
+}

@@ -1,0 +1,160 @@
+/* people/people.h: the people layer of the server (src/server/README.md):
+ * accounts, sessions and cookies, names, password hashing, attempt limits,
+ * tokens, ratings (rating.h).
+ */
+#ifndef CHARTERED_SERVER_PEOPLE_H
+#define CHARTERED_SERVER_PEOPLE_H
+
+#include "store/store.h"
+#include "people/rating.h"
+
+#define SRV_TOKEN_HEX 32      /* 128-bit seat tokens */
+#define SRV_HASH_HEX 64       /* BLAKE2b-256 of a token, as stored */
+#define SRV_SESSION_HEX 64    /* 256-bit session tokens (the cookie) */
+#define SRV_OWNER_MAX 40      /* "u:ID" or "g:SID" */
+/* Who sends a request: the session of its cookie (session.c). */
+typedef struct srv_ident {
+    char owner[SRV_OWNER_MAX];  /* "u:ID" account, "g:SID" guest; "" no session */
+    char name[32];              /* the account's or the guest's name */
+    int64_t user_id;            /* 0 for a guest */
+    char hash[SRV_HASH_HEX + 1]; /* the session's stored hash */
+} srv_ident;
+/* nhex hex digits from the OS random source into out (nhex+1 bytes). 0 or -1. */
+int srv_random_hex(char *out, int nhex);
+uint64_t srv_random_u64(void);
+/* Constant-time comparison of two NUL-terminated tokens. */
+int srv_token_equal(const char *a, const char *b);
+/* The stored form of a token: BLAKE2b-256 of its text, 64 hex digits. */
+void srv_token_hash(const char *token, char out[SRV_HASH_HEX + 1]);
+/* 1 when token hashes to hash (compared in constant time). */
+int srv_token_matches(const char *token, const char *hash);
+/* The session of a request's cookie (HTTP or the WebSocket upgrade) into id
+ * (owner "" when none, expired, or the request comes from another site). */
+void srv_ident_of(struct lws *wsi, srv_ident *id);
+/* The session of a cookie's token into id; -1 when there is none. */
+int srv_session_lookup(const char *token, srv_ident *id);
+/* A sign-up from a guest session (on db, the writer's): every stored game
+ * whose seat is the guest's (owner "g:SID") gets the account's owner key
+ * and name, and a row in game_players. How many games, or -1. */
+int srv_seats_carry_db(db_conn *db, const char *guest_owner, int64_t user_id,
+                       const char *name);
+/* The same on connection db (any thread). */
+int srv_session_lookup_db(db_conn *db, const char *token, srv_ident *id);
+/* 1 when the session of hash is still stored (not logged out), on db. */
+int srv_session_alive_db(db_conn *db, const char *hash);
+/* The session token of wsi's cookie (not of a cross-site request): 0 and
+ * tok, else -1 (no session to look up). */
+int srv_session_token(struct lws *wsi, char *tok, size_t n);
+/* While pre is set (not NULL), srv_ident_of answers with it instead of
+ * reading the database: the session was read already (reads.c). */
+void srv_ident_use(const srv_ident *pre);
+/* A new session (user_id 0: a guest named guest_name): its token (for the
+ * cookie) and identity, written at once on the loop's connection (tests). */
+int srv_session_create(int64_t user_id, const char *guest_name,
+                       char token[SRV_SESSION_HEX + 1], srv_ident *id);
+/* A new session made on the loop (random token, its hash, the identity)
+ * and written by the writer thread (srv_dbjob_submit, auth_api.c): the loop
+ * never waits on the insert. name: the account's name as shown, or the
+ * guest's. */
+typedef struct srv_newsession {
+    char token[SRV_SESSION_HEX + 1]; /* for the cookie; wiped once used */
+    char sid[17];
+    int guest;
+    srv_ident id;
+    char addr[48];              /* the client's network (srv_session_origin) */
+    char agent[128];            /* its User-Agent, printable ASCII */
+} srv_newsession;
+/* Where a new session comes from, for the list of one's sessions: the
+ * client's network (IPv4 /24, IPv6 /48) and User-Agent. */
+void srv_session_origin(struct lws *wsi, srv_newsession *ns);
+/* The sessions of me's account (a guest: its own one), newest first: id,
+ * created, last_seen, address, agent, current. NULL on a database error. */
+json_t *srv_sessions_list_db(db_conn *db, const srv_ident *me);
+/* Hashes of sessions ended (for srv_ws_logout); h is malloc'ed. */
+typedef struct srv_hashes {
+    int n;
+    char (*h)[SRV_HASH_HEX + 1];
+} srv_hashes;
+/* End me's account's sessions (a guest: its own): the one with public id
+ * sid, or all (sid NULL), but not me's own when keep_own. The hashes
+ * deleted into out; -1 on a database error. */
+int srv_sessions_end_db(db_conn *db, const srv_ident *me, const char *sid, int keep_own,
+                        srv_hashes *out);
+/* Delete the sessions past their 30 days: how many, or -1. */
+int srv_sessions_sweep_db(db_conn *db, int64_t now_s);
+/* From the periodic tick: the sweep above, at start and then hourly, on the
+ * writer thread. */
+void srv_session_sweep(int64_t now_ms);
+int srv_session_new(int64_t user_id, const char *name, int guest, srv_newsession *ns);
+/* Owner key of ns from its user id (after srv_account_insert set it). */
+void srv_session_owner(srv_newsession *ns);
+int srv_session_write(db_conn *db, const srv_newsession *ns);
+int srv_session_delete(const char *hash);
+void srv_session_finalize(void);
+/* 1 found (id, stored hash, name as written at sign-up), 0 none, -1 error. */
+int srv_account_find(const char *name, int64_t *user_id, char *pwhash, size_t n,
+                     char *shown, size_t sn);
+/* On the writer thread: 0 made, 1 the name is taken, -1 error. */
+int srv_account_insert(db_conn *db, const char *name, const char *pwhash, int64_t *user_id);
+int srv_account_set_hash(db_conn *db, int64_t user_id, const char *pwhash);
+/* 1 when an account's name looks like name (srv_name_skeleton), 0 not, -1
+ * error. */
+int srv_account_lookalike(db_conn *db, const char *name);
+/* Schema version 5 (store.c's migration): sessions.last_seen, addr, agent;
+ * accounts.name_skel, filled for the accounts there are; chat.guest. */
+int srv_accounts_schema_v5(db_conn *db);
+/* 1 when the request's Origin names another host than its Host. */
+int srv_cross_site(struct lws *wsi);
+/* 1 when the session with that hash still exists (not logged out). */
+int srv_session_alive(const char *hash);
+/* 1 when the request came over TLS (or through a trusted proxy saying so). */
+int srv_request_secure(struct lws *wsi);
+/* Names (names.c): NULL when name may be a guest's, else why not (its
+ * characters; accounts and bots are checked apart); its skeleton (what it
+ * looks like: case, lookalike letters and digits, separators folded); 1
+ * when it passes for a bot's name. */
+const char *srv_guest_name_problem(const char *name);
+void srv_name_skeleton(const char *name, char *out, size_t n);
+int srv_name_botlike(const char *name);
+/* Attempt limits (auth_limit.c): 1 when one more attempt with that key may
+ * be made now (and counts it), 0 when the key is over its limit; *retry_s:
+ * seconds until it may. */
+int srv_limit_take(const char *key, int limit, int64_t now_ms, int *retry_s);
+/* A slowdown rather than a lock-out: the first `burst` attempts of a window
+ * pass, then one per gap_ms (0 and *retry_s when it is too soon). */
+int srv_limit_slow(const char *key, int burst, int gap_ms, int64_t now_ms, int *retry_s);
+/* Remember key for 30 days (a good login from an address), and ask. */
+void srv_limit_mark(const char *key, int64_t now_ms);
+int srv_limit_known(const char *key, int64_t now_ms);
+/* Password hashing on a worker thread (auth_hash.c). */
+typedef struct srv_pwjob srv_pwjob;
+typedef void (*srv_pwjob_done)(srv_pwjob *j);
+struct srv_pwjob {
+    int verify;                 /* 1: check password against stored; 0: hash it */
+    char password[257];         /* wiped once used */
+    char newpw[257];            /* verify: when set and password matched, the
+                                   new password hashed into hash; wiped */
+    char stored[128];           /* verify: the stored hash ("" = none: a dummy
+                                   is checked, so the time is the same) */
+    int ok;                     /* verify: it matched; hash: made */
+    int rehash;                 /* verify: the stored hash's parameters are old */
+    char hash[128];             /* hash, or the new hash when rehash */
+    struct lws *wsi;            /* the request; NULL once it went away */
+    srv_pwjob_done done;        /* called on the event loop */
+    void *ctx;                  /* the route's own data (auth_api.c) */
+    char name[32];
+    int64_t user_id;
+    srv_pwjob *next;
+};
+int srv_pw_start(void);
+void srv_pw_stop(void);
+/* Queue a job (-1: the queue is full: answer 503). */
+int srv_pw_submit(srv_pwjob *j);
+/* On the event loop: call `done` of the finished jobs (which free them). */
+void srv_pw_drain(void);
+/* The hashing itself (also for the unit test): argon2id, 19 MiB, 2 passes. */
+int srv_pw_hash(const char *password, char out[128]);
+int srv_pw_verify(const char *stored, const char *password);
+int srv_pw_needs_rehash(const char *stored);
+
+#endif

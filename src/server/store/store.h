@@ -1,0 +1,119 @@
+/* store/store.h: the storage layer of the server (src/server/README.md):
+ * the storage interface (db.h) and its back ends, games as rows, the schema
+ * and its migrations, the writer thread (committer.c).
+ */
+#ifndef CHARTERED_SERVER_STORE_H
+#define CHARTERED_SERVER_STORE_H
+
+#include "net/net.h"
+#include "store/db.h"
+
+/* A game in memory (game.h); here only by pointer. */
+typedef struct srv_game srv_game;
+
+#define SRV_ID_HEX 16         /* 64-bit game ids */
+typedef struct srv_store srv_store;
+typedef struct srv_committer srv_committer;
+/* A move applied in memory but not yet committed to the database. */
+typedef struct srv_pending {
+    int n, player;
+    char move[96];
+    ch_move m;                  /* the move itself (to bring `durable` forward) */
+} srv_pending;
+/* Delete a game that never started (limits.c: an expired waiting game). */
+int srv_store_delete_game(srv_store *s, const char *id);
+srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
+/* The store's database connection (db.h; the event loop's: session.c). */
+db_conn *srv_store_db(srv_store *s);
+/* The schema version this code writes (db_schema_version). */
+#define SRV_SCHEMA_VERSION 5
+void srv_store_close(srv_store *s);
+int srv_store_create_game(srv_store *s, srv_game *g);
+int srv_store_update_meta(srv_store *s, srv_game *g);
+/* One transaction: every pending move and meta change of the listed games. */
+int srv_store_commit(srv_store *s, srv_game *list);
+/* One game's share of a commit, copied from the game on the event loop so
+ * that the writer thread (committer.c) writes it without touching the game:
+ * its pending moves, and its seats and status when they changed. */
+typedef struct srv_batch_item {
+    char id[SRV_ID_HEX + 1];
+    srv_pending *moves;
+    int nmoves;
+    char *seats;                /* seats JSON to store, NULL: unchanged */
+    char status[12];
+    unsigned away;              /* the away seats stored with it */
+    int clock;                  /* turn_clock row: 0 leave, 1 set, 2 drop */
+    int64_t since;              /* when the decision began, unix ms; 0: a bot
+                                   must move (turnbased.c) */
+    int days;
+    unsigned to_move;           /* the people to move (bit s: seat s) */
+    struct srv_result *result;  /* the game ended: its result (results.c) */
+    int64_t users[CH_MAX_PLAYERS]; /* with seats: each seat's account, 0 none */
+} srv_batch_item;
+int srv_batch_fill(srv_batch_item *it, srv_game *g);
+void srv_batch_free(srv_batch_item *it);
+/* Write the items in one transaction; -1 (rolled back) on failure, or
+ * SRV_STORE_CONFLICT when a row was there already: another writer (another
+ * server on the same PostgreSQL) stored one of these move numbers first,
+ * and the whole batch is refused (the moves' primary key (game, n)). */
+#define SRV_STORE_CONFLICT (-2)
+int srv_store_write(srv_store *s, const srv_batch_item *items, int n);
+/* The reason of the connection's last failed write, and its class (db.h:
+ * DB_ERR, DB_CONFLICT, DB_LOST). */
+const char *srv_store_errmsg(srv_store *s);
+int srv_store_errclass(srv_store *s);
+/* The writer thread (committer.c): the commits run beside the event loop, on
+ * a database connection of their own; a game's moves are acknowledged (its
+ * clients get their frames) when its commit is back. */
+srv_committer *srv_committer_start(const char *db, int sync_full, char *why, size_t n);
+/* Hand the games of list (each with something to write, none in flight) to
+ * the writer; -1 when out of memory (nothing handed). */
+int srv_committer_submit(srv_committer *c, srv_game *list);
+/* On the event loop: finish the commits that are back. */
+void srv_committer_drain(srv_committer *c);
+/* A write of the loop's (chat, session, account) run on the writer thread,
+ * in order with the commits: run(db, arg) there, then done(arg) on the loop.
+ * Without a writer thread both run at once on the loop. */
+typedef void (*srv_dbjob_fn)(db_conn *db, void *arg);
+typedef void (*srv_dbjob_done)(void *arg);
+int srv_dbjob_submit(srv_dbjob_fn run, srv_dbjob_done done, void *arg);
+/* Write what was handed, finish it, and stop the thread. */
+void srv_committer_stop(srv_committer *c);
+/* Load every game in play (replaying moves) after checking the file
+ * (PRAGMA quick_check). Each game that cannot be loaded is reported with its
+ * id and reason on standard error; with any of them, or a damaged file, -1
+ * (refuse to start) unless skip_damaged. Returns the count or -1. */
+int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n);
+/* 0 when the database can be written, else -1 with the reason. */
+int srv_store_writable(srv_store *s, char *why, size_t n);
+/* A game read from the database (moves replayed): a finished one, or a
+ * turn-based one out of memory (turnbased.c). NULL: none. */
+srv_game *srv_store_load_over(srv_store *s, const char *id);
+/* The same on another thread's connection db (reads.c). */
+srv_game *srv_store_load_db(db_conn *db, const char *id);
+/* Summaries (as GET /api/games) of the newest `limit` finished games. */
+json_t *srv_store_list_over(srv_store *s, int limit);
+/* The same lists from the rows only, on any thread's connection (reads.c);
+ * then, on the loop, srv_list_held puts the summaries of games held in
+ * memory in place of their rows (over), or drops them (in play: listed from
+ * memory). */
+json_t *srv_store_list_over_db(db_conn *db, int limit);
+json_t *srv_store_list_idle_db(db_conn *db, int limit);
+void srv_list_held(json_t *a, int over);
+/* Summaries of the newest `limit` turn-based games in play that are not in
+ * memory (turnbased.c: a game nobody looks at is dropped from memory). */
+json_t *srv_store_list_idle(srv_store *s, int limit);
+/* The move list of a game as [{"player","move"}...]. */
+json_t *srv_store_moves(srv_store *s, const char *id);
+/* A finished game's result as the writer stores it (docs/ratings.md). */
+typedef struct srv_result {
+    int n, edition, rated;
+    int64_t finished;           /* unix seconds */
+    int32_t scores[CH_MAX_PLAYERS];
+    unsigned winners;
+    unsigned left;              /* seats the stand-in played at the end: last */
+    int64_t user[CH_MAX_PLAYERS]; /* accounts (0: none) */
+    int place[CH_MAX_PLAYERS];  /* 0 first; equal: shared */
+} srv_result;
+
+#endif
