@@ -606,7 +606,8 @@ static int cs_mean(cstat *out, int m, const char *name, double *v, int n)
 
 /* The statistics of one run that are compared: win rates by bot, seat and
  * turn order, game length, companies founded and merged, each company's
- * share of games on the chart at the end, and the scores. */
+ * share of games on the chart at the end, and the scores (all, by seat, the
+ * winner's). */
 static int collect(const arena_results *res, const arena_stats *s, cstat *out)
 {
     int m = 0, n = res->ngames;
@@ -652,6 +653,16 @@ static int collect(const arena_results *res, const arena_stats *s, cstat *out)
             for (int st = 0; st < res->games[i].nplayers; st++)
                 v[k++] = res->games[i].score[st];
     m = cs_mean(out, m, "final score", v, k);
+    /* each seat's score: what a variant that treats seats alike or not
+       (docs/variants.md, "cash 1 +f100") changes first */
+    for (int st = 0; st < s->maxp; st++) {
+        k = 0;
+        for (int i = 0; i < n; i++)
+            if (!res->games[i].failed && st < res->games[i].nplayers)
+                v[k++] = res->games[i].score[st];
+        snprintf(name, sizeof name, "final score: seat %d", st + 1);
+        m = cs_mean(out, m, name, v, k);
+    }
     k = 0;
     for (int i = 0; i < n; i++) {
         const arena_game *g = &res->games[i];
