@@ -12,6 +12,7 @@ first.
 """
 import json
 import operator
+import os
 import secrets
 
 import numpy as np
@@ -89,10 +90,64 @@ class Game:
     preset="golden-age-first", events=True); arrangement= names a built-in
     arrangement (Building Amsterdam: standard, quick-battle, crossroads,
     outliers; The Golden Age: harbour or centre, by default its preset's side).
+    variant= is a variant file's path (docs/variants.md), as the chartered
+    command's --variant FILE: its settings (money, hands, hand limit, open
+    cards, supply, events) apply to every game; the edition, players, preset,
+    events and arrangement it names are used unless given here, and refused
+    (ValueError) when given otherwise. variant_text= is the file's text
+    itself (get_parameters gives it, so a Game is remade without the file).
     """
 
-    def __init__(self, edition="amsterdam", players=4, arrangement=None,
-                 preset="golden-age", events=False):
+    def __init__(self, edition=None, players=None, arrangement=None,
+                 preset=None, events=None, variant=None, variant_text=None):
+        var = None
+        if variant is not None or variant_text is not None:
+            if variant is not None and variant_text is not None:
+                raise ValueError("give variant (a path) or variant_text, not both")
+            if variant is not None:
+                if not isinstance(variant, (str, os.PathLike)):
+                    raise TypeError("variant is a path (str or os.PathLike)")
+                with open(variant, "rb") as f:
+                    raw = f.read()
+                name = os.fsencode(variant)
+            else:
+                if not isinstance(variant_text, str):
+                    raise TypeError("variant_text is a str")
+                raw = variant_text.encode()
+                name = b"variant"
+            var = ffi.new("ch_variant *")
+            msg = ffi.new("ch_msg *")
+            rc = lib.ch_variant_parse(var, raw, len(raw), name, msg)
+            if rc != lib.CH_OK:
+                raise ChError(rc, _msg_text(msg))
+            self.variant_text = raw.decode("utf-8", "replace")
+
+            def merge(mine, theirs, what):
+                if mine is not None and mine != theirs:
+                    raise ValueError(f"{what}={mine!r}, but the variant says {theirs!r}")
+                return theirs
+            if var.edition >= 0:
+                edition = merge(edition, [k for k, v in EDITIONS.items() if v == var.edition][0],
+                                "edition")
+            if var.nplayers:
+                players = merge(players, var.nplayers, "players")
+            if var.preset >= 0:
+                preset = merge(preset, [k for k, v in PRESETS.items() if v == var.preset][0],
+                               "preset")
+            if var.arrangement[0] != b"\0":
+                arr = ffi.string(var.arrangement).decode()
+                if "/" in arr or arr.endswith((".arr", ".board")):
+                    raise ValueError(f"the variant plays on the file {arr!r}: Python takes "
+                                     "built-in arrangements only (the chartered command reads files)")
+                arrangement = merge(arrangement, arr, "arrangement")
+        else:
+            self.variant_text = None
+        edition = "amsterdam" if edition is None else edition
+        players = 4 if players is None else players
+        preset = "golden-age" if preset is None else preset
+        if var is not None and var.events >= 0 and edition == "golden-age":
+            events = merge(None if events is None else bool(events), bool(var.events), "events")
+        events = False if events is None else events
         if edition not in EDITIONS:
             raise ValueError(f"unknown edition {edition!r} (amsterdam or golden-age)")
         players = _int(players, "players")
@@ -115,6 +170,11 @@ class Game:
                 arrangement = ffi.string(side).decode()
         elif arrangement is None:
             arrangement = "standard"
+        if var is not None:
+            msg = ffi.new("ch_msg *")
+            rc = lib.ch_variant_apply(var, self._setup, msg)
+            if rc != lib.CH_OK:
+                raise ChError(rc, _msg_text(msg))
         if not isinstance(arrangement, str):
             raise TypeError("arrangement is a str")
         self.arrangement = arrangement
@@ -137,6 +197,8 @@ class Game:
         self._params = {"players": players, "arrangement": arrangement}
         if self._ed == lib.CH_ED_GOLDEN_AGE:
             self._params.update(preset=preset, events=self.events)
+        if self.variant_text is not None:
+            self._params["variant_text"] = self.variant_text
 
     def num_players(self):
         return self._players
@@ -193,14 +255,16 @@ class Game:
     def __repr__(self):
         return (f"load_game({self.edition!r}, players={self._players}, "
                 f"arrangement={self.arrangement!r}"
-                + (f", preset={self.preset!r}, events={self.events}" if self._ed else "") + ")")
+                + (f", preset={self.preset!r}, events={self.events}" if self._ed else "")
+                + (f", variant_text={self.variant_text!r}" if self.variant_text is not None else "")
+                + ")")
 
 
 SHORT_NAMES = {"amsterdam": "chartered_amsterdam", "golden-age": "chartered_golden_age"}
 MAX_GAME_LENGTH = 10000
 
 
-def load_game(edition="amsterdam", **params):
+def load_game(edition=None, **params):
     """OpenSpiel's pyspiel.load_game: a Game from its name ("amsterdam",
     "golden-age", or the short_name get_type() reports) and parameters."""
     for ed, short in SHORT_NAMES.items():

@@ -363,7 +363,9 @@ static void play_game(run_ctx *rc, int i, ch_state *st)
     g->edition = cg.set.edition;
     g->nplayers = cg.set.nplayers;
     g->preset = cg.set.preset;
-    g->events = cg.set.events;
+    /* events in this game: Building Amsterdam's stock events unless a
+       variant left them out, The Golden Age's event cards when shuffled in */
+    g->events = cg.set.edition == CH_ED_AMSTERDAM ? !cg.set.no_stock_events : cg.set.events;
     snprintf(g->arr, sizeof g->arr, "%s", cg.arr);
     int r = i % ne;
     for (int s = 0; s < g->nplayers; s++)

@@ -132,6 +132,8 @@ typedef struct arena_flags {
     uint64_t seed;
     int jobs;
     const char *edition, *preset, *events, *arrangement;
+    const char *variant;       /* --variant FILE (docs/variants.md)          */
+    int edition_seen;
     int players, players_seen;
     int time_ms;
     const char *fallback;
@@ -139,7 +141,7 @@ typedef struct arena_flags {
     int verbose, quiet;
 } arena_flags;
 
-#define ARENA_NFLAGS 14
+#define ARENA_NFLAGS 15
 /* Defaults (games: def_games). */
 void arena_flags_default(arena_flags *f, int def_games);
 /* Write the specs of the shared flags into specs[0..ARENA_NFLAGS): --games

@@ -34,7 +34,7 @@ void arena_flag_specs(arena_flags *f, opt_spec *s)
         {"jobs", 'j', OPT_INT, &f->jobs, "J", 1, 256,
          "games played at once (default: the number of cores)", NULL},
         {"edition", 'e', OPT_STR, &f->edition, "NAME", 0, 0,
-         "amsterdam (default), golden-age or all", NULL},
+         "amsterdam (default), golden-age or all", &f->edition_seen},
         {"players", 'p', OPT_INT, &f->players, "N", 0, CH_MAX_PLAYERS,
          "players per game (default: the number of bots, at least 2; 0 "
          "cycles)", &f->players_seen},
@@ -45,6 +45,8 @@ void arena_flag_specs(arena_flags *f, opt_spec *s)
         {"arrangement", 'a', OPT_STR, &f->arrangement, "NAME", 0, 0,
          "built-in arrangement, all to cycle, or an arrangement file (a path with a / or ending in .arr; default: the edition's)",
          NULL},
+        {"variant", 0, OPT_STR, &f->variant, "FILE", 0, 0,
+         "a variant file (docs/variants.md) for every game", NULL},
         {"time", 't', OPT_INT, &f->time_ms, "MS", 1, 3600000,
          "protocol bots: time limit per move in ms (default 5000)", NULL},
         {"fallback", 0, OPT_STR, &f->fallback, "NAME", 0, 0,
@@ -95,8 +97,9 @@ int arena_configure(const char *cmd, arena_flags *f, const char **bots,
                   "(0 cycles the edition's counts)", cmd);
         return EXIT_USAGE;
     }
-    rc = cli_mix_init(&cfg->mix, cmd, f->edition, players, f->preset,
-                      f->events, f->arrangement, "golden-age", "off");
+    rc = cli_mix_init_variant(&cfg->mix, cmd, f->variant, f->edition, f->edition_seen, players,
+                              f->players_seen, f->preset, f->events, f->arrangement, "golden-age",
+                              "off");
     if (rc)
         return rc;
     cfg->games = f->games;
@@ -123,6 +126,8 @@ json_t *arena_run_json(const arena_cfg *cfg, const arena_flags *f)
         json_object_set_new(run, "events", json_string(f->events));
     if (f->arrangement)
         json_object_set_new(run, "arrangement", json_string(f->arrangement));
+    if (f->variant)
+        json_object_set_new(run, "variant", json_string(f->variant));
     json_t *bots = json_array();
     for (int e = 0; e < cfg->nentries; e++)
         json_array_append_new(bots, json_string(cfg->entries[e].label));
@@ -166,7 +171,7 @@ int cmd_arena(int argc, char **argv)
                                 "[--seed S] [--jobs J]\n"
                                 "                       [--edition NAME] [--players N] "
                                 "[--preset P] [--events E]\n"
-                                "                       [--arrangement NAME] [--time MS] "
+                                "                       [--arrangement NAME] [--variant FILE] [--time MS] "
                                 "[--out DIR]",
                                 "Plays N games between bots, seats rotated so that each bot "
                                 "plays each seat\nequally, and prints win rates and ratings "

@@ -111,6 +111,32 @@ const char *cli_preset_name(int preset);
 /* "on" -> 1, "off" -> 0; -1 when neither. */
 int cli_onoff_find(const char *s);
 
+/* ---- --variant FILE (variant.c; docs/variants.md) ------------------------------- */
+typedef struct cli_variant {
+    ch_variant v;
+    char path[512];   /* the file as given                                   */
+    char *text;       /* its text (malloc'd), kept for game files            */
+    char arr[1024];   /* its arrangement: a built-in name, or the file's path
+                         relative to the variant's folder; "" when not said   */
+} cli_variant;
+/* Read and parse the variant file at path; the reason printed ("file:line:
+ * ...") and EXIT_FAIL on error. Free with cli_variant_free. */
+int cli_variant_load(cli_variant *cv, const char *cmd, const char *path);
+void cli_variant_free(cli_variant *cv);
+/* Merge the variant's edition, player count, Golden Age preset and events
+ * and arrangement into a command's flag values: what the variant says
+ * replaces a value the user did not give, and a value the user gave that
+ * says otherwise is refused (EXIT_USAGE after a message). edition_seen and
+ * players_seen: the user gave --edition, --players; *preset, *events and
+ * *arrangement are NULL when not given. */
+int cli_variant_merge(const cli_variant *cv, const char *cmd, const char **edition,
+                      int edition_seen, int *players, int players_seen,
+                      const char **preset, const char **events, const char **arrangement);
+/* ch_variant_apply with the reason printed (EXIT_USAGE) on failure. */
+int cli_variant_apply(const cli_variant *cv, const char *cmd, ch_setup *set);
+/* {"file": path, "text": text}, for a game file's setup. */
+json_t *cli_variant_json(const cli_variant *cv);
+
 /* ---- the games of selfplay and bench (mix.c) ------------------------------------ */
 #define MIX_MAX_BOARDS 16
 /* Which games a run plays: editions, player counts, Golden Age presets and
@@ -126,6 +152,10 @@ typedef struct cli_mix {
     char bname[MIX_MAX_BOARDS][256]; /* built-in name, or the file's path */
     int bedition[MIX_MAX_BOARDS];
     ch_board *boards;
+    int has_variant;           /* --variant: applied to every game           */
+    ch_variant variant;
+    char variant_path[512];
+    char variant_arr[1024];    /* the variant's arrangement (arr_name)       */
 } cli_mix;
 
 /* One game of a mix. */
@@ -149,11 +179,22 @@ int cli_mix_init(cli_mix *mx, const char *cmd, const char *edition,
                  int players, const char *preset, const char *events,
                  const char *arrangement, const char *def_preset,
                  const char *def_events);
+/* Apply cv's settings to every game of the mix (after cli_mix_init, with
+ * the flags cli_variant_merge gave it): checked here for each player count,
+ * edition and preset the mix plays, so that cli_mix_game cannot fail.
+ * 0, or EXIT_USAGE after a message. */
+int cli_mix_set_variant(cli_mix *mx, const char *cmd, const cli_variant *cv);
+/* cli_mix_init after --variant FILE (NULL: none) is loaded and merged with
+ * the flags (cli_variant_merge), then cli_mix_set_variant. */
+int cli_mix_init_variant(cli_mix *mx, const char *cmd, const char *variant, const char *edition,
+                         int edition_seen, int players, int players_seen, const char *preset,
+                         const char *events, const char *arrangement, const char *def_preset,
+                         const char *def_events);
 /* Game gi of the mix (seed: the game's seed). */
 void cli_mix_game(const cli_mix *mx, uint64_t gi, uint64_t seed, cli_game *g);
 /* "--edition golden-age --players 3 --preset golden-age --events on
  * --arrangement harbour": the flags that select game g alone. */
-void cli_mix_flags(const cli_game *g, char *buf, size_t n);
+void cli_mix_flags(const cli_mix *mx, const cli_game *g, char *buf, size_t n);
 /* "golden-age" / "amsterdam" / "all" as given. */
 const char *cli_mix_edition_text(const cli_mix *mx);
 void cli_mix_free(cli_mix *mx);

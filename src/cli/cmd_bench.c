@@ -38,13 +38,16 @@ int cmd_bench(int argc, char **argv)
     double seconds = 3.0;
     uint64_t seed = 1;
     const char *arrangement = NULL, *edition = "amsterdam", *preset = NULL;
-    const char *events = NULL;
+    const char *events = NULL, *variant = NULL;
+    int edition_seen = 0, players_seen = 0;
     const opt_spec specs[] = {
         {"edition", 'e', OPT_STR, &edition, "NAME", 0, 0,
-         "amsterdam (default), golden-age, or all to alternate them", NULL},
+         "amsterdam (default), golden-age, or all to alternate them", &edition_seen},
         {"players", 'p', OPT_INT, &players, "N", 2, CH_MAX_PLAYERS,
          "players per game (default 4; Building Amsterdam 2-5, The Golden "
-         "Age 2-6)", NULL},
+         "Age 2-6)", &players_seen},
+        {"variant", 0, OPT_STR, &variant, "FILE", 0, 0,
+         "a variant file (docs/variants.md) for every game", NULL},
         {"preset", 0, OPT_STR, &preset, "NAME", 0, 0,
          "Golden Age preset: golden-age (default), golden-age-first, or both "
          "in turn", NULL},
@@ -70,7 +73,7 @@ int cmd_bench(int argc, char **argv)
                                 "chartered bench [--edition amsterdam|golden-age|all] "
                                 "[--players 4] [--preset NAME|both] [--events on|off|both] "
                                 "[--games G] [--seconds T] [--seed S] [--arrangement NAME] "
-                                "[--copies N] [--json]",
+                                "[--variant FILE] [--copies N] [--json]",
                                 "Random playouts on one thread: every step lists all legal "
                                 "moves (ch_legal),\npicks one uniformly and applies it with "
                                 "ch_apply_fast.",
@@ -87,8 +90,8 @@ int cmd_bench(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_mix mix;
-    if ((rc = cli_mix_init(&mix, "bench", edition, players, preset, events,
-                           arrangement, "golden-age", "off")))
+    if ((rc = cli_mix_init_variant(&mix, "bench", variant, edition, edition_seen, players,
+                                   players_seen, preset, events, arrangement, "golden-age", "off")))
         return rc;
     /* The configuration printed: the first game's (every game's, unless
      * something cycles). */
@@ -105,6 +108,11 @@ int cmd_bench(int argc, char **argv)
                                  : g0.set.events ? "on" : "off");
     else
         snprintf(conf, sizeof conf, "amsterdam");
+    if (mix.has_variant) {
+        size_t l = strlen(conf);
+        snprintf(conf + l, sizeof conf - l, ", variant %s", mix.variant.name);
+    }
+    players = g0.set.nplayers; /* a variant may set the count */
     const char *arr_text = mix.neds > 1 ? "as the games need" : g0.arr;
     cli_game g;
     ch_msg err = {{0}};
@@ -161,7 +169,7 @@ int cmd_bench(int argc, char **argv)
     cli_mix_free(&mix);
     if (failed) {
         char flags[200];
-        cli_mix_flags(&g, flags, sizeof flags);
+        cli_mix_flags(&mix, &g, flags, sizeof flags);
         cli_error("chartered bench: game with seed %" PRIu64 " stuck after %"
                   PRIu64 " decisions (no legal move or no end); run 'chartered "
                   "selfplay --games 1 --seed %" PRIu64 " %s' to see why",

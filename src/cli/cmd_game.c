@@ -49,16 +49,23 @@ static int new_from_position(const char *path, const char *out)
     return rc;
 }
 
+static int new_game(const char *edition_s, const char *arrangement, const char *arr_file,
+                    const char *board_dir, const char *preset_s, const char *events_s,
+                    int players, int seen_players, int seen_seed, uint64_t seed, const char *out,
+                    const cli_variant *cv);
+
 int cmd_new(int argc, char **argv)
 {
     const char *edition_s = "amsterdam", *arrangement = NULL, *arr_file = NULL;
     const char *board_dir = NULL, *out = "-", *preset_s = NULL;
-    const char *events_s = NULL, *position = NULL;
-    int players = 4, seen_seed = 0, seen_players = 0;
+    const char *events_s = NULL, *position = NULL, *variant = NULL;
+    int players = 4, seen_seed = 0, seen_players = 0, seen_edition = 0;
     uint64_t seed = 0;
     const opt_spec specs[] = {
         {"edition", 0, OPT_STR, &edition_s, "NAME", 0, 0,
-         "amsterdam (default) or golden-age", NULL},
+         "amsterdam (default) or golden-age", &seen_edition},
+        {"variant", 0, OPT_STR, &variant, "FILE", 0, 0,
+         "a variant file (docs/variants.md): its settings, kept in the game file", NULL},
         {"players", 'p', OPT_INT, &players, "N", 2, CH_MAX_PLAYERS,
          "number of players (default 4; Building Amsterdam: 2-5, The Golden "
          "Age: 2-6)", &seen_players},
@@ -88,7 +95,7 @@ int cmd_new(int argc, char **argv)
                                 "chartered new [--edition amsterdam|golden-age] [--players N] "
                                 "[--preset golden-age|golden-age-first] [--events on|off] "
                                 "[--arrangement NAME | --arrangement-file FILE [--board-dir "
-                                "DIR]] [--seed S] [-o FILE]\n       chartered new --position "
+                                "DIR]] [--variant FILE] [--seed S] [-o FILE]\n       chartered new --position "
                                 "FILE [-o FILE]",
                                 "Create a game and write its game file (setup, moves, state).",
                                 0, "the game file is given with -o FILE"};
@@ -98,13 +105,52 @@ int cmd_new(int argc, char **argv)
         return rc;
     if (position) {
         if (seen_players || seen_seed || preset_s || events_s || arrangement ||
-            arr_file || board_dir || strcmp(edition_s, "amsterdam") != 0) {
+            arr_file || board_dir || variant || strcmp(edition_s, "amsterdam") != 0) {
             cli_error("chartered new: --position names the edition, board, "
                       "players and seed itself; give no other setup flag");
             return EXIT_USAGE;
         }
         return new_from_position(position, out);
     }
+    cli_variant cv;
+    memset(&cv, 0, sizeof cv);
+    if (variant) {
+        if ((rc = cli_variant_load(&cv, "new", variant)))
+            return rc;
+        if (arr_file && cv.arr[0]) {
+            cli_error("chartered new: --arrangement-file %s, but variant '%s' (%s) plays on %s",
+                      arr_file, cv.v.name, cv.path, cv.v.arrangement);
+            cli_variant_free(&cv);
+            return EXIT_USAGE;
+        }
+        rc = cli_variant_merge(&cv, "new", &edition_s, seen_edition, &players, seen_players,
+                               &preset_s, &events_s, &arrangement);
+        if (rc) {
+            cli_variant_free(&cv);
+            return rc;
+        }
+        seen_players = 1;
+        if (cv.arr[0] && cli_arr_is_file(cv.arr) && !board_dir) {
+            /* the variant's arrangement file: its boards beside it */
+            static char dir[1024];
+            snprintf(dir, sizeof dir, "%s", cv.arr);
+            *strrchr(dir, '/') = '\0';
+            board_dir = dir;
+        }
+    }
+    rc = new_game(edition_s, arrangement, arr_file, board_dir, preset_s, events_s, players,
+                  seen_players, seen_seed, seed, out, variant ? &cv : NULL);
+    cli_variant_free(&cv);
+    return rc;
+}
+
+/* The rest of cmd_new, once the flags and the variant are merged. */
+static int new_game(const char *edition_s, const char *arrangement, const char *arr_file,
+                    const char *board_dir, const char *preset_s, const char *events_s,
+                    int players, int seen_players, int seen_seed, uint64_t seed, const char *out,
+                    const cli_variant *cv)
+{
+    int rc;
     int edition = cli_edition_find(edition_s);
     if (edition < 0) {
         cli_error("chartered new: --edition expects amsterdam or golden-age, "
@@ -157,6 +203,8 @@ int cmd_new(int argc, char **argv)
     else if (set.nplayers < 1 || set.nplayers > CH_MAX_PLAYERS)
         set.nplayers = 4;
     set.seed = seed;
+    if (cv && (rc = cli_variant_apply(cv, "new", &set)))
+        return rc;
     if (edition == CH_ED_GOLDEN_AGE) {
         set.preset = preset;
         set.events = events;
@@ -170,6 +218,8 @@ int cmd_new(int argc, char **argv)
     json_object_set_new(setup, "players", json_integer(set.nplayers));
     json_object_set_new(setup, "seed", gf_seed_json(seed));
     gf_setup_options(setup, &set);
+    if (cv)
+        json_object_set_new(setup, "variant", cli_variant_json(cv));
 
     ch_board *board = calloc(1, sizeof *board);
     ch_state *st = calloc(1, sizeof *st);

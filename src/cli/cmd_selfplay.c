@@ -96,7 +96,7 @@ static void violation(worker *w, uint64_t decision, const ch_state *before,
     else
         snprintf(what, sizeof what, "amsterdam, %d players, arrangement %s",
                  w->nplayers, w->g.arr);
-    cli_mix_flags(&w->g, flags, sizeof flags);
+    cli_mix_flags(&w->cfg->mix, &w->g, flags, sizeof flags);
     pthread_mutex_lock(&report_lock);
     if (reports_printed < MAX_REPORTS)
         fprintf(stderr,
@@ -486,10 +486,13 @@ int cmd_selfplay(int argc, char **argv)
     int players = 0, games = 100, jobs = 1;
     uint64_t seed = 1;
     const char *arrangement = NULL, *check = "basic", *edition = "amsterdam";
-    const char *preset = NULL, *events = NULL;
+    const char *preset = NULL, *events = NULL, *variant = NULL;
+    int edition_seen = 0;
     const opt_spec specs[] = {
         {"edition", 'e', OPT_STR, &edition, "NAME", 0, 0,
-         "amsterdam (default), golden-age, or all to alternate them", NULL},
+         "amsterdam (default), golden-age, or all to alternate them", &edition_seen},
+        {"variant", 0, OPT_STR, &variant, "FILE", 0, 0,
+         "a variant file (docs/variants.md) for every game", NULL},
         {"players", 'p', OPT_INT, &players, "N", 0, CH_MAX_PLAYERS,
          "players per game (Building Amsterdam 2-5, The Golden Age 2-6); 0 "
          "(default) cycles them", NULL},
@@ -515,7 +518,7 @@ int cmd_selfplay(int argc, char **argv)
                                 "chartered selfplay [--edition amsterdam|golden-age|all] "
                                 "[--players N] [--preset NAME|both] [--events on|off|both] "
                                 "[--games G] [--seed S] [--arrangement NAME|all] "
-                                "[--check full|basic] [--jobs J]",
+                                "[--variant FILE] [--check full|basic] [--jobs J]",
                                 "Play random games (a uniformly random legal move of the "
                                 "deciding player; when\nseveral decide at once, each in seat "
                                 "order) and check every invariant. Game i\nuses seed S+i; "
@@ -546,8 +549,8 @@ int cmd_selfplay(int argc, char **argv)
                   "'%s'", check);
         return EXIT_USAGE;
     }
-    if ((rc = cli_mix_init(&cfg.mix, "selfplay", edition, players, preset,
-                           events, arrangement, "both", "both")))
+    if ((rc = cli_mix_init_variant(&cfg.mix, "selfplay", variant, edition, edition_seen, players,
+                                   players != 0, preset, events, arrangement, "both", "both")))
         return rc;
 
     if (jobs > games)

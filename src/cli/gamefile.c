@@ -109,6 +109,25 @@ int gf_setup_decode(const char *path, json_t *setup, ch_setup *set)
             return EXIT_FAIL;
         }
     }
+    /* a variant's game (chartered new --variant): its text, applied again */
+    v = json_object_get(setup, "variant");
+    if (v) {
+        json_t *text = json_object_get(v, "text"), *file = json_object_get(v, "file");
+        if (!json_is_object(v) || !json_is_string(text)) {
+            cli_error("%s: setup.variant needs \"text\" (the variant file's text)", path);
+            return EXIT_FAIL;
+        }
+        ch_variant var;
+        ch_msg err = {{0}};
+        const char *name = json_is_string(file) ? json_string_value(file) : "variant";
+        int rc = ch_variant_parse(&var, json_string_value(text), json_string_length(text), name, &err);
+        if (rc == CH_OK)
+            rc = ch_variant_apply(&var, set, &err);
+        if (rc != CH_OK) {
+            cli_error("%s: stored variant: %s", path, err.text[0] ? err.text : ch_strerror(rc));
+            return EXIT_FAIL;
+        }
+    }
     return 0;
 }
 

@@ -11,6 +11,7 @@
  * setting. A Golden Age game plays on the side ch_ga_side names for its
  * preset and player count unless an arrangement is named.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,34 @@ int cli_mix_init(cli_mix *mx, const char *cmd, const char *edition,
     return 0;
 }
 
+int cli_mix_set_variant(cli_mix *mx, const char *cmd, const cli_variant *cv)
+{
+    for (int i = 0; i < mx->neds; i++) {
+        int ed = mx->eds[i];
+        const int *counts = ed == CH_ED_GOLDEN_AGE ? ga_counts : am_counts;
+        int ncounts = mx->players ? 1 : ed == CH_ED_GOLDEN_AGE ? 5 : 4;
+        for (int k = 0; k < ncounts; k++)
+            for (int p = 0; p < (ed == CH_ED_GOLDEN_AGE ? mx->npresets : 1); p++) {
+                ch_setup set;
+                ch_setup_default(&set, ed);
+                set.nplayers = mx->players ? mx->players : counts[k];
+                if (ed == CH_ED_GOLDEN_AGE)
+                    set.preset = mx->presets[p];
+                if (cli_variant_apply(cv, cmd, &set))
+                    return EXIT_USAGE;
+                if (set.edition != ed) {
+                    cli_error("chartered %s: variant '%s' (%s) is for %s, and the run plays %s", cmd,
+                              cv->v.name, cv->path, cli_edition_name(set.edition), cli_edition_name(ed));
+                    return EXIT_USAGE;
+                }
+            }
+    }
+    mx->has_variant = 1;
+    mx->variant = cv->v;
+    snprintf(mx->variant_path, sizeof mx->variant_path, "%s", cv->path);
+    return 0;
+}
+
 void cli_mix_game(const cli_mix *mx, uint64_t gi, uint64_t seed, cli_game *g)
 {
     int ed = mx->eds[gi % (uint64_t)mx->neds];
@@ -254,13 +283,26 @@ void cli_mix_game(const cli_mix *mx, uint64_t gi, uint64_t seed, cli_game *g)
               : mx->arr_all ? names[j % (uint64_t)nn]
                             : names[0];
     }
+    if (mx->has_variant) {
+        /* checked for this edition, count and preset by cli_mix_set_variant */
+        ch_msg err;
+        int rc = ch_variant_apply(&mx->variant, &g->set, &err);
+        assert(rc == CH_OK);
+        (void)rc;
+    }
     int k = arr ? board_index(mx, ed, arr) : -1;
     g->board = k >= 0 ? &mx->boards[k] : &mx->boards[0];
     g->arr = k >= 0 ? mx->bname[k] : "?";
 }
 
-void cli_mix_flags(const cli_game *g, char *buf, size_t n)
+void cli_mix_flags(const cli_mix *mx, const cli_game *g, char *buf, size_t n)
 {
+    if (mx->has_variant) {
+        char rest[600];
+        cli_mix_flags(&(cli_mix){0}, g, rest, sizeof rest);
+        snprintf(buf, n, "%s --variant %s", rest, mx->variant_path);
+        return;
+    }
     if (g->set.edition == CH_ED_GOLDEN_AGE)
         snprintf(buf, n, "--edition golden-age --players %d --preset %s "
                          "--events %s --arrangement %s",

@@ -113,8 +113,11 @@ static void default_names(play_game *g)
     }
 }
 
-/* Start a new game from g->set and an arrangement name (NULL: default). */
-static int start_new(play_game *g, const char *arrangement)
+/* Start a new game from g->set and an arrangement: a built-in name, an
+ * arrangement or board file (a path with a '/' or ending in .arr, its boards
+ * looked for beside it), or NULL for the default. cv: the variant the setup
+ * came from (kept in the game file), or NULL. */
+static int start_new(play_game *g, const char *arrangement, const cli_variant *cv)
 {
     if (g->set.edition == CH_ED_GOLDEN_AGE && !arrangement)
         arrangement = ch_ga_side(g->set.preset, g->set.nplayers);
@@ -124,7 +127,21 @@ static int start_new(play_game *g, const char *arrangement)
     json_object_set_new(g->setup, "players", json_integer(g->set.nplayers));
     json_object_set_new(g->setup, "seed", gf_seed_json(g->set.seed));
     gf_setup_options(g->setup, &g->set);
-    if (gf_board_for_new(g->set.edition, arrangement, NULL, NULL, &g->board,
+    if (cv)
+        json_object_set_new(g->setup, "variant", cli_variant_json(cv));
+    const char *arr_file = NULL;
+    char dir[1024] = ".";
+    if (arrangement && cli_arr_is_file(arrangement)) {
+        arr_file = arrangement;
+        arrangement = NULL;
+        snprintf(dir, sizeof dir, "%s", arr_file);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(dir, sizeof dir, ".");
+    }
+    if (gf_board_for_new(g->set.edition, arrangement, arr_file, arr_file ? dir : NULL, &g->board,
                          g->setup))
         return EXIT_USAGE;
     ch_msg err = {{0}};
@@ -362,7 +379,7 @@ int cmd_play(int argc, char **argv)
     const char *edition_s = NULL, *preset_s = NULL, *events_s = NULL;
     const char *arrangement = NULL, *seats_s = NULL, *names_s = NULL;
     const char *lang_s = NULL, *resume = NULL, *color_s = "auto", *position = NULL;
-    const char *autosave = "chartered-autosave.json";
+    const char *autosave = "chartered-autosave.json", *variant = NULL;
     int players = 0, seen_players = 0, seen_seed = 0, plain = 0, width = 0;
     int print_screen = 0, as_seat = 0;
     uint64_t seed = 0;
@@ -382,8 +399,11 @@ int cmd_play(int argc, char **argv)
         {"events", 0, OPT_STR, &events_s, "on|off", 0, 0,
          "Golden Age: event cards (default off)", NULL},
         {"arrangement", 'a', OPT_STR, &arrangement, "NAME", 0, 0,
-         "Building Amsterdam: standard, quick-battle, crossroads, outliers",
+         "Building Amsterdam: standard, quick-battle, crossroads, outliers; "
+         "or an arrangement file (a path with a / or ending in .arr)",
          NULL},
+        {"variant", 0, OPT_STR, &variant, "FILE", 0, 0,
+         "a variant file (docs/variants.md)", NULL},
         {"seed", 's', OPT_U64, &seed, "S", 0, 0, "seed of the shuffles "
          "(default: from the clock)", &seen_seed},
         {"lang", 0, OPT_STR, &lang_s, "LANG", 0, 0,
@@ -411,7 +431,7 @@ int cmd_play(int argc, char **argv)
     static const opt_cmd cmd = {"play",
                                 "chartered play [--edition E] [--players N] [--seats LIST] "
                                 "[--names LIST] [--preset P] [--events on|off] "
-                                "[--arrangement A] [--seed S] [--lang L] [--plain] "
+                                "[--arrangement A] [--variant FILE] [--seed S] [--lang L] [--plain] "
                                 "| --position FILE [--seats LIST] [--names LIST] "
                                 "| --resume FILE",
                                 "Play a game at the terminal against bots or friends (hot "
@@ -476,7 +496,7 @@ int cmd_play(int argc, char **argv)
 
     if (resume) {
         int game_flags = edition_s || seen_players || seats_s || names_s ||
-                         preset_s || events_s || arrangement || seen_seed || position;
+                         preset_s || events_s || arrangement || seen_seed || position || variant;
         if (game_flags) {
             cli_error("chartered play: --resume continues a saved game; its "
                       "setup cannot be changed by other flags");
@@ -494,7 +514,7 @@ int cmd_play(int argc, char **argv)
         play_log_rebuild(g); /* the last moves in words, in this language */
     } else if (position) {
         if (edition_s || seen_players || preset_s || events_s || arrangement ||
-            seen_seed) {
+            seen_seed || variant) {
             cli_error("chartered play: --position names the edition, board, "
                       "players and seed itself; give only --seats and --names");
             play_free(g);
@@ -505,9 +525,24 @@ int cmd_play(int argc, char **argv)
             return rc;
         }
     } else {
+        /* static: the error returns below leave its text reachable */
+        static cli_variant cv;
+        memset(&cv, 0, sizeof cv);
+        if (variant) {
+            rc = cli_variant_load(&cv, "play", variant);
+            if (!rc)
+                rc = cli_variant_merge(&cv, "play", &edition_s, edition_s != NULL, &players,
+                                       seen_players, &preset_s, &events_s, &arrangement);
+            if (rc) {
+                cli_variant_free(&cv);
+                play_free(g);
+                return rc;
+            }
+            seen_players = seen_players || cv.v.nplayers;
+        }
         const char *arr = arrangement;
         int flags_given = edition_s || seen_players || seats_s || names_s ||
-                          preset_s || events_s || arrangement || seen_seed;
+                          preset_s || events_s || arrangement || seen_seed || variant;
         if (!seen_seed) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
@@ -598,9 +633,16 @@ int cmd_play(int argc, char **argv)
                 }
                 g->set.events = ev;
             }
+            if (variant && (rc = cli_variant_apply(&cv, "play", &g->set))) {
+                cli_variant_free(&cv);
+                play_free(g);
+                return rc;
+            }
         }
         default_names(g);
-        if ((rc = start_new(g, arr)) != 0) {
+        rc = start_new(g, arr, variant ? &cv : NULL);
+        cli_variant_free(&cv);
+        if (rc != 0) {
             play_free(g);
             return rc;
         }
