@@ -587,6 +587,62 @@ int ch_observation(const ch_state *st, int p, float *buf, size_t n);
  * float, rows and columns in *offset, *rows, *cols (each may be NULL). */
 const char *ch_observation_block(const ch_state *st, int i, int *offset, int *rows, int *cols);
 
+/* ---- many games at once (src/core/vec.c; docs/python.md "Vector environment")
+ * A vector of n games of one setup, stepped by one call: ch_vec_step applies
+ * one action id (the fixed action space above) per game, restarts each game
+ * that ended, and writes for every game the seat deciding now, its legal ids,
+ * mask and observation, the rewards and the end flags into the caller's
+ * buffers (ch_vec_out, given once to ch_vec_new and written at every reset
+ * and step: they must outlive the vector). Sealed bids are taken one bidder
+ * at a time, in seat order, none seeing the others' bids. The games are
+ * dealt from consecutive seeds: ch_vec_reset(v, s) deals game i from s + i,
+ * and each restart takes the next seed (s + n, s + n + 1, ... in the order
+ * the games end, lower slots first within a step), so a run is reproducible
+ * from its seed and actions. Nothing allocates after ch_vec_new, except once
+ * when a game first lists more than 512 legal moves (a long run of bids). */
+typedef struct ch_vec ch_vec;
+typedef struct ch_vec_out {
+    int32_t *player;      /* n: the seat deciding now in game i (required)       */
+    float *rewards;       /* n x nplayers: the returns (1 each winner) of a game
+                             that ended at this step, else 0 (required)          */
+    uint8_t *terminated;  /* n: game i ended at this step and was dealt anew      */
+    uint8_t *truncated;   /* n: game i reached max_length (or its decider had no
+                             move with an id) and was dealt anew                  */
+    float *obs;           /* n x ch_observation_size: the decider's tensor, or NULL */
+    uint8_t *mask;        /* n x ch_num_distinct_actions: the decider's legal ids,
+                             or NULL. Written only where it changed: the caller
+                             must not write into it (ch_vec_reset clears it whole) */
+    int32_t *legal;       /* n x legal_cap: the legal ids in the engine's order
+                             (the first legal_cap of them), or NULL               */
+    int32_t legal_cap;
+    int32_t *nlegal;      /* n: the number of legal ids (may pass legal_cap), or NULL */
+    uint64_t *seed;       /* n: the seed game i was dealt from, or NULL          */
+    int32_t *length;      /* n: decisions made so far in game i, or NULL         */
+} ch_vec_out;
+/* n games (1 to 2^20) of setup on board; max_length: a game is truncated after
+ * that many decisions (0: never); flags: 0 or CH_VEC_NO_AUTORESET (a game that
+ * ends stays as it ended, with player -1, no legal ids, a zero observation,
+ * its later actions not read, until ch_vec_reset_game deals it). CH_OK, or a
+ * code with the reason (a setup ch_new refuses, a missing required buffer, no
+ * memory); *out NULL then. */
+enum { CH_VEC_NO_AUTORESET = 1 };
+int ch_vec_new(ch_vec **out, const ch_setup *setup, const ch_board *board, int n, int32_t max_length,
+               unsigned flags, const ch_vec_out *bufs, ch_msg *err);
+void ch_vec_free(ch_vec *v);
+/* Its games, players, action ids and observation floats (each may be NULL). */
+int ch_vec_info(const ch_vec *v, int *n, int *nplayers, int32_t *nactions, int *obs_size);
+/* Deal every game anew from seed (game i from seed + i) and write the outputs. */
+int ch_vec_reset(ch_vec *v, uint64_t seed, ch_msg *err);
+/* Apply actions[i] (an id legal for game i's decider) in every game. Every id
+ * is checked first: an illegal one gets CH_EILLEGAL or CH_EINVAL with the game
+ * and the reason, and nothing changes. */
+int ch_vec_step(ch_vec *v, const int32_t *actions, ch_msg *err);
+/* Deal game i alone anew from seed (after ch_vec_reset) and write its outputs. */
+int ch_vec_reset_game(ch_vec *v, int i, uint64_t seed, ch_msg *err);
+/* Game i now (NULL before the first reset or out of range): for bots, views,
+ * copies. It changes at the next step. */
+const ch_state *ch_vec_state(const ch_vec *v, int i);
+
 /* ---- names ------------------------------------------------------------------ */
 const char *ch_company_name(const ch_state *st, int company);
 int ch_company_find(const ch_state *st, const char *name, int *consumed);

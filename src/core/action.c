@@ -40,6 +40,8 @@ static int act_plots(int ed)
  * for bad arguments. Building Amsterdam puts broken roofs on plays (R-52)
  * and has the stock events, two-card foundings and amounts; The Golden Age
  * has free warehouses and flags (G-13). */
+_Static_assert(S_COUNT + 1 <= ACTION_LAYOUT_MAX, "action_layout holds every section");
+
 static int layout(int ed, int np, int32_t off[S_COUNT + 1])
 {
     if (ed != CH_ED_AMSTERDAM && ed != CH_ED_GOLDEN_AGE)
@@ -93,11 +95,24 @@ static int32_t at(const int32_t off[S_COUNT + 1], int s, long i)
     return i >= 0 && i < off[s + 1] - off[s] ? off[s] + (int32_t)i : -1;
 }
 
+int action_layout_of(int edition, int nplayers, action_layout *l)
+{
+    return layout(edition, nplayers, l->off);
+}
+
 int32_t ch_action_encode(const ch_state *st, ch_move m)
 {
-    int32_t off[S_COUNT + 1];
-    if (!st || !layout(st->edition, st->nplayers, off))
+    action_layout l;
+    if (!st || !layout(st->edition, st->nplayers, l.off))
         return -1;
+    return action_encode_in(st, m, &l);
+}
+
+/* ch_action_encode with the sections worked out once (the vector
+ * environment encodes every legal move of every step: vec.c). */
+int32_t action_encode_in(const ch_state *st, ch_move m, const action_layout *l)
+{
+    const int32_t *off = l->off;
     const int P = act_plots(st->edition), R = st->edition == CH_ED_AMSTERDAM ? 2 : 1;
     const int K = ACT_CO;
     switch (m.type) {
@@ -337,8 +352,10 @@ int ch_action_mask(const ch_state *st, int p, uint8_t *mask, int32_t size, int *
     }
     memset(mask, 0, (size_t)size);
     int set = 0, lost = 0;
+    action_layout l;
+    layout(st->edition, st->nplayers, l.off); /* checked with size above */
     for (int k = 0; k < n; k++) {
-        int32_t id = ch_action_encode(st, mv[k]);
+        int32_t id = action_encode_in(st, mv[k], &l);
         if (id < 0) {
             lost++;
             continue;

@@ -191,6 +191,18 @@ static inline uint32_t rng_below(uint64_t *s, uint32_t n)
 }
 void rng_shuffle(uint64_t *s, uint8_t *a, int n);
 
+/* ---- the fixed action space (action.c) --------------------------------------- */
+/* The offsets of the action space's sections for an edition and player
+ * count, worked out once by a caller that encodes many moves (vec.c). */
+#define ACTION_LAYOUT_MAX 40
+typedef struct action_layout {
+    int32_t off[ACTION_LAYOUT_MAX];
+} action_layout;
+/* 1, or 0 for bad arguments (then l is not a layout). */
+int action_layout_of(int edition, int nplayers, action_layout *l);
+/* ch_action_encode of m with l the layout of st's game. */
+int32_t action_encode_in(const ch_state *st, ch_move m, const action_layout *l);
+
 /* ---- messages -------------------------------------------------------------- */
 int fail(ch_msg *why, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* fail with a va_list (notation.c's nt_fail); both write why->text and
