@@ -3,8 +3,10 @@
 docs/python.md and docs/performance.md (issue 34): random games of both
 editions, 4 players, (1) legal_actions + apply_action, (2) the same with
 the deciding player's observation_tensor at every decision, (3) the
-PettingZoo-style AECEnv (last(): observation and mask; step of a random
-legal id). Prints one line per edition and path.
+PettingZoo-style AECEnv (last(): observation, mask and legal ids; step of a
+random legal id), (4) the VectorEnv (N games a C call; random legal ids by
+sample_legal) at N = 1, 64 and 256 with masks only, and at 64 with
+observations too. Prints two lines per edition.
 
 usage: PYTHONPATH=python python3 examples/research_speed.py [GAMES]
 """
@@ -35,7 +37,27 @@ def aec(env, seed):
         if term or trunc:
             env.step(None)
         else:
-            env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            ids = info["legal_ids"]
+            env.step(int(ids[int(rng.random() * len(ids))]))
+
+
+def vector(ed, n, games, observations):
+    """Games per CPU second of a VectorEnv of n games: at least `games`
+    ended and 1,500 steps (about four games' lengths: the games all start
+    together, so a short run would count only the first, shortest ones);
+    a run of fewer than 10 games (the examples' test) only checks the path."""
+    least = 1500 if games >= 10 else 1
+    games = games if games >= 10 else 1
+    env = chartered.VectorEnv(ed, n, players=4, observations=observations)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    done = steps = 0
+    t = time.process_time()
+    while done < games or steps < least:
+        steps += 1
+        _, _, term, trunc, _ = env.step(env.sample_legal(rng))
+        done += int(np.count_nonzero(term) + np.count_nonzero(trunc))
+    return done / (time.process_time() - t)
 
 
 def rate(fn, games):
@@ -55,6 +77,10 @@ def main():
         r3 = rate(lambda g: aec(env, g), games)
         print(f"{ed}, 4 players, {games} games: legal+apply {r1:.1f} games/CPU-s; "
               f"with observations {r2:.1f}; AECEnv {r3:.1f}", flush=True)
+        v = [vector(ed, n, games * k, False) for n, k in ((1, 1), (64, 10), (256, 20))]
+        vo = vector(ed, 64, games * 5, True)
+        print(f"{ed}, 4 players: VectorEnv with masks N=1 {v[0]:.1f}, N=64 {v[1]:.1f}, "
+              f"N=256 {v[2]:.1f} games/CPU-s; with observations N=64 {vo:.1f}", flush=True)
 
 
 if __name__ == "__main__":

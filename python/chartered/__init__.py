@@ -21,4 +21,5 @@ from .game import (CHANCE, SIMULTANEOUS, INVALID, TERMINAL, ChError, Game, State
                    load_game, pack, unpack, deserialize_state)
 from .env import Env  # noqa: F401
 from .aec import AECEnv  # noqa: F401
+from .vector import VectorEnv  # noqa: F401
 from .playout import random_playout  # noqa: F401

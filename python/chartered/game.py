@@ -289,7 +289,7 @@ class State:
 
     __slots__ = ("game", "_st", "_buf", "_cap", "_msg", "_move", "_history", "seed")
 
-    def __init__(self, game, seed=0, _copy_of=None, _load=None):
+    def __init__(self, game, seed=0, _copy_of=None, _load=None, _from_ptr=None):
         self.game = game
         self._st = ffi.new("ch_state *")
         self._buf = None
@@ -304,6 +304,10 @@ class State:
             return
         if _load is not None:
             self._load(*_load)
+            return
+        if _from_ptr is not None:  # a copy of a ch_state the library keeps (a vector's game)
+            ffi.memmove(self._st, _from_ptr, ffi.sizeof("ch_state"))
+            self._history = []  # not known: serialize() gives the JSON
             return
         seed = _int(seed, "seed")
         if seed < 0 or seed > _U64:

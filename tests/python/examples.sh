@@ -18,4 +18,6 @@ grep -q '^golden-age, 3 players, seed 4: scores ' <<<"$out" || fail "mcts bot: $
 out=$("$PY" "$SRC/examples/research_speed.py" 1)
 [ "$(grep -c '^[a-z-]*, 4 players, 1 games: legal+apply [0-9.]* games/CPU-s; with observations [0-9.]*; AECEnv [0-9.]*$' <<<"$out")" = 2 ] ||
     fail "research_speed: $out"
+[ "$(grep -c '^[a-z-]*, 4 players: VectorEnv with masks N=1 [0-9.]*, N=64 [0-9.]*, N=256 [0-9.]* games/CPU-s; with observations N=64 [0-9.]*$' <<<"$out")" = 2 ] ||
+    fail "research_speed (vector): $out"
 echo "ok: examples/random_agent.py, mcts_bot.py and research_speed.py played their games"
