@@ -9,6 +9,7 @@
 //   #/player/NAME           a player's profile; #/leaderboard/EDITION; #/my-games
 //   #/account               one's sessions and password (accountpage.js)
 //   #/rules/EDITION[/SECTION] an edition's rules, at a section (rules.js)
+//   #/learn[/EDITION/N]     the tutorial's menu, or its step N (tutorial.js)
 // Keeping the token in the hash means a reload rejoins the same seat, and the
 // token is never sent to the server in a request line or a Referer.
 import { h, clear } from './dom.js';
@@ -23,6 +24,7 @@ import { mountAccount } from './account.js';
 import { mountBadge } from './badge.js';
 import { AccountPage } from './accountpage.js';
 import { RulesPage, loadCites } from './rules.js';
+import { TutorialPage } from './tutorial.js';
 
 let page = null;
 let routeKey = null;
@@ -40,7 +42,8 @@ function header() {
     h('nav', {}, h('a', { href: '#/', id: 'nav-lobby' }, t('nav.lobby')),
       h('a', { href: '#/my-games', id: 'nav-my-games' }, t('nav.my_games'), ' ',
         h('span', { class: 'badge', id: 'turn-badge', hidden: true })),
-      h('a', { href: '#/leaderboard/amsterdam', id: 'nav-leaderboard' }, t('nav.leaderboard'))),
+      h('a', { href: '#/leaderboard/amsterdam', id: 'nav-leaderboard' }, t('nav.leaderboard')),
+      h('a', { href: '#/learn', id: 'nav-learn' }, t('tutorial.nav'))),
     h('span', { class: 'spacer' }),
     h('span', { id: 'account' }),
     picker);
@@ -70,6 +73,7 @@ function route() {
   else if (parts[0] === 'leaderboard') page = new LeaderboardPage(root, { edition: parts[1] });
   else if (parts[0] === 'my-games') page = new MyGamesPage(root);
   else if (parts[0] === 'account') page = new AccountPage(root);
+  else if (parts[0] === 'learn') page = TutorialPage(root, { edition: parts[1], n: parts[2] });
   else if (parts[0] === 'rules') page = new RulesPage(root, { edition: parts[1], section: parts[2] });
   else page = new LobbyPage(root);
 }

@@ -103,7 +103,7 @@ export class LobbyPage {
       h('p', { class: 'small rated-note', id: 'rated-form', 'aria-live': 'polite' }, formRatedText(F)),
       h('button', { type: 'submit', class: 'primary', id: 'create' }, t('lobby.create_button')));
     // the first thing a newcomer reads (issue 31): what the game is, each
-    // edition in a sentence, and the ways in: bots in one click, friends
+    // edition in a sentence, and the ways in: the tutorial, bots in one click, friends
     // (the create form below, set to people), the rules of each edition
     const solo = h('section', { class: 'panel welcome', id: 'welcome' },
       h('h2', {}, t('welcome.title')),
@@ -112,6 +112,11 @@ export class LobbyPage {
         h('li', { id: 'welcome-ba' }, h('strong', {}, t('edition.amsterdam')), ': ', t('welcome.ba')),
         h('li', { id: 'welcome-ga' }, h('strong', {}, t('edition.golden-age')), ': ', t('welcome.ga'))),
       h('div', { class: 'ways' },
+        // the tutorial of each edition (tutorial.js)
+        h('div', { class: 'way', id: 'learn-panel' },
+          h('h3', {}, t('tutorial.learn')),
+          h('p', { class: 'muted small' }, t('tutorial.learn_help')),
+          h('a', { class: 'button primary', id: 'learn', href: '#/learn' }, t('tutorial.learn'))),
         h('div', { class: 'way', id: 'solo-panel' },
           h('h3', {}, t('welcome.bots')),
           h('p', { class: 'muted small' }, t('lobby.solo_help')),
