@@ -757,6 +757,42 @@ const char *const *ch_bot_names(void);
 /* The bot's name and options as given, e.g. "ismcts:iterations=2000". */
 const char *ch_bot_describe(const ch_bot *b);
 
+/* ---- reviewing a game (src/ai/review.c; docs/bots.md "Review") ----------------
+ * Each player's chance of winning at one decision of a game, as the deciding
+ * player p could know it: every sample re-deals what p cannot see
+ * (ch_determinize for p) and plays the game out with the bots' fast playout
+ * policy; the true hidden cards of st are never read. The move played and the
+ * best `width` moves the bot considers are compared on the same re-deals, the
+ * budget spread by sequential halving (the played move is kept to the end).
+ * With an iteration budget the result depends only on the seed and p's view
+ * (a re-deal of what p cannot see gives the same result); with a CPU budget
+ * (seconds of the calling thread's CPU time) on the machine's speed too. */
+typedef struct ch_review_opts {
+    long iterations;   /* playouts for the decision; 0: use cpu               */
+    double cpu;        /* CPU seconds for the decision when iterations is 0    */
+    int width;         /* the bot's best moves compared besides the played one,
+                          1..16                                                */
+    uint64_t seed;
+} ch_review_opts;
+typedef struct ch_review {
+    int player;                         /* who decided (p)                     */
+    double played_win[CH_MAX_PLAYERS];  /* each player's chance after the move
+                                           played, 0..1                         */
+    double best_win[CH_MAX_PLAYERS];    /* the same after the bot's best move   */
+    ch_move best;                       /* the bot's best move (the played one
+                                           when none measured better)           */
+    int narms;                          /* moves compared                       */
+    long played_n, best_n, playouts;    /* samples of each, all of them          */
+    double cpu;                         /* CPU seconds used                      */
+} ch_review;
+/* cpu 0.15, width 6, seed 1. */
+void ch_review_opts_default(ch_review_opts *o);
+/* Review p's decision at st, where p played `played` (which must be legal).
+ * CH_OK; CH_EINVAL (bad options), CH_ETURN (p does not decide), the code of
+ * ch_check for an illegal move, CH_ENOMEM; the reason in *err. Allocates. */
+int ch_review_decision(const ch_state *st, int p, ch_move played, const ch_review_opts *o,
+                       ch_review *out, ch_msg *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,8 @@
  *   fast.c    the cheap playout policy (playout=fast)
  *   ismcts.c  single-observer ISMCTS with availability counts, root-parallel
  *   bot.c     the public ch_bot_* interface, options, the random bot
+ *   review.c  ch_review_decision: win chances of a decision from the
+ *             decider's view (`chartered review`)
  */
 #ifndef CH_AI_H
 #define CH_AI_H

@@ -158,6 +158,8 @@ json_t *arena_run_json(const arena_cfg *cfg, const arena_flags *f);
 /* ---- subcommands ----------------------------------------------------------- */
 int cmd_arena(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+/* `chartered review GAME.json`: one game's win chances and moments (cmd_review.c). */
+int cmd_review(int argc, char **argv);
 
 /* Shared by arena and analyze: take every "--bot SPEC" / "--bot=SPEC" /
  * "-b SPEC" out of argv (before any "--"), appending the specs to bots[].

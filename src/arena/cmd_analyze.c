@@ -230,6 +230,11 @@ static int run_tool(int t, const char *svg, const char *png)
  * the first that works. 0, or EXIT_FAIL after a message. */
 static int to_png(const char *svg, const char *png, int *tool)
 {
+    return svg_to_png("chartered analyze", svg, png, tool);
+}
+
+int svg_to_png(const char *cmd, const char *svg, const char *png, int *tool)
+{
     if (*tool >= 0 && run_tool(*tool, svg, png) == 0)
         return 0;
     char tried[300] = "";
@@ -245,14 +250,14 @@ static int to_png(const char *svg, const char *png, int *tool)
                                     off ? ", " : "", png_tools[t]);
     }
     if (off)
-        cli_error("chartered analyze: --png: could not convert '%s' to PNG: "
+        cli_error("%s: --png: could not convert '%s' to PNG: "
                   "%s failed, and no other converter (rsvg-convert, magick, "
                   "convert, inkscape) is on the PATH (the SVG plots are "
-                  "written)", svg, tried);
+                  "written)", cmd, svg, tried);
     else
-        cli_error("chartered analyze: --png needs a converter on the PATH: "
+        cli_error("%s: --png needs a converter on the PATH: "
                   "rsvg-convert (librsvg), magick or convert (ImageMagick), "
-                  "or inkscape; none was found (the SVG plots are written)");
+                  "or inkscape; none was found (the SVG plots are written)", cmd);
     return EXIT_FAIL;
 }
 

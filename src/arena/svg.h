@@ -28,4 +28,11 @@ int svg_histogram(const char *path, const char *title, const char *xlabel,
                   const double *const *series, const int *counts,
                   const char *const *names, int nseries, int bins);
 
+/* Convert the SVG file svg to the PNG file png with the first external
+ * converter that works (rsvg-convert, magick, convert, inkscape; *tool: the
+ * one that worked before, or -1), as `chartered analyze --png` does; cmd
+ * names the command in messages. 0, or EXIT_FAIL after a message
+ * (cmd_analyze.c). */
+int svg_to_png(const char *cmd, const char *svg, const char *png, int *tool);
+
 #endif

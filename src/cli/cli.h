@@ -42,6 +42,8 @@ char *cli_read_file(const char *path);
  * never replaced; "-" writes standard output. Every command that writes a
  * file goes through here. 0 on success, -1 with the reason printed. */
 int cli_write_file_atomic(const char *path, const char *text);
+/* The same for len bytes that may hold NULs (a PNG image). */
+int cli_write_bytes_atomic(const char *path, const void *data, size_t len);
 
 /* Monotonic clock in seconds. */
 double cli_now(void);

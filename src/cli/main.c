@@ -1,10 +1,11 @@
 /* main.c: entry point of the `chartered` command-line program: dispatches to
- * the subcommands (new, legal, apply, show, view, replay, selfplay, bench)
+ * the subcommands (new, legal, apply, show, view, replay, selfplay, bench,
+ * arena, analyze, review, play, serve)
  * and answers --version and help.
  */
 #include <string.h>
 
-#include "arena.h" /* src/arena: cmd_arena, cmd_analyze */
+#include "arena.h" /* src/arena: cmd_arena, cmd_analyze, cmd_review */
 #include "cli.h"
 #include "play.h"  /* src/play: cmd_play */
 
@@ -28,6 +29,7 @@ static const command commands[] = {
     {"bench", cmd_bench, "measure random playout speed and allocations"},
     {"arena", cmd_arena, "play games between bots; win rates and ratings"},
     {"analyze", cmd_analyze, "statistics of many games, with SVG plots"},
+    {"review", cmd_review, "one game's win chances and the moments that mattered"},
     {"play", cmd_play, "play a game at the terminal against bots or friends"},
     {"serve", cmd_serve, "play online: web server, lobby, games (src/server)"},
     {NULL, NULL, NULL}};

@@ -194,7 +194,12 @@ static int replace_atomically(const char *path, const char *target,
 
 int cli_write_file_atomic(const char *path, const char *text)
 {
-    size_t len = strlen(text);
+    return cli_write_bytes_atomic(path, text, strlen(text));
+}
+
+int cli_write_bytes_atomic(const char *path, const void *data, size_t len)
+{
+    const char *text = data;
     if (strcmp(path, "-") == 0) {
         if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
             cli_error("cannot write standard output: %s", strerror(errno));

@@ -150,6 +150,15 @@ int chx_move_read(int lang, const ch_state *st, int p, const char *text, ch_move
  * a purchase may turn up is not in its price. 0, or -1 out of memory. */
 int chx_prices_json(const ch_state *st, int p, chx_buf *b);
 
+/* ---- a game review's advice (review.c) ---------------------------------------
+ * At a moment of a review (ch_review_decision): the bot's better move best
+ * instead of the move played, gain the rise of the player's chance of
+ * winning (0.12: "+12%"), in lang ("“buy Coal” here instead of “done”: +12%
+ * to win"); when best is the move played or gain is not above 0, that the
+ * bot plays the same. Returns the length, as chx_format. */
+int chx_review_advice(int lang, const ch_state *st, ch_move best, ch_move played, double gain,
+                      char *buf, size_t n);
+
 /* ---- the end of a game (result.c) -------------------------------------------
  * The result object of docs/protocol.md ("The result") appended to b:
  * {"scores": [...], "winners": [...], "parts": [{cash, hand, fine, total,

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# cli_review.sh: `chartered review GAME.json` (issue 33; docs/cli.md "review").
+# A greedy game of four is played to a merger late in the game; from the
+# position just before it a short game file is made in which one seller keeps
+# every absorbed stock (then "worth nothing", Ruling R-24) instead of selling
+# them to the bank at value. The review must mark that decision as the first
+# moment that mattered, with a better move and its gain in words (in English
+# and Dutch), print a row per decision, and write the graph as SVG (a line
+# per player), PNG (when a converter is installed), JSON, through a symbolic
+# link and into a FIFO. Bad input is refused with a clear error: a damaged
+# game file, an illegal move in it, a missing file, clashing budgets.
+# Small budgets (--iterations) keep it quick.
+# Usage: bash tests/cli_review.sh PATH/TO/chartered REPO-ROOT
+set -euo pipefail
+
+BIN=${1:?usage: cli_review.sh PATH/TO/chartered REPO-ROOT}
+ROOT=${2:?usage: cli_review.sh PATH/TO/chartered REPO-ROOT}
+: "$ROOT"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cd "$TMP"
+
+fail() {
+    echo "FAIL: $*" >&2
+    [ -f out ] && { echo "--- out:" >&2; head -n 80 out >&2; }
+    [ -f err ] && { echo "--- err:" >&2; head -n 20 err >&2; }
+    exit 1
+}
+command -v python3 >/dev/null || fail "python3 is needed (scripts/install-deps.sh installs it)"
+
+echo "== a game with an obviously losing move"
+printf 'save %s/full.json\n\n' "$TMP" |
+    "$BIN" play --seats greedy,greedy,greedy,greedy --seed 3 --plain >/dev/null 2>&1 ||
+    fail "chartered play of four greedy bots"
+# the first merger sale of 3 or more stocks, and the moves before it
+python3 - full.json <<'PY' > plan || fail "no merger sale in the greedy game"
+import json, re, sys
+moves = json.load(open(sys.argv[1]))["moves"]
+for i, m in enumerate(moves):
+    g = re.fullmatch(r"sell (\d+) (.+)", m["move"])
+    if g and int(g.group(1)) >= 3:
+        start = max(0, i - 12)
+        print(i, start)
+        for k, mm in enumerate(moves[:i]):
+            print(mm["player"], mm["move"], sep="\t")
+        print(m["player"], "keep " + g.group(2), sep="\t")
+        break
+else:
+    sys.exit(1)
+PY
+read -r SALE START < plan
+"$BIN" new --edition amsterdam --players 4 --seed 3 -o before.json >/dev/null || fail "new"
+k=0
+tail -n +2 plan | while IFS=$'\t' read -r p mv; do
+    if [ "$k" = "$START" ]; then
+        "$BIN" show before.json --position > start.pos || exit 1
+        "$BIN" new --position start.pos -o blunder.json >/dev/null || exit 1
+    fi
+    if [ "$k" -ge "$START" ]; then f=blunder.json; else f=before.json; fi
+    "$BIN" apply "$f" --player "$p" --quiet "$mv" || exit 1
+    k=$((k + 1))
+done || fail "replaying the game up to the merger"
+n=$((SALE - START + 1))
+tail -n 1 plan | grep -q $'\tkeep ' || fail "the plan does not end with the losing move"
+LOSING=$(tail -n 1 plan | cut -f2)
+
+"$BIN" review blunder.json --iterations 600 --top 3 --seed 2 --lang en --svg graph.svg \
+    --json review.json -q > out 2> err || fail "review exited $?"
+grep -q "not over" err || fail "no warning that the game is not over"
+rows=$(grep -cE '^ +[0-9]+  P[1-4] ' out || true)
+[ "$rows" = "$n" ] || fail "$rows table rows for $n decisions"
+grep -E "^ +$n  P[1-4] +$LOSING .*<- 1\$" out >/dev/null ||
+    fail "the losing move (decision $n, '$LOSING') is not the first moment"
+grep -E "^  1\. decision $n, .* with the bot's move: “.*” here instead of “$LOSING”: \+[0-9]+% to win" out >/dev/null ||
+    fail "no advice in words for the losing move"
+echo "ok: decision $n ($LOSING) marked first: $(grep -E '^  1\. ' out | sed 's/^ *//')"
+
+python3 - review.json "$n" <<'PY' || fail "the JSON review"
+import json, sys
+d = json.load(open(sys.argv[1]))["decisions"]
+n = int(sys.argv[2])
+assert len(d) == n, len(d)
+last = d[-1]
+assert last["moment"] == 1 and last["move"].startswith("keep "), last
+assert last["best"] != last["move"] and last["gain"] > 0.05, last
+for x in d:
+    assert abs(sum(x["chances"]) - 1) < 1e-3, x
+PY
+lines=$(grep -c '<polyline' graph.svg)
+[ "$lines" = 4 ] || fail "$lines lines in the SVG, expected one per player"
+grep -q '<circle' graph.svg || fail "no marked moment on the graph"
+python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" graph.svg ||
+    fail "the SVG is not well-formed XML"
+echo "ok: table of $n rows, JSON, SVG with 4 lines and the moments"
+
+echo "== in Dutch"
+"$BIN" review blunder.json --iterations 600 --top 3 --seed 2 --lang nl -q > out.nl 2>/dev/null ||
+    fail "review --lang nl"
+grep -E "^  1\. beslissing $n, .* met de zet van de bot: „.*” hier in plaats van „houd .*”: \+[0-9]+% kans om te winnen" out.nl >/dev/null || {
+    mv out.nl out; fail "no Dutch advice"; }
+echo "ok: $(grep -E '^  1\. ' out.nl | sed 's/^ *//')"
+
+echo "== files through links and FIFOs; PNG"
+mkdir real
+: > real/g.svg
+ln -s real/g.svg link.svg
+"$BIN" review blunder.json --iterations 20 --svg link.svg -q > out 2> err || fail "review to a link"
+[ -L link.svg ] || fail "the symbolic link was replaced"
+grep -q '<polyline' real/g.svg || fail "the link's target was not written"
+mkfifo pipe
+cat pipe > fromfifo &
+"$BIN" review blunder.json --iterations 20 --svg pipe -q > out 2> err || fail "review to a FIFO"
+wait
+[ -p pipe ] || fail "the FIFO was replaced"
+grep -q '</svg>' fromfifo || fail "nothing came through the FIFO"
+if command -v rsvg-convert >/dev/null || command -v convert >/dev/null || command -v magick >/dev/null; then
+    "$BIN" review blunder.json --iterations 20 --png graph.png -q > out 2> err || fail "review --png"
+    head -c 8 graph.png | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || fail "graph.png is no PNG"
+    echo "ok: link, FIFO, PNG"
+else
+    echo "ok: link, FIFO (no SVG converter installed: PNG not checked)"
+fi
+
+echo "== bad input"
+head -c 300 blunder.json > damaged.json
+if "$BIN" review damaged.json --iterations 10 > out 2> err; then fail "a damaged file was reviewed"; fi
+[ "$(grep -c '^error: ' err)" -ge 1 ] && grep -q 'damaged.json' err || fail "no clear error for a damaged file"
+echo "ok: damaged: $(head -n 1 err)"
+python3 - blunder.json illegal.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["moves"][0]["move"] = "play Harbour Z9"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+if "$BIN" review illegal.json --iterations 10 > out 2> err; then fail "an illegal move was reviewed"; fi
+grep -q 'move 1 ' err || fail "the illegal move is not named"
+echo "ok: illegal: $(head -n 1 err)"
+if "$BIN" review missing.json > out 2> err; then fail "a missing file was reviewed"; fi
+grep -q 'missing.json' err || fail "no error for a missing file"
+set +e
+"$BIN" review blunder.json --iterations 10 --cpu 0.1 > out 2> err
+rc=$?
+set -e
+[ "$rc" = 2 ] || fail "--iterations with --cpu: exit $rc, expected 2"
+echo "ok: missing file, clashing budgets refused"
+echo "PASS"
