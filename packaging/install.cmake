@@ -13,7 +13,11 @@
 #   share/doc/chartered/                 README, CHANGELOG, LICENSE, copyright
 #                                        (DEP-5), docs, examples
 #   lib/python3/dist-packages/chartered  the Python package
-#   lib/systemd/system/chartered.service and /etc/chartered/chartered.conf
+#   share/chartered/haproxy.cfg          HAProxy in front of three nodes
+#                                        (made from packaging/haproxy.cfg.in)
+#   lib/systemd/system/chartered.service, chartered@.service (a cluster
+#                   node), /etc/chartered/chartered.conf, cluster.conf,
+#                   node-a.conf, node-b.conf, node-c.conf
 #                                        (with -DCH_INSTALL_SERVICE=ON, the
 #                                        default when the prefix is /usr)
 
@@ -61,10 +65,48 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
         PATTERN "__pycache__" EXCLUDE)
 
+# HAProxy in front of the nodes a, b, c of chartered@.service as the package's
+# /etc/chartered/node-*.conf place them (docs/deploy.md "A cluster"), made
+# from the template scripts/cluster.sh and the cluster tests fill in too.
+# The global section is Debian's haproxy.cfg's (syslog, chroot, the stats
+# socket, user haproxy) with room for 20,000 connections.
+set(HAPROXY_GLOBAL "    log /dev/log local0
+    log /dev/log local1 notice
+    chroot /var/lib/haproxy
+    stats socket /run/haproxy/admin.sock mode 660 level admin
+    stats timeout 30s
+    user haproxy
+    group haproxy
+    daemon
+    maxconn 20000")
+set(HAPROXY_BIND ":80")
+set(HAPROXY_RULES "")
+set(HAPROXY_SERVERS "")
+set(ch_port 8081)
+foreach(ch_node a b c)
+  string(APPEND HAPROXY_RULES "    use-server ${ch_node} if { url_param(node) -m str ${ch_node} }\n")
+  string(APPEND HAPROXY_SERVERS "    server ${ch_node} 127.0.0.1:${ch_port}\n")
+  math(EXPR ch_port "${ch_port} + 1")
+endforeach()
+string(STRIP "${HAPROXY_RULES}" HAPROXY_RULES)
+set(HAPROXY_RULES "    ${HAPROXY_RULES}")
+string(STRIP "${HAPROXY_SERVERS}" HAPROXY_SERVERS)
+set(HAPROXY_SERVERS "    ${HAPROXY_SERVERS}")
+configure_file(${CMAKE_SOURCE_DIR}/packaging/haproxy.cfg.in ${CMAKE_BINARY_DIR}/packaging/haproxy.cfg @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/packaging/haproxy.cfg DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered)
+
 if(CH_INSTALL_SERVICE)
-  install(FILES ${CMAKE_SOURCE_DIR}/packaging/chartered.service DESTINATION lib/systemd/system)
+  install(FILES ${CMAKE_SOURCE_DIR}/packaging/chartered.service
+                ${CMAKE_SOURCE_DIR}/packaging/chartered@.service
+          DESTINATION lib/systemd/system)
+  # mode 0600: systemd reads them as root; they may hold a database password
   install(FILES ${CMAKE_SOURCE_DIR}/packaging/chartered.conf
-          DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/chartered)
+                ${CMAKE_SOURCE_DIR}/packaging/cluster.conf
+                ${CMAKE_SOURCE_DIR}/packaging/node-a.conf
+                ${CMAKE_SOURCE_DIR}/packaging/node-b.conf
+                ${CMAKE_SOURCE_DIR}/packaging/node-c.conf
+          DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/chartered
+          PERMISSIONS OWNER_READ OWNER_WRITE)
 endif()
 
 # The Python package (docs/python.md) where Debian's python3 finds it; it opens
@@ -118,8 +160,11 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # a shlibs file for libchartered.so.0, and dpkg's ldconfig trigger
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libwebsockets-evlib-ev")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "librsvg2-bin")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-cffi, python3-numpy") # for the Python package
+# librsvg2-bin: analyze's PNG plots; sqlite3: docs/deploy.md's look into the
+# database (and the old backup line); haproxy and postgresql: a cluster
+# (docs/deploy.md), the Python package: python3-cffi, python3-numpy
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "librsvg2-bin, sqlite3")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "haproxy, postgresql, python3-cffi, python3-numpy")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
     ${CMAKE_SOURCE_DIR}/packaging/debian/postinst
     ${CMAKE_SOURCE_DIR}/packaging/debian/prerm

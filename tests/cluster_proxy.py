@@ -10,8 +10,9 @@ creations a minute per address and node:
 - client Y (from 127.0.0.3) then still creates games (it was refused too
   when every client counted as HAProxy's 127.0.0.1);
 - a client that sends its own X-Forwarded-For does not escape its count;
-- a request whose headers never end is closed by HAProxy within its
-  `timeout http-request` (10 s), not held.
+- a request whose headers never end, and a POST whose body never comes,
+  are closed by HAProxy within its `timeout http-request` (10 s), not held
+  (the body: `option http-buffer-request`, issue 35).
 Every wait is bounded.
 
 usage: python3 cluster_proxy.py BINARY SRCDIR WORKDIR
@@ -58,21 +59,32 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2) as cl:
     zs = [create(cl.port, "127.0.0.2", xff=f"198.51.100.{i}") for i in range(2)]
     check(zs == [429, 429], f"client X's own X-Forwarded-For does not free it: {zs}")
 
-    s = socket.create_connection(("127.0.0.1", cl.port), timeout=30)
-    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-    t0 = time.monotonic()
-    got = b""
-    try:
-        while True:
-            d = s.recv(4096)
-            if not d:
-                break
-            got += d
-    except OSError:
-        pass
-    held = time.monotonic() - t0
-    s.close()
-    check(held < 15 and (got == b"" or got.startswith(b"HTTP/1.1 408")),
-          f"headers that never end are closed by HAProxy in {held:.1f} s: {got[:40]!r}")
+    # slow clients, both at once: headers that never end; a POST whose body
+    # never comes (option http-buffer-request: HAProxy waits for the body
+    # within `timeout http-request` and answers 408; without it the node
+    # holds the request until its own 20 s bound)
+    def slow(first):
+        s = socket.create_connection(("127.0.0.1", cl.port), timeout=30)
+        s.sendall(first)
+        return s
 
-finish("cluster_proxy: per-address limits count each client behind HAProxy, slow headers closed")
+    socks = {"headers": slow(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: "),
+             "body": slow(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                          b"application/json\r\nContent-Length: 100\r\n\r\n{")}
+    t0 = time.monotonic()
+    for what, s in socks.items():
+        got = b""
+        try:
+            while True:
+                d = s.recv(4096)
+                if not d:
+                    break
+                got += d
+        except OSError:
+            pass
+        held = time.monotonic() - t0
+        s.close()
+        check(held < 15 and (got == b"" or got.startswith(b"HTTP/1.1 408")),
+              f"a request whose {what} never ends is closed by HAProxy in {held:.1f} s: {got[:40]!r}")
+
+finish("cluster_proxy: per-address limits count each client behind HAProxy, slow headers and bodies closed")

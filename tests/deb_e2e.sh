@@ -9,7 +9,9 @@
 # pages, the C example compiled with pkg-config against the installed library
 # and run without any library path; the systemd unit (systemd-analyze verify,
 # its offline security score, its command run as systemd would by
-# deb_unit.py, and the unit started by systemd itself by deb_systemd.sh);
+# deb_unit.py, and the unit started by systemd itself by deb_systemd.sh, with
+# a cluster of two chartered@.service nodes behind the package's HAProxy
+# configuration); what it recommends (sqlite3) and suggests (a cluster's);
 # then purges the package and checks that nothing is left. Runs as root; one at a time on a machine (a lock file).
 # usage: bash deb_e2e.sh BINARY SRCDIR
 set -euo pipefail
@@ -54,6 +56,18 @@ for n in "Alexander Kneepkens & Arnold van Binsbergen" "Odysseas Stamoglou" "Nic
          "Vicky Trouerbach" "Jolly Dutch"; do
     grep -qF "$n" <<<"$desc" || fail "the package description does not name $n"
 done
+# a documented command (docs/deploy.md) uses sqlite3; a cluster HAProxy and PostgreSQL
+rec=$(dpkg-deb -f "$DEB" Recommends)
+grep -qw sqlite3 <<<"$rec" || fail "Recommends lacks sqlite3: $rec"
+sug=$(dpkg-deb -f "$DEB" Suggests)
+for d in haproxy postgresql; do grep -qw "$d" <<<"$sug" || fail "Suggests lacks $d: $sug"; done
+for f in usr/lib/systemd/system/chartered@.service etc/chartered/cluster.conf etc/chartered/node-a.conf \
+         etc/chartered/node-b.conf etc/chartered/node-c.conf usr/share/chartered/haproxy.cfg; do
+    grep -Eq " \./$f\$" <<<"$contents" || fail "the .deb has no /$f"
+done
+# the settings files may hold a database password: root's only
+perms=$(grep -E ' \./etc/chartered/.+\.conf$' <<<"$contents" | awk '{print $1}' | sort -u)
+[ "$perms" = "-rw-------" ] || fail "/etc/chartered/*.conf modes: $perms"
 echo "package: $(stat -c %s "$DEB") bytes, installed size $(dpkg-deb -f "$DEB" Installed-Size) KiB; Depends: $deps"
 
 dpkg -i "$DEB" >"$WORK/dpkg.log" 2>&1 || { cat "$WORK/dpkg.log"; fail "dpkg -i"; }
@@ -71,6 +85,14 @@ verify=$(systemd-analyze verify "$unit" 2>&1) || fail "systemd-analyze verify: $
 exposure=$(systemd-analyze security --offline=true "$unit" 2>&1 | sed -n 's/.*Overall exposure level for chartered.service: //p')
 [ -n "$exposure" ] || fail "systemd-analyze security printed no exposure level"
 echo "unit: systemd-analyze verify clean; security exposure $exposure"
+# the template of a cluster node, as instance a
+node=/usr/lib/systemd/system/chartered@.service
+verify=$(systemd-analyze verify "$node" 2>&1) || fail "systemd-analyze verify chartered@.service: $verify"
+[ -z "$verify" ] || fail "systemd-analyze verify chartered@.service: $verify"
+exposure=$(systemd-analyze security --offline=true "$node" 2>&1 | sed -n 's/.*Overall exposure level for chartered@.*: //p')
+[ -n "$exposure" ] || fail "systemd-analyze security printed no exposure level for chartered@.service"
+echo "node unit: systemd-analyze verify clean; security exposure $exposure"
+haproxy=$(haproxy -c -f /usr/share/chartered/haproxy.cfg 2>&1) || fail "haproxy -c /usr/share/chartered/haproxy.cfg: $haproxy"
 # its command, user, state directory and stop signal without systemd
 # (a container: PID 1 is not systemd); then purge must remove that state
 [ -d /run/systemd/system ] && echo "note: systemd runs here, yet only its command is run (deb_unit.py)"
@@ -85,7 +107,9 @@ set -e
 # (outputs are captured first: with pipefail, grep -q closing a pipe early
 # would fail the writer with SIGPIPE)
 conf=$(dpkg-query -W -f='${Conffiles}' chartered)
-[[ "$conf" == *"/etc/chartered/chartered.conf"* ]] || fail "config is not a conffile: $conf"
+for f in chartered.conf cluster.conf node-a.conf node-b.conf node-c.conf; do
+    [[ "$conf" == *"/etc/chartered/$f"* ]] || fail "/etc/chartered/$f is not a conffile: $conf"
+done
 man1=$(MANWIDTH=200 man chartered 2>/dev/null)
 [[ "$man1" == *"chartered - rules engine"* ]] || fail "man chartered"
 man5=$(MANWIDTH=200 man 5 chartered-formats 2>/dev/null)
@@ -136,7 +160,8 @@ print(chartered.LIB_PATH, chartered.HEADER_PATH, n, s.scores()[0])')
 
 dpkg --purge chartered >"$WORK/purge.log" 2>&1 || { cat "$WORK/purge.log"; fail purge; }
 for f in /usr/bin/chartered /usr/lib/x86_64-linux-gnu/libchartered.so.0 /etc/chartered \
-         /usr/share/chartered /usr/lib/systemd/system/chartered.service /var/lib/chartered; do
+         /usr/share/chartered /usr/lib/systemd/system/chartered.service \
+         /usr/lib/systemd/system/chartered@.service /var/lib/chartered; do
     [ ! -e "$f" ] || fail "left after purge: $f"
 done
 echo "ok: built, installed, checked and purged chartered_${version}_amd64.deb"

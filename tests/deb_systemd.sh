@@ -13,7 +13,16 @@
 #     database created in /var/lib/private/chartered; `systemctl stop` ends it
 #     cleanly (Result=success);
 #   - the same unit without AF_NETLINK in RestrictAddressFamilies= must fail
-#     to serve (the control: it shows the sandbox is really applied here).
+#     to serve (the control: it shows the sandbox is really applied here);
+#   - a cluster as docs/deploy.md sets it up (issue 35): Debian's PostgreSQL
+#     started by its unit, a role with a password, chartered@a and
+#     chartered@b from the package's template with its cluster.conf (the
+#     password in PGPASSWORD, never on the command line) and node-*.conf,
+#     Debian's haproxy.service with the package's haproxy.cfg: each node
+#     serves as a node of the cluster, HAProxy on port 80 reaches both and
+#     creates a game, `systemctl stop chartered@a` ends cleanly and HAProxy
+#     answers from b. Skipped (the rest still counts) without PostgreSQL or
+#     HAProxy.
 # Exit 77 (skipped) when this cannot be done: not root, no unshare, no
 # systemd binary, no overlayfs, or systemd does not come up.
 # usage: bash deb_systemd.sh BINARY SRCDIR            (the build's program,
@@ -35,11 +44,20 @@ grep -qw overlay /proc/filesystems || skip "no overlayfs in this kernel"
 if [ "$MODE" = installed ]; then
     UNIT=/usr/lib/systemd/system/chartered.service
     CONF=/etc/chartered/chartered.conf
+    HAPROXY_CFG=/usr/share/chartered/haproxy.cfg
 else
     UNIT=$SRC/packaging/chartered.service
     CONF=$SRC/packaging/chartered.conf
+    # made from packaging/haproxy.cfg.in by the build (packaging/install.cmake)
+    HAPROXY_CFG=$(dirname "$BIN")/packaging/haproxy.cfg
 fi
+UNITDIR=$(dirname "$UNIT")
+CONFDIR=$(dirname "$CONF")
 [ -f "$UNIT" ] && [ -f "$CONF" ] && [ -x "$BIN" ] || fail "missing $UNIT, $CONF or $BIN"
+for f in "$UNITDIR/chartered@.service" "$CONFDIR/cluster.conf" "$CONFDIR/node-a.conf" \
+         "$CONFDIR/node-b.conf" "$HAPROXY_CFG"; do
+    [ -f "$f" ] || fail "missing $f"
+done
 PORT=$(sed -n 's/^CHARTERED_PORT=//p' "$CONF")
 HOST=$(sed -n 's/^CHARTERED_HOST=//p' "$CONF")
 
@@ -56,6 +74,9 @@ trap cleanup EXIT
 mkdir -p "$W/upper" "$W/work" "$W/root" "$W/in"
 cp "$UNIT" "$W/in/chartered.service"
 cp "$CONF" "$W/in/chartered.conf"
+cp "$UNITDIR/chartered@.service" "$CONFDIR/cluster.conf" "$CONFDIR/node-a.conf" \
+   "$CONFDIR/node-b.conf" "$W/in/"
+cp "$HAPROXY_CFG" "$W/in/haproxy.cfg"
 # the control: the same unit with the address families the old unit allowed
 sed 's/^RestrictAddressFamilies=.*/RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX/' "$UNIT" \
     >"$W/in/chartered-nonetlink.service"
@@ -91,6 +112,10 @@ mkdir -p \$R/etc/systemd/system \$R/etc/chartered
 printf '[Unit]\nDescription=chartered test target\n' >\$R/etc/systemd/system/chartered-test.target
 cp $W/in/chartered.service $W/in/chartered-nonetlink.service \$R/etc/systemd/system/
 cp $W/in/chartered.conf \$R/etc/chartered/chartered.conf
+cp $W/in/chartered@.service \$R/etc/systemd/system/
+cp $W/in/cluster.conf $W/in/node-a.conf $W/in/node-b.conf \$R/etc/chartered/
+mkdir -p \$R/etc/haproxy
+cp $W/in/haproxy.cfg \$R/etc/haproxy/haproxy.cfg
 if [ -f $W/in/chartered ]; then
     cp $W/in/chartered \$R/usr/bin/chartered
     mkdir -p \$R/usr/share/chartered
@@ -172,4 +197,107 @@ for _ in $(seq 25); do
 done
 [ "$status" != 200 ] || fail "the unit without AF_NETLINK served: the sandbox is not applied here, so the first check proves nothing"
 echo "ok: without AF_NETLINK it does not serve ($status; $(show chartered-nonetlink.service ActiveState), restarts $(show chartered-nonetlink.service NRestarts))"
+in_guest systemctl stop chartered-nonetlink.service || true
+
+# ---- a cluster as docs/deploy.md "A cluster" sets it up ----------------------
+# Debian's PostgreSQL (its cluster, started by its unit), a role with a
+# password, chartered@a and chartered@b with the package's cluster.conf and
+# node-*.conf (the password in PGPASSWORD), Debian's HAProxy with the
+# package's haproxy.cfg. Only what is missing on this machine skips it.
+echo "== a cluster: PostgreSQL, chartered@a, chartered@b, HAProxy"
+if ! in_guest sh -c 'command -v pg_lsclusters && command -v haproxy' >/dev/null; then
+    echo "skipped the cluster: no PostgreSQL (postgresql-common) or HAProxy here"
+    echo "all systemd checks passed"
+    exit 0
+fi
+# what systemd-tmpfiles makes at a host's boot (/run is a fresh tmpfs here)
+in_guest systemd-tmpfiles --create postgresql-common.conf haproxy.conf
+pgc=$(in_guest pg_lsclusters --no-header | awk 'NR == 1 { print $1 "-" $2 }')
+if [ -z "$pgc" ]; then
+    v=$(in_guest ls /usr/lib/postgresql | sort -n | tail -n 1)
+    in_guest pg_createcluster "$v" main >/dev/null
+    pgc=$v-main
+fi
+in_guest systemctl start "postgresql@$pgc.service" || fail "postgresql@$pgc does not start"
+PW=test-$RANDOM$RANDOM
+in_guest runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 \
+    -c "CREATE ROLE chartered LOGIN PASSWORD '$PW'" || fail "CREATE ROLE"
+in_guest runuser -u postgres -- createdb -O chartered chartered || fail "createdb"
+in_guest sed -i "s/^#PGPASSWORD=.*/PGPASSWORD=$PW/" /etc/chartered/cluster.conf
+in_guest grep -q "^PGPASSWORD=$PW\$" /etc/chartered/cluster.conf || fail "no #PGPASSWORD= line in cluster.conf"
+in_guest systemctl start chartered@a.service chartered@b.service || true
+# GET PATH on PORT in the guest: "STATUS BODY", or "error: ..."
+gget() {
+    in_guest /usr/bin/python3 -c '
+import http.client, sys
+try:
+    c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=5)
+    c.request(sys.argv[3] if len(sys.argv) > 3 else "GET", sys.argv[2],
+              body=sys.argv[4] if len(sys.argv) > 4 else None,
+              headers={"Content-Type": "application/json"})
+    r = c.getresponse(); print(r.status, r.read().decode()[:300])
+except OSError as e:
+    print("error:", e)' "$@"
+}
+for n in a b; do
+    port=$(in_guest sed -n 's/^CHARTERED_PORT=//p' "/etc/chartered/node-$n.conf")
+    h=
+    for _ in $(seq 150); do
+        h=$(gget "$port" /api/health)
+        [[ "$h" == "200 "*"\"node\":\"$n\""* ]] && break
+        sleep 0.2
+    done
+    if [[ "$h" != "200 "*"\"node\":\"$n\""*"\"cluster\":true"* ]]; then
+        in_guest journalctl -u "chartered@$n.service" --no-pager 2>/dev/null | tail -n 20 || true
+        in_guest systemctl status "chartered@$n.service" --no-pager 2>&1 | tail -n 20 || true
+        fail "chartered@$n does not serve as node $n of a cluster on port $port: $h"
+    fi
+    pid=$(show "chartered@$n.service" MainPID)
+    cmd=$(in_guest cat "/proc/$pid/cmdline" | tr '\0' ' ')
+    [[ "$cmd" == *"--db postgresql://"*"--cluster on"* ]] || fail "chartered@$n's command: $cmd"
+    [[ "$cmd" != *"$PW"* ]] || fail "the database password is on chartered@$n's command line"
+    echo "ok: chartered@$n serves node $n on port $port, restarts $(show "chartered@$n.service" NRestarts): $cmd"
+done
+# HAProxy: no /dev/log in this guest for its unit's BindReadOnlyPaths=
+in_guest mkdir -p /etc/systemd/system/haproxy.service.d
+in_guest sh -c 'printf "[Service]\nBindReadOnlyPaths=\n" >/etc/systemd/system/haproxy.service.d/test.conf'
+in_guest systemctl daemon-reload
+in_guest haproxy -c -q -f /etc/haproxy/haproxy.cfg || fail "haproxy -c: the package's haproxy.cfg"
+# maxconn N needs 2N descriptors, which HAProxy (root) raises its limit to; a
+# host's systemd allows 524288, a container may allow fewer: then a smaller
+# maxconn in this copy only
+hard=$(in_guest sh -c 'ulimit -Hn')
+want=$(in_guest sed -n 's/^ *maxconn \([0-9]*\)$/\1/p' /etc/haproxy/haproxy.cfg)
+if [ "$hard" != unlimited ] && [ -n "$want" ] && [ $((2 * want + 100)) -gt "$hard" ]; then
+    in_guest sed -i "s/^\( *maxconn \)[0-9]*$/\1$(( (hard - 200) / 2 ))/" /etc/haproxy/haproxy.cfg
+    echo "note: descriptors limited to $hard here: HAProxy's maxconn $want lowered to $(( (hard - 200) / 2 )) in the guest"
+fi
+in_guest systemctl restart haproxy.service || {
+    in_guest systemctl status haproxy.service --no-pager 2>&1 | tail -n 20 || true
+    in_guest timeout 3 haproxy -f /etc/haproxy/haproxy.cfg -db 2>&1 | tail -n 10 || true
+    fail "haproxy.service does not start"
+}
+for n in a b; do
+    h=
+    for _ in $(seq 100); do
+        h=$(gget 80 "/api/health?node=$n")
+        [[ "$h" == "200 "*"\"node\":\"$n\""* ]] && break
+        sleep 0.2
+    done
+    [[ "$h" == "200 "*"\"node\":\"$n\""* ]] || fail "HAProxy on port 80 does not reach node $n: $h"
+done
+c=$(gget 80 /api/games POST '{"edition":"amsterdam","players":2,"seats":[{"kind":"human"},{"kind":"human"}]}')
+[[ "$c" == "201 "* ]] || fail "a game created through HAProxy: $c"
+echo "ok: HAProxy with the package's haproxy.cfg reaches nodes a and b; a game created through it"
+in_guest systemctl stop chartered@a.service
+[ "$(show chartered@a.service Result)" = success ] || fail "stop chartered@a: Result=$(show chartered@a.service Result)"
+h=$(gget 80 /api/health)
+for _ in $(seq 50); do
+    [[ "$h" == "200 "*"\"node\":\"b\""* ]] && break
+    sleep 0.2
+    h=$(gget 80 /api/health)
+done
+[[ "$h" == "200 "*"\"node\":\"b\""* ]] || fail "with node a stopped, HAProxy does not answer from b: $h"
+echo "ok: chartered@a stopped (Result=success); HAProxy answers from node b"
+in_guest systemctl stop chartered@b.service haproxy.service "postgresql@$pgc.service" || true
 echo "all systemd checks passed"

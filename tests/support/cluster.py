@@ -67,8 +67,10 @@ def fill_haproxy(src, bind, nodes):
     import resource
     nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     maxconn = max(256, min(20000, (nofile - 200) // 2))
-    return (t.replace("@GLOBAL@", "    maxconn %d" % maxconn).replace("@BIND@", bind).replace("@RULES@", rules)
-            .replace("@SERVERS@", servers))
+    # the access log (option httplog) on standard output: the test's haproxy.log
+    glob = "    maxconn %d\n    log stdout format raw local0" % maxconn
+    return (t.replace("@HAPROXY_GLOBAL@", glob).replace("@HAPROXY_BIND@", bind)
+            .replace("@HAPROXY_RULES@", rules).replace("@HAPROXY_SERVERS@", servers))
 
 
 class Cluster:
