@@ -213,6 +213,17 @@ try {
     await page.goto(`${BASE}/#/learn/amsterdam/2`);
     await stepReady(page, DATA.amsterdam.steps[1]);
     await page.screenshot({ path: path.join(ART, 'tutorial-step-phone.png') });
+    // "Show me" brings the ringed plots into view, above the decision panel
+    await page.click('#tutorial-show');
+    await page.waitForTimeout(800);
+    const seen = await page.evaluate(() => {
+      const r = document.querySelector('svg.board .plot.tut-mark').getBoundingClientRect();
+      const d = document.getElementById('decision').getBoundingClientRect();
+      const bottom = getComputedStyle(document.getElementById('decision')).position === 'fixed' ? d.top : innerHeight;
+      return r.top >= 0 && r.bottom <= bottom;
+    });
+    check(seen, 'phone: "Show me" brings the ringed plot into view, clear of the decision panel');
+    await page.screenshot({ path: path.join(ART, 'tutorial-show-phone.png') });
     const desk = await newPage('en', DESKTOP);
     await desk.goto(`${BASE}/#/learn/amsterdam/11`);
     await stepReady(desk, DATA.amsterdam.steps[10]);

@@ -227,6 +227,11 @@ class TutorialGame extends GamePage {
         buttons.appendChild(h('a', { class: 'button primary tutorial-next', id: inDialog ? null : 'tutorial-finish', href: '#/learn' }, t('tutorial.finish')));
       }
     }
+    // where the step points, brought into view (on a phone the card, the
+    // board and the decision panel do not fit on one screen)
+    if (!T.done && !inDialog && ((step.highlight.plots || []).length || (step.highlight.panels || []).length)) {
+      buttons.appendChild(h('button', { type: 'button', class: 'secondary tutorial-show', id: 'tutorial-show', onclick: () => this.showMarked() }, t('tutorial.show')));
+    }
     buttons.appendChild(h('button', { type: 'button', class: 'secondary tutorial-replay', id: inDialog ? null : 'tutorial-replay', onclick: () => this.replayStep() }, t('tutorial.replay')));
     buttons.appendChild(h('a', { class: 'button secondary tutorial-menu-link', id: inDialog ? null : 'tutorial-menu-link', href: '#/learn' }, t('tutorial.menu')));
     el.appendChild(buttons);
@@ -247,6 +252,13 @@ class TutorialGame extends GamePage {
       c.classList.add('in-dialog');
       if (head) head.after(c); else box.prepend(c);
     }
+  }
+
+  // The first ringed plot (else the first outlined panel) scrolled into
+  // the middle of the screen.
+  showMarked() {
+    const e = this.root.querySelector('svg.board .plot.tut-mark') || this.root.querySelector('.tut-mark-panel');
+    if (e) e.scrollIntoView({ block: 'center', inline: 'center', behavior: 'smooth' });
   }
 
   // A new game of the same step (the route stays, so no hashchange: the
