@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # cli_review.sh: `chartered review GAME.json` (issue 33; docs/cli.md "review").
-# A greedy game of four is played to a merger late in the game; from the
-# position just before it a short game file is made in which one seller keeps
-# every absorbed stock (then "worth nothing", Ruling R-24) instead of selling
-# them to the bank at value. The review must mark that decision as the first
+# A short game file (tests/review/keep-stocks.json, from a position of a greedy
+# game of four) ends with a seller who keeps every absorbed stock of a merger
+# (then "worth nothing", Ruling R-24) instead of selling them to the bank at
+# value. The review must mark that decision as the first
 # moment that mattered, with a better move and its gain in words (in English
 # and Dutch), print a row per decision, and write the graph as SVG (a line
 # per player), PNG (when a converter is installed), JSON, through a symbolic
@@ -29,41 +29,12 @@ fail() {
 command -v python3 >/dev/null || fail "python3 is needed (scripts/install-deps.sh installs it)"
 
 echo "== a game with an obviously losing move"
-printf 'save %s/full.json\n\n' "$TMP" |
-    "$BIN" play --seats greedy,greedy,greedy,greedy --seed 3 --plain >/dev/null 2>&1 ||
-    fail "chartered play of four greedy bots"
-# the first merger sale of 3 or more stocks, and the moves before it
-python3 - full.json <<'PY' > plan || fail "no merger sale in the greedy game"
-import json, re, sys
-moves = json.load(open(sys.argv[1]))["moves"]
-for i, m in enumerate(moves):
-    g = re.fullmatch(r"sell (\d+) (.+)", m["move"])
-    if g and int(g.group(1)) >= 3:
-        start = max(0, i - 12)
-        print(i, start)
-        for k, mm in enumerate(moves[:i]):
-            print(mm["player"], mm["move"], sep="\t")
-        print(m["player"], "keep " + g.group(2), sep="\t")
-        break
-else:
-    sys.exit(1)
-PY
-read -r SALE START < plan
-"$BIN" new --edition amsterdam --players 4 --seed 3 -o before.json >/dev/null || fail "new"
-k=0
-tail -n +2 plan | while IFS=$'\t' read -r p mv; do
-    if [ "$k" = "$START" ]; then
-        "$BIN" show before.json --position > start.pos || exit 1
-        "$BIN" new --position start.pos -o blunder.json >/dev/null || exit 1
-    fi
-    if [ "$k" -ge "$START" ]; then f=blunder.json; else f=before.json; fi
-    "$BIN" apply "$f" --player "$p" --quiet "$mv" || exit 1
-    k=$((k + 1))
-done || fail "replaying the game up to the merger"
-n=$((SALE - START + 1))
-tail -n 1 plan | grep -q $'\tkeep ' || fail "the plan does not end with the losing move"
-LOSING=$(tail -n 1 plan | cut -f2)
-
+# tests/review/keep-stocks.json (made by tests/review/make-keep-stocks.sh from
+# a greedy game of four, seed 2): 13 moves from a position; the last one,
+# player 2's, keeps four Gunpowder stocks in a merger instead of selling them
+cp "$ROOT/tests/review/keep-stocks.json" blunder.json
+n=13
+LOSING="keep Gunpowder"
 "$BIN" review blunder.json --iterations 600 --top 3 --seed 2 --lang en --svg graph.svg \
     --json review.json -q > out 2> err || fail "review exited $?"
 grep -q "not over" err || fail "no warning that the game is not over"
