@@ -17,6 +17,9 @@ PKGS=(build-essential cmake pkg-config clang libjansson-dev libcmocka-dev tmux p
 # The browser tests (tests/web): Debian's chromium, a Japanese font for its
 # screenshots, and node + npm unless node is already there (it may come from elsewhere).
 PKGS+=(chromium fonts-ipafont-gothic)
+# The web client's typeface: web/fonts/ holds Latin subsets of EB Garamond cut
+# from this package with fontTools (web/fonts/README.md says how to cut them again).
+PKGS+=(fonts-ebgaramond python3-fonttools python3-brotli)
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then PKGS+=(nodejs npm); fi
 missing=()
 for p in "${PKGS[@]}"; do

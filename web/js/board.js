@@ -166,7 +166,12 @@ function drawBuilding(g, s, flags, ci, opts) {
     for (const wx of [x0 + 4, x0 + bw - 7]) el('rect', { x: wx, y: wy, width: 3, height: 2.4, class: 'window', fill: ink }, b);
   }
   const broken = flags.includes('roof');
-  el('path', { d: `M${x0 - 3} ${top} L${CELL / 2} ${top - 9} L${x0 + bw + 3} ${top} Z`, class: broken ? 'roof broken' : 'roof' }, b);
+  // an Amsterdam warehouse's stepped gable (trapgevel) with its hoisting
+  // beam at the top, instead of a plain roof; cracked and red when broken
+  const q = bw / 6;
+  el('path', { d: `M${x0} ${top} V${top - 3} H${x0 + q} V${top - 6} H${x0 + 2 * q} V${top - 9} H${x0 + 4 * q} V${top - 6} H${x0 + 5 * q} V${top - 3} H${x0 + bw} V${top} Z`,
+    class: broken ? 'roof gable broken' : 'roof gable' }, b);
+  el('line', { x1: CELL / 2, y1: top - 7, x2: CELL / 2, y2: top - 3, class: 'hoist' }, b);
   if (broken) el('path', { d: `M${CELL / 2 - 4} ${top - 6} L${CELL / 2 - 1} ${top - 2} L${CELL / 2 - 3} ${top - 1} L${CELL / 2 + 1} ${top + 3}`, class: 'crack' }, b);
   if (s.owner && opts.mark) {
     const m = el('text', { x: CELL / 2, y: base - 2, class: 'co-mark', fill: ink }, b);
