@@ -15,7 +15,9 @@
 //   scrolls to the players, Building Amsterdam's plots are at least 36 px
 //   wide, the market and the players are one tap away;
 // - the money animation is never drawn over an open dialog;
-// - a bot's seat link reads "ISMCTS 3, a bot (ISMCTS, strength 2)".
+// - a bot's seat link reads "ISMCTS 3, a bot (ISMCTS, strength 2)";
+// - on a touch screen every card, event, action card, market level, company
+//   token and money button has its words in a title, and a tap shows them.
 // Screenshots to $CH_ARTIFACTS/explain (the merger dialog and the end
 // screen, desktop 1280x900 and phone 390x844).
 import { chromium } from 'playwright-core';
@@ -199,6 +201,47 @@ try {
     const wide = await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1);
     check(wide, 'phone: the page itself does not scroll sideways (the board scrolls in its frame)');
     await page.screenshot({ path: path.join(ART, 'phone-game.png') });
+    await page.context().close();
+  }
+
+  // ---- tooltips on a touch screen: every card, event, action card,
+  // market level, company token and money button has its words in a title,
+  // and a tap shows them ----
+  {
+    const page = await newPage('en', PHONE, { hasTouch: true, isMobile: true });
+    await page.goto(`${BASE}/#/`);
+    await page.click('#solo');
+    await page.waitForSelector('#app[data-status="playing"]', { timeout: 30000 });
+    await until(page, () => document.querySelector('#app').dataset.myTurn === '1');
+    const untitled = await page.evaluate(() => {
+      const sel = ['#hand .card', '#market .card', '#events .event-card', '#players .fact-tip', '.chart-row', '.legend-company', '#players .stock'];
+      const bad = [];
+      for (const q of sel) document.querySelectorAll(q).forEach((e) => { if (!e.getAttribute('title')) bad.push(q); });
+      document.querySelectorAll('button.move').forEach((b) => { if (b.querySelector('.price') && !b.title) bad.push(`button ${b.dataset.move}`); });
+      return { bad, levels: document.querySelectorAll('#market .card.level, #hand .card.level').length, actions: document.querySelectorAll('#players .fact-tip').length };
+    });
+    check(untitled.bad.length === 0 && untitled.actions > 0, `touch: every card, event, action card, company token and money button has a title (${untitled.bad.join(', ') || 'all'}; ${untitled.levels} level cards)`);
+    const tapped = [];
+    for (const q of ['#events .event-card', '#players .fact-tip', '.chart-row', '#market button.move[data-move="draw"]', '#market .card.level', '#market .card', '#hand .card']) {
+      // the element brought to the top of the screen (above the fixed
+      // decision panel), then a finger's tap on its middle
+      const at = await page.evaluate((sel) => {
+        const e = document.querySelector(sel);
+        if (!e) return null;
+        e.scrollIntoView({ block: 'start' });
+        const r = e.getBoundingClientRect();
+        return { x: r.left + Math.min(r.width / 2, 20), y: r.top + r.height / 2, title: e.getAttribute('title') };
+      }, q);
+      if (!at) continue;
+      await page.waitForTimeout(100);
+      await page.touchscreen.tap(at.x, at.y);
+      const want = at.title;
+      const got = await page.evaluate(() => { const b = document.querySelector('#tap-tip'); return b && !b.hidden ? b.textContent : null; });
+      tapped.push([q, got === want]);
+      await page.evaluate(async () => (await import('/web/js/tips.js')).hideTip());
+      if (await page.locator('#chooser:not([hidden]) button.secondary').count()) await page.locator('#chooser button.secondary').click();
+    }
+    check(tapped.length >= 5 && tapped.every(([, ok]) => ok), `touch: a tap shows the title's words (${tapped.map(([q, ok]) => `${q} ${ok ? 'ok' : 'NO'}`).join(', ')})`);
     await page.context().close();
   }
 

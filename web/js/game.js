@@ -20,6 +20,7 @@ import { InviteLinks } from './invites.js';
 import { citeHref } from './rules.js';
 import { gameRated, endRatings } from './rated.js';
 import { mergerInfo, flagInfo } from './merger.js';
+import { installTapTips } from './tips.js';
 
 // Phases whose decision opens a dialog over the page (the others are answered
 // on the board and in the decision panel).
@@ -47,6 +48,8 @@ export class GamePage {
     this.retry = 0;
     this.closed = false;
     this.replay = replay || null;
+    // titles shown on a tap too, on a touch screen (tips.js)
+    installTapTips();
     this.build();
     if (!this.replay) this.connect();
   }
@@ -470,7 +473,7 @@ export class GamePage {
     E.appendChild(drawLegend(this.view, { mark: (co) => companyMark(co) }));
     const cos = h('div', { class: 'legend-companies' });
     this.view.companies.forEach((c, i) => {
-      const item = h('span', { class: 'legend-company', tabindex: '0', dataset: { company: c.name } }, swatchSVG(c.name, i, companyMark(c.name)), companyName(c.name));
+      const item = h('span', { class: 'legend-company', tabindex: '0', title: companyName(c.name), dataset: { company: c.name } }, swatchSVG(c.name, i, companyMark(c.name)), companyName(c.name));
       this.hoverCompany(item, c.name);
       cos.appendChild(item);
     });
@@ -701,6 +704,7 @@ export class GamePage {
         },
       }, isLevel ? h('span', { class: 'lvl' }, name) : cardFace(name));
       if (!isLevel) card.setAttribute('aria-label', placeName(name));
+      card.title = cardTip(name);
       list.appendChild(card);
     }
     if (!cards.length) list.appendChild(h('span', { class: 'muted' }, t('ui.empty_hand')));
@@ -721,7 +725,7 @@ export class GamePage {
       const ok = takes.includes(mv);
       row.appendChild(h('button', {
         class: `card${/^L\d$/.test(name) ? ' level' : ' plotcard'}${ok ? ' playable' : ''}`, dataset: ok ? { move: mv } : { card: name },
-        disabled: !ok, title: ok ? (this.priceTip(mv) || describe(mv)) : placeName(name), 'aria-label': ok ? describe(mv) : placeName(name), onclick: () => this.send(mv),
+        disabled: !ok, title: ok ? `${this.priceTip(mv) || describe(mv)}. ${cardTip(name)}` : cardTip(name), 'aria-label': ok ? describe(mv) : placeName(name), onclick: () => this.send(mv),
       }, /^L\d$/.test(name) ? h('span', { class: 'lvl' }, name) : cardFace(name), ok ? this.priceTag(mv) : null));
     }
     E.appendChild(row);
@@ -758,7 +762,8 @@ export class GamePage {
     v.companies.forEach((c, i) => {
       const col = companyColor(c.name, i);
       const pct = c.on_chart ? Math.max(3, Math.round(100 * c.value / max)) : 0;
-      const row = h('div', { class: `chart-row${c.on_chart ? '' : ' off'}`, dataset: { company: c.name }, tabindex: '0' },
+      const row = h('div', { class: `chart-row${c.on_chart ? '' : ' off'}`, dataset: { company: c.name }, tabindex: '0',
+        title: c.on_chart ? t('tip.company', { company: companyName(c.name), value: `f${c.value}`, n: c.bank }) : t('tip.company_off', { company: companyName(c.name), n: c.bank }) },
         h('span', { class: 'co-name' }, swatchSVG(c.name, i, companyMark(c.name)), companyName(c.name)),
         h('span', { class: 'bar' }, h('span', { class: 'fill', style: { width: `${pct}%`, background: col } })),
         h('span', { class: 'value' }, c.on_chart ? `f${c.value}` : t('ui.off_chart')),
@@ -790,20 +795,22 @@ export class GamePage {
       if (deciders.has(i)) tags.push(h('span', { class: 'tag deciding' }, t('ui.deciding')));
       if (v.turn.active === i && !(this.frame.status === 'over' || v.turn.over)) tags.push(h('span', { class: 'tag active' }, t('ui.active')));
       const stocks = p.stocks ? Object.entries(p.stocks).filter(([, n]) => n > 0)
-        .map(([co, n]) => { const ci = v.companies.findIndex((c) => c.name === co); const chip = h('span', { class: 'stock', tabindex: '0', dataset: { company: co }, style: { background: companyColor(co, ci), color: inkOn(companyColor(co, ci)) } }, `${companyMark(co)} ${companyName(co)} ×${n}`); this.hoverCompany(chip, co); return chip; })
+        .map(([co, n]) => { const ci = v.companies.findIndex((c) => c.name === co); const cv = (v.companies[ci] || {}).value || 0; const chip = h('span', { class: 'stock', tabindex: '0', title: t('tip.holding', { n, company: companyName(co), value: `f${cv}`, worth: `f${n * cv}` }), dataset: { company: co }, style: { background: companyColor(co, ci), color: inkOn(companyColor(co, ci)) } }, `${companyMark(co)} ${companyName(co)} ×${n}`); this.hoverCompany(chip, co); return chip; })
         : [h('span', { class: 'muted' }, t('ui.stocks_hidden'))];
       const facts = [t('ui.cash', { n: p.cash }), t('ui.hand_count', { n: p.hand_count ?? (p.hand || []).length })];
+      // action cards, broken roofs and flags: what they are, in a title
+      // (hover, or a tap on a touch screen)
       if (v.edition === 'amsterdam') {
-        facts.push(t('ui.action_cards', { n: p.action_cards }));
-        if (p.roofs) facts.push(t('ui.roofs', { n: p.roofs }));
-      } else facts.push(t('ui.flags_left', { n: p.flags }));
+        facts.push(h('span', { class: 'fact-tip', title: t('tip.action_cards') }, t('ui.action_cards', { n: p.action_cards })));
+        if (p.roofs) facts.push(h('span', { class: 'fact-tip', title: t('tip.roofs') }, t('ui.roofs', { n: p.roofs })));
+      } else facts.push(h('span', { class: 'fact-tip', title: t('flag.what') }, t('ui.flags_left', { n: p.flags })));
       if (p.extra_turn_pending) facts.push(t('screen.extra_turn'));
       const bid = v.event && v.event.bids && (v.event.bids_revealed || i === this.seat) && v.event.kind && (v.event.bidders || []).includes(i) ? v.event.bids[i] : null;
       if (bid !== null && bid !== undefined) facts.push(t('ui.bid_is', { n: bid }));
       const known = (p.known || []).filter((c) => i !== this.seat);
       E.appendChild(h('div', { class: `player${deciders.has(i) ? ' deciding' : ''}`, dataset: { seat: i } },
         h('div', { class: 'pname' }, h('span', { class: 'dot', style: { background: SEAT_COLORS[i % SEAT_COLORS.length] } }), this.seatName(i), ...tags),
-        h('div', { class: 'facts' }, facts.join(' · ')),
+        h('div', { class: 'facts' }, facts.flatMap((x, k) => (k ? [' · ', x] : [x]))),
         h('div', { class: 'stocks' }, stocks.length ? stocks : h('span', { class: 'muted' }, t('ui.no_stocks'))),
         known.length ? h('div', { class: 'known small muted' }, t('ui.known_cards', { cards: known.map((c) => placeName(cardName(c))).join(', ') })) : null));
     });
@@ -826,7 +833,7 @@ export class GamePage {
     } else {
       E.appendChild(h('p', { class: 'muted small' }, t('ui.ga_events_on')));
     }
-    if (v.event && v.event.kind) E.appendChild(h('p', {}, t('ui.event_now', { event: v.event.kind })));
+    if (v.event && v.event.kind) E.appendChild(h('p', { title: t(`event_help.${v.event.kind}`, { _default: v.event.kind }) }, t('ui.event_now', { event: v.event.kind })));
   }
 
   renderLog() {
@@ -1197,6 +1204,16 @@ function stockChart(v, max) {
     mk('text', { x: x + 11, y: H - 3, class: 'axis', 'text-anchor': 'middle' }, companyMark(c.name));
   });
   return svg;
+}
+
+// What a card is, for its title: a building card builds on its plot; a
+// level card N builds level N on a warehouse of level N-1 and adds 10 x N
+// to its company (Building Amsterdam "Level cards"; The Golden Age "Level
+// cards": "the number of the level times ten").
+function cardTip(name) {
+  const lv = /^L(\d)$/.exec(name);
+  if (lv) return t('tip.level_card', { level: name, n: +lv[1], prev: +lv[1] - 1, value: `f${10 * +lv[1]}` });
+  return t('tip.plot_card', { plot: placeName(name) });
 }
 
 // A building card's face: its district small, its lot large.
