@@ -287,6 +287,7 @@ try {
       const prof = await (await fetch(`${BASE}/api/players/${A.user}`)).json();
       const g = (prof.games || []).find((x) => x.id === game.id) || {};
       const d = g.rating_after - g.rating_before;
+      check(await text(P.page, '#rated-note') === cat.en['rated.done_yes'], `${vw}: the game page's status says the finished game was rated`);
       check(said === cat.en['rated.was'] && lis.length === 2 && lis.includes(fill('en', 'rated.change', { name: A.user, before: g.rating_before, after: g.rating_after, delta: `${d >= 0 ? '+' : '−'}${Math.abs(d)}` })),
         `${vw}: the end screen says the game was rated and each rating's change (${said}: ${lis.join('; ')})`);
       await P.page.locator('#result').scrollIntoViewIfNeeded();

@@ -369,7 +369,10 @@ export class GamePage {
     else if (this.myTurn) E.appendChild(h('span', { class: 'your-turn' }, t('ui.your_decision')));
     else if (deciders.length && !this.replay) E.appendChild(h('span', { class: 'waiting-for' }, t('ui.waiting_for', { names: deciders.join(', ') })));
     // rated or not (rated.js: the server's rule, docs/ratings.md)
-    const rated = gameRated(f);
+    // once the server's record of a finished game is read (rated.js
+    // endRatings), the status says what it recorded
+    const rec = this.ratingsShown && this.ratingsShown.done && this.ratingsShown.game === this.game && !this.ratingsShown.unknown ? this.ratingsShown : null;
+    const rated = rec ? { rated: rec.rated, text: t(rec.rated ? 'rated.done_yes' : 'rated.was_not') } : gameRated(f);
     E.appendChild(h('span', { class: `rated rated-${rated.rated}`, id: 'rated-note', title: rated.text }, rated.text));
     // once over, "The game is over" says it: the phase's name would repeat it
     if (!(f.status === 'over' || v.turn.over)) E.appendChild(h('span', { class: 'phase' }, phaseName(v.turn.phase, v.edition)));
@@ -877,7 +880,7 @@ export class GamePage {
     const recorded = this.ratingsShown && this.ratingsShown.done && this.ratingsShown.game === this.game && !this.ratingsShown.unknown;
     if (!recorded) box.appendChild(h('p', { class: 'small', id: 'end-rated' }, gameRated(this.frame).text));
     // rated or not as the server recorded it, and each rating's change
-    const changes = endRatings(this, () => { if (this.frame && (this.frame.status === 'over' || this.view.turn.over)) this.renderDecision(); });
+    const changes = endRatings(this, () => { if (this.frame && (this.frame.status === 'over' || this.view.turn.over)) { this.renderStatus(); this.renderDecision(); } });
     if (changes) box.appendChild(changes);
     if (!this.replay) box.appendChild(h('a', { href: `#/replay/${this.game}`, class: 'button', id: 'open-replay' }, t('ui.open_replay')));
     const rematch = rematchBox(this);
