@@ -221,6 +221,14 @@ class Game:
     def observation_tensor_shape(self):
         return [self.layout.size]
 
+    def information_state_tensor_shape(self):
+        """[observation_tensor_size() + HISTORY_COLUMNS] (docs/python.md
+        "Information state")."""
+        return [self.layout.size + HISTORY_COLUMNS]
+
+    def information_state_tensor_size(self):
+        return self.layout.size + HISTORY_COLUMNS
+
     def observation_tensor_size(self):
         return self.layout.size
 
@@ -234,7 +242,9 @@ class Game:
                 "reward_model": "terminal",
                 "min_num_players": 2, "max_num_players": 5 if self._ed == 0 else 6,
                 "provides_information_state_string": True,
-                "provides_observation_tensor": True}
+                "provides_observation_tensor": True,
+                "provides_information_state_tensor": True,
+                "provides_observation_string": True}
 
     def new_initial_state(self, seed=None):
         """A new game dealt from seed (0 to 2^64-1): the same seed gives the
@@ -261,6 +271,10 @@ class Game:
 
 
 SHORT_NAMES = {"amsterdam": "chartered_amsterdam", "golden-age": "chartered_golden_age"}
+# The information state tensor's last block (docs/python.md "Information
+# state"): the player's own decisions so far / 1,000, then the player's moves
+# of each move type t (ch_move_type 1 .. CH_M_NTYPES - 1) / 100.
+HISTORY_COLUMNS = lib.CH_M_NTYPES
 MAX_GAME_LENGTH = 10000
 
 
@@ -602,6 +616,26 @@ class State:
         p = self._player(player)
         t = np.empty(self.game.layout.size, dtype=np.float32)
         self.observation_tensor_into(p, t)
+        return t
+
+    def information_state_tensor(self, player):
+        """player's information state as a float32 vector of
+        game.information_state_tensor_size(): the observation tensor, then
+        what player did (the "history" block: decisions, moves by type).
+        Built from what player may see and did only; a summary, not a
+        perfect-recall encoding (information_state_string keeps every own
+        move): docs/python.md "Information state"."""
+        p = self._player(player)
+        n = self.game.layout.size
+        t = np.zeros(n + HISTORY_COLUMNS, dtype=np.float32)
+        self.observation_tensor_into(p, t[:n])
+        h = t[n:]
+        for q, a in self._history:
+            if q == p:
+                h[0] += 1
+                h[a & 0xFF] += 1
+        h[0] /= 1000
+        h[1:] /= 100
         return t
 
     def observation_tensor_into(self, player, out):
