@@ -15,6 +15,8 @@
  *     (ch_move_str, chx_move_text, chx_legal_lines),
  *   - the prices of the money moves (chx_prices_json),
  *   - what the bot protocol sends for the decision (proto_decision_text),
+ *     and the seat's entry for the next move in version 2's "moves" line
+ *     (proto_public_move, checked with the log words below),
  *   - the browser's state frame (srv_state_frame of the server's library,
  *     on a game made here: seats, legal moves, prices, view, board and
  *     cards),
@@ -279,6 +281,51 @@ static char *log_words(const ch_state *before, int q, ch_move m, const ch_state 
 
 static int log_checked, log_skipped;
 
+/* Version 2's "moves" line (proto_public_move): in the re-dealt state d,
+ * other moves of q's of the same kind that leave seat p's view as the true
+ * move left it, and that a spectator reads of in the log in the same words
+ * (another card picked, another sealed bid, another card offered), must be
+ * told to p in the same words: what p is told may not name what p cannot
+ * see. */
+static int line_alternatives;
+
+static char *log_words(const ch_state *before, int q, ch_move m, const ch_state *after, int v);
+
+static void check_line_alternatives(const ch_state *d, int p, int q, ch_move m,
+                                    const char *want_after, const char *want_pub,
+                                    const char *want_line, const char *game)
+{
+    static ch_move alt[1 << 14];
+    int na = ch_legal(d, q, alt, 1 << 14);
+    if (na > 1 << 14)
+        na = 1 << 14;
+    int tried = 0;
+    for (int i = 0; i < na && tried < 4; i++) {
+        ch_move a = alt[i];
+        if (a.type != m.type || (a.a == m.a && a.b == m.b && a.c == m.c && a.n == m.n))
+            continue;
+        ch_state da = *d;
+        ch_msg why;
+        if (ch_apply(&da, q, a, &why) != CH_OK)
+            continue;
+        char *va = ch_view_to_json(&da, p);
+        char *pub = strcmp(va, want_after) == 0 ? log_words(d, q, a, &da, -1) : NULL;
+        if (pub && strcmp(pub, want_pub) == 0) {
+            char line[300];
+            assert_true(proto_public_move(d, q, a, p, line, sizeof line) > 0);
+            if (strcmp(line, want_line) != 0)
+                fail_msg("%s, decision %u: seat %d's view is the same after seat %d's move as "
+                         "after another of the same kind, but the bot protocol's moves line "
+                         "tells them apart:\n  true  %s\n  other %s",
+                         game, d->ndecisions, p + 1, q + 1, want_line, line);
+            tried++;
+            line_alternatives++;
+        }
+        free(pub);
+        ch_free(va);
+    }
+}
+
 /* Seat p at st, whose next move is q's m (st_after the state after it):
  * every re-deal must show p the same, and the words of m must be the same
  * where the move leaves p's view as it does in the game. */
@@ -289,6 +336,8 @@ static void check_seat(const ch_state *st, int p, int q, ch_move m, const ch_sta
     char *want_after = ch_view_to_json(after, p);
     char *want_words = log_words(st, q, m, after, p);
     char *want_pub = log_words(st, q, m, after, -1);
+    char want_line[300], got_line[300];
+    assert_true(proto_public_move(st, q, m, p, want_line, sizeof want_line) > 0);
     for (int k = 0; k < REDEALS; k++) {
         ch_state d = *st;
         ch_determinize(&d, p, seed * 1000003u + (uint64_t)k * 7919u + 1);
@@ -326,6 +375,13 @@ static void check_seat(const ch_state *st, int p, int q, ch_move m, const ch_sta
                 fail_msg("%s, decision %u, seat %d reads of seat %d's move differently after a "
                          "re-deal:\n  true     %s  re-dealt %s",
                          game, st->ndecisions, p + 1, q + 1, want_words, words);
+            assert_true(proto_public_move(&d, q, m, p, got_line, sizeof got_line) > 0);
+            if (strcmp(got_line, want_line) != 0)
+                fail_msg("%s, decision %u, seat %d is told of seat %d's move differently after "
+                         "a re-deal (bot protocol 2):\n  true     %s\n  re-dealt %s",
+                         game, st->ndecisions, p + 1, q + 1, want_line, got_line);
+            if (p != q)
+                check_line_alternatives(&d, p, q, m, want_after, want_pub, want_line, game);
             free(words);
             log_checked++;
         } else {
@@ -652,6 +708,9 @@ static void coverage(void **s)
     print_message("log words compared after %d re-deals, %d re-deals told the seat more\n",
                   log_checked, log_skipped);
     assert_true(log_checked > 0);
+    print_message("moves lines of bot protocol 2: %d other moves of the same kind compared\n",
+                  line_alternatives);
+    assert_true(line_alternatives > 0);
 }
 
 int main(void)

@@ -90,10 +90,18 @@ int arena_entry_parse(const char *spec, arena_entry *e, char *err, size_t n)
     return 0;
 }
 
+/* The --bot-option flags, by the index of the --bot they follow (a command
+ * reads its flags once per process). */
+static struct {
+    int n;
+    const char *text[ARENA_MAX_SET];
+} bot_opts[ARENA_MAX_BOTS];
+
 int arena_take_bots(const char *cmd, int argc, char **argv, const char **bots,
                     int *nbots)
 {
     int out = 0;
+    memset(bot_opts, 0, sizeof bot_opts);
     for (int i = 0; i < argc; i++) {
         char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -102,6 +110,28 @@ int arena_take_bots(const char *cmd, int argc, char **argv, const char **bots,
             break;
         }
         const char *val = NULL;
+        if (strcmp(a, "--bot-option") == 0 || strncmp(a, "--bot-option=", 13) == 0) {
+            if (a[12] == '=')
+                val = a + 13;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else {
+                cli_error("chartered %s: --bot-option expects NAME=VALUE after it", cmd);
+                return -1;
+            }
+            if (*nbots == 0) {
+                cli_error("chartered %s: --bot-option %s comes before any --bot: it sets "
+                          "an option of the exec: bot given just before it", cmd, val);
+                return -1;
+            }
+            if (bot_opts[*nbots - 1].n >= ARENA_MAX_SET) {
+                cli_error("chartered %s: at most %d --bot-option flags per bot", cmd,
+                          ARENA_MAX_SET);
+                return -1;
+            }
+            bot_opts[*nbots - 1].text[bot_opts[*nbots - 1].n++] = val;
+            continue;
+        }
         if (strcmp(a, "--bot") == 0 || strcmp(a, "-b") == 0) {
             if (i + 1 >= argc) {
                 cli_error("chartered %s: %s expects a bot after it (NAME, "
@@ -136,6 +166,27 @@ int arena_lineup(const char *cmd, arena_cfg *cfg, const char **specs, int n)
         if (arena_entry_parse(specs[i], e, err, sizeof err) != 0) {
             cli_error("chartered %s: --bot %s", cmd, err);
             return EXIT_USAGE;
+        }
+        e->nset = 0;
+        for (int k = 0; i < ARENA_MAX_BOTS && k < bot_opts[i].n; k++) {
+            const char *t = bot_opts[i].text[k], *eq = strchr(t, '=');
+            if (!e->is_exec) {
+                cli_error("chartered %s: --bot-option %s: options of a built-in bot go "
+                          "in its spec (%s:NAME=VALUE,...); --bot-option is for exec: bots",
+                          cmd, t, e->name);
+                return EXIT_USAGE;
+            }
+            if (!eq || eq == t || (size_t)(eq - t) >= sizeof e->set_name[0] ||
+                strlen(eq + 1) >= sizeof e->set_value[0] || memchr(t, ' ', (size_t)(eq - t)) ||
+                strpbrk(t, "\n\r")) {
+                cli_error("chartered %s: --bot-option '%s': expected NAME=VALUE (a name "
+                          "of 1 to 63 bytes without spaces, a value of at most 255 bytes "
+                          "on one line)", cmd, t);
+                return EXIT_USAGE;
+            }
+            snprintf(e->set_name[e->nset], sizeof e->set_name[0], "%.*s", (int)(eq - t), t);
+            snprintf(e->set_value[e->nset], sizeof e->set_value[0], "%s", eq + 1);
+            e->nset++;
         }
         int same = 0;
         for (int k = 0; k < cfg->nentries; k++)
@@ -203,8 +254,17 @@ static uint64_t seat_seed(uint64_t gs, int s, int salt)
 typedef struct agent {
     ch_bot *bot;       /* built-in bot (or the fallback of a failed one)  */
     proto_bot *pb;     /* protocol bot, NULL when none or failed          */
+    proto_bot **slot;  /* where the worker keeps pb between games          */
     FILE *log;
 } agent;
+
+/* The protocol bots a worker thread keeps between its games: a version-2
+ * program plays every game of its worker (one process per bot, worker and
+ * seat of that bot within a game: a bot may hold several seats of a game);
+ * a version-1 program is started for each game, as version 1 says. */
+typedef struct bot_pool {
+    proto_bot *pb[ARENA_MAX_BOTS][CH_MAX_PLAYERS];
+} bot_pool;
 
 typedef struct run_ctx {
     arena_cfg *cfg;
@@ -242,6 +302,8 @@ static int fall_back(run_ctx *rc, arena_game *g, agent *a, int s)
     if (a->pb) {
         proto_stop(a->pb, 0);
         a->pb = NULL;
+        if (a->slot)
+            *a->slot = NULL;
     }
     ch_bot_free(a->bot);
     a->bot = NULL;
@@ -291,8 +353,8 @@ static void setup_json(const cli_game *cg, int index, char *buf, size_t n)
                  arr, index + 1);
 }
 
-static void start_agent(run_ctx *rc, arena_game *g, agent *a, int s,
-                        const char *setup)
+static void start_agent(run_ctx *rc, bot_pool *pool, arena_game *g, agent *a,
+                        int s, const char *setup, const ch_state *st)
 {
     const arena_cfg *cfg = rc->cfg;
     const arena_entry *e = &cfg->entries[g->entry[s]];
@@ -317,12 +379,31 @@ static void start_agent(run_ctx *rc, arena_game *g, agent *a, int s,
     }
     char tag[64];
     snprintf(tag, sizeof tag, "game %d seat %d", g->index + 1, s + 1);
-    proto_opts o = {cfg->time_ms, cfg->time_ms > 10000 ? cfg->time_ms : 10000,
-                    a->log, cfg->echo_info, tag};
+    /* the k-th seat of this bot in the game */
+    int k = 0;
+    for (int q = 0; q < s; q++)
+        k += g->entry[q] == g->entry[s];
+    a->slot = &pool->pb[g->entry[s]][k];
     char err[600];
-    int r = proto_start(&a->pb, e->cmd, &o, err, sizeof err);
+    int r = PROTO_OK;
+    if (*a->slot) {
+        a->pb = *a->slot;
+        proto_set_log(a->pb, a->log, tag);
+    } else {
+        const char *names[ARENA_MAX_SET], *values[ARENA_MAX_SET];
+        for (int i = 0; i < e->nset; i++) {
+            names[i] = e->set_name[i];
+            values[i] = e->set_value[i];
+        }
+        proto_opts o = {cfg->time_ms, cfg->time_ms > 10000 ? cfg->time_ms : 10000,
+                        a->log, cfg->echo_info, tag, e->nset, names, values,
+                        cfg->clock_ms, cfg->inc_ms};
+        r = proto_start(&a->pb, e->cmd, &o, err, sizeof err);
+        if (r == PROTO_OK && proto_version(a->pb) >= 2)
+            *a->slot = a->pb;
+    }
     if (r == PROTO_OK)
-        r = proto_game(a->pb, setup, s, seat_seed(g->seed, s, 0), err,
+        r = proto_game(a->pb, setup, s, seat_seed(g->seed, s, 0), st, err,
                        sizeof err);
     if (r != PROTO_OK) {
         report_bot_error(rc, g, s, a->pb ? proto_bot_id(a->pb) : NULL, err);
@@ -334,7 +415,10 @@ static void stop_agent(agent *a, const char *result)
 {
     if (a->pb) {
         proto_end(a->pb, result);
-        proto_stop(a->pb, 1);
+        if (a->slot && *a->slot == a->pb)
+            proto_set_log(a->pb, NULL, NULL); /* kept for the next game */
+        else
+            proto_stop(a->pb, 1);
     }
     ch_bot_free(a->bot);
     if (a->log)
@@ -350,7 +434,7 @@ static int lowest_bit(unsigned x)
     return -1;
 }
 
-static void play_game(run_ctx *rc, int i, ch_state *st)
+static void play_game(run_ctx *rc, bot_pool *pool, int i, ch_state *st)
 {
     arena_cfg *cfg = rc->cfg;
     arena_game *g = &rc->res->games[i];
@@ -379,9 +463,22 @@ static void play_game(run_ctx *rc, int i, ch_state *st)
     g->first_player = st->first_player;
     char setup[2048];
     setup_json(&cg, i, setup, sizeof setup);
+    /* With --log, the game as a game file (DIR/game-G.json, from its first
+     * position), and at a protocol bot's failure the game up to that
+     * decision (DIR/game-G-decision-D.json): `chartered view`, `legal` and
+     * `apply` then replay the decision without the arena. */
+    game_file gfile = {0};
+    if (cfg->log_dir) {
+        gfile.setup = gf_setup_for_position(st);
+        gfile.moves = json_array();
+    }
     agent ag[CH_MAX_PLAYERS];
-    for (int s = 0; s < g->nplayers; s++)
-        start_agent(rc, g, &ag[s], s, setup);
+    int observers = 0; /* version-2 bots, told every move */
+    for (int s = 0; s < g->nplayers; s++) {
+        start_agent(rc, pool, g, &ag[s], s, setup, st);
+        observers += proto_version(ag[s].pb) >= 2;
+    }
+    ch_state before;
     int evc[16] = {0}; /* CH_GE_KINDS and CH_EV_KINDS fit */
     int ga = st->edition == CH_ED_GOLDEN_AGE;
     for (;;) {
@@ -408,6 +505,12 @@ static void play_game(run_ctx *rc, int i, ch_state *st)
             int pr = proto_choose(a->pb, st, p, &m, err, sizeof err);
             if (pr != PROTO_OK) {
                 char what[700];
+                if (gfile.setup && gfile.moves) {
+                    char path[1024];
+                    snprintf(path, sizeof path, "%s/game-%04d-decision-%" PRIu32 ".json",
+                             cfg->log_dir, g->index + 1, st->ndecisions + 1);
+                    gf_save(path, &gfile, st);
+                }
                 snprintf(what, sizeof what, "at decision %" PRIu32 " (%s): %s",
                          st->ndecisions + 1, ch_phase_name(st->phase), err);
                 report_bot_error(rc, g, p, proto_bot_id(a->pb), what);
@@ -429,6 +532,14 @@ static void play_game(run_ctx *rc, int i, ch_state *st)
         for (int c = 0; c < st->ncompanies; c++)
             chart[c] = st->co[c].on_chart;
         int nd = st->ndiscard;
+        if (observers)
+            before = *st;
+        if (gfile.setup && gfile.moves) {
+            char t[256];
+            if (ch_move_str(st, m, t, sizeof t) > 0)
+                json_array_append_new(gfile.moves, json_pack("{s:i, s:s}", "player", p + 1,
+                                                             "move", t));
+        }
         if (ch_apply(st, p, m, &msg) != CH_OK) {
             char t[128];
             ch_move_str(st, m, t, sizeof t);
@@ -437,6 +548,9 @@ static void play_game(run_ctx *rc, int i, ch_state *st)
                      "refused: %s", p + 1, t, msg.text);
             break;
         }
+        if (observers)
+            for (int s = 0; s < g->nplayers; s++)
+                proto_observe(ag[s].pb, &before, p, m);
         if (m.type < CH_M_NTYPES)
             g->moves[m.type]++;
         if (m.type == CH_M_ACTION) {
@@ -490,6 +604,15 @@ static void play_game(run_ctx *rc, int i, ch_state *st)
     }
     for (int s = 0; s < g->nplayers; s++)
         stop_agent(&ag[s], result);
+    if (gfile.setup && gfile.moves) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/game-%04d.json", cfg->log_dir, g->index + 1);
+        gf_save(path, &gfile, st);
+    }
+    if (gfile.setup)
+        json_decref(gfile.setup);
+    if (gfile.moves)
+        json_decref(gfile.moves);
     /* stock events and final company values, by name */
     size_t off = 0;
     int nk = ga ? CH_GE_KINDS : CH_EV_KINDS;
@@ -512,19 +635,27 @@ static void *worker(void *arg)
 {
     run_ctx *rc = arg;
     ch_state *st = malloc(sizeof *st);
-    if (!st)
+    bot_pool *pool = calloc(1, sizeof *pool);
+    if (!st || !pool) {
+        free(st);
+        free(pool);
         return NULL;
+    }
     for (;;) {
         pthread_mutex_lock(&rc->lock);
         int i = rc->next < rc->cfg->games ? rc->next++ : -1;
         pthread_mutex_unlock(&rc->lock);
         if (i < 0)
             break;
-        play_game(rc, i, st);
+        play_game(rc, pool, i, st);
         pthread_mutex_lock(&rc->lock);
         rc->done++;
         pthread_mutex_unlock(&rc->lock);
     }
+    for (int e = 0; e < ARENA_MAX_BOTS; e++)
+        for (int k = 0; k < CH_MAX_PLAYERS; k++)
+            proto_stop(pool->pb[e][k], 1);
+    free(pool);
     free(st);
     return NULL;
 }

@@ -15,6 +15,7 @@
 
 #define ARENA_MAX_BOTS 16
 #define ARENA_LABEL 160
+#define ARENA_MAX_SET 16  /* --bot-option flags per bot */
 
 /* One bot of the line-up, from a --bot SPEC: "NAME", "NAME:OPTIONS" (a
  * built-in bot of libchartered_ai) or "exec:COMMAND" (a program speaking
@@ -25,6 +26,9 @@ typedef struct arena_entry {
     char name[32];           /* built-in: the bot's name                      */
     char options[128];       /* built-in: its options                         */
     char cmd[ARENA_LABEL];   /* exec: the shell command                      */
+    int nset;                /* exec: --bot-option NAME=VALUE after its --bot */
+    char set_name[ARENA_MAX_SET][64];
+    char set_value[ARENA_MAX_SET][256];
 } arena_entry;
 
 /* Read a --bot SPEC into *e (label not yet made unique). Built-in names are
@@ -41,6 +45,8 @@ typedef struct arena_cfg {
     int jobs;
     cli_mix mix;               /* editions, players, boards (mix.c)          */
     int time_ms;               /* protocol bots: time limit per move        */
+    int clock_ms, inc_ms;      /* protocol bots (version 2): a game clock per
+                                  seat and its increment, 0: none            */
     const char *fallback;      /* built-in bot that replaces a failed one   */
     const char *log_dir;       /* protocol transcripts, or NULL              */
     int echo_info;             /* protocol bots' info lines on stderr        */
@@ -136,12 +142,13 @@ typedef struct arena_flags {
     int edition_seen;
     int players, players_seen;
     int time_ms;
+    const char *clock;
     const char *fallback;
     const char *log_dir;
     int verbose, quiet;
 } arena_flags;
 
-#define ARENA_NFLAGS 15
+#define ARENA_NFLAGS 16
 /* Defaults (games: def_games). */
 void arena_flags_default(arena_flags *f, int def_games);
 /* Write the specs of the shared flags into specs[0..ARENA_NFLAGS): --games

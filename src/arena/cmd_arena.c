@@ -49,11 +49,15 @@ void arena_flag_specs(arena_flags *f, opt_spec *s)
          "a variant file (docs/variants.md) for every game", NULL},
         {"time", 't', OPT_INT, &f->time_ms, "MS", 1, 3600000,
          "protocol bots: time limit per move in ms (default 5000)", NULL},
+        {"clock", 0, OPT_STR, &f->clock, "MS[+INC]", 0, 0,
+         "protocol bots of version 2: a game clock of MS ms per seat, INC ms "
+         "added after each move (instead of --time per move)", NULL},
         {"fallback", 0, OPT_STR, &f->fallback, "NAME", 0, 0,
          "built-in bot that takes over a failed bot's seat (default: greedy "
          "if built in, else random)", NULL},
         {"log", 0, OPT_STR, &f->log_dir, "DIR", 0, 0,
-         "write each protocol bot's transcript to DIR/game-G-seatS.log",
+         "write each protocol bot's transcript, every line in full, to "
+         "DIR/game-G-seatS.log",
          NULL},
         {"verbose", 'v', OPT_FLAG, &f->verbose, NULL, 0, 0,
          "print the protocol bots' info lines on stderr", NULL},
@@ -106,6 +110,26 @@ int arena_configure(const char *cmd, arena_flags *f, const char **bots,
     cfg->seed = f->seed;
     cfg->jobs = f->jobs;
     cfg->time_ms = f->time_ms;
+    if (f->clock) {
+        char *end = NULL;
+        errno = 0;
+        long ms = strtol(f->clock, &end, 10), inc = 0;
+        if (!errno && end != f->clock && *end == '+') {
+            const char *i = end + 1;
+            inc = strtol(i, &end, 10);
+            if (end == i)
+                end = (char *)"x";
+        }
+        if (errno || end == f->clock || *end || ms < 1 || ms > 86400000 || inc < 0 ||
+            inc > 3600000) {
+            cli_error("chartered %s: --clock '%s': expected MS or MS+INC, milliseconds "
+                      "(MS from 1 to 86400000, INC from 0 to 3600000)", cmd, f->clock);
+            cli_mix_free(&cfg->mix);
+            return EXIT_USAGE;
+        }
+        cfg->clock_ms = (int)ms;
+        cfg->inc_ms = (int)inc;
+    }
     cfg->fallback = f->fallback;
     cfg->log_dir = f->log_dir;
     cfg->echo_info = f->verbose;
@@ -133,6 +157,10 @@ json_t *arena_run_json(const arena_cfg *cfg, const arena_flags *f)
         json_array_append_new(bots, json_string(cfg->entries[e].label));
     json_object_set_new(run, "bots", bots);
     json_object_set_new(run, "time_ms", json_integer(cfg->time_ms));
+    if (cfg->clock_ms) {
+        json_object_set_new(run, "clock_ms", json_integer(cfg->clock_ms));
+        json_object_set_new(run, "inc_ms", json_integer(cfg->inc_ms));
+    }
     json_object_set_new(run, "fallback",
                         json_string(cfg->fallback ? cfg->fallback
                                                   : arena_default_fallback()));
@@ -180,7 +208,9 @@ int cmd_arena(int argc, char **argv)
                                 "'ismcts:iterations=500'), or exec:COMMAND for a program "
                                 "speaking the\nbot protocol (docs/bot-protocol.md), e.g. "
                                 "'exec:python3 examples/bot.py'.\n-b SPEC, --bot SPEC may be "
-                                "given up to 16 times (default: random).",
+                                "given up to 16 times (default: random);\n--bot-option "
+                                "NAME=VALUE after an exec: bot sets one of its options\n"
+                                "(protocol 2).",
                                 0, "bots are given with --bot"};
     char *pos[argc + 1];
     int npos, rc;

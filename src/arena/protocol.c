@@ -6,6 +6,10 @@
  * a deadline, so no bot can stall the engine. Pipes are created close-on-exec
  * under one lock, so that bots started at the same time by other threads do
  * not inherit each other's pipes (which would hide an EOF).
+ *
+ * The engine offers version 2 ("chartered 2"); a bot that says "protocol 2"
+ * before its "bot NAME VERSION" gets version 2's lines, any other bot the
+ * version-1 session, byte for byte as before (docs/bot-protocol.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +31,6 @@
 extern char **environ;
 
 #define LINE_MAX_BYTES 65536 /* longest line a bot may send */
-#define LOG_VIEW_CHARS 160   /* views are shortened to this in transcripts */
 
 struct proto_bot {
     pid_t pid;
@@ -37,6 +40,15 @@ struct proto_bot {
     int gone;    /* the process has exited (status known) */
     int status;  /* its wait status when gone              */
     proto_opts o;
+    char tag[64];    /* o.tag points here                       */
+    int version;     /* 1 or 2                                  */
+    int nopts;
+    proto_option opts[PROTO_MAX_OPTIONS];
+    int seat;        /* 0-based, of the game being played       */
+    chx_buf moves;   /* version 2: "; "-joined public moves since
+                        the bot's last decision                 */
+    int nmoves;
+    double left_ms;  /* version 2 with a game clock: ms left     */
     char id[128];
     unsigned long ninfo;
     char rbuf[LINE_MAX_BYTES + 1];
@@ -105,15 +117,13 @@ static void quote(const char *s, size_t len, char *buf, size_t n)
     buf[o] = '\0';
 }
 
+/* Every line in full, views too: a decision can be replayed from the
+ * transcript alone (issue 36; docs/bot-protocol.md "A transcript"). */
 static void log_line(proto_bot *b, char dir, const char *s, size_t len)
 {
     if (!b->o.log)
         return;
-    if (len > LOG_VIEW_CHARS && strncmp(s, "view ", 5) == 0)
-        fprintf(b->o.log, "%c %.*s ... (%zu bytes)\n", dir, LOG_VIEW_CHARS,
-                s, len);
-    else
-        fprintf(b->o.log, "%c %.*s\n", dir, (int)len, s);
+    fprintf(b->o.log, "%c %.*s\n", dir, (int)len, s);
 }
 
 /* Check without reaping whether the process has exited; 1 when it has. */
@@ -266,8 +276,8 @@ static void got_info(proto_bot *b, const char *line)
     b->ninfo++;
     if (b->o.echo_info) {
         pthread_mutex_lock(&echo_lock);
-        fprintf(stderr, "[%s%s%s] %s\n", b->id, b->o.tag ? " " : "",
-                b->o.tag ? b->o.tag : "", line);
+        fprintf(stderr, "[%s%s%s] %s\n", b->id, b->tag[0] ? " " : "", b->tag,
+                line);
         pthread_mutex_unlock(&echo_lock);
     }
 }
@@ -281,6 +291,10 @@ int proto_hello_line(const char *line, size_t len, char *id, size_t idn,
         return PROTO_LINE_SKIP;
     if (is_info(line))
         return PROTO_LINE_INFO;
+    if (strncmp(line, "protocol", 8) == 0 && (line[8] == ' ' || line[8] == '\0'))
+        return PROTO_LINE_PROTOCOL;
+    if (strncmp(line, "option", 6) == 0 && (line[6] == ' ' || line[6] == '\0'))
+        return PROTO_LINE_OPTION;
     if (len > 4 && strncmp(line, "bot ", 4) == 0 && line[4] != '\0' &&
         line[4] != ' ') {
         snprintf(id, idn, "%s", line + 4);
@@ -290,6 +304,194 @@ int proto_hello_line(const char *line, size_t len, char *id, size_t idn,
     quote(line, len, q, sizeof q);
     snprintf(err, n, "answered the handshake 'chartered %d' with '%s' "
              "(expected 'bot NAME VERSION')", PROTO_VERSION, q);
+    return PROTO_EHANDSHAKE;
+}
+
+int proto_protocol_line(const char *line, size_t len, int *version, char *err,
+                        size_t n)
+{
+    char q[100];
+    if (len == 10 && strncmp(line, "protocol ", 9) == 0 &&
+        (line[9] == '1' || line[9] == '2')) {
+        *version = line[9] - '0';
+        return PROTO_OK;
+    }
+    quote(line, len, q, sizeof q);
+    snprintf(err, n, "asked for '%s', but the engine speaks 'protocol 1' and "
+             "'protocol 2'", q);
+    return PROTO_EHANDSHAKE;
+}
+
+/* The next word of *s (at most n - 1 bytes) into w; 0 when there is none
+ * or it is too long. */
+static int next_word(const char **s, char *w, size_t n)
+{
+    const char *p = *s;
+    while (*p == ' ')
+        p++;
+    size_t l = strcspn(p, " ");
+    if (l == 0 || l >= n)
+        return 0;
+    memcpy(w, p, l);
+    w[l] = '\0';
+    *s = p + l;
+    return 1;
+}
+
+/* A number of an int or float option; 1 when the whole word is one. */
+static int option_number(const char *w, int integer, double *v)
+{
+    char *end = NULL;
+    errno = 0;
+    if (integer) {
+        long long x = strtoll(w, &end, 10);
+        *v = (double)x;
+    } else {
+        *v = strtod(w, &end);
+    }
+    return errno == 0 && end != w && *end == '\0' && *v == *v &&
+           *v < 1e300 && *v > -1e300;
+}
+
+static int in_choices(const char *choices, const char *w)
+{
+    size_t l = strlen(w);
+    for (const char *c = choices; *c;) {
+        size_t k = strcspn(c, " ");
+        if (k == l && strncmp(c, w, l) == 0)
+            return 1;
+        c += k;
+        while (*c == ' ')
+            c++;
+    }
+    return 0;
+}
+
+int proto_option_line(const char *line, size_t len, proto_option *o,
+                      char *err, size_t n)
+{
+    char q[100], w[256];
+    memset(o, 0, sizeof *o);
+    quote(line, len, q, sizeof q);
+    if (strlen(line) != len) {
+        snprintf(err, n, "sent an option line with a NUL byte: '%s'", q);
+        return PROTO_EHANDSHAKE;
+    }
+    const char *s = line + 6;
+    if (!next_word(&s, o->name, sizeof o->name) || !next_word(&s, o->type, sizeof o->type)) {
+        snprintf(err, n, "sent '%s': an option is 'option NAME TYPE ...' with a "
+                 "name of at most 63 bytes and a type int, float, bool, choice or "
+                 "string", q);
+        return PROTO_EHANDSHAKE;
+    }
+    for (const char *c = o->name; *c; c++)
+        if ((unsigned char)*c < 33 || *c == 127) {
+            snprintf(err, n, "sent '%s': an option's name is printable", q);
+            return PROTO_EHANDSHAKE;
+        }
+    if (!strcmp(o->type, "string")) {
+        while (*s == ' ')
+            s++;
+        if (strlen(s) >= sizeof o->def) {
+            snprintf(err, n, "sent '%s': the default is longer than 255 bytes", q);
+            return PROTO_EHANDSHAKE;
+        }
+        snprintf(o->def, sizeof o->def, "%s", s);
+        return PROTO_OK;
+    }
+    if (!next_word(&s, o->def, sizeof o->def)) {
+        snprintf(err, n, "sent '%s': option %s has no default", q, o->name);
+        return PROTO_EHANDSHAKE;
+    }
+    if (!strcmp(o->type, "int") || !strcmp(o->type, "float")) {
+        int integer = o->type[0] == 'i';
+        double d;
+        char lo[64], hi[64];
+        if (!next_word(&s, lo, sizeof lo) || !next_word(&s, hi, sizeof hi) ||
+            !option_number(lo, integer, &o->min) || !option_number(hi, integer, &o->max) ||
+            !option_number(o->def, integer, &d) || o->min > o->max || d < o->min || d > o->max ||
+            next_word(&s, w, sizeof w)) {
+            snprintf(err, n, "sent '%s': an %s option is 'option NAME %s DEFAULT MIN "
+                     "MAX', MIN <= DEFAULT <= MAX", q, o->type, o->type);
+            return PROTO_EHANDSHAKE;
+        }
+        return PROTO_OK;
+    }
+    if (!strcmp(o->type, "bool")) {
+        if ((strcmp(o->def, "true") && strcmp(o->def, "false")) || next_word(&s, w, sizeof w)) {
+            snprintf(err, n, "sent '%s': a bool option is 'option NAME bool true|false'", q);
+            return PROTO_EHANDSHAKE;
+        }
+        return PROTO_OK;
+    }
+    if (!strcmp(o->type, "choice")) {
+        size_t at = 0;
+        while (next_word(&s, w, sizeof w)) {
+            size_t l = strlen(w);
+            if (at + l + 2 > sizeof o->choices) {
+                snprintf(err, n, "sent '%s': the choices are longer than 511 bytes", q);
+                return PROTO_EHANDSHAKE;
+            }
+            if (at)
+                o->choices[at++] = ' ';
+            memcpy(o->choices + at, w, l + 1);
+            at += l;
+        }
+        if (*s || !in_choices(o->choices, o->def)) {
+            snprintf(err, n, "sent '%s': a choice option is 'option NAME choice DEFAULT "
+                     "CHOICE...' with DEFAULT among the choices", q);
+            return PROTO_EHANDSHAKE;
+        }
+        return PROTO_OK;
+    }
+    snprintf(err, n, "sent '%s': option type '%s' is not int, float, bool, choice "
+             "or string", q, o->type);
+    return PROTO_EHANDSHAKE;
+}
+
+int proto_option_value(const proto_option *o, const char *value, char *err,
+                       size_t n)
+{
+    double v;
+    if (strchr(value, '\n') || strchr(value, '\r')) {
+        snprintf(err, n, "the value of option %s holds a line break", o->name);
+        return PROTO_EHANDSHAKE;
+    }
+    if (!strcmp(o->type, "string"))
+        return PROTO_OK;
+    if (!strcmp(o->type, "int") || !strcmp(o->type, "float")) {
+        if (!option_number(value, o->type[0] == 'i', &v) || v < o->min || v > o->max) {
+            snprintf(err, n, "option %s takes %s from %g to %g, not '%.80s'", o->name,
+                     o->type[0] == 'i' ? "a whole number" : "a number", o->min, o->max,
+                     value);
+            return PROTO_EHANDSHAKE;
+        }
+        return PROTO_OK;
+    }
+    if (!strcmp(o->type, "bool")) {
+        if (strcmp(value, "true") && strcmp(value, "false")) {
+            snprintf(err, n, "option %s is true or false, not '%.80s'", o->name, value);
+            return PROTO_EHANDSHAKE;
+        }
+        return PROTO_OK;
+    }
+    if (!strchr(value, ' ') && in_choices(o->choices, value))
+        return PROTO_OK;
+    snprintf(err, n, "option %s is one of %.300s, not '%.80s'", o->name, o->choices, value);
+    return PROTO_EHANDSHAKE;
+}
+
+int proto_ready_line(const char *line, size_t len, char *err, size_t n)
+{
+    if (len == 0)
+        return PROTO_LINE_SKIP;
+    if (is_info(line))
+        return PROTO_LINE_INFO;
+    if (len == 7 && strcmp(line, "readyok") == 0)
+        return PROTO_OK;
+    char q[100];
+    quote(line, len, q, sizeof q);
+    snprintf(err, n, "answered 'isready' with '%s' (expected 'readyok')", q);
     return PROTO_EHANDSHAKE;
 }
 
@@ -397,7 +599,26 @@ void proto_stop(proto_bot *b, int graceful)
         }
     }
     kill_and_reap(b);
+    free(b->moves.s);
     free(b);
+}
+
+int proto_version(const proto_bot *b)
+{
+    return b ? b->version : 0;
+}
+
+const proto_option *proto_options(const proto_bot *b, int *n)
+{
+    *n = b ? b->nopts : 0;
+    return b ? b->opts : NULL;
+}
+
+void proto_set_log(proto_bot *b, FILE *log, const char *tag)
+{
+    b->o.log = log;
+    snprintf(b->tag, sizeof b->tag, "%s", tag ? tag : "");
+    b->o.tag = b->tag;
 }
 
 const char *proto_bot_id(const proto_bot *b)
@@ -446,6 +667,10 @@ int proto_start(proto_bot **out, const char *cmd, const proto_opts *o,
         return PROTO_EIO;
     }
     b->o = *o;
+    snprintf(b->tag, sizeof b->tag, "%s", o->tag ? o->tag : "");
+    b->o.tag = b->tag;
+    b->o.set_names = b->o.set_values = NULL; /* the caller's; read here only */
+    b->version = 1;
     b->in_fd = b->out_fd = -1;
     snprintf(b->id, sizeof b->id, "?");
 
@@ -529,30 +754,131 @@ int proto_start(proto_bot **out, const char *cmd, const proto_opts *o,
         rc = proto_hello_line(line, len, b->id, sizeof b->id, err, n);
         if (rc == PROTO_LINE_INFO)
             got_info(b, line);
-        if (rc == PROTO_LINE_SKIP || rc == PROTO_LINE_INFO)
-            continue;
-        if (rc == PROTO_OK)
+        if (rc == PROTO_LINE_PROTOCOL)
+            rc = proto_protocol_line(line, len, &b->version, err, n);
+        else if (rc == PROTO_LINE_OPTION) {
+            if (b->nopts >= PROTO_MAX_OPTIONS) {
+                snprintf(err, n, "advertised more than %d options", PROTO_MAX_OPTIONS);
+                rc = PROTO_EHANDSHAKE;
+            } else {
+                rc = proto_option_line(line, len, &b->opts[b->nopts], err, n);
+                if (rc == PROTO_OK)
+                    b->nopts++;
+            }
+        } else if (rc == PROTO_OK) {
             break;
+        }
+        if (rc == PROTO_OK || rc == PROTO_LINE_SKIP || rc == PROTO_LINE_INFO)
+            continue;
         proto_stop(b, 0);
         return rc;
+    }
+    if (b->version < 2 && (o->nset > 0 || o->clock_ms > 0)) {
+        snprintf(err, n, "speaks protocol 1, which has %s (it did not answer 'protocol 2')",
+                 o->nset > 0 ? "no options to set" : "no game clock");
+        proto_stop(b, 0);
+        return PROTO_EHANDSHAKE;
+    }
+    if (b->version >= 2) {
+        /* the options asked for, each checked against what the bot advertised */
+        chx_buf set = {0};
+        for (int i = 0; i < o->nset; i++) {
+            const proto_option *op = NULL;
+            for (int k = 0; k < b->nopts && !op; k++)
+                if (!strcmp(b->opts[k].name, o->set_names[i]))
+                    op = &b->opts[k];
+            if (!op) {
+                chx_buf names = {0};
+                for (int k = 0; k < b->nopts; k++) {
+                    chx_buf_puts(&names, k ? ", " : "");
+                    chx_buf_puts(&names, b->opts[k].name);
+                }
+                snprintf(err, n, "has no option '%.60s' (its options: %.300s)", o->set_names[i],
+                         names.s ? names.s : "none");
+                free(names.s);
+                free(set.s);
+                proto_stop(b, 0);
+                return PROTO_EHANDSHAKE;
+            }
+            char why[600];
+            if (proto_option_value(op, o->set_values[i], why, sizeof why) != PROTO_OK) {
+                snprintf(err, n, "cannot take --bot-option %.60s=%.80s: %s", op->name,
+                         o->set_values[i], why);
+                free(set.s);
+                proto_stop(b, 0);
+                return PROTO_EHANDSHAKE;
+            }
+            chx_buf_puts(&set, "setoption ");
+            chx_buf_puts(&set, op->name);
+            chx_buf_puts(&set, " ");
+            chx_buf_puts(&set, o->set_values[i]);
+            chx_buf_puts(&set, "\n");
+        }
+        chx_buf_puts(&set, "isready\n");
+        rc = set.oom ? PROTO_EIO : send_text(b, set.s, deadline);
+        free(set.s);
+        for (;;) {
+            char *line = NULL;
+            size_t len = 0;
+            if (rc == PROTO_OK)
+                rc = read_line(b, deadline, &line, &len);
+            if (rc != PROTO_OK) {
+                read_failure(b, rc, "'readyok' (the answer to 'isready')", o->start_ms, line,
+                             len, err, n);
+                proto_stop(b, 0);
+                return rc == PROTO_EGARBAGE ? PROTO_EHANDSHAKE : rc;
+            }
+            rc = proto_ready_line(line, len, err, n);
+            if (rc == PROTO_LINE_INFO)
+                got_info(b, line);
+            if (rc == PROTO_OK)
+                break;
+            if (rc != PROTO_LINE_SKIP && rc != PROTO_LINE_INFO) {
+                proto_stop(b, 0);
+                return rc;
+            }
+            rc = PROTO_OK;
+        }
     }
     *out = b;
     return PROTO_OK;
 }
 
 int proto_game(proto_bot *b, const char *setup_json, int seat, uint64_t seed,
-               char *err, size_t n)
+               const ch_state *st, char *err, size_t n)
 {
-    size_t len = strlen(setup_json) + 128;
-    char *text = malloc(len);
-    if (!text) {
+    chx_buf text = {0};
+    char line[160];
+    b->seat = seat;
+    free(b->moves.s);
+    memset(&b->moves, 0, sizeof b->moves);
+    b->nmoves = 0;
+    b->left_ms = b->o.clock_ms;
+    chx_buf_puts(&text, b->version >= 2 ? "newgame " : "game ");
+    chx_buf_puts(&text, setup_json);
+    /* version 2 with a game clock: "time" gives the clock's start */
+    snprintf(line, sizeof line, "\nseat %d\nseed %" PRIu64 "\ntime %d\n", seat + 1, seed,
+             b->version >= 2 && b->o.clock_ms > 0 ? b->o.clock_ms : b->o.move_ms);
+    chx_buf_puts(&text, line);
+    if (b->version >= 2) {
+        char *view = proto_view_line(st, seat);
+        if (!view) {
+            free(text.s);
+            snprintf(err, n, "out of memory");
+            return PROTO_EIO;
+        }
+        chx_buf_puts(&text, "position ");
+        chx_buf_puts(&text, view);
+        chx_buf_puts(&text, "\n");
+        ch_free(view);
+    }
+    if (text.oom) {
+        free(text.s);
         snprintf(err, n, "out of memory");
         return PROTO_EIO;
     }
-    snprintf(text, len, "game %s\nseat %d\nseed %" PRIu64 "\ntime %d\n",
-             setup_json, seat + 1, seed, b->o.move_ms);
-    int rc = send_text(b, text, now_ms() + b->o.start_ms);
-    free(text);
+    int rc = send_text(b, text.s, now_ms() + b->o.start_ms);
+    free(text.s);
     if (rc != PROTO_OK) {
         char how[160] = "timeout";
         if (rc != PROTO_ETIMEOUT)
@@ -561,6 +887,65 @@ int proto_game(proto_bot *b, const char *setup_json, int seat, uint64_t seed,
         return rc == PROTO_ETIMEOUT ? PROTO_ETIMEOUT : PROTO_EEXIT;
     }
     return PROTO_OK;
+}
+
+int proto_public_move(const ch_state *before, int mover, ch_move m, int viewer,
+                      char *buf, size_t n)
+{
+    char full[256];
+    if (ch_move_str(before, m, full, sizeof full) <= 0)
+        snprintf(full, sizeof full, "?");
+    const char *masked = NULL;
+    int ga = before->edition == CH_ED_GOLDEN_AGE, self = viewer == mover;
+    /* The same rules as the server's game log (src/server/mask.c,
+     * srv_mask_move; RULINGS.md "Hidden information"). */
+    switch (m.type) {
+    case CH_M_BID:
+        /* a sealed bid (open auction bids are public); the one that
+           completes a round reveals every bid of it, its own included */
+        if (before->phase == CH_PH_BID &&
+            ((unsigned)before->bid_in | 1u << mover) != (unsigned)before->bid_mask)
+            masked = "bid";
+        break;
+    case CH_M_GIVE:
+    case CH_M_ASK:
+        if (m.b == 0) /* a card: the offer's other side learns of asked cards
+                         at once, of given ones from its view once sent */
+            masked = m.type == CH_M_GIVE ? "give card" : "ask card";
+        else if (m.b == 1 && ga)
+            masked = m.type == CH_M_GIVE ? "give stock" : "ask stock";
+        if (masked && m.type == CH_M_ASK && before->offer.to == viewer)
+            masked = NULL;
+        if (masked && m.b == 1 && before->offer.to == viewer)
+            masked = NULL;
+        break;
+    case CH_M_PICK:
+        masked = "pick";
+        break;
+    case CH_M_BUY:
+    case CH_M_SELL:
+    case CH_M_LOSE:
+        /* The Golden Age's stock holdings are hidden */
+        if (ga)
+            masked = m.type == CH_M_BUY ? "buy" : m.type == CH_M_SELL ? "sell" : "lose";
+        break;
+    default:
+        break;
+    }
+    int len = snprintf(buf, n, "P%d %s", mover + 1, masked && !self ? masked : full);
+    return len < 0 || (size_t)len >= n ? -1 : len;
+}
+
+void proto_observe(proto_bot *b, const ch_state *before, int mover, ch_move m)
+{
+    if (!b || b->version < 2)
+        return;
+    char t[300];
+    if (proto_public_move(before, mover, m, b->seat, t, sizeof t) < 0)
+        return;
+    chx_buf_puts(&b->moves, b->nmoves ? "; " : " ");
+    chx_buf_puts(&b->moves, t);
+    b->nmoves++;
 }
 
 char *proto_view_line(const ch_state *st, int p)
@@ -618,13 +1003,41 @@ int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
         snprintf(err, n, "out of memory preparing the decision");
         return PROTO_EIO;
     }
-    int rc = send_text(b, msg, now_ms() + b->o.move_ms + 1000);
+    /* the time for this move: the clock left, or the limit per move */
+    int limit = b->o.move_ms;
+    if (b->version >= 2 && b->o.clock_ms > 0)
+        limit = b->left_ms > 1 ? (int)b->left_ms : 1;
+    if (b->version >= 2) {
+        /* "moves ..." first, "clock LEFT INC" just before "go" */
+        chx_buf t = {0};
+        char clock[64];
+        chx_buf_puts(&t, "moves");
+        if (b->moves.s)
+            chx_buf_puts(&t, b->moves.s);
+        chx_buf_puts(&t, "\n");
+        size_t ml = strlen(msg);
+        chx_buf_add(&t, msg, ml - 3); /* without "go\n" */
+        snprintf(clock, sizeof clock, "clock %d %d\ngo\n", limit,
+                 b->o.clock_ms > 0 ? b->o.inc_ms : 0);
+        chx_buf_puts(&t, clock);
+        free(msg);
+        if (t.oom) {
+            free(t.s);
+            snprintf(err, n, "out of memory preparing the decision");
+            return PROTO_EIO;
+        }
+        msg = t.s;
+        free(b->moves.s);
+        memset(&b->moves, 0, sizeof b->moves);
+        b->nmoves = 0;
+    }
+    int rc = send_text(b, msg, now_ms() + limit + 1000);
     free(msg);
     if (rc != PROTO_OK) {
         char how[160] = "";
         if (rc == PROTO_ETIMEOUT)
             snprintf(err, n, "did not read its input within %d ms (the view "
-                     "and legal moves of a decision)", b->o.move_ms + 1000);
+                     "and legal moves of a decision)", limit + 1000);
         else {
             describe_end(b, how, sizeof how, 300);
             snprintf(err, n, "%s before the engine could send the decision",
@@ -632,13 +1045,15 @@ int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
         }
         return rc == PROTO_ETIMEOUT ? PROTO_ETIMEOUT : PROTO_EEXIT;
     }
-    double deadline = now_ms() + b->o.move_ms;
+    double start = now_ms(), deadline = start + limit;
     for (;;) {
         char *line = NULL;
         size_t len = 0;
         rc = read_line(b, deadline, &line, &len);
         if (rc != PROTO_OK) {
-            read_failure(b, rc, "its move", b->o.move_ms, line, len, err, n);
+            read_failure(b, rc, b->version >= 2 && b->o.clock_ms > 0 ? "its move (its clock ran out)"
+                                                                     : "its move",
+                         limit, line, len, err, n);
             return rc;
         }
         rc = proto_move_line(st, p, line, len, out, err, n);
@@ -646,6 +1061,8 @@ int proto_choose(proto_bot *b, const ch_state *st, int p, ch_move *out,
             got_info(b, line);
         if (rc == PROTO_LINE_SKIP || rc == PROTO_LINE_INFO)
             continue;
+        if (rc == PROTO_OK && b->version >= 2 && b->o.clock_ms > 0)
+            b->left_ms += b->o.inc_ms - (now_ms() - start);
         return rc;
     }
 }
