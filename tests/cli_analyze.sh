@@ -9,6 +9,8 @@
 # excludes 0; greedy against random compared with random against random
 # shows the random seat's win rate falling, with an interval below 0; the
 # correction is stated; the plots overlay the runs.
+# Plots (issue 36 item 2): at most 900 px wide, labels rounded, scores a
+# row per bot or run.
 # Arrangement files: analyze, arena, selfplay, bench and new take
 # --arrangement FILE (issue 36); a broken file is refused with its line.
 # Usage: bash tests/cli_analyze.sh PATH/TO/chartered REPO-ROOT
@@ -78,6 +80,37 @@ done
 grep -q "run A" "$TMP/plots/scores.svg" && grep -q "run B" "$TMP/plots/scores.svg" ||
     fail "scores.svg does not overlay the runs"
 echo "ok: two runs of the same settings: no difference; plots overlay the runs"
+
+echo "== plots a person can read"
+# issue 36 item 2: moves.svg was 2,230 px wide with labels like 0.0025, and
+# the scores of identical bots an overlaid blur. Every chart is now at most
+# 900 px wide, every number on it rounded (at most two decimals, none past
+# 100), and scores are a row per bot (or run) with its median and mean.
+"$BIN" analyze --in "$TMP/rr1" --plots "$TMP/one" >/dev/null 2>&1 || fail "analyze --plots of one run"
+python3 - "$TMP/one" "$TMP/plots" <<'PY' || fail "plots not legible"
+import re, sys, glob, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+for path in glob.glob(sys.argv[1] + "/*.svg") + glob.glob(sys.argv[2] + "/*.svg"):
+    root = ET.parse(path).getroot()
+    w = float(root.get("width"))
+    assert w <= 900, f"{path} is {w} px wide"
+    for t in root.iter(ns + "text"):
+        for n in re.findall(r"-?\d+\.\d+", t.text or ""):
+            whole, dec = n.lstrip("-").split(".")
+            assert len(dec) <= 2 and not (len(whole) >= 3 and dec), f"{path}: label {t.text!r}"
+def medians(path):
+    return [t.text for t in ET.parse(path).getroot().iter(ns + "text")
+            if (t.text or "").startswith("median ")]
+assert len(medians(sys.argv[1] + "/scores.svg")) == 2, medians(sys.argv[1] + "/scores.svg")
+assert len(medians(sys.argv[2] + "/scores.svg")) == 2
+moves = ET.parse(sys.argv[1] + "/moves.svg").getroot()
+labels = [t.text for t in moves.iter(ns + "text")]
+# a row per kind, the commonest first: the values after the axis label fall
+vals = [0.0 if l == "<0.01" else float(l) for l in labels[labels.index("moves per game") + 2::2]]
+assert len(vals) > 8 and vals == sorted(vals, reverse=True), labels
+print("every chart legible")
+PY
+echo "ok: charts at most 900 px wide, labels rounded, scores a row per bot and per run"
 "$BIN" analyze --in "$TMP/rr1" --in "$TMP/gr" >"$TMP/out" 2>&1 || fail "analyze of two runs"
 python3 - "$TMP/out" <<'PY' || fail "greedy against random shows no difference"
 import re, sys

@@ -366,9 +366,11 @@ static int plots(const char *dir, int png, const arena_results *res,
             for (int st = 0; st < g->nplayers; st++)
                 sc[g->entry[st]][cnt[g->entry[st]]++] = g->score[st];
         }
+        /* a row per bot (box, whiskers, every score as a dot): identical
+           bots look alike instead of overlaid histograms blurring */
         snprintf(path, sizeof path, "%s/scores.svg", dir);
-        bad = svg_histogram(path, "Final scores", "score (florins)",
-                            (const double *const *)sc, cnt, names, n, 20) != 0;
+        bad = svg_boxes(path, "Final scores by bot", "score (florins)",
+                        (const double *const *)sc, cnt, names, n) != 0;
         const double *ls[1] = {len};
         const char *ln[1] = {"games"};
         snprintf(path, sizeof path, "%s/length.svg", dir);
@@ -401,6 +403,13 @@ static int plots(const char *dir, int png, const arena_results *res,
         items[nm] = (svg_item){arena_move_name(t), per[nm], 0, 0, 0};
         nm++;
     }
+    /* the commonest first (a row each when there are many) */
+    for (int i = 1; i < nm; i++)
+        for (int j = i; j > 0 && items[j].value > items[j - 1].value; j--) {
+            svg_item t = items[j];
+            items[j] = items[j - 1];
+            items[j - 1] = t;
+        }
     snprintf(path, sizeof path, "%s/moves.svg", dir);
     if (svg_bars(path, "Moves per game by kind", "moves per game", items, nm,
                  NAN, 0) != 0)
@@ -785,7 +794,8 @@ static int compare_runs(int nruns, const char *const *paths, arena_results *res,
             printf("   %-32s", buf);
             if (a->kind == CS_PROP && ni < MAX_RUNS * CS_MAX) {
                 snprintf(ilabel[ni], sizeof ilabel[ni], "%.180s (%c-A)", a->name, 'A' + r);
-                items[ni] = (svg_item){ilabel[ni], d, lo, hi, 1};
+                /* in percentage points, as the text report gives them */
+                items[ni] = (svg_item){ilabel[ni], 100 * d, 100 * lo, 100 * hi, 1};
                 ni++;
             }
         }
@@ -803,7 +813,7 @@ static int compare_runs(int nruns, const char *const *paths, arena_results *res,
     int nfiles = 0;
     snprintf(path, sizeof path, "%s/differences.svg", plot_dir);
     if (svg_intervals(path, "Differences in rates from run A (Bonferroni-corrected 95% intervals)",
-                      "difference (fraction)", items, ni, 0.0) != 0)
+                      "difference (percentage points)", items, ni, 0.0) != 0)
         return EXIT_FAIL;
     files[nfiles++] = "differences";
     /* scores and game length: one series per run, overlaid */
@@ -831,8 +841,8 @@ static int compare_runs(int nruns, const char *const *paths, arena_results *res,
     }
     if (!bad) {
         snprintf(path, sizeof path, "%s/scores.svg", plot_dir);
-        bad |= svg_histogram(path, "Final scores, by run", "score (florins)",
-                             (const double *const *)sc, nsc, names, nruns, 20) != 0;
+        bad |= svg_boxes(path, "Final scores, by run", "score (florins)",
+                         (const double *const *)sc, nsc, names, nruns) != 0;
         snprintf(path, sizeof path, "%s/length.svg", plot_dir);
         bad |= svg_histogram(path, "Game length, by run", "turns", (const double *const *)len,
                              nlen, names, nruns, 20) != 0;

@@ -1,6 +1,6 @@
 /* svg.h: a small writer of SVG charts for `chartered analyze`: bar charts
- * with confidence intervals, horizontal interval ("forest") charts and
- * histograms of one or more series. Plain SVG 1.1, no scripts, fonts from
+ * with confidence intervals, horizontal interval ("forest") charts,
+ * histograms of one or more series and distributions as box-and-strip rows. Plain SVG 1.1, no scripts, fonts from
  * the viewer's sans-serif.
  */
 #ifndef CHARTERED_SVG_H
@@ -13,7 +13,8 @@ typedef struct svg_item {
     int has_ci;
 } svg_item;
 
-/* Vertical bars with their intervals; ref (if not NaN) draws a dashed
+/* Vertical bars with their intervals (more than eight: a row each, the
+ * chart no wider than 760 px); ref (if not NaN) draws a dashed
  * horizontal line, e.g. the even share. percent: values are fractions,
  * written as percentages. 0, or -1 after a message. */
 int svg_bars(const char *path, const char *title, const char *ylabel,
@@ -34,5 +35,13 @@ int svg_histogram(const char *path, const char *title, const char *xlabel,
  * names the command in messages. 0, or EXIT_FAIL after a message
  * (cmd_analyze.c). */
 int svg_to_png(const char *cmd, const char *svg, const char *png, int *tool);
+
+/* One row per series: its values as dots (a strip), a box over the middle
+ * half, whiskers to the 5th and 95th percentiles, the median and the mean,
+ * so that identical series read as alike and a shifted one stands out
+ * (issue 36 item 2: overlaid histograms of identical bots were a blur). */
+int svg_boxes(const char *path, const char *title, const char *xlabel,
+              const double *const *series, const int *counts,
+              const char *const *names, int nseries);
 
 #endif
