@@ -88,4 +88,18 @@ done
     printf 'seam "Fuzz One" Jordaan canal bridges 1 4\n\f'
     sed 's/^board Harbour/board Fuzz One/' ../../data/boards/harbour.board
 } >corpus/board/fuzz-board.arr
+# variant: every shipped variant, one with every setting, and a few
+# refused ones (a misspelt key, a setting twice, settings that disagree).
+rm -rf corpus/variant && mkdir -p corpus/variant
+for f in ../../data/variants/*.variant; do
+    cp "$f" "corpus/variant/$(basename "$f")"
+done
+printf 'variant "every setting"\nedition amsterdam\nplayers 3\nevents off\narrangement crossroads\ncash f500\ncash 2 -f100\ncash +f10\ncash 3 +f20\nhand 6\nhand-limit 11\nopen 4\nwarehouses 30\n' \
+    >corpus/variant/every-setting.variant
+printf 'variant ga\nedition golden-age\npreset golden-age-first\nevents on\nhand 12\nopen 5\nwarehouses 255\n' \
+    >corpus/variant/golden-age.variant
+printf 'variant x\nhands 7\n' >corpus/variant/refused-misspelt
+printf 'variant x\nopen 3\nopen 4\n' >corpus/variant/refused-twice
+printf 'variant x\nedition golden-age\nhand-limit 9\n' >corpus/variant/refused-together
+printf 'variant x\nprice purchase f60\nend turn 30\n' >corpus/variant/refused-price
 echo "seeds written under $(pwd)/corpus"
