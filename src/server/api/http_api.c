@@ -384,6 +384,21 @@ static json_t *invite_json(const srv_game *g, int i)
                      g->seat[i].token, "link", link);
 }
 
+/* POST /api/games/ID/end: its one person ends a practice game against
+ * bots (game/limits.c, srv_game_end_practice) */
+static int api_end(struct lws *wsi, srv_game *g)
+{
+    srv_ident me;
+    srv_ident_of(wsi, &me);
+    if (!me.owner[0])
+        return respond_error(wsi, 401, "ending a game needs a session: log in or play as a guest");
+    const char *why = NULL;
+    int st = srv_game_end_practice(g, me.owner, &why);
+    if (st)
+        return respond_error(wsi, (unsigned)st, why);
+    return respond(wsi, 200, json_pack("{s:s,s:s}", "id", g->id, "status", "abandoned"));
+}
+
 static int api_invites(struct lws *wsi, srv_game *g, int post)
 {
     srv_ident me;
@@ -614,6 +629,8 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             return api_invites(wsi, g, pss->is_post);
         if (slash && !strcmp(slash, "/replay") && !pss->is_post)
             return api_replay(wsi, g);
+        if (slash && !strcmp(slash, "/end") && pss->is_post)
+            return api_end(wsi, g);
         if (slash && !strcmp(slash, "/rematch") && pss->is_post)
             return srv_rematch(wsi, g);
         if (slash && !strcmp(slash, "/position") && !pss->is_post)

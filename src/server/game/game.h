@@ -188,6 +188,9 @@ int srv_limit_connect(const char *addr);
 void srv_limit_disconnect(const char *addr);
 /* Periodic: waiting games expire, games nobody plays any more are abandoned. */
 void srv_limits_tick(int64_t now);
+/* A practice game of `owner` against bots only, ended by them as abandoned
+ * (POST /api/games/ID/end): 0, or the HTTP status and *why. */
+int srv_game_end_practice(srv_game *g, const char *owner, const char **why);
 /* The status as clients and the database see it: "abandoned" for an
  * abandoned game, else srv_status_name. */
 const char *srv_game_status(const srv_game *g);

@@ -346,8 +346,9 @@ static int person_connected(const srv_game *g)
     return 0;
 }
 
-/* End g as abandoned: over, stored as "abandoned", no result, not rated. */
-static void abandon(srv_game *g)
+/* End g as abandoned: over, stored as "abandoned", no result, not rated.
+ * `ended` says why, for the log: NULL when nobody came back. */
+static void abandon(srv_game *g, const char *ended)
 {
     g->status = GAME_OVER;
     g->abandoned = 1;
@@ -357,9 +358,52 @@ static void abandon(srv_game *g)
     srv_commit_schedule(g);
     for (srv_client *c = g->clients; c; c = c->gnext)
         srv_client_want_state(c);
-    if (!g_srv->opt.quiet)
+    if (g_srv->opt.quiet)
+        return;
+    if (ended)
+        fprintf(stderr, "chartered: game %s abandoned: %s\n", g->id, ended);
+    else
         fprintf(stderr, "chartered: game %s abandoned: no player connected for %lld s\n", g->id,
                 srv_limit(SRV_LIMIT_ABANDON_S));
+}
+
+/* POST /api/games/ID/end: a practice game that one person plays against
+ * bots only, ended by that person (docs/protocol.md "Abandoned games").
+ * The tutorial starts a game for each step (web/js/tutorial.js,
+ * docs/tutorial.md) and ends it when the learner leaves the step: without
+ * this each step stayed in play, in "My games" with the learner to move,
+ * for a day. Nobody else plays it and it is unrated, so nobody loses
+ * anything; a game of two people, or a rated one, cannot be ended so. */
+int srv_game_end_practice(srv_game *g, const char *owner, const char **why)
+{
+    int mine = owner && owner[0] ? srv_seat_of(g, owner) : -1;
+    if (mine < 0) {
+        *why = "only the person who plays this game may end it";
+        return 403;
+    }
+    if (!g->practice) {
+        *why = "only a practice game (unrated) can be ended: a rated game is played out";
+        return 403;
+    }
+    for (int s = 0; s < g->nseats; s++) {
+        if (s != mine && g->seat[s].kind != SEAT_BOT) {
+            *why = "only a game of one person against bots can be ended";
+            return 403;
+        }
+    }
+    if (g->status != GAME_PLAYING) {
+        *why = "the game is not in play";
+        return 409;
+    }
+    /* as the periodic abandonment: not while a move is on its way to the
+       database (its commit would write the game back in play) */
+    if (g->npending || g->commit_busy) {
+        *why = "a move is being stored: try again in a moment";
+        return 409;
+    }
+    abandon(g, "ended by its player (a practice game against bots)");
+    g_srv->games_abandoned++;
+    return 0;
 }
 
 void srv_limits_tick(int64_t now)
@@ -388,7 +432,7 @@ void srv_limits_tick(int64_t now)
             else if (!g->alone_since_ms)
                 g->alone_since_ms = now;
             else if (now - g->alone_since_ms >= abandon_ms && !g->npending && !g->commit_busy) {
-                abandon(g);
+                abandon(g, NULL);
                 g_srv->games_abandoned++;
             }
         }
