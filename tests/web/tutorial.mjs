@@ -15,7 +15,9 @@
 //   move is sent to the server instead of being explained (the card shows
 //   the step's explanation, the game's decision number does not change);
 // - the menu does not show every step done at the end, or a step cannot be
-//   replayed from it.
+//   replayed from it;
+// - a step's game is left in play (in "My games") once the learner moved on
+//   (the tutorial ends each one: POST /api/games/ID/end).
 // It prints, per edition and language, the steps, the clicks a scripted
 // newcomer made, the seconds the script took, and the minutes a person would
 // need by a stated estimate (reading the texts shown at 200 words a minute,
@@ -191,6 +193,14 @@ try {
         await click(page, inDialog ? '#dialog .tutorial-next' : i < data.steps.length - 1 ? '#tutorial-next' : '#tutorial-finish', count);
       }
       const secs = (Date.now() - t0) / 1000;
+      // every step's game was ended when its step was left (POST
+      // /api/games/ID/end); the last one is over: nothing is left in play
+      let left = -1;
+      for (let k = 0; k < 20 && left !== 0; k++) {
+        left = await page.evaluate(async () => (await (await fetch('/api/my-games')).json()).games.length);
+        if (left) await page.waitForTimeout(250);
+      }
+      check(left === 0, `${ed} ${l}: no tutorial game left in "My games" (${left})`);
       await page.waitForSelector(`#tutorial-progress-${ed}`);
       const done = await page.locator(`#tutorial-${ed} li.done`).count();
       check(done === data.steps.length, `${ed} ${l}: the menu marks all ${data.steps.length} steps done (${done})`);

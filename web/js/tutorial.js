@@ -14,6 +14,8 @@
 // The browser decides no rule here either: the game is the server's, the
 // moves are the state frame's legal list (game.js); the tutorial only
 // chooses which of the legal moves it asks for.
+// Leaving a step ends its game (POST /api/games/ID/end): it does not stay in
+// "My games" with the learner to move.
 // Progress (the steps done) is kept in this browser's localStorage, per
 // account (or one entry for guests): the server keeps no per-account data
 // a client may write (docs/protocol.md has no such endpoint).
@@ -195,7 +197,33 @@ class TutorialGame extends GamePage {
     this.renderCard();
   }
 
+  // Leaving the step ends its game (POST /api/games/ID/end, docs/protocol.md):
+  // a practice game of the learner against bots, which would otherwise stay
+  // in play, the learner to move, in "My games" for a day. A move being
+  // stored makes the server refuse for a moment (409): asked again. Closing
+  // the page sends it as a beacon.
+  destroy() {
+    super.destroy();
+    window.removeEventListener('pagehide', this.onHide);
+    this.endGame();
+  }
+
+  async endGame() {
+    if (this.ended || (this.frame && this.frame.status !== 'playing')) return;
+    this.ended = true;
+    for (let i = 0; i < 5; i++) {
+      try { await api('POST', `/api/games/${encodeURIComponent(this.game)}/end`); return; } catch (e) {
+        if (e.status !== 409 || /not in play/.test(e.message)) return;
+        await new Promise((r) => setTimeout(r, 400));
+      }
+    }
+  }
+
   build() {
+    if (!this.onHide) {
+      this.onHide = () => { if (!this.ended && navigator.sendBeacon) { this.ended = true; navigator.sendBeacon(`/api/games/${encodeURIComponent(this.game)}/end`); } };
+      window.addEventListener('pagehide', this.onHide);
+    }
     super.build();
     this.root.classList.add('tutorial-game');
     this.cardEl = h('section', { class: 'panel tutorial-card', id: 'tutorial-card', 'aria-live': 'polite' });
