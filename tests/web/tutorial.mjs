@@ -22,8 +22,9 @@
 // newcomer made, the seconds the script took, and the minutes a person would
 // need by a stated estimate (reading the texts shown at 200 words a minute,
 // 500 characters a minute in Japanese, and 10 seconds to find and make each
-// click). Screenshots of a step (1280x900 and 390x844) go to
-// $CH_ARTIFACTS/tutorial (docs/screenshots/tutorial-step*.png are copies).
+// click). Screenshots go to $CH_ARTIFACTS/tutorial: a step at 1280x900 and at
+// 390x844, a step in a dialog, the ninth step and the menu of each edition
+// in each language (docs/screenshots/tutorial-*.png are copies).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -180,6 +181,7 @@ try {
         check(rings === (step.highlight.plots || []).length, `${ed} ${l} step ${step.id}: ${(step.highlight.plots || []).length} plots ringed (${rings})`);
         for (const sel of step.highlight.panels || []) check(await page.locator(`${sel}.tut-mark-panel`).count() === 1, `${ed} ${l} step ${step.id}: ${sel} outlined`);
         if (ed === 'amsterdam' && l === 'en' && i === 0) await page.screenshot({ path: path.join(ART, 'tutorial-step.png') });
+        if (i === 8) await page.screenshot({ path: path.join(ART, `tutorial-${ed}-${step.id}-${l}.png`) });
         if (l === 'en' && await wrongMove(page, step, ed)) wrongs++;
         try {
           await makeMove(page, step, count);
@@ -202,6 +204,7 @@ try {
       }
       check(left === 0, `${ed} ${l}: no tutorial game left in "My games" (${left})`);
       await page.waitForSelector(`#tutorial-progress-${ed}`);
+      await page.screenshot({ path: path.join(ART, `tutorial-menu-${ed}-${l}.png`), fullPage: true });
       const done = await page.locator(`#tutorial-${ed} li.done`).count();
       check(done === data.steps.length, `${ed} ${l}: the menu marks all ${data.steps.length} steps done (${done})`);
       if (l === 'en') check(wrongs >= data.steps.length / 2, `${ed}: wrong moves explained at ${wrongs} of ${data.steps.length} steps`);
