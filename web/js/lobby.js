@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { ensure as ensureSession, onSession, who } from './session.js';
 import { dateText } from './profile.js';
 import { positionField, positionBody } from './position.js';
+import { variantField, variantBody } from './variant.js';
 import { formRatedText } from './rated.js';
 import { onMyGames, myGames, refreshMyGames } from './badge.js';
 import { yourGameRow } from './mygames.js';
@@ -97,6 +98,13 @@ export class LobbyPage {
           h('input', { type: 'text', id: 'seed', inputmode: 'numeric', placeholder: t('lobby.seed_random'), value: F.seed, oninput: (e) => { F.seed = e.target.value.trim(); this.sayRated(); } }))),
       // or start from a position (position.js): it names edition and players
       positionField(F, (hdr) => { if (this.options.editions.some((e) => e.id === hdr.edition)) F.edition = hdr.edition; F.players = hdr.players; this.fixSeats(); this.render(); }),
+      // or play a variant (variant.js): it may name edition and players
+      variantField(F, (hdr) => {
+        if (this.options.editions.some((e) => e.id === hdr.edition)) F.edition = hdr.edition;
+        if (hdr.players) F.players = hdr.players;
+        this.fixSeats();
+        this.render();
+      }),
       h('h3', {}, t('lobby.seats')),
       h('div', { class: 'seats' }, F.seats.map((s, i) => this.seatRow(s, i))),
       // rated or not, as the server will decide it (rated.js, docs/ratings.md)
@@ -225,6 +233,7 @@ export class LobbyPage {
       await ensureSession(F.seats[0] && F.seats[0].kind === 'human' ? F.seats[0].name : '');
       if (F.seats.some((s) => s.kind === 'human')) body.seat = F.seats.findIndex((s) => s.kind === 'human');
       if ((F.position || '').trim()) positionBody(body, F.position);
+      else if ((F.variant || '').trim()) variantBody(body, F.variant);
       this.created = await api('POST', '/api/games', body);
       this.render();
       this.refreshGames();

@@ -13,6 +13,7 @@ import { api } from './api.js';
 export function formRatedText(form) {
   if (form.seats.some((s) => s.kind === 'bot')) return t('rated.no_bot');
   if ((form.seed || '').trim() || (form.position || '').trim()) return t('rated.no_practice');
+  if ((form.variant || '').trim()) return t('rated.no_variant');
   return t('rated.if_accounts');
 }
 

@@ -22,7 +22,7 @@ static json_t *same_table(const srv_game *g, int seat)
     json_t *setup = srv_setup_json(g);
     json_t *req = json_object();
     static const char *keep[] = {"edition", "players", "arrangement", "preset", "events", "mode",
-                                 "days", "practice", NULL};
+                                 "days", "practice", "variant", NULL};
     for (int i = 0; keep[i]; i++) {
         json_t *v = json_object_get(setup, keep[i]);
         if (v)

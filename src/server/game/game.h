@@ -74,6 +74,8 @@ struct srv_game {
     char arrangement[32];
     char *position;             /* starting position (docs/formats.md
                                    "Positions"), or NULL: a new game */
+    char *variant;              /* the variant file's text it was set up from
+                                   (docs/variants.md), or NULL: the rulebook's */
     ch_state st;
     int nseats;
     srv_seat seat[CH_MAX_PLAYERS];

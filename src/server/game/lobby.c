@@ -308,6 +308,8 @@ json_t *srv_setup_json(const srv_game *g)
         json_object_set_new(o, "practice", json_true());
     if (g->position)
         json_object_set_new(o, "position", json_string(g->position));
+    if (g->variant)
+        json_object_set_new(o, "variant", json_string(g->variant));
     if (g->setup.edition == CH_ED_GOLDEN_AGE) {
         json_object_set_new(o, "preset", json_string(g->setup.preset == CH_GA_FIRST ?
                                                      "golden-age-first" : "golden-age"));
@@ -409,7 +411,101 @@ int srv_setup_from_json(srv_game *g, json_t *setup, char *why, size_t n)
         snprintf(why, n, "out of memory");
         return -1;
     }
+    /* a variant's game: its settings again, over the setup stored with them */
+    const char *var = json_string_value(json_object_get(setup, "variant"));
+    if (var) {
+        ch_variant v;
+        ch_msg m = {{0}};
+        if (ch_variant_parse(&v, var, strlen(var), "variant", &m) != CH_OK ||
+            ch_variant_apply(&v, &g->setup, &m) != CH_OK) {
+            snprintf(why, n, "stored variant: %s", m.text);
+            return -1;
+        }
+        if (!(g->variant = strdup(var))) {
+            snprintf(why, n, "out of memory");
+            return -1;
+        }
+    }
     return 0;
+}
+
+/* POST /api/games with "variant": the text of a variant file (docs/variants.md),
+ * uploaded as a position is. What the variant names (edition, players,
+ * arrangement, preset, Golden Age events) sets up the game unless the request
+ * says it too, which it must then say alike; its other settings (money,
+ * hands, open cards, supply, Building Amsterdam without stock events) go
+ * into the setup, whose bounds ch_new checks. A variant's game is unrated
+ * (results.c): ratings compare games of the rulebook's setup. The server
+ * plays the built-in arrangements only, so a variant naming a file is
+ * refused. */
+static int read_variant(srv_game *g, json_t *req, json_t *val, char *why, size_t n)
+{
+    const char *text = json_string_value(val);
+    if (!text) {
+        snprintf(why, n, "variant must be the text of a variant file");
+        return -1;
+    }
+    ch_variant v;
+    ch_msg m = {{0}};
+    if (ch_variant_parse(&v, text, strlen(text), "variant", &m) != CH_OK) {
+        snprintf(why, n, "%s", m.text);
+        return -1;
+    }
+    json_t *sub = json_deep_copy(req);
+    if (!sub) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    const char *ed = v.edition == CH_ED_GOLDEN_AGE ? "golden-age" : "amsterdam";
+    json_t *theirs[5] = {v.edition >= 0 ? json_string(ed) : NULL,
+                         v.nplayers ? json_integer(v.nplayers) : NULL,
+                         v.arrangement[0] ? json_string(v.arrangement) : NULL,
+                         v.preset >= 0 ? json_string(v.preset == CH_GA_FIRST ? "golden-age-first"
+                                                                              : "golden-age")
+                                       : NULL,
+                         NULL};
+    /* The Golden Age's events are a setup field; Building Amsterdam's "events
+       off" a variant setting (the request's events stay "always on") */
+    const char *req_ed = json_string_value(json_object_get(req, "edition"));
+    int ga = v.edition == CH_ED_GOLDEN_AGE ||
+             (v.edition < 0 && req_ed && strcmp(req_ed, "golden-age") == 0);
+    if (v.events >= 0 && ga)
+        theirs[4] = json_boolean(v.events);
+    static const char *const keys[5] = {"edition", "players", "arrangement", "preset", "events"};
+    for (int i = 0; i < 5; i++) {
+        if (!theirs[i])
+            continue;
+        json_t *mine = json_object_get(req, keys[i]);
+        if (rc == 0 && mine && !json_is_null(mine) && !json_equal(mine, theirs[i]) &&
+            !(json_is_integer(mine) && json_is_boolean(theirs[i]) &&
+              (json_integer_value(mine) != 0) == json_is_true(theirs[i]))) {
+            snprintf(why, n, "the variant sets %s: leave %s out, or give the same", keys[i],
+                     keys[i]);
+            rc = -1;
+        }
+        json_object_set_new(sub, keys[i], theirs[i]);
+    }
+    if (rc == 0 && v.arrangement[0] &&
+        (strchr(v.arrangement, '/') || strstr(v.arrangement, ".arr") || strstr(v.arrangement, ".board"))) {
+        snprintf(why, n, "variant:%d: the server plays the built-in arrangements; this variant "
+                 "names the file '%.60s'", v.arrangement_line, v.arrangement);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = read_setup(g, sub, why, n);
+    json_decref(sub);
+    if (rc == 0 && ch_variant_apply(&v, &g->setup, &m) != CH_OK) {
+        snprintf(why, n, "%s", m.text);
+        rc = -1;
+    }
+    if (rc == 0)
+        g->nseats = g->setup.nplayers;
+    if (rc == 0 && !(g->variant = strdup(text))) {
+        snprintf(why, n, "out of memory");
+        rc = -1;
+    }
+    return rc;
 }
 
 /* POST /api/games with "position": a game that starts from a position
@@ -500,7 +596,7 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
     }
     static const char *known[] = {"edition", "players", "arrangement", "preset", "events",
                                   "seed", "practice", "turn_timer", "seats", "mode", "days", "seat",
-                                  "position", NULL};
+                                  "position", "variant", NULL};
     const char *key;
     json_t *v;
     json_object_foreach(req, key, v) {
@@ -520,8 +616,16 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
     g->vcache_decision = -1;
     g->creator_seat = -1;
     json_t *position = json_object_get(req, "position");
+    json_t *variant = json_object_get(req, "variant");
+    if (position && !json_is_null(position) && variant && !json_is_null(variant)) {
+        snprintf(why, n, "a position names its own setup: leave variant out");
+        goto fail;
+    }
     if (position && !json_is_null(position)) {
         if (read_position(g, req, position, why, n) != 0)
+            goto fail;
+    } else if (variant && !json_is_null(variant)) {
+        if (read_variant(g, req, variant, why, n) != 0)
             goto fail;
     } else if (read_setup(g, req, why, n) != 0) {
         goto fail;
@@ -700,6 +804,7 @@ void srv_game_free(srv_game *g)
     free(g->common);
     free(g->pending);
     ch_free(g->position);
+    free(g->variant);
     free(g);
 }
 

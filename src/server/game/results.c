@@ -7,8 +7,8 @@
  * never run on the event loop. See docs/ratings.md.
  *
  * A game is rated when every seat is a person with an account (no bot, no
- * guest, one account per seat), it is not a practice game (chosen seed), and
- * it ended by the rules. A seat that the stand-in bot was playing when the
+ * guest, one account per seat), it is not a practice game (chosen seed) nor
+ * a variant's (docs/variants.md), and it ended by the rules. A seat that the stand-in bot was playing when the
  * game ended (its person had left and not come back) ranks last.
  */
 #include <stdio.h>
@@ -102,7 +102,9 @@ static int64_t seat_user(const srv_seat *s)
 
 int srv_game_rated(const srv_game *g)
 {
-    if (g->practice || g->abandoned || g->nseats < 2)
+    /* a variant's game (docs/variants.md) is not the game the ratings
+       compare */
+    if (g->practice || g->abandoned || g->nseats < 2 || g->variant)
         return 0;
     for (int i = 0; i < g->nseats; i++) {
         int64_t u = seat_user(&g->seat[i]);
