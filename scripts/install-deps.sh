@@ -8,6 +8,7 @@ PKGS=(build-essential cmake pkg-config clang libjansson-dev libcmocka-dev tmux p
       libwebsockets-dev libsqlite3-dev
       libev-dev libwebsockets-evlib-ev
       libsodium-dev
+      libcurl4-openssl-dev python3-aiosmtpd
       libpq-dev postgresql
       haproxy
       python3-websockets

@@ -452,6 +452,7 @@ static void usage(FILE *f)
             "                       [--send-thread on|off]\n"
             "                       [--trust-proxy] [--node NAME] [--cluster CONN]\n"
             "                       [--lease-seconds N]\n"
+            "                       [--smtp URL] [--mail-from ADDR] [--public-url URL]\n"
             "                       [--quiet]\n"
             "\n"
             "Plays both editions online: the browser client, a JSON API and WebSocket\n"
@@ -485,6 +486,13 @@ static void usage(FILE *f)
             "  --trust-proxy    a reverse proxy is in front: take the client's address\n"
             "                   from X-Forwarded-For and mark cookies Secure when\n"
             "                   X-Forwarded-Proto says https\n"
+            "  --smtp URL       send e-mail (address confirmation, password reset, \"your\n"
+            "                   turn\") through this relay: smtp://HOST:PORT (STARTTLS when\n"
+            "                   offered) or smtps://USER:PASSWORD@HOST:PORT; default: no\n"
+            "                   e-mail (docs/protocol.md, \"E-mail\")\n"
+            "  --mail-from ADDR the sender of that mail (default chartered@localhost)\n"
+            "  --public-url URL the site's address as people reach it, for the links in\n"
+            "                   e-mail (default http://localhost:PORT)\n"
             "  --quiet          no log lines\n"
             "%s",
             srv_default_web_dir(), srv_default_i18n_dir(), srv_cluster_usage());
@@ -503,6 +511,7 @@ static void raise_nofile(void)
  * close every connection, the database, and free the games. */
 static void teardown(srv *s)
 {
+    srv_mail_stop();
     srv_committer_stop(s->committer);
     s->committer = NULL;
     srv_lease_stop();
@@ -533,6 +542,7 @@ int cmd_serve(int argc, char **argv)
        on two cores, p99 from 107 ms to 25-35 ms */
     int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
     srv_options o = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(), 2, views_default, 1, 0, 1, 0, 0, 0};
+    const char *smtp = NULL, *mail_from = "chartered@localhost", *public_url = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -579,6 +589,12 @@ int cmd_serve(int argc, char **argv)
             o.host = v;
         } else if (!strcmp(a, "--db")) {
             o.db = v;
+        } else if (!strcmp(a, "--smtp")) {
+            smtp = v;
+        } else if (!strcmp(a, "--mail-from")) {
+            mail_from = v;
+        } else if (!strcmp(a, "--public-url")) {
+            public_url = v;
         } else if (!strcmp(a, "--web")) {
             o.web = v;
         } else if (!strcmp(a, "--i18n")) {
@@ -622,6 +638,16 @@ int cmd_serve(int argc, char **argv)
         }
         if (!inline_v)
             i++;
+    }
+    {
+        char base[300], mwhy[200];
+        snprintf(base, sizeof base, "%s", public_url ? public_url : "");
+        if (!public_url)
+            snprintf(base, sizeof base, "http://localhost:%d", o.port);
+        if (srv_mail_configure(smtp, mail_from, base, srv_day_ms(), mwhy, sizeof mwhy) != 0) {
+            fprintf(stderr, "error: serve: %s\n", mwhy);
+            return 2;
+        }
     }
     lws_set_log_level(o.quiet ? LLL_ERR : LLL_ERR | LLL_WARN, NULL);
     srv_ls_start(); /* CHARTERED_LOOP_STATS (loopstats.c) */
@@ -693,6 +719,11 @@ int cmd_serve(int argc, char **argv)
     }
     if (srv_pw_start() != 0) {
         fprintf(stderr, "error: serve: cannot start libsodium or the password thread\n");
+        teardown(s);
+        return 1;
+    }
+    if (srv_mail_start(o.db) != 0) {
+        fprintf(stderr, "error: serve: cannot start the mail thread\n");
         teardown(s);
         return 1;
     }
@@ -780,6 +811,10 @@ int cmd_serve(int argc, char **argv)
                (long long)(srv_lease_ms() / 1000));
     if (loaded > 0)
         printf("chartered: %d games loaded from the database\n", loaded);
+    if (smtp) { /* the relay's password, if its URL has one, is not printed */
+        char relay[600];
+        printf("chartered: e-mail through %s\n", srv_smtp_shown(smtp, relay, sizeof relay));
+    }
     fflush(stdout);
 
     for (srv_game *g = s->games; g; g = g->lnext)

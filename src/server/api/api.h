@@ -145,6 +145,12 @@ int srv_read_submit(srv_read *r, void (*fn)(srv_read *));
  * 1 when `rest` (the path after /api/) is one of them (answered or under
  * way), else 0. */
 int srv_auth_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* Answer the request of a finished job j with body (released) and a cookie
+ * (NULL: none), once writable; nothing when the request went away. */
+void srv_auth_answer_later(srv_pwjob *j, unsigned status, json_t *body, const char *cookie);
+/* The e-mail routes (mail_api.c): /api/email..., /api/password/forgot and
+ * reset, /api/unsubscribe/TOKEN; 1 when `rest` is one of them. */
+int srv_mail_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* Detach every connection of the session with that hash (logout). */
 void srv_ws_logout(const char *hash);
 /* The request in flight on this HTTP connection (auth_api.c). */

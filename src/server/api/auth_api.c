@@ -143,7 +143,7 @@ static json_t *who_json(const srv_ident *id)
 }
 
 /* The session made for a finished job, answered on its connection. */
-static void answer_later(srv_pwjob *j, unsigned status, json_t *body, const char *cookie)
+void srv_auth_answer_later(srv_pwjob *j, unsigned status, json_t *body, const char *cookie)
 {
     if (!j->wsi) {
         json_decref(body);
@@ -251,18 +251,18 @@ static void sess_written(void *arg)
             srv_ws_logout(s->from.hash); /* its other connections (none carried) */
         }
         make_cookie(cookie, sizeof cookie, s->ns.token, cx->secure);
-        answer_later(j, s->status, who_json(&s->ns.id), cookie);
+        srv_auth_answer_later(j, s->status, who_json(&s->ns.id), cookie);
         sodium_memzero(cookie, sizeof cookie);
     } else if (s->rc == 1) {
-        answer_later(j, 409, json_pack("{s:s}", "error", "that user name is taken"), NULL);
+        srv_auth_answer_later(j, 409, json_pack("{s:s}", "error", "that user name is taken"), NULL);
     } else if (s->rc == 2) {
-        answer_later(j, 409, json_pack("{s:s}", "error", "that name is an account's (or looks "
+        srv_auth_answer_later(j, 409, json_pack("{s:s}", "error", "that name is an account's (or looks "
                                        "like one): a guest picks another"), NULL);
     } else if (s->rc == 3) {
-        answer_later(j, 409, json_pack("{s:s}", "error", "that user name looks too much like "
+        srv_auth_answer_later(j, 409, json_pack("{s:s}", "error", "that user name looks too much like "
                                        "another account's"), NULL);
     } else {
-        answer_later(j, 500, json_pack("{s:s}", "error", s->signup ? "the account could not "
+        srv_auth_answer_later(j, 500, json_pack("{s:s}", "error", s->signup ? "the account could not "
                                        "be made" : "the database refused the session"), NULL);
     }
     sodium_memzero(s, sizeof *s);
@@ -281,7 +281,7 @@ static int start_session(srv_pwjob *j, int64_t uid, const char *name, int guest,
     sess_job *s = calloc(1, sizeof *s);
     if (!s || srv_session_new(uid, name, guest, &s->ns) != 0) {
         free(s);
-        answer_later(j, 500, json_pack("{s:s}", "error", "the session could not be made"),
+        srv_auth_answer_later(j, 500, json_pack("{s:s}", "error", "the session could not be made"),
                      NULL);
         return -1;
     }
@@ -352,20 +352,20 @@ static void acct_written(void *arg)
     for (int i = 0; i < a->ended.n; i++)
         srv_ws_logout(a->ended.h[i]);
     if (a->rc < 0) {
-        answer_later(j, 500, json_pack("{s:s}", "error", a->change ? "the password could not "
+        srv_auth_answer_later(j, 500, json_pack("{s:s}", "error", a->change ? "the password could not "
                                        "be changed" : "the sessions could not be ended"), NULL);
     } else if (a->rc > 0) {
-        answer_later(j, a->change ? 401 : 404,
+        srv_auth_answer_later(j, a->change ? 401 : 404,
                      json_pack("{s:s}", "error", a->change ? "your session has ended: log in "
                                "again" : "no such session of yours"), NULL);
     } else if (a->change) {
-        answer_later(j, 200, json_pack("{s:s,s:s,s:i}", "kind", "account", "name", a->me.name,
+        srv_auth_answer_later(j, 200, json_pack("{s:s,s:s,s:i}", "kind", "account", "name", a->me.name,
                                        "ended", a->ended.n), NULL);
     } else {
         char cookie[200];
         if (a->own_ended)
             make_cookie(cookie, sizeof cookie, "", a->secure);
-        answer_later(j, 200, json_pack("{s:i,s:b}", "ended", a->ended.n, "this_one",
+        srv_auth_answer_later(j, 200, json_pack("{s:i,s:b}", "ended", a->ended.n, "this_one",
                                        a->own_ended), a->own_ended ? cookie : NULL);
     }
     free(a->ended.h);
@@ -381,7 +381,7 @@ static void acct_submit(srv_pwjob *j, int change, const srv_ident *me, const cha
 {
     acct_job *a = calloc(1, sizeof *a);
     if (!a) {
-        answer_later(j, 500, json_pack("{s:s}", "error", "out of memory"), NULL);
+        srv_auth_answer_later(j, 500, json_pack("{s:s}", "error", "out of memory"), NULL);
         free(j->ctx);
         free(j);
         return;
@@ -403,7 +403,7 @@ static void job_done(srv_pwjob *j)
             return;
         }
         if (j->wsi)
-            answer_later(j, 401, json_pack("{s:s}", "error", "the current password is wrong"),
+            srv_auth_answer_later(j, 401, json_pack("{s:s}", "error", "the current password is wrong"),
                          NULL);
         sodium_memzero(j->hash, sizeof j->hash);
         sodium_memzero(j->stored, sizeof j->stored);
@@ -416,7 +416,7 @@ static void job_done(srv_pwjob *j)
                           cx->signup ? 201 : 200) == 0)
             return;
     } else if (j->wsi) {
-        answer_later(j, cx->signup ? 500 : 401,
+        srv_auth_answer_later(j, cx->signup ? 500 : 401,
                      json_pack("{s:s}", "error", cx->signup ? "the account could not be made"
                                                             : "wrong user name or password"),
                      NULL);

@@ -581,6 +581,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     int arc;
     if (srv_auth_route(wsi, rest, pss->is_post, &arc))
         return arc;
+    int mrc; /* e-mail: addresses, password resets, unsubscribe (mail_api.c) */
+    if (srv_mail_route(wsi, rest, pss->is_post, &mrc))
+        return mrc;
     int prc; /* players, leaderboards, "My games" (profile_api.c) */
     if (srv_profile_route(wsi, rest, pss->is_post, &prc, pss))
         return prc;

@@ -129,4 +129,13 @@ void srv_sender_drain(void);          /* the jobs back: srv_ws_sent each */
 void srv_sender_stop(void);           /* before the context is destroyed */
 void srv_sender_stats(srv_sender_counts *out);
 
+/* One e-mail to an SMTP relay with libcurl (smtp.c): message is the whole
+ * text with its headers, CRLF line ends. Blocks up to 40 s: call it from a
+ * thread of its own, never the loop. 0 sent, -1 with the relay's reason. */
+int srv_smtp_init(void);
+int srv_smtp_send(const char *url, const char *from, const char *to, const char *message,
+                  char *why, size_t n);
+/* url as it may be printed: a password in it shown as ***. */
+const char *srv_smtp_shown(const char *url, char *out, size_t n);
+
 #endif

@@ -157,4 +157,39 @@ int srv_pw_hash(const char *password, char out[128]);
 int srv_pw_verify(const char *stored, const char *password);
 int srv_pw_needs_rehash(const char *stored);
 
+/* E-mail (mail.c; docs/protocol.md, "E-mail"): off unless --smtp is set.
+ * Configured once at start (serve.c), before srv_mail_start; links in
+ * messages are base + "/#/...": never the request's Host (a forged Host
+ * would send a reset link to another site). */
+int srv_mail_configure(const char *smtp, const char *from, const char *base, int64_t day_ms,
+                       char *why, size_t n);
+int srv_mail_on(void);
+/* 1 when a is a plain address that can be written in a header as it is. */
+int srv_mail_address_ok(const char *a);
+/* The mailer thread, with its own connection to db_target. */
+int srv_mail_start(const char *db_target);
+void srv_mail_stop(void);
+/* Wake the mailer now (a message was queued). */
+void srv_mail_kick(void);
+void srv_mail_counts(long long *sent, long long *failed);
+/* On the writer thread (api/mail_api.c's jobs); now in ms. */
+/* An account's address (unconfirmed) and its confirmation message; 0 or -1. */
+int srv_mail_address_db(db_conn *db, int64_t uid, const char *name, const char *address,
+                        const char *lang, int64_t now);
+/* 1 confirmed, 0 the link does not stand, -1 error. */
+int srv_mail_confirm_db(db_conn *db, const char *token, int64_t now);
+/* A reset message to name's confirmed address: 1 queued, 0 none, -1 error. */
+int srv_mail_forgot_db(db_conn *db, const char *name, int64_t now);
+/* The reset token taken, the new hash set, every session ended (their
+ * hashes into ended, malloc'ed), in one transaction: 1 done, 0 the link does
+ * not stand, -1 error. */
+int srv_mail_reset_db(db_conn *db, const char *token, const char *pwhash, int64_t now,
+                      srv_hashes *ended);
+/* "Your turn" messages off for the token's account: 1, 0 no such link, -1. */
+int srv_mail_unsubscribe_db(db_conn *db, const char *token, int64_t now);
+/* {enabled, address, confirmed, turn_mail}; NULL on error. */
+json_t *srv_mail_info_db(db_conn *db, int64_t uid);
+/* 1 set, 0 no address, -1 error. */
+int srv_mail_prefs_db(db_conn *db, int64_t uid, int turn_mail);
+
 #endif

@@ -100,6 +100,26 @@ static const char *schema_v4 =
     " channel INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL,"
     " at INTEGER NOT NULL, PRIMARY KEY (game, n)) WITHOUT ROWID;";
 
+/* Version 6: e-mail (people/mail.c, issue 32): an account's address, the
+ * tokens of its links (stored hashed), the queue of messages (kept until
+ * sent, so a relay that is down delays mail and loses none), and when each
+ * person was last told of their turn in each game. */
+static const char *schema_v6 =
+    "CREATE TABLE IF NOT EXISTS emails ("
+    " user_id INTEGER NOT NULL PRIMARY KEY, address TEXT NOT NULL, confirmed INTEGER NOT NULL,"
+    " lang TEXT NOT NULL, turn_mail INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS mail_tokens ("
+    " hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL, kind TEXT NOT NULL, address TEXT NOT NULL,"
+    " expires INTEGER NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS mail_queue ("
+    " id INTEGER PRIMARY KEY, to_addr TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL,"
+    " unsub TEXT, created INTEGER NOT NULL, next_try INTEGER NOT NULL, attempts INTEGER NOT NULL,"
+    " sent INTEGER, last_error TEXT);"
+    "CREATE INDEX IF NOT EXISTS mail_queue_due ON mail_queue(sent, next_try);"
+    "CREATE TABLE IF NOT EXISTS turn_mails ("
+    " user_id INTEGER NOT NULL, game TEXT NOT NULL, at INTEGER NOT NULL,"
+    " PRIMARY KEY (user_id, game)) WITHOUT ROWID;";
+
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
 static int hash_seat_tokens(db_conn *db)
 {
@@ -170,6 +190,9 @@ static int migrate(db_conn *db, char *why, size_t n)
        (session.c, names.c; issue 28) */
     step = "migration to version 5";
     if (v < 5 && srv_accounts_schema_v5(db) != 0)
+        goto fail;
+    step = "migration to version 6";
+    if (v < 6 && db_script(db, schema_v6) != 0)
         goto fail;
     step = "setting the schema version";
     if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)

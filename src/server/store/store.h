@@ -26,7 +26,7 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
 /* The store's database connection (db.h; the event loop's: session.c). */
 db_conn *srv_store_db(srv_store *s);
 /* The schema version this code writes (db_schema_version). */
-#define SRV_SCHEMA_VERSION 5
+#define SRV_SCHEMA_VERSION 6
 void srv_store_close(srv_store *s);
 int srv_store_create_game(srv_store *s, srv_game *g);
 int srv_store_update_meta(srv_store *s, srv_game *g);
