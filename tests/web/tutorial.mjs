@@ -9,6 +9,7 @@
 // - a step's text (title, what to look at, the explanation of a wrong move,
 //   what happened) is missing in that language, or is not the one shown;
 // - a highlighted plot is not ringed on the board;
+// - a language switch in a step leaves the card in the old language;
 // - a step cannot be completed (its move is not offered, or the game does not
 //   go on after it);
 // - in English, at every step where another move is offered, that other
@@ -182,6 +183,14 @@ try {
         for (const sel of step.highlight.panels || []) check(await page.locator(`${sel}.tut-mark-panel`).count() === 1, `${ed} ${l} step ${step.id}: ${sel} outlined`);
         if (ed === 'amsterdam' && l === 'en' && i === 0) await page.screenshot({ path: path.join(ART, 'tutorial-step.png') });
         if (i === 8) await page.screenshot({ path: path.join(ART, `tutorial-${ed}-${step.id}-${l}.png`) });
+        // a language switch redraws the card in the new language
+        if (l === 'en' && i === 1) {
+          await page.selectOption('#lang', 'nl');
+          await until(page, (x) => (document.querySelector('#tutorial-card .tutorial-title') || {}).textContent === x, step.text.nl.title, 10000, 'the card in Dutch');
+          await page.selectOption('#lang', 'en');
+          await until(page, (x) => (document.querySelector('#tutorial-card .tutorial-title') || {}).textContent === x, step.text.en.title, 10000, 'the card in English again');
+          await stepReady(page, step);
+        }
         if (l === 'en' && await wrongMove(page, step, ed)) wrongs++;
         try {
           await makeMove(page, step, count);

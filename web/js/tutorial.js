@@ -227,6 +227,7 @@ class TutorialGame extends GamePage {
     super.build();
     this.root.classList.add('tutorial-game');
     this.cardEl = h('section', { class: 'panel tutorial-card', id: 'tutorial-card', 'aria-live': 'polite' });
+    this.cardKey = null;
     this.root.prepend(this.cardEl);
     if (this.tut) this.renderCard();
   }
@@ -268,7 +269,15 @@ class TutorialGame extends GamePage {
 
   renderCard() {
     if (!this.cardEl || !this.tut) return;
-    clear(this.cardEl).appendChild(this.card(false));
+    // drawn again only when what it says changes: the game page draws at
+    // every frame, and a card rebuilt each time would be read out again
+    // by a screen reader (it is a live region) and lose a focused button
+    const T = this.tut;
+    const key = [lang(), !!this.frame, T.done, T.wrong, T.wrongN, T.note].join('|');
+    if (key !== this.cardKey) {
+      this.cardKey = key;
+      clear(this.cardEl).appendChild(this.card(false));
+    }
     this.root.dataset.tutorial = !this.frame ? 'loading' : this.tut.done ? 'done' : this.tut.wrong ? 'wrong' : 'ask';
     // a dialog covers the page: the card goes into it too, under its title
     const box = this.el.dialog && !this.el.dialog.hidden ? this.el.dialog.querySelector('.dialog') : null;
@@ -337,6 +346,7 @@ class TutorialGame extends GamePage {
     if (T.done) { T.note = true; this.closeChooser(); this.renderCard(); return; }
     if (!answers(T.step, move)) {
       T.wrong = move;
+      T.wrongN = (T.wrongN || 0) + 1;
       this.closeChooser();
       this.renderCard();
       this.root.dataset.wrongMoves = String((+this.root.dataset.wrongMoves || 0) + 1);
