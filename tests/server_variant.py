@@ -57,6 +57,8 @@ try:
     check(st == 200 and s["players"] == 3 and s["arrangement"] == "crossroads",
           f"the variant's players and arrangement: {s}")
     m = state_of(gid, g["seats"][0]["token"])
+    check(m.get("variant") == "server test" and s.get("variant") == "server test",
+          f"the frame and the summary name the variant: {m.get('variant')} {s.get('variant')}")
     view = m["view"]
     game = view["game"]
     check(game["warehouses_total"] == 30 and game["market_size"] == 4 and game["open_events"] == 0,

@@ -22,6 +22,7 @@ export function gameRated(frame) {
   const seats = (frame && frame.seats) || [];
   if (seats.some((s) => s.kind === 'bot')) return { rated: false, text: t('rated.no_bot') };
   if (frame.practice) return { rated: false, text: t('rated.no_practice') };
+  if (frame.variant) return { rated: false, text: t('rated.no_variant') };
   if (seats.some((s) => s.guest)) return { rated: false, text: t('rated.no_guest') };
   if (seats.some((s) => !s.claimed)) return { rated: null, text: t('rated.if_accounts') };
   return { rated: true, text: t('rated.yes') };

@@ -76,6 +76,7 @@ struct srv_game {
                                    "Positions"), or NULL: a new game */
     char *variant;              /* the variant file's text it was set up from
                                    (docs/variants.md), or NULL: the rulebook's */
+    char variant_name[CH_VARIANT_NAME_LEN]; /* its "variant NAME" line      */
     ch_state st;
     int nseats;
     srv_seat seat[CH_MAX_PLAYERS];

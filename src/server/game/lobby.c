@@ -425,6 +425,7 @@ int srv_setup_from_json(srv_game *g, json_t *setup, char *why, size_t n)
             snprintf(why, n, "out of memory");
             return -1;
         }
+        memcpy(g->variant_name, v.name, sizeof g->variant_name);
     }
     return 0;
 }
@@ -505,6 +506,8 @@ static int read_variant(srv_game *g, json_t *req, json_t *val, char *why, size_t
         snprintf(why, n, "out of memory");
         rc = -1;
     }
+    if (rc == 0)
+        memcpy(g->variant_name, v.name, sizeof g->variant_name);
     return rc;
 }
 
@@ -845,6 +848,8 @@ json_t *srv_game_summary(const srv_game *g)
         json_object_set_new(o, "events", json_boolean(g->setup.events));
     }
     json_object_set_new(o, "practice", json_boolean(g->practice));
+    if (g->variant) /* a variant's game (docs/variants.md): unrated */
+        json_object_set_new(o, "variant", json_string(g->variant_name));
     if (g->practice) /* the chosen seed, for everyone to see */
         json_object_set_new(o, "seed", json_integer((json_int_t)g->setup.seed));
     return o;

@@ -417,6 +417,10 @@ static const char *common_part(srv_game *g)
         chx_buf_int(&b, (int64_t)g->setup.seed);
         chx_buf_add(&b, "}", 1);
     }
+    if (g->variant) { /* set up from a variant file: its name (unrated) */
+        PUT_LIT(&b, ",\"variant\":");
+        chx_buf_json_str(&b, g->variant_name);
+    }
     size_t b1 = b.len;
     if (g->status == GAME_OVER) {
         /* the engine's breakdown of each score, for the end-of-game screen */
