@@ -213,7 +213,7 @@ static void seat_names(json_t *setup, int np, int lang, char names[][64])
         if (nm && *nm) {
             snprintf(names[q], 64, "%s", nm);
         } else {
-            char num[8];
+            char num[16];
             snprintf(num, sizeof num, "%d", q + 1);
             chx_format(lang, names[q], 64, "player.n", "n", num, NULL);
         }
@@ -382,7 +382,7 @@ int cmd_review(int argc, char **argv)
            file, nmoves, cli_edition_name(g.set.edition), np);
     printf("%5s  %-4s %-30s", "#", "who", "move");
     for (int q = 0; q < np; q++) {
-        char h[8];
+        char h[16];
         snprintf(h, sizeof h, "P%d", q + 1);
         printf(" %5s", h);
     }
