@@ -14,6 +14,7 @@ import json
 import operator
 import os
 import secrets
+import sys
 
 import numpy as np
 
@@ -33,6 +34,9 @@ PRESETS = {"golden-age": lib.CH_GA_PRINTED, "golden-age-first": lib.CH_GA_FIRST}
 # cash has no fixed ceiling: the bank never runs out, Ruling R-06).
 _LEGAL_CAP = 1 << 12
 _U64 = (1 << 64) - 1
+_MOVE_BYTES = ffi.sizeof("ch_move")
+_LITTLE = sys.byteorder == "little"
+assert _MOVE_BYTES == 8 and ffi.offsetof("ch_move", "n") == 4, "ch_move is not packed as pack() reads it"
 
 
 class ChError(Exception):
@@ -301,7 +305,7 @@ def _restore(edition, params, seed, history, json_text):
 class State:
     """A game in progress. See docs/python.md for the API and its conventions."""
 
-    __slots__ = ("game", "_st", "_buf", "_cap", "_msg", "_move", "_history", "seed")
+    __slots__ = ("game", "_st", "_buf", "_cap", "_msg", "_move", "_history", "seed", "_dm")
 
     def __init__(self, game, seed=0, _copy_of=None, _load=None, _from_ptr=None):
         self.game = game
@@ -310,6 +314,7 @@ class State:
         self._cap = 0
         self._msg = ffi.new("ch_msg *")
         self._move = ffi.new("ch_move *")
+        self._dm = ffi.new("unsigned *")
         self.seed = None
         if _copy_of is not None:
             ffi.memmove(self._st, _copy_of._st, ffi.sizeof("ch_state"))
@@ -354,9 +359,8 @@ class State:
 
     # ---- who decides ----------------------------------------------------------
     def _mask(self):
-        mask = ffi.new("unsigned *")
-        kind = lib.ch_decider(self._st, mask)
-        return kind, mask[0]
+        kind = lib.ch_decider(self._st, self._dm)
+        return kind, self._dm[0]
 
     def current_player(self):
         """The deciding player (0-based); SIMULTANEOUS (-2) when several bid at
@@ -426,9 +430,14 @@ class State:
             if p not in self.deciders():
                 return []
         n = self._legal_moves(p)
+        # a ch_move's 8 bytes, read as a little-endian 64-bit integer, are
+        # its packed action (type | a << 8 | b << 16 | c << 24 | n << 32):
+        # numpy reads the whole list at once (a Python loop over the cffi
+        # structs was most of a step: issue 34)
+        if _LITTLE:
+            return np.frombuffer(ffi.buffer(self._buf, n * _MOVE_BYTES), dtype="<u8").tolist()
         b = self._buf
-        return [b[i].type | (b[i].a << 8) | (b[i].b << 16) | (b[i].c << 24) |
-                ((b[i].n & 0xFFFFFFFF) << 32) for i in range(n)]
+        return [pack(b[i]) for i in range(n)]
 
     # ---- the fixed action space (docs/python.md) ---------------------------------
     def _mask_player(self, player):
