@@ -140,7 +140,9 @@ export class TutorialStepPage {
 
   destroy() { this.closed = true; clearTimeout(this.retry); if (this.page) this.page.destroy(); }
 
-  relang() { if (this.page) this.page.relang(); else this.start(); }
+  // while the step's game is being created, the loading line stays as it is
+  // (starting again would create a second game)
+  relang() { if (this.page) this.page.relang(); }
 
   async start() {
     // the game page keeps the state in the root's attributes (game.js):
@@ -176,7 +178,11 @@ export class TutorialStepPage {
       clear(this.root).appendChild(h('p', { class: 'error-banner', role: 'alert' }, t('tutorial.load_failed', { why: e.message })));
       return;
     }
-    if (this.closed) return;
+    if (this.closed) {
+      // left while the game was being created: it is ended at once
+      api('POST', `/api/games/${encodeURIComponent(g.id)}/end`).catch(() => null);
+      return;
+    }
     this.page = new TutorialGame(this.root, { game: g.id, data, edition: this.edition, index: this.n - 1, owner: this });
   }
 
