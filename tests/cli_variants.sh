@@ -124,6 +124,7 @@ done
 grep -q "variant short game" "$TMP/out" || fail "bench does not name the variant"
 "$BIN" arena --games 6 --bot greedy --variant "$TMP/v/all.variant" -q -o "$TMP/ar" >"$TMP/out" 2>&1 ||
     fail "arena --variant"
+grep -q "amsterdam, 3 players, variant all settings;" "$TMP/out" || fail "arena does not name the variant"
 python3 - "$TMP/ar" <<'PY' || fail "arena's games are not the variant's"
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1] + "/games.csv", newline="")))
@@ -134,7 +135,8 @@ assert json.load(open(sys.argv[1] + "/summary.json"))["run"]["variant"].endswith
 PY
 "$BIN" analyze --games 6 --bot greedy --variant "$TMP/v/all.variant" -q >"$TMP/out" 2>&1 ||
     fail "analyze --variant"
-grep -q "6 games" "$TMP/out" || fail "analyze played no games"
+grep -q "6 games played now (seeds 1..6, amsterdam, variant all settings" "$TMP/out" ||
+    fail "analyze played no games of the variant"
 echo "ok: selfplay (every shipped variant), bench, arena, analyze"
 
 echo "== Python"

@@ -1035,9 +1035,10 @@ int cmd_analyze(int argc, char **argv)
             return rc;
         }
         snprintf(source, sizeof source, "played now (seeds %" PRIu64 "..%"
-                 PRIu64 ", %s, %d jobs, %.1f s)", cfg.seed,
+                 PRIu64 ", %s%s%s, %d jobs, %.1f s)", cfg.seed,
                  cfg.seed + (uint64_t)(cfg.games - 1),
-                 cli_mix_edition_text(&cfg.mix), cfg.jobs, res.seconds);
+                 cli_mix_edition_text(&cfg.mix), cfg.mix.has_variant ? ", variant " : "",
+                 cfg.mix.has_variant ? cfg.mix.variant.name : "", cfg.jobs, res.seconds);
         stats_compute(&res, seed, &st);
         if (out) {
             char path[4096];

@@ -240,11 +240,15 @@ int cmd_arena(int argc, char **argv)
         turns += res.games[i].turns;
         decisions += res.games[i].decisions;
     }
-    char players[32];
+    char players[80];
     if (cfg.mix.players)
         snprintf(players, sizeof players, "%d players", cfg.mix.players);
     else
         snprintf(players, sizeof players, "players cycled");
+    if (cfg.mix.has_variant) { /* which game this was: the variant's name */
+        size_t l = strlen(players);
+        snprintf(players + l, sizeof players - l, ", variant %s", cfg.mix.variant.name);
+    }
     printf("chartered arena: %d games (seeds %" PRIu64 "..%" PRIu64 "), %s, "
            "%s; %d jobs, %.1f s\n",
            res.ngames, cfg.seed, cfg.seed + (uint64_t)(res.ngames - 1),

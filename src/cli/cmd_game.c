@@ -134,8 +134,11 @@ int cmd_new(int argc, char **argv)
             /* the variant's arrangement file: its boards beside it */
             static char dir[1024];
             snprintf(dir, sizeof dir, "%s", cv.arr);
-            *strrchr(dir, '/') = '\0';
-            board_dir = dir;
+            char *slash = strrchr(dir, '/'); /* cli_variant_load wrote DIR/FILE */
+            if (slash) {
+                *slash = '\0';
+                board_dir = dir;
+            }
         }
     }
     rc = new_game(edition_s, arrangement, arr_file, board_dir, preset_s, events_s, players,
