@@ -225,6 +225,9 @@ try {
     for (const q of ['#events .event-card', '#players .fact-tip', '.chart-row', '#market button.move[data-move="draw"]', '#market .card.level', '#market .card', '#hand .card']) {
       // the element brought to the top of the screen (above the fixed
       // decision panel), then a finger's tap on its middle
+      // a tap may send a move (a market card, the draw button): the frames
+      // it brings redraw the panels, so each tap waits for them to settle
+      await page.waitForTimeout(800);
       const at = await page.evaluate((sel) => {
         const e = document.querySelector(sel);
         if (!e) return null;
@@ -290,6 +293,10 @@ try {
       check(await text(P.page, '#rated-note') === cat.en['rated.done_yes'], `${vw}: the game page's status says the finished game was rated`);
       check(said === cat.en['rated.was'] && lis.length === 2 && lis.includes(fill('en', 'rated.change', { name: A.user, before: g.rating_before, after: g.rating_after, delta: `${d >= 0 ? '+' : '−'}${Math.abs(d)}` })),
         `${vw}: the end screen says the game was rated and each rating's change (${said}: ${lis.join('; ')})`);
+      if (vw === 'phone') {
+        const sw = await P.page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+        check(sw[0] <= sw[1] + 1, `phone: the end screen does not widen the page (${sw[0]} <= ${sw[1]}): its table scrolls in its frame`);
+      }
       await P.page.locator('#result').scrollIntoViewIfNeeded();
       await P.page.screenshot({ path: path.join(ART, `end-rated-${vw}.png`) });
     }
