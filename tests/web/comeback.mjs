@@ -1,14 +1,16 @@
 // comeback.mjs: the browser test of "your turn" everywhere (issue 32, items
 // 1, 2 and 5), with Playwright driving Debian's chromium against the server
 // of run.sh (CH_BASE). Anke and Bram sign up; Anke creates a turn-based game
-// of the two of them (a day a move). Bram turns on notifications on "My
-// games" (the permission granted in his browser context) and goes to the
-// lobby: his game is under "Your games" and offered as Resume, never as
-// Watch, and his header badge is empty while Anke decides. Anke plays her
-// turn over her own WebSocket; Bram's badge then reads 1 on the lobby page,
-// a notification is shown, his row says "your turn" with the time left
-// written as a person reads it ("23 h 59 min", not "86388 s"), not in red,
-// and the same in Dutch and Japanese. Screenshots go to CH_ARTIFACTS
+// of the two of them (a day a move); the first player is drawn. The one who
+// waits turns on notifications on "My games" (the permission granted in the
+// browser context) and goes to the lobby: the game is under "Your games" and
+// offered as Resume, never as Watch, and the header badge is empty while the
+// other decides. The first player plays a turn over a WebSocket; the
+// waiter's badge then reads 1 on the lobby page, a notification is shown,
+// the row says "your turn" with the time left written as a person reads it
+// ("23 h 59 min", not "86388 s"), not in red,
+// and the same in Dutch and Japanese. Without --smtp, the e-mail pages say
+// so, and dead reset and confirmation links say so. Screenshots go to CH_ARTIFACTS
 // (comeback-*.png). The pages run under the server's Content-Security-Policy
 // (no waitForFunction: its eval is refused; `until` polls instead).
 import { chromium } from 'playwright-core';
@@ -81,7 +83,7 @@ function playTurn(page, gid, mySeat) {
 }
 
 try {
-  const A = await person('anke');
+  const A = await person('anke', { permissions: ['notifications'] });
   const B = await person('bram', { permissions: ['notifications'] });
   const r = await A.ctx.request.post(`${BASE}/api/games`, {
     data: { edition: 'amsterdam', players: 2, mode: 'turn-based', days: 1,
@@ -93,60 +95,100 @@ try {
   await A.page.goto(`${BASE}${game.seats[0].link}`);
   await B.page.goto(`${BASE}${game.seats[1].link}`);
   await Promise.all([A.page.waitForSelector('#log', { timeout: 30000 }), B.page.waitForSelector('#log', { timeout: 30000 })]);
-  const frame = await A.ctx.request.get(`${BASE}/api/my-games`).then((x) => x.json());
-  const mine = (frame.games || []).find((g) => g.id === gid);
-  check(mine && mine.your_turn, `it is anke's turn first (${JSON.stringify(mine)})`);
+  // the game starts once Bram's join is in (his page may draw before it
+  // is); the first player is drawn at random: M moves first, W waits
+  let mine = null;
+  for (let i = 0; i < 100; i++) {
+    const sum = await A.ctx.request.get(`${BASE}/api/games/${gid}`).then((x) => x.json());
+    if (sum.status === 'playing') {
+      const frame = await A.ctx.request.get(`${BASE}/api/my-games`).then((x) => x.json());
+      mine = (frame.games || []).find((g) => g.id === gid);
+      if (mine && (mine.your_turn || mine.deadline === null)) break;
+    }
+    await A.page.waitForTimeout(200);
+  }
+  check(!!mine, `the game starts (${JSON.stringify(mine)})`);
+  const aFirst = !!(mine && mine.your_turn);
+  const M = aFirst ? A : B, W = aFirst ? B : A, mSeat = aFirst ? 0 : 1;
+  console.log(`${M.user} moves first; ${W.user} waits`);
 
-  // Bram asks for notifications on this device, then waits in the lobby
-  await B.page.goto(`${BASE}/#/my-games`);
-  await B.page.waitForSelector('#notify-toggle');
-  await B.page.check('#notify-toggle');
-  check(await B.page.isChecked('#notify-toggle'), 'bram turns notifications on (permission granted)');
-  await B.page.goto(`${BASE}/#/`);
-  await B.page.waitForSelector(`#your-games .game-row[data-game="${gid}"]`, { timeout: 30000 });
-  const row = B.page.locator(`#your-games .game-row[data-game="${gid}"]`);
+  // the waiting person asks for notifications on this device, then waits in the lobby
+  await W.page.goto(`${BASE}/#/my-games`);
+  await W.page.waitForSelector('#notify-toggle');
+  await W.page.check('#notify-toggle');
+  check(await W.page.isChecked('#notify-toggle'), 'the waiting person turns notifications on (permission granted)');
+  await W.page.goto(`${BASE}/#/`);
+  await W.page.waitForSelector(`#your-games .game-row[data-game="${gid}"]`, { timeout: 30000 });
+  const row = W.page.locator(`#your-games .game-row[data-game="${gid}"]`);
   check(/waiting for the others/.test(await row.textContent()), 'the lobby lists his game under "Your games", waiting for the others');
-  check(await B.page.isHidden('#turn-badge'), 'no badge while anke decides');
-  await until(B.page, (id) => !!document.querySelector(`#games-list .game-row[data-game="${id}"]`) || !document.querySelector('#games-list .game-row'), gid, 'the open games drawn');
-  const open = B.page.locator(`#games-list .game-row[data-game="${gid}"]`);
+  check(await W.page.isHidden('#turn-badge'), 'no badge while the other decides');
+  await until(W.page, (id) => !!document.querySelector(`#games-list .game-row[data-game="${id}"]`) || !document.querySelector('#games-list .game-row'), gid, 'the open games drawn');
+  const open = W.page.locator(`#games-list .game-row[data-game="${gid}"]`);
   if (await open.count()) {
     check(await open.locator('a.resume').count() === 1 && await open.locator(`a[href="#/watch/${gid}"]`).count() === 0,
       'his own game among the open games is offered as Resume, not Watch');
   }
 
-  // Anke plays her turn; Bram's badge and notification follow, on the lobby
+  // the mover plays a turn; the waiter's badge and notification follow, on the lobby
   const t0 = Date.now();
-  const n = await playTurn(A.page, gid, 0);
-  check(n > 0, `anke plays her turn (${n} decisions)`);
-  await until(B.page, () => { const b = document.getElementById('turn-badge'); return b && !b.hidden && b.textContent === '1'; }, null,
-    'bram\'s header badge reads 1');
-  check(true, `the badge came ${((Date.now() - t0) / 1000).toFixed(1)} s after anke's turn`);
-  const title = await B.page.getAttribute('#turn-badge', 'title');
+  const n = await playTurn(M.page, gid, mSeat);
+  check(n > 0, `the first player plays a turn (${n} decisions)`);
+  await until(W.page, () => { const b = document.getElementById('turn-badge'); return b && !b.hidden && b.textContent === '1'; }, null,
+    'the waiter\'s header badge reads 1');
+  check(true, `the badge came ${((Date.now() - t0) / 1000).toFixed(1)} s after the other's turn`);
+  const title = await W.page.getAttribute('#turn-badge', 'title');
   check(/1 game waits for your move/.test(title || ''), `the badge says what it counts (${title})`);
-  check(await B.page.evaluate(() => document.body.dataset.notified) === '1', 'a notification was shown on his device');
-  await until(B.page, (id) => /your turn/.test((document.querySelector(`#your-games .game-row[data-game="${id}"]`) || {}).textContent || ''), gid,
+  check(await W.page.evaluate(() => document.body.dataset.notified) === '1', 'a notification was shown on his device');
+  await until(W.page, (id) => /your turn/.test((document.querySelector(`#your-games .game-row[data-game="${id}"]`) || {}).textContent || ''), gid,
     'his row says "your turn"');
   const left = await row.locator('.time-left').textContent();
   check(/^(23 h \d+ min|1 day 0 h) left to move$/.test(left), `the time left reads as a person reads it (${left})`);
   check(!(await row.locator('.time-left').getAttribute('class')).includes('urgent'), 'not red with a day to go');
-  await shot(B.page, 'lobby-your-turn');
+  await shot(W.page, 'lobby-your-turn');
 
   // the same in Dutch and Japanese
   for (const [lang, re] of [['nl', /^nog (23 u \d+ min|1 dag 0 u) voor je zet$/], ['ja', /^手番の残り時間 (23時間\d+分|1日0時間)$/]]) {
-    await B.page.selectOption('#lang', lang);
-    await until(B.page, (id) => !!document.querySelector(`#your-games .game-row[data-game="${id}"] .time-left`), gid, `the row drawn in ${lang}`);
-    const txt = await B.page.locator(`#your-games .game-row[data-game="${gid}"] .time-left`).textContent();
+    await W.page.selectOption('#lang', lang);
+    await until(W.page, ([id, src]) => new RegExp(src).test((document.querySelector(`#your-games .game-row[data-game="${id}"] .time-left`) || {}).textContent || ''),
+      [gid, re.source], `the row drawn in ${lang}`);
+    const txt = await W.page.locator(`#your-games .game-row[data-game="${gid}"] .time-left`).textContent();
     check(re.test(txt), `${lang}: ${txt}`);
   }
-  await B.page.selectOption('#lang', 'en');
-  await shot(B.page, 'lobby-badge');
+  await W.page.selectOption('#lang', 'en');
+  await shot(W.page, 'lobby-badge');
 
   // Resume takes him to his seat
-  await B.page.click(`#your-games .game-row[data-game="${gid}"] a.button`);
-  await B.page.waitForSelector('#log', { timeout: 30000 });
-  check(B.page.url().includes(`/play/${gid}`), `Resume opens his seat (${B.page.url()})`);
-  const timer = await B.page.textContent('#timer').catch(() => '');
+  await W.page.click(`#your-games .game-row[data-game="${gid}"] a.button`);
+  await W.page.waitForSelector('#log', { timeout: 30000 });
+  check(W.page.url().includes(`/play/${gid}`), `Resume opens his seat (${W.page.url()})`);
+  const timer = await W.page.textContent('#timer').catch(() => '');
   check(/^(23 h \d+ min|1 day 0 h) left$/.test(timer), `the game page's clock reads as a person reads it (${timer})`);
+
+  // e-mail pages (this server runs without --smtp: tests/server_mail.py
+  // sends real mail): the account page says no mail is sent; "Forgot your
+  // password?" answers with the server's reason; a reset or confirmation
+  // link that does not stand says so
+  await W.page.goto(`${BASE}/#/account`);
+  await W.page.waitForSelector('#email-off', { timeout: 15000 });
+  check(/sends no e-mail/.test(await W.page.textContent('#email-off')), 'the account page says this server sends no e-mail');
+  const C = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const cp = await C.newPage();
+  cp.on('pageerror', (e) => pageErrors.push(`carl: ${e.message}`));
+  await cp.goto(`${BASE}/#/`);
+  await cp.click('#login-open');
+  await cp.click('#forgot-open');
+  await cp.fill('#forgot-name', A.user);
+  await cp.click('#forgot-submit');
+  await until(cp, () => (document.getElementById('forgot-result') || {}).textContent, null, 'the forgot form answers');
+  check(/sends no e-mail/.test(await cp.textContent('#forgot-result')), `the forgot form says why (${await cp.textContent('#forgot-result')})`);
+  await cp.click('#session-cancel');
+  await cp.goto(`${BASE}/#/reset/${'0'.repeat(64)}`);
+  await cp.fill('#reset-password', 'a new password 1');
+  await cp.click('#reset-submit');
+  await until(cp, () => /does not work/.test((document.getElementById('mail-link-result') || {}).textContent || ''), null, 'a dead reset link says so');
+  await cp.goto(`${BASE}/#/email/confirm/${'0'.repeat(64)}`);
+  await until(cp, () => /does not work/.test((document.getElementById('mail-link-result') || {}).textContent || ''), null, 'a dead confirmation link says so');
+  await cp.screenshot({ path: path.join(ART, 'comeback-mail-link.png') });
 } catch (e) {
   check(false, `unexpected: ${e.stack || e}`);
 } finally {

@@ -5,6 +5,7 @@
 // for each (also shown on a seat's invite link opened without a session, so
 // that the seat is bound to the person who means to play it). The session
 // itself is an HttpOnly cookie; session.js talks to the server.
+import { forgotForm } from './email.js';
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import * as S from './session.js';
@@ -106,7 +107,10 @@ export function openForm(mode, { note, closable = true } = {}) {
     h('div', { class: 'row-buttons' },
       h('button', { type: 'submit', class: 'primary', id: 'session-submit' }, t(`account.${mode}`)),
       closable ? h('button', { type: 'button', class: 'secondary', id: 'session-cancel', onclick: () => close(null) }, t('account.cancel')) : null));
-    const layer = h('div', { class: 'dialog-layer session-layer', id: 'session-layer' }, form);
+    // "Forgot your password?" is a form of its own, so it sits after the
+    // login form (forms do not nest), inside the same panel
+    const layer = h('div', { class: 'dialog-layer session-layer', id: 'session-layer' },
+      mode === 'login' ? h('div', { class: 'panel session-wrap' }, form, forgotForm()) : form);
     document.body.appendChild(layer);
     name.focus();
   });

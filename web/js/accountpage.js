@@ -7,6 +7,7 @@ import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import * as S from './session.js';
 import { openForm } from './account.js';
+import { emailPanel } from './email.js';
 
 const when = (s) => new Date(s * 1000).toLocaleString();
 
@@ -82,6 +83,7 @@ export class AccountPage {
         h('button', { type: 'button', class: 'primary', id: 'account-signup-keep', onclick: () => openForm('signup', { note: t('account.signup_keep_hint') }) }, t('account.signup_keep')));
     } else {
       R.appendChild(this.passwordForm());
+      R.appendChild(emailPanel());
     }
     const list = h('section', { class: 'panel', id: 'sessions' }, h('h3', {}, t('account.sessions_title')));
     R.appendChild(list);

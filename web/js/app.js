@@ -7,7 +7,9 @@
 //   #/watch/GAMEID          a game as a spectator
 //   #/replay/GAMEID         a finished game, move by move
 //   #/player/NAME           a player's profile; #/leaderboard/EDITION; #/my-games
-//   #/account               one's sessions and password (accountpage.js)
+//   #/account               one's sessions, password and e-mail (accountpage.js)
+//   #/email/confirm/TOKEN, #/reset/TOKEN, #/unsubscribe/TOKEN
+//                           the pages e-mail links open (email.js)
 //   #/rules/EDITION[/SECTION] an edition's rules, at a section (rules.js)
 //   #/learn[/EDITION/N]     the tutorial's menu, or its step N (tutorial.js)
 // Keeping the token in the hash means a reload rejoins the same seat, and the
@@ -23,6 +25,7 @@ import { MyGamesPage } from './mygames.js';
 import { mountAccount } from './account.js';
 import { mountBadge } from './badge.js';
 import { AccountPage } from './accountpage.js';
+import { MailLinkPage } from './email.js';
 import { RulesPage, loadCites } from './rules.js';
 import { TutorialPage } from './tutorial.js';
 
@@ -73,6 +76,9 @@ function route() {
   else if (parts[0] === 'leaderboard') page = new LeaderboardPage(root, { edition: parts[1] });
   else if (parts[0] === 'my-games') page = new MyGamesPage(root);
   else if (parts[0] === 'account') page = new AccountPage(root);
+  else if (parts[0] === 'email' && parts[1] === 'confirm') page = new MailLinkPage(root, { kind: 'confirm', token: parts[2] });
+  else if (parts[0] === 'reset') page = new MailLinkPage(root, { kind: 'reset', token: parts[1] });
+  else if (parts[0] === 'unsubscribe') page = new MailLinkPage(root, { kind: 'unsub', token: parts[1] });
   else if (parts[0] === 'learn') page = TutorialPage(root, { edition: parts[1], n: parts[2] });
   else if (parts[0] === 'rules') page = new RulesPage(root, { edition: parts[1], section: parts[2] });
   else page = new LobbyPage(root);
