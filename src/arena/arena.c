@@ -500,6 +500,8 @@ static void play_game(run_ctx *rc, bot_pool *pool, int i, ch_state *st)
         }
         agent *a = &ag[p];
         ch_move m;
+        int was_exec = a->pb != NULL;
+        double t0 = was_exec ? cli_now() : cli_cpu_now();
         if (a->pb) {
             char err[600];
             int pr = proto_choose(a->pb, st, p, &m, err, sizeof err);
@@ -527,6 +529,10 @@ static void play_game(run_ctx *rc, bot_pool *pool, int i, ch_state *st)
                          p + 1, msg.text);
                 break;
             }
+        }
+        if (was_exec == (a->pb != NULL)) { /* no fallback in between */
+            g->think[p] += was_exec ? cli_now() - t0 : cli_cpu_now() - t0;
+            g->chosen[p]++;
         }
         uint8_t chart[CH_MAX_COMPANIES];
         for (int c = 0; c < st->ncompanies; c++)
@@ -629,6 +635,25 @@ static void play_game(run_ctx *rc, bot_pool *pool, int i, ch_state *st)
                                 sizeof g->values_text - off, "%s%s=%d",
                                 c ? ";" : "", ch_company_name(st, c),
                                 st->co[c].on_chart ? st->co[c].value : 0);
+}
+
+void arena_print_think(FILE *f, const arena_cfg *cfg, const arena_results *res)
+{
+    double t[ARENA_MAX_BOTS] = {0};
+    long n[ARENA_MAX_BOTS] = {0};
+    for (int i = 0; i < res->ngames; i++) {
+        const arena_game *g = &res->games[i];
+        for (int s = 0; s < g->nplayers; s++)
+            if (g->entry[s] >= 0 && g->entry[s] < cfg->nentries) {
+                t[g->entry[s]] += g->think[s];
+                n[g->entry[s]] += g->chosen[s];
+            }
+    }
+    fprintf(f, "time per move (built-in bots: CPU time; protocol bots: wall-clock time):\n");
+    for (int e = 0; e < cfg->nentries; e++)
+        if (n[e])
+            fprintf(f, "  %-30.30s %9.3f ms   %ld moves, %.1f s\n", cfg->entries[e].label,
+                    1e3 * t[e] / (double)n[e], n[e], t[e]);
 }
 
 static void *worker(void *arg)

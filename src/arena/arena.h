@@ -70,6 +70,10 @@ typedef struct arena_game {
     int founded, merged;              /* companies founded, absorbed        */
     int action_roof, action_event;    /* action cards played                */
     uint32_t moves[CH_M_NTYPES];      /* moves made, by type                */
+    double think[CH_MAX_PLAYERS];     /* seconds choosing moves, per seat: a
+                                         built-in bot's CPU time (its thread),
+                                         a protocol bot's wall-clock time    */
+    long chosen[CH_MAX_PLAYERS];      /* moves chosen, per seat              */
     char events_text[400];            /* "Verlappen=2;Veilinge=1"          */
     char values_text[400];            /* final values "Tea=120;Coal=0;..."  */
     int failed;                       /* the game could not be finished     */
@@ -84,6 +88,11 @@ typedef struct arena_results {
     unsigned long bot_errors[ARENA_MAX_BOTS]; /* protocol failures per bot  */
     double seconds;
 } arena_results;
+
+/* Print each bot's time per move over the run's games (built-in bots: CPU
+ * time of the thread that plays them; protocol bots: wall-clock time from
+ * "go" to "move"). */
+void arena_print_think(FILE *f, const arena_cfg *cfg, const arena_results *res);
 
 /* Play cfg->games games (game i: seed cfg->seed + i, seats rotated, see
  * arena.c) on cfg->jobs threads. Results come in game order whatever the

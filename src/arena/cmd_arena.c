@@ -261,6 +261,8 @@ int cmd_arena(int argc, char **argv)
         printf("note: %d games is not a multiple of %d bots, so the seats "
                "are not exactly balanced\n\n", res.ngames, cfg.nentries);
     stats_print(stdout, &res, &st);
+    printf("\n");
+    arena_print_think(stdout, &cfg, &res);
     if (out) {
         char path[4096];
         snprintf(path, sizeof path, "%s/games.csv", out);
