@@ -8,7 +8,8 @@
  * with deals=off no action card; greedy beats random by a wide margin; options are checked; a full
  * node arena (white box, through src/ai/ai.h) still gives a legal move; the
  * cheap playout policy (playout=fast) only makes legal moves, at every seat
- * count, and beats random play.
+ * count, and beats random play; the rollout bot plays legal, reproducible
+ * games of both editions.
  * ISMCTS runs with small budgets here, so that the file stays fast. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,6 +168,23 @@ static void ismcts_greedy_playouts(void **state)
     play_mixed(CH_ED_AMSTERDAM, 4, 0, 0, 603, more, 3, 0);
 }
 
+/* The rollout bot (src/ai/rollout.c, small budgets): complete legal games of
+ * both editions, 2 to 5 players, against greedy and random, with both
+ * rollout policies; the same seeds play the same game. */
+static void rollout_games(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"rollout:rollouts=3,depth=4", "greedy", "random"};
+    for (int np = 2; np <= 5; np++)
+        play_mixed(CH_ED_AMSTERDAM, np, 0, 0, 650 + (uint64_t)np, specs, 3, np & 1);
+    for (int np = 2; np <= 6; np += 2)
+        play_mixed(CH_ED_GOLDEN_AGE, np, np == 4 ? CH_GA_FIRST : CH_GA_PRINTED, 1, 660 + (uint64_t)np,
+                   specs, 3, 0);
+    static const char *const fast[] = {"rollout:policy=fast,rollouts=4,depth=20,width=6,trust=0", "greedy"};
+    play_mixed(CH_ED_AMSTERDAM, 3, 0, 0, 670, fast, 2, 0);
+    play_mixed(CH_ED_GOLDEN_AGE, 3, CH_GA_PRINTED, 1, 671, fast, 2, 1);
+}
+
 /* ---- determinism ---------------------------------------------------------------------------- */
 
 static game_log log_a, log_b;
@@ -206,6 +224,9 @@ static void deterministic_games(void **state)
     static const char *const isf[] = {"ismcts:iterations=30,playout=fast,memory=8", "greedy"};
     same_game_twice(CH_ED_AMSTERDAM, 4, isf, 2, 74);
     same_game_twice(CH_ED_GOLDEN_AGE, 4, isf, 2, 75);
+    static const char *const ro[] = {"rollout:rollouts=3,depth=6", "greedy"};
+    same_game_twice(CH_ED_AMSTERDAM, 3, ro, 2, 76);
+    same_game_twice(CH_ED_GOLDEN_AGE, 3, ro, 2, 77);
 }
 
 /* ISMCTS with two threads and an iteration budget: the same choices in two
@@ -427,8 +448,8 @@ static void names_and_options(void **state)
     int found = 0;
     for (int i = 0; names[i]; i++)
         found |= (!strcmp(names[i], "random") ? 1 : 0) | (!strcmp(names[i], "greedy") ? 2 : 0) |
-                 (!strcmp(names[i], "ismcts") ? 4 : 0);
-    assert_int_equal(found, 7);
+                 (!strcmp(names[i], "ismcts") ? 4 : 0) | (!strcmp(names[i], "rollout") ? 8 : 0);
+    assert_int_equal(found, 15);
     ch_bot *b = NULL;
     ch_msg m;
     assert_int_equal(ch_bot_new(&b, "ismcts", "iterations=2000,threads=2,playout=random,memory=4", 1, &m),
@@ -457,6 +478,19 @@ static void names_and_options(void **state)
     }
     assert_int_equal(ch_bot_new(&b, "greedy", "iterations=5", 1, &m), CH_EINVAL);
     assert_int_equal(ch_bot_new(&b, "greedy", "deals=maybe", 1, &m), CH_EINVAL);
+    assert_int_equal(ch_bot_new(&b, "rollout", "rollouts=4,width=3,depth=10,policy=fast,trust=0.5", 1, &m),
+                     CH_OK);
+    assert_string_equal(ch_bot_describe(b), "rollout:rollouts=4,width=3,depth=10,policy=fast,trust=0.5");
+    ch_bot_free(b);
+    static const char *const bad_ro[] = {"rollouts=0", "rollouts=x", "width=17", "depth=-1", "policy=smart",
+                                         "trust=11", "iterations=5", "deals=on"};
+    for (size_t i = 0; i < sizeof bad_ro / sizeof *bad_ro; i++) {
+        b = (ch_bot *)1;
+        m.text[0] = 0;
+        assert_int_equal(ch_bot_new(&b, "rollout", bad_ro[i], 1, &m), CH_EINVAL);
+        assert_null(b);
+        assert_true(m.text[0] != 0);
+    }
     assert_int_equal(ch_bot_new(&b, "greedy", "deals=off", 1, &m), CH_OK);
     assert_string_equal(ch_bot_describe(b), "greedy:deals=off");
     ch_bot_free(b);
@@ -466,8 +500,8 @@ static void names_and_options(void **state)
     t_new(&st, 3, "standard", 5);
     int p = t_decider(&st);
     ch_move mv;
-    for (int k = 0; k < 3; k++) {
-        assert_int_equal(ch_bot_new(&b, k == 0 ? "random" : k == 1 ? "greedy" : "ismcts",
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(ch_bot_new(&b, k == 0 ? "random" : k == 1 ? "greedy" : k == 3 ? "rollout" : "ismcts",
                                     k == 2 ? "iterations=5,memory=2" : NULL, 1, &m), CH_OK);
         assert_int_equal(ch_bot_choose(b, &st, (p + 1) % 3, &mv, &m), CH_ETURN);
         assert_int_equal(ch_bot_choose(b, &st, p, &mv, &m), CH_OK);
@@ -627,6 +661,7 @@ int main(void)
         cmocka_unit_test(bots_golden_age_first),
         cmocka_unit_test(greedy_everywhere),
         cmocka_unit_test(ismcts_greedy_playouts),
+        cmocka_unit_test(rollout_games),
         cmocka_unit_test(deterministic_games),
         cmocka_unit_test(deterministic_threads),
         cmocka_unit_test(greedy_ties_unbiased),

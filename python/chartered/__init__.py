@@ -22,5 +22,5 @@ from .game import (CHANCE, SIMULTANEOUS, INVALID, TERMINAL, ChError, Game, State
 from .env import Env  # noqa: F401
 from .aec import AECEnv  # noqa: F401
 from .vector import VectorEnv  # noqa: F401
-from .bots import Bot, RandomBot, GreedyBot, ISMCTSBot  # noqa: F401
+from .bots import Bot, RandomBot, GreedyBot, RolloutBot, ISMCTSBot  # noqa: F401
 from .playout import random_playout  # noqa: F401

@@ -1,4 +1,4 @@
-"""bots.py: the library's bots (src/ai: random, greedy, ISMCTS; docs/bots.md)
+"""bots.py: the library's bots (src/ai: random, greedy, rollout, ISMCTS; docs/bots.md)
 as Python policies over the fixed action space (docs/python.md "Bots").
 
 A bot is called on what holds the game and answers with action ids:
@@ -19,7 +19,7 @@ from .game import ChError, State, SIMULTANEOUS, TERMINAL, _int, _msg_text, _U64
 
 
 class Bot:
-    """Bot(name, options="", seed=0): name "random", "greedy" or "ismcts";
+    """Bot(name, options="", seed=0): name "random", "greedy", "rollout" or "ismcts";
     options "key=value,...", e.g. "iterations=200" or "cpu=0.1,playout=fast"
     (docs/bots.md). Deterministic given its seed."""
 
@@ -95,6 +95,17 @@ class GreedyBot(Bot):
 
     def __init__(self, seed=0):
         super().__init__("greedy", "", seed)
+
+
+class RolloutBot(Bot):
+    """Between greedy and ISMCTS, a few ms a move (docs/bots.md): greedy's
+    best moves played on a few decisions from a few determinizations;
+    rollouts=, width=, depth=, policy= ("greedy", "fast"), trust=, as
+    keywords."""
+
+    def __init__(self, seed=0, **options):
+        text = ",".join(f"{k}={v}" for k, v in options.items())
+        super().__init__("rollout", text, seed)
 
 
 class ISMCTSBot(Bot):

@@ -8,6 +8,7 @@
  *             auctions, events and offers; also the ISMCTS candidate moves
  *   fast.c    the cheap playout policy (playout=fast)
  *   ismcts.c  single-observer ISMCTS with availability counts, root-parallel
+ *   rollout.c the rollout bot: greedy's best moves played out a little way
  *   bot.c     the public ch_bot_* interface, options, the random bot
  *   review.c  ch_review_decision: win chances of a decision from the
  *             decider's view (`chartered review`)
@@ -179,5 +180,21 @@ void ai_search_last(const ai_search *s, ai_search_stats *out);
  * default of `trust`) from a copy of this generator state, as the greedy bot
  * whose generator is in that state would; without it, the first of equals. */
 void ai_search_tie(ai_search *s, uint64_t state);
+
+/* ---- the rollout bot (rollout.c) ------------------------------------------------------ */
+typedef struct ai_rollout_opts {
+    int rollouts;          /* determinizations per move (each candidate played
+                              out from every one of them)                      */
+    int width;             /* candidates: greedy's move and the next best      */
+    int depth;             /* fast-policy decisions per rollout before scoring */
+    double trust;          /* leave greedy's move only for a candidate better
+                              by this many standard errors                     */
+    int greedy;            /* 1: rollouts played by greedy, 0: by fast.c       */
+} ai_rollout_opts;
+typedef struct ai_rollout ai_rollout;
+int ai_rollout_new(ai_rollout **out, const ai_rollout_opts *o);
+void ai_rollout_free(ai_rollout *r);
+/* p's move in st (already determinized for p); randomness from *rng. */
+ch_move ai_rollout_run(ai_rollout *r, const ch_state *st, int p, uint64_t *rng);
 
 #endif

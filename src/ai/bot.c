@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BOT_RANDOM = 0, BOT_GREEDY, BOT_ISMCTS };
+enum { BOT_RANDOM = 0, BOT_GREEDY, BOT_ISMCTS, BOT_ROLLOUT };
 
 struct ch_bot {
     char desc[128];
@@ -20,9 +20,10 @@ struct ch_bot {
     int cap;
     ai_ws *ws;          /* greedy                                      */
     ai_search *search;  /* ismcts                                      */
+    ai_rollout *ro;     /* rollout                                     */
 };
 
-static const char *const bot_names[] = {"random", "greedy", "ismcts", NULL};
+static const char *const bot_names[] = {"random", "greedy", "rollout", "ismcts", NULL};
 
 const char *const *ch_bot_names(void) { return bot_names; }
 
@@ -44,9 +45,14 @@ static int opt_error(ch_msg *err, const char *fmt, const char *a, const char *b)
 /* Parse "key=value,key=value" for the ISMCTS bot, and greedy's one option
  * "deals" (on/off, *deals); random takes none. */
 static int parse_options(const char *name, int kind, const char *options, ai_search_opts *o,
-                         int *deals, ch_msg *err)
+                         int *deals, ai_rollout_opts *ro, ch_msg *err)
 {
     *deals = 1;
+    ro->rollouts = 8;
+    ro->width = 4;
+    ro->depth = 8;
+    ro->trust = 1.0;
+    ro->greedy = 1;
     o->iterations = 0;
     o->seconds = 0;
     o->cpu = 0;
@@ -93,6 +99,37 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
         }
         if (kind == BOT_GREEDY)
             return opt_error(err, "bot %s: unknown option '%s' (options: deals)", name, key);
+        if (kind == BOT_ROLLOUT) {
+            char *end = NULL;
+            errno = 0;
+            if (!strcmp(key, "rollouts") || !strcmp(key, "width") || !strcmp(key, "depth")) {
+                long v = strtol(val, &end, 10);
+                int lo = key[0] == 'd' ? 0 : 1, hi = key[0] == 'r' ? 10000 : key[0] == 'w' ? 16 : 100000;
+                if (errno || end == val || *end || v < lo || v > hi) {
+                    char range[48];
+                    snprintf(range, sizeof range, "from %d to %d", lo, hi);
+                    return opt_error(err, "bot rollout: %s must be a whole number %s", key, range);
+                }
+                if (key[0] == 'r')
+                    ro->rollouts = (int)v;
+                else if (key[0] == 'w')
+                    ro->width = (int)v;
+                else
+                    ro->depth = (int)v;
+            } else if (!strcmp(key, "policy")) {
+                if (strcmp(val, "fast") && strcmp(val, "greedy"))
+                    return opt_error(err, "bot %s: policy is fast or greedy, not '%s'", name, val);
+                ro->greedy = val[0] == 'g';
+            } else if (!strcmp(key, "trust")) {
+                double v = strtod(val, &end);
+                if (errno || end == val || *end || v < 0 || v > 10)
+                    return opt_error(err, "bot %s: trust must be from 0 to 10 (standard errors), not '%s'", name, val);
+                ro->trust = v;
+            } else {
+                return opt_error(err, "bot %s: unknown option '%s' (options: rollouts, width, depth, policy, trust)", name, key);
+            }
+            continue;
+        }
         if (kind != BOT_ISMCTS)
             return opt_error(err, "bot %s takes no options (got '%s')", name, key);
         char *end = NULL;
@@ -193,17 +230,20 @@ int ch_bot_new(ch_bot **out, const char *name, const char *options, uint64_t see
         kind = BOT_RANDOM;
     else if (!strcmp(name, "greedy"))
         kind = BOT_GREEDY;
+    else if (!strcmp(name, "rollout"))
+        kind = BOT_ROLLOUT;
     else if (!strcmp(name, "ismcts"))
         kind = BOT_ISMCTS;
     else {
         if (err)
             snprintf(err->text, sizeof err->text,
-                     "unknown bot '%.60s': the bots are random, greedy and ismcts", name);
+                     "unknown bot '%.60s': the bots are random, greedy, rollout and ismcts", name);
         return CH_EINVAL;
     }
     ai_search_opts so;
+    ai_rollout_opts ro;
     int deals = 1;
-    int r = parse_options(name, kind, options, &so, &deals, err);
+    int r = parse_options(name, kind, options, &so, &deals, &ro, err);
     if (r != CH_OK)
         return r;
     ch_bot *b = calloc(1, sizeof *b);
@@ -227,6 +267,12 @@ int ch_bot_new(ch_bot **out, const char *name, const char *options, uint64_t see
         ai_params_default(&b->ws->prm);
         b->ws->prm.deals = deals; /* trade offers and action cards (greedy.c) */
         b->ws->tie = &b->rng; /* ties at random, from the seed (greedy.c) */
+    } else if (kind == BOT_ROLLOUT) {
+        r = ai_rollout_new(&b->ro, &ro);
+        if (r != CH_OK) {
+            free(b);
+            return r;
+        }
     } else {
         r = ai_search_new(&b->search, &so);
         if (r != CH_OK) {
@@ -250,6 +296,7 @@ void ch_bot_free(ch_bot *b)
     free(b->buf);
     free(b->ws);
     ai_search_free(b->search);
+    ai_rollout_free(b->ro);
     free(b);
 }
 
@@ -271,6 +318,9 @@ int ch_bot_choose(ch_bot *b, const ch_state *st, int p, ch_move *out, ch_msg *er
     switch (b->kind) {
     case BOT_GREEDY:
         *out = ai_greedy_move(b->ws, &view, p);
+        break;
+    case BOT_ROLLOUT:
+        *out = ai_rollout_run(b->ro, &view, p, &b->rng);
         break;
     case BOT_ISMCTS:
         /* greedy's own move, the default of `trust`, is the one a greedy

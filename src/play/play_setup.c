@@ -68,7 +68,7 @@ int play_seat_parse(const char *text, play_seat *s, char *why, size_t n)
             s->strength = strength ? strength : 2;
             return 0;
         }
-    snprintf(why, n, "'%s' is not a seat: human, random, greedy or ismcts[:1-5]",
+    snprintf(why, n, "'%s' is not a seat: human, random, greedy, rollout or ismcts[:1-5]",
              text);
     return -1;
 }

@@ -1,5 +1,5 @@
 """test_bots.py: the Python bots (chartered.Bot, RandomBot, GreedyBot,
-ISMCTSBot over the library's bots; docs/python.md "Bots") as policies of the
+RolloutBot, ISMCTSBot over the library's bots; docs/python.md "Bots") as policies of the
 State API, AECEnv and VectorEnv:
 - every id a bot answers is legal for the seat deciding, in whole games of
   both editions through each of the three;
@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 import chartered
-from chartered import ChError, GreedyBot, ISMCTSBot, RandomBot
+from chartered import ChError, GreedyBot, ISMCTSBot, RandomBot, RolloutBot
 
 failures = []
 
@@ -30,7 +30,7 @@ def check(cond, what):
 for ed, n in (("amsterdam", 3), ("golden-age", 4)):
     game = chartered.load_game(ed, players=n)
     bots = [GreedyBot(seed=1), RandomBot(seed=2), ISMCTSBot(seed=3, iterations=8)] + \
-        [RandomBot(seed=4 + k) for k in range(n - 3)]
+        [RolloutBot(seed=4, rollouts=2, depth=3)] * (n - 3)
     s = game.new_initial_state(9)
     while not s.is_terminal():
         p = s.deciders()[0]
@@ -72,8 +72,10 @@ print(f"vector: greedy won {wins} of {games} games against random")
 game = chartered.load_game("amsterdam", players=4)
 s = game.new_initial_state(4)
 check(ISMCTSBot(seed=7, iterations=40)(s) == ISMCTSBot(seed=7, iterations=40)(s), "ismcts not deterministic")
+check(RolloutBot(seed=7, rollouts=3)(s) == RolloutBot(seed=7, rollouts=3)(s), "rollout not deterministic")
 check(GreedyBot(seed=1).describe().startswith("greedy"), "describe")
 for bad in (lambda: chartered.Bot("alphago"), lambda: ISMCTSBot(colour="blue"),
+            lambda: RolloutBot(rollouts=0),
             lambda: chartered.Bot("random", seed=-1)):
     try:
         bad()
