@@ -164,6 +164,20 @@ try {
   const timer = await W.page.textContent('#timer').catch(() => '');
   check(/^(23 h \d+ min|1 day 0 h) left$/.test(timer), `the game page's clock reads as a person reads it (${timer})`);
 
+  // installable: the manifest and its icons are served with their types,
+  // and the service worker takes the whole site as its scope
+  const man = await W.ctx.request.get(`${BASE}/manifest.webmanifest`);
+  const mj = await man.json().catch(() => ({}));
+  check(man.status() === 200 && /application\/manifest\+json/.test(man.headers()['content-type'] || '') &&
+    mj.start_url && mj.display === 'standalone' && (mj.icons || []).some((i) => i.sizes === '512x512'),
+  `the web-app manifest (${man.status()} ${man.headers()['content-type']})`);
+  for (const i of mj.icons || []) {
+    const r = await W.ctx.request.get(`${BASE}${i.src}`);
+    check(r.status() === 200 && (r.headers()['content-type'] || '').startsWith(i.type), `icon ${i.src} (${r.headers()['content-type']})`);
+  }
+  const scope = await W.page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.scope));
+  check(scope === `${BASE}/`, `the service worker's scope is the site (${scope})`);
+
   // e-mail pages (this server runs without --smtp: tests/server_mail.py
   // sends real mail): the account page says no mail is sent; "Forgot your
   // password?" answers with the server's reason; a reset or confirmation

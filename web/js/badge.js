@@ -52,6 +52,11 @@ export function mountBadge(el) {
   drawBadge();
   if (!started) {
     started = true;
+    // the service worker (sw.js): the site installs on a phone, and
+    // notifications work where only a worker may show them
+    if (navigator.serviceWorker && window.isSecureContext) {
+      navigator.serviceWorker.register('/sw.js').catch(() => { /* notifications from the page still work */ });
+    }
     refreshMyGames();
     setInterval(refreshMyGames, POLL_MS);
     document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshMyGames(); });
@@ -104,10 +109,26 @@ function notifyTurn(g) {
   if (!notifyWanted() || !notifySupported() || Notification.permission !== 'granted') return;
   // the game on screen already says so (a chime, the title: effects.js)
   if (!document.hidden && location.hash.includes(g.id)) return;
-  const n = new Notification(t('notify.your_turn'), {
+  const title = t('notify.your_turn');
+  const opts = {
     body: t('notify.body', { edition: t(`edition.${g.edition}`, { _default: g.edition }) }),
-    tag: `turn-${g.id}`,
-  });
-  n.onclick = () => { window.focus(); location.hash = g.link.replace(/^\/?#/, '#'); n.close(); };
-  document.body.dataset.notified = String((+document.body.dataset.notified || 0) + 1);
+    tag: `turn-${g.id}`, icon: '/icon-192.png', data: { url: g.link },
+  };
+  const mark = (how) => {
+    document.body.dataset.notified = String((+document.body.dataset.notified || 0) + 1);
+    document.body.dataset.notifiedBy = how;
+  };
+  const fromPage = () => {
+    const n = new Notification(title, opts);
+    n.onclick = () => { window.focus(); location.hash = g.link.replace(/^\/?#/, '#'); n.close(); };
+    mark('page');
+  };
+  // through the service worker where there is one (phones need it), else
+  // from the page
+  const sw = navigator.serviceWorker;
+  if (sw && sw.controller) {
+    sw.ready.then((reg) => reg.showNotification(title, opts)).then(() => mark('worker')).catch(fromPage);
+  } else {
+    try { fromPage(); } catch (e) { /* no notification: the badge still tells */ }
+  }
 }
