@@ -7,7 +7,9 @@ requests, unmasked client frames (closed with 1002, also one sent with the
 upgrade request), and request headers past the limits (431, 414: a status
 line, never a bare close). Each must get an error with its code and reason, leave the game
 exactly as it was (same decision, same view), and leave the server running.
-Also: tokens are 128-bit hex, distinct, and give exactly their own seat.
+Also: tokens are 128-bit hex, distinct, and give exactly their own seat;
+the bots offered (the rollout bot among them) can be seated, and an unknown
+bot is refused with the list.
 
 usage: python3 server_errors.py BINARY SRCDIR WORKDIR
 """
@@ -335,6 +337,19 @@ try:
     st, r = http_json(srv.port, "POST", f"/api/games/{g2['id']}/join", {"seat": 7},
                       cookie=guest(srv.port))
     check(st == 400, "join of a seat that does not exist")
+    # the bots offered, the rollout bot among them (issue 36), and a bot
+    # that does not exist refused with the list
+    st, r = http_json(srv.port, "GET", "/api/options")
+    check([b["id"] for b in r["bots"]] == ["random", "greedy", "rollout", "ismcts"],
+          f"the bots offered: {r['bots']}")
+    st, g3 = http_json(srv.port, "POST", "/api/games", {
+        "players": 2, "seats": [{"kind": "human", "name": "Ro"}, {"kind": "bot", "bot": "rollout"}]})
+    check(st == 201 and g3["seats"][1].get("bot") == "rollout" and g3["seats"][1]["name"] == "Rollout 2",
+          f"a rollout bot's seat: {st} {g3}")
+    st, r = http_json(srv.port, "POST", "/api/games", {
+        "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "alphago"}]})
+    check(st == 400 and "random, greedy, rollout or ismcts" in r.get("error", ""),
+          f"an unknown bot: {st} {r}")
     check(srv.alive(), "the server is still running")
     st, r = http_json(srv.port, "GET", "/api/games")
     check(st == 200 and any(x["id"] == gid for x in r["games"]), "the game is listed")

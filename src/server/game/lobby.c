@@ -171,8 +171,8 @@ json_t *srv_options_json(void)
         }
         json_array_append_new(eds, e);
     }
-    json_t *o = json_pack("{s:o,s:[{s:s},{s:s},{s:s,s:[i,i,i]}],s:{s:i,s:i}}", "editions", eds,
-                     "bots", "id", "random", "id", "greedy", "id", "ismcts", "strengths",
+    json_t *o = json_pack("{s:o,s:[{s:s},{s:s},{s:s},{s:s,s:[i,i,i]}],s:{s:i,s:i}}", "editions", eds,
+                     "bots", "id", "random", "id", "greedy", "id", "rollout", "id", "ismcts", "strengths",
                      1, 2, 3, "limits", "frame_bytes", SRV_FRAME_MAX, "turn_timer_max", 86400);
     /* the limits a client may meet (docs/protocol.md, "Limits") */
     json_t *lim = json_object_get(o, "limits");
@@ -196,9 +196,10 @@ json_t *srv_options_json(void)
  * name stays the same for the whole game (issue 16; strength is in "strength"). */
 static void seat_bot_name(srv_seat *s, int seat)
 {
-    const char *kind = strcmp(s->bot, "ismcts") == 0   ? "ISMCTS"
-                       : strcmp(s->bot, "greedy") == 0 ? "Greedy"
-                                                       : "Random";
+    const char *kind = strcmp(s->bot, "ismcts") == 0    ? "ISMCTS"
+                       : strcmp(s->bot, "greedy") == 0  ? "Greedy"
+                       : strcmp(s->bot, "rollout") == 0 ? "Rollout"
+                                                        : "Random";
     snprintf(s->name, sizeof s->name, "%s %d", kind, seat + 1);
 }
 
@@ -699,8 +700,9 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
         }
         if (strcmp(kind, "bot") == 0) {
             const char *b = json_string_value(json_object_get(o, "bot"));
-            if (!b || (strcmp(b, "random") && strcmp(b, "greedy") && strcmp(b, "ismcts"))) {
-                snprintf(why, n, "seat %d: bot must be random, greedy or ismcts", i);
+            if (!b || (strcmp(b, "random") && strcmp(b, "greedy") && strcmp(b, "rollout") &&
+                       strcmp(b, "ismcts"))) {
+                snprintf(why, n, "seat %d: bot must be random, greedy, rollout or ismcts", i);
                 goto fail;
             }
             s->kind = SEAT_BOT;

@@ -194,7 +194,7 @@ int srv_name_botlike(const char *name)
     while (l > 0 && strchr("0123456789 #-_.", base[l - 1]))
         base[--l] = 0;
     srv_name_skeleton(base, sk, sizeof sk);
-    static const char *const bots[] = {"random", "greedy", "ismcts", "bot", "robot",
+    static const char *const bots[] = {"random", "greedy", "rollout", "ismcts", "bot", "robot",
                                        "computer", "standin"};
     for (size_t k = 0; k < sizeof bots / sizeof *bots; k++) {
         char b[40];
