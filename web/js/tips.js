@@ -54,5 +54,9 @@ export function installTapTips() {
     const el = tipTarget(e.clientX, e.clientY);
     if (el) showTip(el); else hideTip();
   }, true);
-  addEventListener('scroll', hideTip, { passive: true, capture: true });
+  // hidden when the person moves the page, not on any scroll: the page's
+  // own redraws (a frame after the tapped move) scroll it too, and hid the
+  // bubble at once
+  addEventListener('touchmove', hideTip, { passive: true, capture: true });
+  addEventListener('wheel', hideTip, { passive: true, capture: true });
 }
