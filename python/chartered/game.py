@@ -52,6 +52,8 @@ class ChError(Exception):
 
 def _int(x, what):
     """x as a Python int: an int or a numpy integer (operator.index), never a bool."""
+    if type(x) is int:  # the common case first: this runs at every step
+        return x
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{what} is an int, not bool")
     try:
