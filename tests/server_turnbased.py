@@ -145,6 +145,11 @@ try:
         check(st == 200 and len(ent) == 1 and ent[0]["seat"] == seat
               and ent[0]["your_turn"] == (seat == decider) and ent[0]["days"] == 1,
               f"seat {seat}'s My games lists the idle game: {st} {r}")
+        # the table, read from the stored seats: names, and who decides
+        pl = ent[0].get("players", []) if ent else []
+        check(len(pl) == 2 and all(p["name"] and not p["bot"] for p in pl)
+              and [p["deciding"] for p in pl] == [decider == 0, decider == 1],
+              f"seat {seat}'s entry names the table and whose turn it is: {pl}")
     check(health()["games_in_memory"] == 0, "listing it did not load it")
     st, s = http_json(srv.port, "GET", f"/api/games/{gid}")
     check(st == 200 and s["status"] == "playing" and s["decision"] == decision,

@@ -120,7 +120,9 @@ try {
   await W.page.goto(`${BASE}/#/`);
   await W.page.waitForSelector(`#your-games .game-row[data-game="${gid}"]`, { timeout: 30000 });
   const row = W.page.locator(`#your-games .game-row[data-game="${gid}"]`);
-  check(/waiting for the others/.test(await row.textContent()), 'the lobby lists his game under "Your games", waiting for the others');
+  const rowText = await row.textContent();
+  check(rowText.includes(`${M.user} to move`) && rowText.includes(`with ${M.user}`),
+    `the lobby lists the game under "Your games", naming the opponent and whose turn it is (${rowText})`);
   check(await W.page.isHidden('#turn-badge'), 'no badge while the other decides');
   await until(W.page, (id) => !!document.querySelector(`#games-list .game-row[data-game="${id}"]`) || !document.querySelector('#games-list .game-row'), gid, 'the open games drawn');
   const open = W.page.locator(`#games-list .game-row[data-game="${gid}"]`);

@@ -17,11 +17,17 @@ import { notifyToggle } from './badge.js';
 export function yourGameRow(g, linkText) {
   const secondsPerMove = g.mode === 'turn-based' ? (g.days || 0) * 86400 : 0;
   const left = g.deadline ? Math.max(0, Math.round((g.deadline - Date.now()) / 1000)) : null;
+  // the table (GET /api/my-games: players): who else sits, who decides now
+  const players = g.players || [];
+  const others = players.filter((p) => p.seat !== g.seat).map((p) => p.name);
+  const deciding = players.filter((p) => p.seat !== g.seat && p.deciding).map((p) => p.name);
   return h('div', { class: `game-row${g.your_turn ? ' your-turn' : ''}`, dataset: { game: g.id } },
     h('div', {},
       h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ',
       g.mode === 'turn-based' ? t('mygames.days', { n: g.days }) : t('mygames.live'), ' · ',
-      g.your_turn ? h('b', {}, t('mygames.your_turn')) : h('span', { class: 'muted' }, t('mygames.waiting'))),
+      g.your_turn ? h('b', {}, t('mygames.your_turn'))
+        : h('span', { class: 'muted turn-of' }, deciding.length ? t('mygames.turn_of', { names: deciding.join(', ') }) : t('mygames.waiting'))),
+    others.length ? h('div', { class: 'small opponents' }, t('mygames.against', { names: others.join(', ') })) : null,
     left !== null ? h('div', { class: `small time-left${urgent(left, secondsPerMove) ? ' urgent' : ' muted'}`,
       title: t('mygames.deadline', { when: new Date(g.deadline).toLocaleString() }) }, t('mygames.left', { time: duration(left) })) : null,
     h('a', { class: 'button small', href: g.link }, linkText));

@@ -186,9 +186,39 @@ static json_t *board_db(db_conn *c, const char *ed, int *status, const char **wh
     return json_pack("{s:s,s:o}", "edition", ed, "players", players);
 }
 
-/* One entry of "My games". */
+/* The table of a "My games" entry, so a row can name the opponents and
+ * whose turn it is (issue 32): [{seat, name, bot, deciding}], from the game
+ * in memory or from the stored seats (deciding: to_move's bit, people only;
+ * -1: none known). */
+static json_t *players_mem(const srv_game *g)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->nseats; i++)
+        json_array_append_new(a, json_pack("{s:i,s:s,s:b,s:b}", "seat", i, "name",
+                                           g->seat[i].name, "bot", g->seat[i].kind == SEAT_BOT,
+                                           "deciding", srv_seat_decides(g, i)));
+    return a;
+}
+
+static json_t *players_stored(const char *seats_text, int64_t to_move)
+{
+    json_t *a = json_array(), *seats = seats_text ? json_loads(seats_text, 0, NULL) : NULL;
+    size_t i;
+    json_t *o;
+    json_array_foreach(seats, i, o) {
+        const char *name = json_string_value(json_object_get(o, "name"));
+        const char *kind = json_string_value(json_object_get(o, "kind"));
+        json_array_append_new(a, json_pack("{s:i,s:s,s:b,s:b}", "seat", (int)i, "name",
+                                           name ? name : "", "bot", kind && !strcmp(kind, "bot"),
+                                           "deciding", i < 63 && ((to_move >> i) & 1)));
+    }
+    json_decref(seats);
+    return a;
+}
+
+/* One entry of "My games" (players: stolen, may be NULL). */
 static json_t *my_entry(const char *id, const char *edition, int seat, int turn, int days,
-                        int64_t deadline_ms)
+                        int64_t deadline_ms, json_t *players)
 {
     char link[64];
     snprintf(link, sizeof link, "/#/play/%s", id);
@@ -198,6 +228,7 @@ static json_t *my_entry(const char *id, const char *edition, int seat, int turn,
     if (days > 0)
         json_object_set_new(o, "days", json_integer(days));
     json_object_set_new(o, "deadline", deadline_ms > 0 ? json_integer(deadline_ms) : json_null());
+    json_object_set_new(o, "players", players ? players : json_array());
     return o;
 }
 
@@ -211,7 +242,7 @@ static json_t *mine_db(db_conn *c, const srv_ident *me)
     int64_t uid = me->user_id;
     db_rows *st;
     if (uid > 0 && (st = db_query(c, "SELECT p.game, p.seat, g.setup, t.since, t.days, "
-                                  "t.to_move FROM game_players p JOIN turn_clock t ON "
+                                  "t.to_move, g.seats FROM game_players p JOIN turn_clock t ON "
                                   "t.game=p.game JOIN games g ON g.id=p.game WHERE p.user_id=$1",
                                   DB_P(DB_I(uid))))) {
         while (db_next(st) == 1) {
@@ -225,7 +256,8 @@ static json_t *mine_db(db_conn *c, const srv_ident *me)
             int64_t since = db_int(st, 3);
             json_array_append_new(out, my_entry(id, ed, s, mine, days,
                                                 mine && since > 0 ? since + days * srv_day_ms()
-                                                                  : 0));
+                                                                  : 0,
+                                                players_stored(db_text(st, 6), db_int(st, 5))));
         }
         db_end(st);
     }
@@ -259,7 +291,8 @@ static json_t *mine_db(db_conn *c, const srv_ident *me)
             int64_t since = db_int(st, 3);
             json_array_append_new(out, my_entry(id, ed, s, mine, days,
                                                 mine && since > 0 ? since + days * srv_day_ms()
-                                                                  : 0));
+                                                                  : 0,
+                                                players_stored(db_text(st, 1), db_int(st, 5))));
         }
         if (st)
             db_end(st);
@@ -286,7 +319,8 @@ static int api_my_games(struct lws *wsi, srv_pss *pss)
         json_array_append_new(mine ? turn : wait,
                               my_entry(g->id, g->setup.edition == CH_ED_GOLDEN_AGE ?
                                        "golden-age" : "amsterdam", s, mine, g->days,
-                                       mine && clock > 0 ? g->decide_since_ms + clock : 0));
+                                       mine && clock > 0 ? g->decide_since_ms + clock : 0,
+                                       players_mem(g)));
     }
     /* and the turn-based ones out of memory: read off the loop before
        routing (reads.c), else here */
