@@ -99,14 +99,14 @@ if(CH_INSTALL_SERVICE)
   install(FILES ${CMAKE_SOURCE_DIR}/packaging/chartered.service
                 ${CMAKE_SOURCE_DIR}/packaging/chartered@.service
           DESTINATION lib/systemd/system)
-  # mode 0600: systemd reads them as root; they may hold a database password
+  # readable by all: the service's made-up user reads them (a database
+  # password goes in /etc/chartered/secrets, which the package does not ship)
   install(FILES ${CMAKE_SOURCE_DIR}/packaging/chartered.conf
                 ${CMAKE_SOURCE_DIR}/packaging/cluster.conf
                 ${CMAKE_SOURCE_DIR}/packaging/node-a.conf
                 ${CMAKE_SOURCE_DIR}/packaging/node-b.conf
                 ${CMAKE_SOURCE_DIR}/packaging/node-c.conf
-          DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/chartered
-          PERMISSIONS OWNER_READ OWNER_WRITE)
+          DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/chartered)
 endif()
 
 # The Python package (docs/python.md) where Debian's python3 finds it; it opens

@@ -65,9 +65,11 @@ for f in usr/lib/systemd/system/chartered@.service etc/chartered/cluster.conf et
          etc/chartered/node-b.conf etc/chartered/node-c.conf usr/share/chartered/haproxy.cfg; do
     grep -Eq " \./$f\$" <<<"$contents" || fail "the .deb has no /$f"
 done
-# the settings files may hold a database password: root's only
+# the settings files: readable by the service's made-up user; no password
+# in them (it goes in /etc/chartered/secrets, not shipped)
 perms=$(grep -E ' \./etc/chartered/.+\.conf$' <<<"$contents" | awk '{print $1}' | sort -u)
-[ "$perms" = "-rw-------" ] || fail "/etc/chartered/*.conf modes: $perms"
+[ "$perms" = "-rw-r--r--" ] || fail "/etc/chartered/*.conf modes: $perms"
+grep -q ' \./etc/chartered/secrets$' <<<"$contents" && fail "the .deb ships /etc/chartered/secrets"
 echo "package: $(stat -c %s "$DEB") bytes, installed size $(dpkg-deb -f "$DEB" Installed-Size) KiB; Depends: $deps"
 
 dpkg -i "$DEB" >"$WORK/dpkg.log" 2>&1 || { cat "$WORK/dpkg.log"; fail "dpkg -i"; }
@@ -76,7 +78,8 @@ dpkg -i "$DEB" >"$WORK/dpkg.log" 2>&1 || { cat "$WORK/dpkg.log"; fail "dpkg -i";
 [ -f /usr/lib/systemd/system/chartered.service ] || fail "no unit"
 grep -q '^DynamicUser=yes' /usr/lib/systemd/system/chartered.service || fail "unit: DynamicUser"
 grep -q '^StateDirectory=chartered' /usr/lib/systemd/system/chartered.service || fail "unit: StateDirectory"
-grep -q '^CHARTERED_PORT=' /etc/chartered/chartered.conf || fail "no /etc/chartered/chartered.conf"
+grep -q '^port = ' /etc/chartered/chartered.conf || fail "no /etc/chartered/chartered.conf"
+for f in /etc/chartered/*.conf; do chartered config check "$f" >/dev/null || fail "config check $f"; done
 # the unit as systemd reads it: no unknown key, a program that is there, the
 # manual page it names (systemd-analyze works offline: systemd need not run)
 unit=/usr/lib/systemd/system/chartered.service

@@ -17,7 +17,8 @@
 #   - a cluster as docs/deploy.md sets it up (issue 35): Debian's PostgreSQL
 #     started by its unit, a role with a password, chartered@a and
 #     chartered@b from the package's template with its cluster.conf (the
-#     password in PGPASSWORD, never on the command line) and node-*.conf,
+#     password in /etc/chartered/secrets, never on the command line or in a
+#     file others may read) and node-*.conf,
 #     Debian's haproxy.service with the package's haproxy.cfg: each node
 #     serves as a node of the cluster, HAProxy on port 80 reaches both and
 #     creates a game, `systemctl stop chartered@a` ends cleanly and HAProxy
@@ -58,8 +59,8 @@ for f in "$UNITDIR/chartered@.service" "$CONFDIR/cluster.conf" "$CONFDIR/node-a.
          "$CONFDIR/node-b.conf" "$HAPROXY_CFG"; do
     [ -f "$f" ] || fail "missing $f"
 done
-PORT=$(sed -n 's/^CHARTERED_PORT=//p' "$CONF")
-HOST=$(sed -n 's/^CHARTERED_HOST=//p' "$CONF")
+PORT=$(sed -n 's/^port *= *//p' "$CONF")
+HOST=$(sed -n 's/^host *= *//p' "$CONF")
 
 W=$(mktemp -d /var/tmp/chartered-systemd.XXXXXX)  # not /tmp: the guest mounts its own
 SDPID=
@@ -223,8 +224,8 @@ PW=test-$RANDOM$RANDOM
 in_guest runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 \
     -c "CREATE ROLE chartered LOGIN PASSWORD '$PW'" || fail "CREATE ROLE"
 in_guest runuser -u postgres -- createdb -O chartered chartered || fail "createdb"
-in_guest sed -i "s/^#PGPASSWORD=.*/PGPASSWORD=$PW/" /etc/chartered/cluster.conf
-in_guest grep -q "^PGPASSWORD=$PW\$" /etc/chartered/cluster.conf || fail "no #PGPASSWORD= line in cluster.conf"
+# the password where deploy.md puts it: /etc/chartered/secrets, mode 0600
+in_guest sh -c "umask 077; printf 'PGPASSWORD=%s\n' '$PW' >/etc/chartered/secrets"
 in_guest systemctl start chartered@a.service chartered@b.service || true
 # GET PATH on PORT in the guest: "STATUS BODY", or "error: ..."
 gget() {
@@ -240,7 +241,7 @@ except OSError as e:
     print("error:", e)' "$@"
 }
 for n in a b; do
-    port=$(in_guest sed -n 's/^CHARTERED_PORT=//p' "/etc/chartered/node-$n.conf")
+    port=$(in_guest sed -n 's/^port *= *//p' "/etc/chartered/node-$n.conf")
     h=
     for _ in $(seq 150); do
         h=$(gget "$port" /api/health)
@@ -254,7 +255,8 @@ for n in a b; do
     fi
     pid=$(show "chartered@$n.service" MainPID)
     cmd=$(in_guest cat "/proc/$pid/cmdline" | tr '\0' ' ')
-    [[ "$cmd" == *"--db postgresql://"*"--cluster on"* ]] || fail "chartered@$n's command: $cmd"
+    [[ "$cmd" == *"--config /etc/chartered/cluster.conf --config /etc/chartered/node-$n.conf --node $n"* ]] ||
+        fail "chartered@$n's command: $cmd"
     [[ "$cmd" != *"$PW"* ]] || fail "the database password is on chartered@$n's command line"
     echo "ok: chartered@$n serves node $n on port $port, restarts $(show "chartered@$n.service" NRestarts): $cmd"
 done

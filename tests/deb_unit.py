@@ -4,10 +4,12 @@ would, where systemd itself does not run (a container: PID 1 is not systemd,
 so `systemctl start` cannot be tried). Called by deb_e2e.sh, as root, after
 `dpkg -i`; docs/deploy.md says what this covers and what only systemd can.
 
-It reads the unit and its EnvironmentFile, checks the unit's assumptions
-(DynamicUser, StateDirectory = WorkingDirectory = the folder of --db, the
+It reads the unit and its configuration file (--config: its db as
+`chartered config show` says), checks the unit's assumptions
+(DynamicUser, StateDirectory = WorkingDirectory = the folder of db, the
 program, the documentation it names), expands ExecStart as systemd.service(5)
-says ("${VAR}" inside a word, "$VAR" alone split into words), and runs it as
+says ("${VAR}" inside a word, "$VAR" alone split into words), and runs it, on
+a copy of the configuration with a free port, as
 a user that is not root and owns nothing but the state directory (as
 DynamicUser gives), in that directory, with UMask=0077, a clean environment
 and no standard input. Then: the server answers on the configured address, the
@@ -26,7 +28,9 @@ import signal
 import socket
 import stat
 import subprocess
+import shutil
 import sys
+import tempfile
 
 UID = 61234  # in systemd's DynamicUser range (61184-65519), unused here
 
@@ -113,22 +117,55 @@ def main():
                                capture_output=True)
             if r.returncode != 0:
                 fail(f"unit: Documentation {doc}: no such manual page")
-    env_file = one(unit, "Service", "EnvironmentFile").lstrip("-")
-    env = parse_env_file(env_file)
+    # the settings: `--config FILE` on the command line (issue 35), an
+    # optional secrets file (EnvironmentFile=-...) for a database password
+    env = {}
+    for ef in unit["Service"].get("EnvironmentFile", []):
+        if ef.startswith("-") and not os.path.exists(ef[1:]):
+            continue
+        env.update(parse_env_file(ef.lstrip("-")))
+    argv0 = expand_exec(one(unit, "Service", "ExecStart"), env)
+    if not os.path.isabs(argv0[0]) or not os.access(argv0[0], os.X_OK):
+        fail(f"ExecStart: {argv0[0]} is not an executable absolute path")
+    if "--config" not in argv0:
+        fail("ExecStart: no --config")
+    conf = argv0[argv0.index("--config") + 1]
+    shown = subprocess.run([argv0[0], "config", "show", "--config", conf], capture_output=True,
+                           text=True, env={"PATH": "/usr/bin:/bin"})
+    if shown.returncode != 0:
+        fail(f"chartered config show --config {conf}: {shown.stderr}")
+    settings = {}
+    for line in shown.stdout.splitlines():
+        k, _, rest = line.partition(" = ")
+        settings[k] = rest.split("\t")[0]
+    db = settings["db"]
+    if os.path.dirname(db) != state:
+        fail(f"{conf}: db {db} is not in the state directory {state}")
+    host = settings["host"]
     # an administrator's edit of the config: a free loopback port, not 8080
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
-    env["CHARTERED_PORT"] = str(port)
-    argv = expand_exec(one(unit, "Service", "ExecStart"), env)
-    if not os.path.isabs(argv[0]) or not os.access(argv[0], os.X_OK):
-        fail(f"ExecStart: {argv[0]} is not an executable absolute path")
-    db = argv[argv.index("--db") + 1]
-    if os.path.dirname(db) != state:
-        fail(f"ExecStart: --db {db} is not in the state directory {state}")
-    host = argv[argv.index("--host") + 1]
-    print("ExecStart expands to: " + " ".join(argv))
+    work = tempfile.mkdtemp()
+    os.chmod(work, 0o755)
+
+    def edited(changes):
+        """A copy of the config with these keys set, readable by the service's user."""
+        lines = open(conf, encoding="utf-8").read().splitlines()
+        for k, v in changes.items():
+            lines = [l for l in lines if not re.match(r"\s*%s\s*=" % re.escape(k), l)]
+            lines.append(f"{k} = {v}")
+        path = os.path.join(work, "chartered-%d.conf" % len(os.listdir(work)))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        os.chmod(path, 0o644)
+        return path
+
+    def command(path):
+        return [path if w == conf else w for w in expand_exec(one(unit, "Service", "ExecStart"), env)]
+
+    print("ExecStart expands to: " + " ".join(argv0) + f" (db {db}, host {host})")
 
     try:
         pwd.getpwuid(UID)
@@ -146,15 +183,15 @@ def main():
     clean_env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
                  "LANG": "C.UTF-8", "HOME": "/", **env}
 
-    def start(settings):
-        """ExecStart with these settings, as the service's user."""
+    def start(path):
+        """ExecStart on this config file, as the service's user."""
         cmd = ["setpriv", f"--reuid={UID}", f"--regid={UID}", "--clear-groups",
-               "--no-new-privs", "--"] + expand_exec(one(unit, "Service", "ExecStart"), settings)
-        return subprocess.Popen(cmd, env=settings, cwd=state, stdin=subprocess.DEVNULL,
+               "--no-new-privs", "--"] + command(path)
+        return subprocess.Popen(cmd, env=clean_env, cwd=state, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 preexec_fn=lambda: os.umask(umask))
 
-    p = start(clean_env)
+    p = start(edited({"port": port}))
     try:
         line = p.stdout.readline().decode()
         if "serving on" not in line:
@@ -186,7 +223,7 @@ def main():
             p.kill()
             p.wait()
 
-    p = start(dict(clean_env, CHARTERED_PORT="not-a-port"))
+    p = start(edited({"port": "not-a-port"}))
     try:
         _, err = p.communicate(timeout=60)
     finally:
@@ -194,8 +231,9 @@ def main():
             p.kill()
             p.wait()
     if p.returncode == 0:
-        fail("a bad CHARTERED_PORT did not make the service fail")
-    print(f"CHARTERED_PORT=not-a-port: exit status {p.returncode} "
+        fail("a bad port in the config did not make the service fail")
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"port = not-a-port: exit status {p.returncode} "
           f"({err.decode().strip().splitlines()[-1]})")
     print("ok: the unit's command, user, state directory and stop signal")
 

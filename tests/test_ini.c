@@ -1,4 +1,4 @@
-/* test_ini.c: tests of the configuration file reader (src/cli/ini.c, the
+/* test_ini.c: tests of the configuration file reader (src/server/ini.c, the
  * syntax of docs/configuration.md): what each kind of line gives, the
  * quoted values, and every kind of bad line refused with its line number and
  * a reason, the good lines of the same file kept. */

@@ -11,6 +11,7 @@
 
 /* src/server: the game server (docs/protocol.md) */
 int cmd_serve(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -32,6 +33,7 @@ static const command commands[] = {
     {"review", cmd_review, "one game's win chances and the moments that mattered"},
     {"play", cmd_play, "play a game at the terminal against bots or friends"},
     {"serve", cmd_serve, "play online: web server, lobby, games (src/server)"},
+    {"config", cmd_config, "check, list or show the server's settings (config files)"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *f)

@@ -445,57 +445,7 @@ static void on_ev_signal(struct ev_loop *loop, ev_signal *w, int revents)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: chartered serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR]\n"
-            "                       [--i18n DIR] [--bot-threads N] [--view-threads N]\n"
-            "                       [--sync full|normal] [--loop libev|poll] [--skip-damaged]\n"
-            "                       [--send-thread on|off]\n"
-            "                       [--trust-proxy] [--node NAME] [--cluster CONN]\n"
-            "                       [--lease-seconds N]\n"
-            "                       [--smtp URL] [--mail-from ADDR] [--public-url URL]\n"
-            "                       [--quiet]\n"
-            "\n"
-            "Plays both editions online: the browser client, a JSON API and WebSocket\n"
-            "games on one port (docs/protocol.md). Games are kept in an SQLite file (or a\n"
-            "PostgreSQL database) and resume after a restart.\n"
-            "\n"
-            "  --port N         port to listen on (default 8080; 0 picks a free one)\n"
-            "  --host ADDR      listen on exactly this address: an IPv4 or IPv6 literal,\n"
-            "                   a name (its first address) or an interface (its address);\n"
-            "                   default: every interface\n"
-            "  --db FILE|URL    SQLite database file (default chartered.db), or PostgreSQL:\n"
-            "                   a postgresql://... URL or a libpq connection string\n"
-            "                   such as \"host=/run/postgresql dbname=chartered\"\n"
-            "                   (docs/storage.md)\n"
-            "  --web DIR        the browser client (default %s)\n"
-            "  --i18n DIR       message catalogues LANG.json (default %s)\n"
-            "  --bot-threads N  worker threads for bots (default 2)\n"
-            "  --view-threads N worker threads building the players' views, 0 to 16\n"
-            "                   (default 1 on a machine with two cores or more, else 0:\n"
-            "                   on the event loop)\n"
-            "  --sync full|normal  SQLite synchronous mode (default full: a move is on\n"
-            "                   disk before it is acknowledged; normal survives a crash\n"
-            "                   of the server but not of the machine)\n"
-            "  --loop libev|poll  the event loop (default libev, epoll on Linux; poll is\n"
-            "                   libwebsockets' own, slow with thousands of connections)\n"
-            "  --send-thread on|off  WebSocket frames sent by a thread of their own\n"
-            "                   (on), or by the event loop (default off; sender.c)\n"
-            "  --skip-damaged   start even if the database is damaged, serving the games\n"
-            "                   that load (each one that does not is listed); without it\n"
-            "                   a damaged database stops the start\n"
-            "  --trust-proxy    a reverse proxy is in front: take the client's address\n"
-            "                   from X-Forwarded-For and mark cookies Secure when\n"
-            "                   X-Forwarded-Proto says https\n"
-            "  --smtp URL       send e-mail (address confirmation, password reset, \"your\n"
-            "                   turn\") through this relay: smtp://HOST:PORT (STARTTLS when\n"
-            "                   offered) or smtps://USER:PASSWORD@HOST:PORT; default: no\n"
-            "                   e-mail (docs/protocol.md, \"E-mail\")\n"
-            "  --mail-from ADDR the sender of that mail (default chartered@localhost)\n"
-            "  --public-url URL the site's address as people reach it, for the links in\n"
-            "                   e-mail (default http://localhost:PORT)\n"
-            "  --quiet          no log lines\n"
-            "%s",
-            srv_default_web_dir(), srv_default_i18n_dir(), srv_cluster_usage());
+    srv_options_usage(f, srv_default_web_dir(), srv_default_i18n_dir());
 }
 
 static void raise_nofile(void)
@@ -538,113 +488,20 @@ static void teardown(srv *s)
 
 int cmd_serve(int argc, char **argv)
 {
-    /* views on a worker thread where there is a second core: at 5,000 moves/s
-       on two cores, p99 from 107 ms to 25-35 ms */
-    int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
-    srv_options o = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(), 2, views_default, 1, 0, 1, 0, 0, 0};
-    const char *smtp = NULL, *mail_from = "chartered@localhost", *public_url = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char flag[32];
-        const char *eq = strchr(a, '=');
-        int inline_v = 0;
-        if (strncmp(a, "--", 2) == 0 && eq && (size_t)(eq - a) < sizeof flag) {
-            /* --flag=value */
-            snprintf(flag, sizeof flag, "%.*s", (int)(eq - a), a);
-            a = flag;
-            v = eq + 1;
-            inline_v = 1;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--quiet") && !inline_v) {
-            o.quiet = 1;
-            continue;
-        } else if (!strcmp(a, "--skip-damaged") && !inline_v) {
-            o.skip_damaged = 1;
-            continue;
-        } else if (!strcmp(a, "--trust-proxy") && !inline_v) {
-            o.trust_proxy = 1;
-            continue;
-        } else if (!v) {
-            fprintf(stderr, "error: serve: unknown flag '%s' or it needs a value\n", a);
-            usage(stderr);
-            return 2;
-        }
-        char *end;
-        int cf = srv_cluster_flag(a, v); /* --node, --cluster, --lease-seconds */
-        if (cf < 0)
-            return 2;
-        if (cf > 0) {
-        } else if (!strcmp(a, "--port")) {
-            long p = strtol(v, &end, 10);
-            if (*end || p < 0 || p > 65535) {
-                fprintf(stderr, "error: serve: --port must be 0 to 65535, not '%s'\n", v);
-                return 2;
-            }
-            o.port = (int)p;
-        } else if (!strcmp(a, "--host")) {
-            o.host = v;
-        } else if (!strcmp(a, "--db")) {
-            o.db = v;
-        } else if (!strcmp(a, "--smtp")) {
-            smtp = v;
-        } else if (!strcmp(a, "--mail-from")) {
-            mail_from = v;
-        } else if (!strcmp(a, "--public-url")) {
-            public_url = v;
-        } else if (!strcmp(a, "--web")) {
-            o.web = v;
-        } else if (!strcmp(a, "--i18n")) {
-            o.i18n = v;
-        } else if (!strcmp(a, "--bot-threads")) {
-            long t = strtol(v, &end, 10);
-            if (*end || t < 1 || t > 16) {
-                fprintf(stderr, "error: serve: --bot-threads must be 1 to 16, not '%s'\n", v);
-                return 2;
-            }
-            o.bot_threads = (int)t;
-        } else if (!strcmp(a, "--view-threads")) {
-            long t = strtol(v, &end, 10);
-            if (*end || t < 0 || t > 16) {
-                fprintf(stderr, "error: serve: --view-threads must be 0 to 16, not '%s'\n", v);
-                return 2;
-            }
-            o.view_threads = (int)t;
-        } else if (!strcmp(a, "--sync")) {
-            if (strcmp(v, "full") && strcmp(v, "normal")) {
-                fprintf(stderr, "error: serve: --sync must be full or normal, not '%s'\n", v);
-                return 2;
-            }
-            o.sync_full = !strcmp(v, "full");
-        } else if (!strcmp(a, "--loop")) {
-            if (strcmp(v, "libev") && strcmp(v, "poll")) {
-                fprintf(stderr, "error: serve: --loop must be libev or poll, not '%s'\n", v);
-                return 2;
-            }
-            o.libev = !strcmp(v, "libev");
-        } else if (!strcmp(a, "--send-thread")) {
-            if (strcmp(v, "on") && strcmp(v, "off")) {
-                fprintf(stderr, "error: serve: --send-thread must be on or off, not '%s'\n", v);
-                return 2;
-            }
-            o.send_thread = !strcmp(v, "on");
-        } else {
-            fprintf(stderr, "error: serve: unknown flag '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-        if (!inline_v)
-            i++;
-    }
+    srv_options o;
+    srv_options_default(&o);
+    /* the one list of options: files (--config), command line, environment
+       (options.c) */
+    int orc = srv_options_read(argc, argv, &o, usage);
+    if (orc != 0)
+        return orc < 0 ? 0 : orc;
+    const char *smtp = o.smtp && *o.smtp ? o.smtp : NULL;
     {
         char base[300], mwhy[200];
-        snprintf(base, sizeof base, "%s", public_url ? public_url : "");
-        if (!public_url)
+        snprintf(base, sizeof base, "%s", o.public_url && *o.public_url ? o.public_url : "");
+        if (!base[0])
             snprintf(base, sizeof base, "http://localhost:%d", o.port);
-        if (srv_mail_configure(smtp, mail_from, base, srv_day_ms(), mwhy, sizeof mwhy) != 0) {
+        if (srv_mail_configure(smtp, o.mail_from, base, srv_day_ms(), mwhy, sizeof mwhy) != 0) {
             fprintf(stderr, "error: serve: %s\n", mwhy);
             return 2;
         }
@@ -866,5 +723,6 @@ int cmd_serve(int argc, char **argv)
     srv_storage_stop_summary();
     srv_ls_report();
     teardown(s);
+    srv_options_free();
     return 0;
 }

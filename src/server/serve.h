@@ -21,6 +21,9 @@ typedef struct srv_options {
     int skip_damaged;           /* start even if some games cannot be loaded */
     int trust_proxy;            /* believe X-Forwarded-For/-Proto (a proxy in front) */
     int send_thread;            /* WebSocket frames sent by the sender thread (sender.c) */
+    const char *smtp;           /* e-mail relay URL, NULL or "": no e-mail */
+    const char *mail_from;      /* the sender of that mail */
+    const char *public_url;     /* the site's address for links; NULL: localhost:port */
 } srv_options;
 typedef struct srv {
     srv_options opt;
@@ -50,6 +53,16 @@ typedef struct srv {
     int draining;
 } srv;
 extern srv *g_srv;              /* the one server of this process */
+/* options.c: the one list of serve's options. srv_options_read fills o from
+ * the configuration files (--config), the environment and the command line
+ * (0: run; -1: --help was printed; 2: a bad option, said on stderr);
+ * srv_options_usage prints --help from the list; cmd_config is `chartered
+ * config check|list|show`. */
+int srv_options_read(int argc, char **argv, srv_options *o, void (*usage)(FILE *));
+void srv_options_usage(FILE *f, const char *web_default, const char *i18n_default);
+void srv_options_free(void);
+void srv_options_default(srv_options *o);
+int cmd_config(int argc, char **argv);
 int64_t srv_now_ms(void);
 /* The commit at the end of a loop turn (serve.c). */
 void srv_commit_now(lws_sorted_usec_list_t *sul);

@@ -1,5 +1,5 @@
 /* fuzz_ini.c: libFuzzer harness of the configuration file reader
- * (ini_parse, src/cli/ini.c: `chartered serve --config`, `chartered config
+ * (ini_parse, src/server/ini.c: `chartered serve --config`, `chartered config
  * check`). Input: the file's bytes. Checks, beyond "no crash, no sanitizer
  * report":
  *   - every error names a line of the text (1 to the number of lines) and
