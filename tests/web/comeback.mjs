@@ -163,6 +163,11 @@ try {
   await W.page.click(`#your-games .game-row[data-game="${gid}"] a.button`);
   await W.page.waitForSelector('#log', { timeout: 30000 });
   check(W.page.url().includes(`/play/${gid}`), `Resume opens his seat (${W.page.url()})`);
+  // two people with accounts, in play: the status says the game is rated
+  // (it once said "rated if every seat is taken" for the whole game)
+  const en = JSON.parse(fs.readFileSync(new URL('../../web/i18n/en.json', import.meta.url)));
+  const note = await W.page.textContent('#rated-note').catch(() => '');
+  check(note === en['rated.yes'], `a game of two accounts in play says it is rated (${note})`);
   const timer = await W.page.textContent('#timer').catch(() => '');
   check(/^(23 h \d+ min|1 day 0 h) left$/.test(timer), `the game page's clock reads as a person reads it (${timer})`);
 

@@ -17,14 +17,17 @@ export function formRatedText(form) {
   return t('rated.if_accounts');
 }
 
-// A game: the state frame's seats ({kind, guest, claimed}) and practice.
+// A game: the state frame's status, seats ({kind, guest}) and practice.
 export function gameRated(frame) {
   const seats = (frame && frame.seats) || [];
   if (seats.some((s) => s.kind === 'bot')) return { rated: false, text: t('rated.no_bot') };
   if (frame.practice) return { rated: false, text: t('rated.no_practice') };
   if (frame.variant) return { rated: false, text: t('rated.no_variant') };
   if (seats.some((s) => s.guest)) return { rated: false, text: t('rated.no_guest') };
-  if (seats.some((s) => !s.claimed)) return { rated: null, text: t('rated.if_accounts') };
+  // a game starts once every human seat is taken (docs/protocol.md): while
+  // it waits, who takes the free seats is not known yet (state frames carry
+  // no per-seat "claimed")
+  if (frame.status === 'waiting' || seats.some((s) => s.claimed === false)) return { rated: null, text: t('rated.if_accounts') };
   return { rated: true, text: t('rated.yes') };
 }
 
