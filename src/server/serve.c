@@ -31,145 +31,6 @@ srv *g_srv;
 static volatile sig_atomic_t interrupted;
 static struct ev_loop *g_loop;  /* the libev loop, NULL with --loop poll */
 
-int64_t srv_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Nothing of g's commit was written: its pending moves are taken back (moves
- * made after the failed ones go too: none of them was acknowledged). The
- * game goes back at once to its last stored state (srv_game_rollback),
- * before anything else can send it: a frame of another client, a resync, a
- * join, a bot (issue 28 item 3: before, the refused move stayed in memory
- * while the database was away and was shown). When the database can be
- * read and holds something else (another writer's move), the game is
- * rebuilt from it; when it cannot be read, no move is taken until it is
- * (reload_due, srv_cluster_tick): the write may have been made after all
- * (a link lost during COMMIT), and only the database can say. */
-static void commit_failed(srv_game *g, int conflict)
-{
-    int had = g->npending;
-    srv_game_rollback(g);
-    json_t *moves = had ? srv_store_moves(g_srv->store, g->id) : NULL;
-    char why[300];
-    if (had && !moves) {
-        g->reload_due = 1;
-        for (srv_client *c = g->clients; c; c = c->gnext)
-            if (c->seat >= 0)
-                srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
-                                                  "storage", "message",
-                                                  "the database cannot be reached: the last "
-                                                  "moves were not made; moves wait until it "
-                                                  "is back"));
-        srv_game_changed(g); /* the state they are at again */
-        return;
-    }
-    if (moves && (conflict || (int)json_array_size(moves) != g->ncommitted) &&
-        srv_replay_moves(g, moves, -1, why, sizeof why) == 0) {
-        unsigned mask;
-        if (g->status == GAME_OVER && ch_decider(&g->st, &mask) != CH_DEC_TERMINAL)
-            g->status = GAME_PLAYING;
-    }
-    json_decref(moves);
-    for (srv_client *c = g->clients; c; c = c->gnext)
-        if (c->seat >= 0)
-            srv_client_send_json(c, json_pack("{s:s,s:s,s:s}", "type", "error", "code",
-                                              conflict ? "conflict" : "storage", "message",
-                                              conflict ? "another server stored a move of this "
-                                              "game first; the last moves were not made"
-                                              : "the database refused the write; the "
-                                              "last moves were not made"));
-    srv_game_changed(g);
-}
-
-void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
-{
-    if (ok != 1) {
-        commit_failed(g, ok == SRV_STORE_CONFLICT);
-        return;
-    }
-    if (k > g->npending)
-        k = g->npending;
-    srv_game_durable_forward(g, k);
-    if (k > 0 && g->npending > k)
-        memmove(g->pending, g->pending + k, (size_t)(g->npending - k) * sizeof *g->pending);
-    g->npending -= k;
-    g->ncommitted += k;
-    g_srv->moves_total += (uint64_t)k; /* moves stored, not moves tried */
-    srv_ls_moves(k);
-    g->away_stored = away;
-    if (k) {
-        g->decide_since_ms = srv_now_ms();
-        if (srv_ls_on)
-            g->ls_commit_us = srv_ls_now();
-    }
-    /* moves made while this commit was out wait for the next one, and the
-       clients for them (srv_game_changed waits while moves are pending) */
-    if (g->npending || g->meta_dirty)
-        srv_commit_schedule(g);
-    srv_cluster_committed(g); /* the other nodes re-read a changed lobby entry */
-    srv_game_changed(g);
-}
-
-/* The commit on the event loop itself (no writer thread, or at the stop). */
-static void commit_here(srv_game *list)
-{
-    int rc = srv_store_commit(g_srv->store, list);
-    int ok = rc == 0 ? 1 : rc == SRV_STORE_CONFLICT ? SRV_STORE_CONFLICT : 0;
-    if (ok)
-        srv_storage_ok();
-    else
-        srv_storage_failed(srv_store_errmsg(g_srv->store));
-    for (srv_game *g = list, *nx; g; g = nx) {
-        nx = g->next_commit;
-        g->next_commit = NULL;
-        if (ok == 1)
-            g->meta_dirty = 0;
-        srv_commit_done(g, g->npending, g->away_stored, ok);
-    }
-}
-
-static void commit_now_in(void);
-
-void srv_commit_now(lws_sorted_usec_list_t *sul)
-{
-    (void)sul;
-    int64_t t0 = SRV_LS_T0();
-    commit_now_in();
-    srv_ls_sec_end(SRV_LS_COMMITNOW, t0);
-}
-
-static void commit_now_in(void)
-{
-    g_srv->commit_scheduled = 0;
-    srv_game *list = g_srv->commit_list;
-    g_srv->commit_list = NULL;
-    /* off the list; a game whose commit is still out is asked again when
-       it is back (srv_commit_done) */
-    srv_game *ready = NULL, **tail = &ready;
-    for (srv_game *g = list, *nx; g; g = nx) {
-        nx = g->next_commit;
-        g->next_commit = NULL;
-        g->queued = 0;
-        if (g->commit_busy)
-            continue;
-        *tail = g;
-        tail = &g->next_commit;
-    }
-    if (!ready)
-        return;
-    if (g_srv->committer && srv_committer_submit(g_srv->committer, ready) == 0) {
-        for (srv_game *g = ready, *nx; g; g = nx) {
-            nx = g->next_commit;
-            g->next_commit = NULL;
-        }
-        return;
-    }
-    commit_here(ready);
-}
-
 /* The graceful stop (SIGTERM or SIGINT; issue 28, "What to build" 6). The
  * loop goes on running: no move is taken any more (play.c, bots.c), the
  * moves pending are committed and their frames written (at most
@@ -188,7 +49,7 @@ static int64_t stop_t0, close_t0;
 
 static int commits_left(void)
 {
-    for (srv_game *g = g_srv->games; g; g = g->lnext)
+    for (srv_game *g = g_tables.games; g; g = g->lnext)
         if (g->npending || g->commit_busy || g->queued)
             return 1;
     return 0;
@@ -235,35 +96,35 @@ static void stop_step(lws_sorted_usec_list_t *sul)
     int64_t now = srv_now_ms();
     if (!close_t0) {
         if (commits_left() && now - stop_t0 < STOP_COMMIT_MS) {
-            lws_sul_schedule(g_srv->ctx, 0, &stop_sul, stop_step, 10 * LWS_US_PER_MS);
+            lws_sul_schedule(g_net.ctx, 0, &stop_sul, stop_step, 10 * LWS_US_PER_MS);
             return;
         }
         close_t0 = now;
     }
     int open = srv_ws_stop_close(now - close_t0 >= STOP_FORCE_MS);
     if (open > 0 && now - close_t0 < STOP_CLOSE_MS) {
-        lws_sul_schedule(g_srv->ctx, 0, &stop_sul, stop_step, 10 * LWS_US_PER_MS);
+        lws_sul_schedule(g_net.ctx, 0, &stop_sul, stop_step, 10 * LWS_US_PER_MS);
         return;
     }
     stop_done = 1;
     shut_listeners();
-    lws_cancel_service(g_srv->ctx);
+    lws_cancel_service(g_net.ctx);
     if (g_loop)
         ev_break(g_loop, EVBREAK_ALL);
 }
 
 static void begin_stop(void)
 {
-    if (g_srv->draining)
+    if (g_tables.draining)
         return;
-    g_srv->draining = 1;
+    g_tables.draining = 1;
     stop_t0 = srv_now_ms();
-    if (!g_srv->opt.quiet) {
+    if (!g_net.quiet) {
         printf("chartered: stopping: committing, closing connections%s\n",
                srv_lease_on() ? ", handing the leases back" : "");
         fflush(stdout);
     }
-    lws_sul_schedule(g_srv->ctx, 0, &stop_sul, stop_step, 1);
+    lws_sul_schedule(g_net.ctx, 0, &stop_sul, stop_step, 1);
 }
 
 static void tick(lws_sorted_usec_list_t *sul)
@@ -277,7 +138,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     /* turn-based games out of memory whose clock ran out; on a cluster node
        each is taken with its lease first (the node that wins it plays it) */
     t0 = SRV_LS_T0();
-    if (g_srv->store)
+    if (g_storage.store)
         srv_turn_wake(srv_now_ms());
     srv_ls_sec_end(SRV_LS_TURN, t0);
     t0 = SRV_LS_T0();
@@ -290,14 +151,14 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_limits_tick(srv_now_ms());
     srv_session_sweep(srv_now_ms()); /* expired sessions, hourly (session.c) */
     srv_ls_sec_end(SRV_LS_LIMITS, t0);
-    if (interrupted && !g_srv->draining)
+    if (interrupted && !g_tables.draining)
         begin_stop(); /* a signal between the start line and the loop's watchers */
     if (stop_done || interrupted >= 2) {
-        lws_cancel_service(g_srv->ctx);
+        lws_cancel_service(g_net.ctx);
         if (g_loop)
             ev_break(g_loop, EVBREAK_ALL);
     }
-    lws_sul_schedule(g_srv->ctx, 0, sul, tick, 250 * LWS_US_PER_MS);
+    lws_sul_schedule(g_net.ctx, 0, sul, tick, 250 * LWS_US_PER_MS);
 }
 
 static int callback_in(struct lws *wsi, enum lws_callback_reasons reason, void *user,
@@ -328,12 +189,12 @@ static int callback_in(struct lws *wsi, enum lws_callback_reasons reason, void *
 {
     switch (reason) {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        if (g_srv && g_srv->committer)
-            srv_committer_drain(g_srv->committer);
-        if (g_srv && g_srv->bots)
-            srv_bots_drain(g_srv->bots);
-        if (g_srv && g_srv->views)
-            srv_views_drain(g_srv->views);
+        if (g_srv && g_storage.committer)
+            srv_committer_drain(g_storage.committer);
+        if (g_srv && g_tables.bots)
+            srv_bots_drain(g_tables.bots);
+        if (g_srv && g_tables.views)
+            srv_views_drain(g_tables.views);
         if (g_srv) {
             srv_pw_drain();
             srv_lease_drain();
@@ -462,26 +323,28 @@ static void raise_nofile(void)
 static void teardown(srv *s)
 {
     srv_mail_stop();
-    srv_committer_stop(s->committer);
-    s->committer = NULL;
+    srv_committer_stop(g_storage.committer);
+    g_storage.committer = NULL;
     srv_lease_stop();
-    srv_bots_stop(s->bots);
-    s->bots = NULL;
-    srv_views_stop(s->views);
-    s->views = NULL;
+    srv_bots_stop(g_tables.bots);
+    g_tables.bots = NULL;
+    srv_views_stop(g_tables.views);
+    g_tables.views = NULL;
     srv_sender_stop(); /* it wakes the context: before it goes */
-    if (s->ctx)
-        lws_context_destroy(s->ctx);
+    if (g_net.ctx)
+        lws_context_destroy(g_net.ctx);
     srv_rawguard_stop();
-    s->ctx = NULL;
+    g_net.ctx = NULL;
     srv_pw_stop();
     srv_session_finalize();
     srv_chat_finalize();
-    srv_store_close(s->store);
-    for (srv_game *g = s->games, *nx; g; g = nx) {
+    srv_store_close(g_storage.store);
+    for (srv_game *g = g_tables.games, *nx; g; g = nx) {
         nx = g->lnext;
         srv_game_free(g);
     }
+    memset(&g_tables, 0, sizeof g_tables);
+    g_storage.store = NULL;
     free(s);
     g_srv = NULL;
 }
@@ -524,9 +387,18 @@ int cmd_serve(int argc, char **argv)
         return 1;
     g_srv = s;
     s->opt = o;
+    g_net.quiet = o.quiet;
+    g_net.trust_proxy = o.trust_proxy;
+    g_api.web = o.web;
+    g_api.i18n = o.i18n;
+    /* the wiring of the upward hooks: the game layer tells connections
+       through the API's WebSocket sessions */
+    srv_clients_register(&(srv_client_ops){srv_ws_send_json, srv_ws_want_state});
+    /* and asks the cluster (a single node: the hooks say so) */
+    srv_tables_register(&srv_cluster_table_hooks);
     char why[300];
-    s->store = srv_store_open(o.db, o.sync_full, why, sizeof why);
-    if (!s->store) {
+    g_storage.store = srv_store_open(o.db, o.sync_full, why, sizeof why);
+    if (!g_storage.store) {
         fprintf(stderr, "error: serve: %s\n", why);
         free(s);
         return 1;
@@ -534,7 +406,7 @@ int cmd_serve(int argc, char **argv)
     /* a node of a cluster loads the games it holds the lease of (lease.c,
        at its first renewal), not every game in play */
     const char *conninfo = srv_cluster_conninfo(o.db);
-    db_conn *sdb = srv_store_db(s->store);
+    db_conn *sdb = srv_store_db(g_storage.store);
     if (srv_cluster_mode_check(db_kind(sdb) == DB_PG, why, sizeof why) != 0) {
         fprintf(stderr, "error: serve: %s\n", why);
         teardown(s);
@@ -555,8 +427,8 @@ int cmd_serve(int argc, char **argv)
             return 1;
         }
     }
-    int loaded = srv_store_writable(s->store, why, sizeof why) != 0 ? -1 :
-                 conninfo ? 0 : srv_store_load(s->store, o.skip_damaged, why, sizeof why);
+    int loaded = srv_store_writable(g_storage.store, why, sizeof why) != 0 ? -1 :
+                 conninfo ? 0 : srv_store_load(g_storage.store, o.skip_damaged, why, sizeof why);
     char shown[256];
     db_target_shown(o.db, shown, sizeof shown);
     if (loaded < 0) {
@@ -564,11 +436,11 @@ int cmd_serve(int argc, char **argv)
         teardown(s);
         return 1;
     }
-    s->views = srv_views_start(o.view_threads); /* NULL for 0: on the loop */
-    s->committer = srv_committer_start(o.db, o.sync_full, why, sizeof why);
-    if (!s->committer) /* the loop commits itself: slower, as safe */
+    g_tables.views = srv_views_start(o.view_threads); /* NULL for 0: on the loop */
+    g_storage.committer = srv_committer_start(o.db, o.sync_full, &srv_commit_hooks_game, why, sizeof why);
+    if (!g_storage.committer) /* the loop commits itself: slower, as safe */
         fprintf(stderr, "chartered: serve: %s; committing on the event loop\n", why);
-    s->bots = srv_bots_start(o.bot_threads);
+    g_tables.bots = srv_bots_start(o.bot_threads);
     if (conninfo && srv_lease_start(conninfo, why, sizeof why) != 0) {
         fprintf(stderr, "error: serve: cluster: %s\n", why);
         teardown(s);
@@ -584,7 +456,7 @@ int cmd_serve(int argc, char **argv)
         teardown(s);
         return 1;
     }
-    if (!s->bots) {
+    if (!g_tables.bots) {
         fprintf(stderr, "error: serve: cannot start the bot threads\n");
         teardown(s);
         return 1;
@@ -631,21 +503,21 @@ int cmd_serve(int argc, char **argv)
        times the bytes, its buffer never fills first, so lws never closes
        without an answer (measured: 3,000 such lines) */
     info.max_http_header_data = 3 * SRV_HEADER_MAX;
-    srv_rawguard_start();
+    srv_rawguard_start(srv_ws_protocol_error);
     info.ka_time = 0;
-    s->ctx = lws_create_context(&info);
-    if (!s->ctx) {
+    g_net.ctx = lws_create_context(&info);
+    if (!g_net.ctx) {
         fprintf(stderr, "error: serve: cannot listen on port %d (in use?%s)\n", o.port,
                 o.libev ? " or libwebsockets lacks its libev plugin: try --loop poll" : "");
         teardown(s);
         return 1;
     }
-    if (o.send_thread && srv_sender_start(s->ctx) != 0) {
+    if (o.send_thread && srv_sender_start(g_net.ctx, srv_ws_sent) != 0) {
         fprintf(stderr, "error: serve: cannot start the sender thread (try --send-thread off)\n");
         teardown(s);
         return 1;
     }
-    struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
+    struct lws_vhost *vh = lws_get_vhost_by_name(g_net.ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : o.port;
     g_port = port;
     char bound[64];
@@ -674,9 +546,9 @@ int cmd_serve(int argc, char **argv)
     }
     fflush(stdout);
 
-    for (srv_game *g = s->games; g; g = g->lnext)
+    for (srv_game *g = g_tables.games; g; g = g->lnext)
         srv_game_kick_bots(g);
-    lws_sul_schedule(s->ctx, 0, &s->tick_sul, tick, 250 * LWS_US_PER_MS);
+    lws_sul_schedule(g_net.ctx, 0, &s->tick_sul, tick, 250 * LWS_US_PER_MS);
     if (loop) {
         ev_signal sig_int, sig_term;
         ev_signal_init(&sig_int, on_ev_signal, SIGINT);
@@ -700,9 +572,9 @@ int cmd_serve(int argc, char **argv)
         ev_signal_stop(loop, &sig_term);
     } else {
         while (!stop_done && interrupted < 2) {
-            if (interrupted && !s->draining)
+            if (interrupted && !g_tables.draining)
                 begin_stop();
-            if (lws_service(s->ctx, 0) < 0)
+            if (lws_service(g_net.ctx, 0) < 0)
                 break;
             srv_ls_iter_begin(); /* the wait is inside lws_service: counted from here */
             int64_t t0 = SRV_LS_T0();
@@ -714,14 +586,14 @@ int cmd_serve(int argc, char **argv)
     /* everything acknowledged is already committed; write what is pending:
        the writer's batches first, then the rest here (reads back meanwhile
        are not acted on: stopping) */
-    s->stopping = 1;
-    srv_committer_stop(s->committer);
-    s->committer = NULL;
-    if (s->commit_list)
-        srv_commit_now(&s->commit_sul);
+    g_tables.stopping = 1;
+    srv_committer_stop(g_storage.committer);
+    g_storage.committer = NULL;
+    if (g_tables.commit_list)
+        srv_commit_now(&g_tables.commit_sul);
     srv_lease_handback(); /* done by the lease thread as it stops (teardown) */
     srv_storage_stop_summary();
-    srv_ls_report();
+    srv_ls_report(g_tables.moves_total);
     teardown(s);
     srv_options_free();
     return 0;

@@ -76,10 +76,10 @@ static const struct lws_protocols protocols[] = {
 static void open_store(void)
 {
     char why[300];
-    if (the_server.store)
-        srv_store_close(the_server.store);
-    the_server.store = srv_store_open(":memory:", 0, why, sizeof why);
-    if (!the_server.store)
+    if (g_storage.store)
+        srv_store_close(g_storage.store);
+    g_storage.store = srv_store_open(":memory:", 0, why, sizeof why);
+    if (!g_storage.store)
         fz_fail("cannot open a database in memory", why);
 }
 
@@ -91,10 +91,12 @@ static void init(void)
     setenv("CHARTERED_CREATES_PER_MINUTE", "1000000", 1);
     setenv("CHARTERED_WAITING_PER_ADDRESS", "1000000", 1);
     g_srv = &the_server;
+    /* as serve.c wires it: the game layer tells clients through ws_session.c */
+    srv_clients_register(&(srv_client_ops){srv_ws_send_json, srv_ws_want_state});
     /* a first line such as "GET /x /api/games" reaches the static files:
        there are none here */
-    the_server.opt.web = "/nonexistent/web";
-    the_server.opt.i18n = "/nonexistent/i18n";
+    g_api.web = "/nonexistent/web";
+    g_api.i18n = "/nonexistent/i18n";
     open_store();
     lws_set_log_level(0, NULL);
     struct lws_context_creation_info info;
@@ -271,15 +273,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int made = answers(out, n, 1);
     free(out);
     /* no game is made without a 201 answer; drop the games */
-    if (the_server.ngames != made)
+    if (g_tables.ngames != made)
         fz_fail("the games in memory are not those answered 201", NULL);
-    while (the_server.games) {
-        srv_game *g = the_server.games;
-        the_server.games = g->lnext;
+    while (g_tables.games) {
+        srv_game *g = g_tables.games;
+        g_tables.games = g->lnext;
         srv_limit_unwait(g);
         srv_game_free(g);
     }
-    memset(the_server.hash, 0, sizeof the_server.hash);
-    the_server.ngames = 0;
+    memset(g_tables.hash, 0, sizeof g_tables.hash);
+    g_tables.ngames = 0;
     return 0;
 }

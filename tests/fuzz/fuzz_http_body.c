@@ -53,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     g_srv = &the_server;
+    /* as serve.c wires it: the game layer tells clients through ws_session.c */
+    srv_clients_register(&(srv_client_ops){srv_ws_send_json, srv_ws_want_state});
     json_error_t e;
     json_t *j = json_loadb((const char *)data + 1, size - 1, JSON_REJECT_DUPLICATES, &e);
     if (!j)
@@ -68,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         } else if (!why[0]) {
             fz_fail("a refused game has no reason", NULL);
         }
-        if (the_server.ngames != 0 || the_server.games)
+        if (g_tables.ngames != 0 || g_tables.games)
             fz_fail("creating a game changed the game list", NULL);
         break;
     }

@@ -36,7 +36,7 @@ static void init(void)
     store = srv_store_open(":memory:", 0, why, sizeof why);
     if (!store)
         fz_fail("cannot open a database in memory", why);
-    the_server.store = store;
+    g_storage.store = store;
     char token[SRV_SESSION_HEX + 1];
     if (srv_session_create(0, "Anke", token, &guest[0]) != 0 ||
         srv_session_create(0, "Bram", token, &guest[1]) != 0)
@@ -89,8 +89,8 @@ static void check_frame(const unsigned char *text, size_t len, const char *what)
 
 static void commit_all(void)
 {
-    srv_game *list = the_server.commit_list;
-    the_server.commit_list = NULL;
+    srv_game *list = g_tables.commit_list;
+    g_tables.commit_list = NULL;
     for (srv_game *g = list, *nx; g; g = nx) {
         nx = g->next_commit;
         g->next_commit = NULL;
@@ -134,8 +134,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!store)
         init();
     memset(&the_server, 0, sizeof the_server);
+    memset(&g_tables, 0, sizeof g_tables);
     g_srv = &the_server;
-    the_server.store = store;
+    /* as serve.c wires it: the game layer tells clients through ws_session.c */
+    srv_clients_register(&(srv_client_ops){srv_ws_send_json, srv_ws_want_state});
+    g_storage.store = store;
     srv_game *g = malloc(sizeof *g);
     if (!g)
         abort();
@@ -153,7 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(c[k]->lang, sizeof c[k]->lang, "en");
         pss[k] = (srv_pss){.client = c[k]};
     }
-    the_server.nclients = 2;
+    g_api.nclients = 2;
 
     char *all = fz_strndup(data + 1, size - 1);
     size_t total = size - 1, at = 0;
@@ -176,8 +179,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     for (int k = 0; k < 2; k++) /* detaches and frees the client */
         srv_ws_callback(NULL, LWS_CALLBACK_CLOSED, &pss[k], NULL, 0);
-    the_server.games = NULL;
-    memset(the_server.hash, 0, sizeof the_server.hash);
+    g_tables.games = NULL;
+    memset(g_tables.hash, 0, sizeof g_tables.hash);
     srv_game_free(g);
     return 0;
 }

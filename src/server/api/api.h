@@ -9,52 +9,16 @@
 #include "cluster/cluster.h"
 #include "api/paths.h"
 
-typedef struct srv_client srv_client;
-struct srv_client {
-    struct lws *wsi;
-    srv_ident ident;            /* the session of the upgrade's cookie */
-    srv_game *game;
-    int seat;                   /* -1 spectator */
-    char lang[8];
-    int log_next;               /* first log entry not yet sent */
-    int state_dirty;            /* a state frame is due */
-    int sent_decision;          /* decision of the last state frame sent */
-    uint32_t static_stamp;      /* of the board and cards it has; 0: none */
-    int full_frames;            /* asked for whole views ("frames":"full") */
-    int view_dec;               /* decision of the view it holds; -1 none */
-    unsigned seq;               /* state frames sent since its join/watch */
-    uint64_t bkey_sent;         /* common_bkey of the seats/timer it has; 0 none */
-    char *rx;                   /* frame being assembled */
-    size_t rxlen;
-    int rx_too_big;
-    srv_out *qhead, *qtail;
-    int qlen;
-    double bucket;              /* rate limiting (ratelimit.c) */
-    int64_t bucket_ms;
-    srv_out *rl_out;            /* the queued, unsent "rate_limited" error */
-    int rl_count;               /* frames it reports refused */
-    int closing;                /* close with close_why once writable */
-    const char *close_why;
-    int close_code;             /* 0: 1008 (policy violation) */
-    char addr[64];              /* the peer's address (limits.c) */
-    int counted;                /* counted in the connections of addr */
-    srv_client *gnext, *gprev;  /* in game->clients */
-    struct srv_read *read;      /* a database read its frames wait for (reads.c) */
-    struct srv_backlog *bl_head, *bl_tail; /* frames received meanwhile, in order */
-    int bl_n;
-    char absent[SRV_ID_HEX + 1]; /* the game just read is not in the database */
-    int alive_ok;               /* its session was just found still there (reads.c) */
-    int kicked;                 /* on the list of clients to write before the loop
-                                   waits (ws_session.c, srv_ws_flush) */
-    srv_client *knext, *kprev;
-    int peer_closed;            /* the peer closed, or a write failed: nothing more is
-                                   written at once */
-    int raw_ok;                 /* its frames may go through the sender (not TLS) */
-    struct srv_sjob *sjob;      /* its job for the sender (sender.c); busy: out */
-    srv_client *anext, *aprev;  /* every WebSocket client (ws_session.c: the stop) */
-};
 /* GET /api/players/NAME, /api/leaderboard, /api/my-games: 1 when `rest`
  * (the path after /api/) is one of them (answered, *rc set). */
+/* What the API keeps (http_api.c), set by serve.c at the start. */
+typedef struct srv_api {
+    const char *web;            /* --web: the web client's folder */
+    const char *i18n;           /* --i18n: the catalogues' folder */
+    uint64_t nclients;          /* WebSocket connections open */
+} srv_api;
+extern srv_api g_api;
+
 struct srv_pss;
 struct srv_read;
 int srv_profile_route(struct lws *wsi, const char *rest, int is_post, int *rc,
@@ -71,7 +35,10 @@ int srv_rematch(struct lws *wsi, srv_game *old);
 int srv_position_api(struct lws *wsi, srv_game *g);
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
                     void *user, void *in, size_t len);
-void srv_client_send_json(srv_client *c, json_t *j);
+/* The connection hooks of the game layer (srv_clients_register; serve.c
+ * registers these): queue a frame to c (j released); a state frame is due. */
+void srv_ws_send_json(srv_client *c, json_t *j);
+void srv_ws_want_state(srv_client *c);
 /* One whole text message of client c, as if it had come in a frame: the
  * socket-free entry point of tests/fuzz/fuzz_ws.c (c->wsi may be NULL; the
  * answers wait in c's queue). */
@@ -83,7 +50,6 @@ int srv_move_frame(const char *text, size_t len, char *move, size_t cap, long lo
 /* Close client (a srv_client) with code 1002 and why: a protocol error seen
  * in its raw bytes (rawguard.c); nothing it sends is acted on any more. */
 void srv_ws_protocol_error(void *client, const char *why);
-void srv_client_want_state(srv_client *c);
 /* The graceful stop (serve.c): every WebSocket client with nothing left to
  * write (or all, with force) is closed with code 1001 and a reason; returns
  * how many connections are still open. */
@@ -98,12 +64,6 @@ int srv_ws_flush(int64_t budget_us);
 void srv_ws_sent(struct srv_sjob *j);
 int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason,
                       void *user, void *in, size_t len);
-/* Answer a request with j (released) as JSON, with a Set-Cookie header when
- * cookie is not NULL. -1: close the connection. */
-int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *cookie);
-int srv_http_error(struct lws *wsi, unsigned status, const char *why);
-/* Adds SRV_SECURITY_HEADERS to an answer's headers (http_api.c); 0: done. */
-int srv_http_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end);
 /* The body of the POST being answered (NULL: none), parsed; NULL with why. */
 json_t *srv_http_body(char *why, size_t n);
 typedef struct srv_read srv_read;

@@ -23,7 +23,6 @@
 #include <sodium.h>
 
 #include "api/api.h"
-#include "serve.h"
 
 #define SESSION_MAX_AGE 2592000 /* 30 days, as session.c */
 
@@ -218,7 +217,7 @@ static void sess_write(db_conn *wdb, void *arg)
  * new account's, and the guest's connections play on as the account. */
 static void carry_in_memory(const srv_ident *from, const srv_ident *to)
 {
-    for (srv_game *g = g_srv->games; g; g = g->lnext) {
+    for (srv_game *g = g_tables.games; g; g = g->lnext) {
         int changed = 0;
         for (int i = 0; i < g->nseats; i++)
             if (g->seat[i].owner[0] && !strcmp(g->seat[i].owner, from->owner)) {

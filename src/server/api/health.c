@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "serve.h"
 
 #define SRV_HEALTH_IDS 200 /* game ids listed at most (the count is exact) */
 
@@ -18,7 +17,7 @@ void srv_health_node(json_t *j)
     json_object_set_new(j, "cluster", json_boolean(srv_lease_on()));
     json_t *ids = json_array();
     int owned = 0;
-    for (const srv_game *g = g_srv->games; g; g = g->lnext) {
+    for (const srv_game *g = g_tables.games; g; g = g->lnext) {
         if (g->status == GAME_OVER || (srv_lease_on() && g->lease != SRV_LEASE_HELD))
             continue;
         if (owned++ < SRV_HEALTH_IDS)

@@ -14,98 +14,18 @@
 #include <sodium.h>
 
 #include "api/api.h"
-#include "serve.h"
 #include "text.h"
 
-static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *cookie);
+srv_api g_api;
 
 static int respond(struct lws *wsi, unsigned status, json_t *j)
 {
-    return respond_c(wsi, status, j, NULL);
-}
-
-int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *cookie)
-{
-    return respond_c(wsi, status, j, cookie);
-}
-
-/* The Keep-Alive header of every answer (RFC 9112 leaves its "timeout"
- * to RFC 2068, 19.7.1.1: how long the server keeps an idle connection).
- * libwebsockets closes an idle keep-alive connection after
- * SRV_HTTP_IDLE_S seconds (serve.c, keepalive_timeout), within the second
- * after that; a client that reuses a connection just then gets it closed
- * without an answer. Saying one second less lets clients that read the
- * hint (Node's fetch, undici) open a new one before the close. */
-#define KEEPALIVE_HINT "timeout=" SRV_STR(SRV_HTTP_IDLE_HINT_S)
-
-int srv_http_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end)
-{
-    static const char *const hs[][2] = {
-        {"content-security-policy:", SRV_CSP},
-        {"x-content-type-options:", "nosniff"},
-        {"referrer-policy:", "same-origin"},
-        {"x-frame-options:", "DENY"},
-    };
-    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++)
-        if (lws_add_http_header_by_name(wsi, (const unsigned char *)hs[i][0],
-                                        (const unsigned char *)hs[i][1], (int)strlen(hs[i][1]),
-                                        p, end))
-            return -1;
-    return 0;
-}
-
-static int respond_c(struct lws *wsi, unsigned status, json_t *j, const char *cookie)
-{
-    char *body = json_dumps(j, JSON_COMPACT);
-    json_decref(j);
-    if (!body)
-        return -1;
-    size_t bl = strlen(body);
-    size_t cap = LWS_PRE + 2048 + bl;
-    unsigned char *buf = malloc(cap);
-    if (!buf) {
-        free(body);
-        return -1;
-    }
-    unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + cap;
-    int rc = -1;
-    /* A POST's answer ends its connection. libwebsockets 4.1 loops for
-       ever (lws_service_do_ripe_rxflow) when a second request with a body
-       is already waiting on the connection of a first one, and then
-       answers no client at all (found by fuzz_http_api, issue 28). POSTs
-       are few (sign-in, creating a game; moves go over the WebSocket), so
-       a new connection per POST costs little. */
-    int post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
-    if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
-        (!post || lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
-                                               (const unsigned char *)"close", 5, &p, end) == 0) &&
-        lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
-                                     (const unsigned char *)"no-store", 8, &p, end) == 0 &&
-        srv_http_security_headers(wsi, &p, end) == 0 &&
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"keep-alive:",
-                                    (const unsigned char *)KEEPALIVE_HINT,
-                                    (int)sizeof KEEPALIVE_HINT - 1, &p, end) == 0 &&
-        (!cookie || lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_SET_COOKIE,
-                                                 (const unsigned char *)cookie,
-                                                 (int)strlen(cookie), &p, end) == 0) &&
-        lws_finalize_write_http_header(wsi, start, &p, end) == 0) {
-        memcpy(start, body, bl);
-        if (lws_write(wsi, start, bl, LWS_WRITE_HTTP_FINAL) == (int)bl)
-            rc = post || lws_http_transaction_completed(wsi) ? -1 : 0;
-    }
-    free(buf);
-    free(body);
-    return rc;
+    return srv_http_respond(wsi, status, j, NULL);
 }
 
 static int respond_error(struct lws *wsi, unsigned status, const char *why)
 {
-    return respond(wsi, status, json_pack("{s:s}", "error", why));
-}
-
-int srv_http_error(struct lws *wsi, unsigned status, const char *why)
-{
-    return respond_error(wsi, status, why);
+    return srv_http_error(wsi, status, why);
 }
 
 static const char *mime_of(const char *path)
@@ -149,7 +69,7 @@ static int serve_file(struct lws *wsi, const char *dir, const char *rel)
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return respond_error(wsi, 404, "not found");
-    static const char nocache[] = "Cache-Control: no-cache\r\nKeep-Alive: " KEEPALIVE_HINT
+    static const char nocache[] = "Cache-Control: no-cache\r\nKeep-Alive: " SRV_KEEPALIVE_HINT
                                   "\r\n" SRV_SECURITY_HEADERS;
     int n = lws_serve_http_file(wsi, path, mime_of(path), nocache, (int)sizeof nocache - 1);
     if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
@@ -193,14 +113,14 @@ static int api_list(struct lws *wsi, srv_pss *pss)
     json_t *db_list = pss->have_list ? pss->list : NULL;
     pss->list = NULL;
     if (over) { /* finished games: from the database, most are not in memory */
-        json_t *a = pss->have_list ? db_list : srv_store_list_over(g_srv->store, 200);
+        json_t *a = pss->have_list ? db_list : srv_store_list_over(g_storage.store, 200);
         if (!a)
             return respond_error(wsi, 500, "the database could not list the games");
         return respond(wsi, 200, json_pack("{s:o}", "games", a));
     }
     json_t *a = json_array();
     int count = 0;
-    for (srv_game *g = g_srv->games; g && count < 200; g = g->lnext)
+    for (srv_game *g = g_tables.games; g && count < 200; g = g->lnext)
         if ((g->status == GAME_OVER) == over) {
             json_array_append_new(a, srv_game_summary(g));
             count++;
@@ -209,7 +129,7 @@ static int api_list(struct lws *wsi, srv_pss *pss)
     /* turn-based games nobody looks at are out of memory (turnbased.c), and
        still in play: listed from the database (each once) */
     json_t *idle = pss->have_list ? db_list
-                   : count < 200 ? srv_store_list_idle(g_srv->store, 200 - count) : NULL;
+                   : count < 200 ? srv_store_list_idle(g_storage.store, 200 - count) : NULL;
     while (json_array_size(idle) > (size_t)(count < 200 ? 200 - count : 0))
         json_array_remove(idle, json_array_size(idle) - 1);
     size_t i, j;
@@ -257,9 +177,9 @@ static int api_create(struct lws *wsi, srv_pss *pss)
         return respond(wsi, (unsigned)lim, json_pack("{s:s,s:i}", "error", why, "retry_after",
                                                      retry_s));
     }
-    if (srv_store_create_game(g_srv->store, g) != 0) {
+    if (srv_store_create_game(g_storage.store, g) != 0) {
         srv_game_free(g);
-        srv_storage_failed(srv_store_errmsg(g_srv->store));
+        srv_storage_failed(srv_store_errmsg(g_storage.store));
         return respond_error(wsi, 500, "the database refused the new game");
     }
     srv_storage_ok();
@@ -451,7 +371,7 @@ static int api_replay(struct lws *wsi, srv_game *g)
     char rwhy[160];
     if (srv_replay_admit(srv_now_ms(), rwhy, sizeof rwhy, &retry_s) != 0) /* reads.c */
         return respond(wsi, 503, json_pack("{s:s,s:i}", "error", rwhy, "retry_after", retry_s));
-    json_t *moves = srv_store_moves(g_srv->store, g->id);
+    json_t *moves = srv_store_moves(g_storage.store, g->id);
     if (!moves)
         return respond_error(wsi, 500, "the database could not read the moves");
     int steps = (int)json_array_size(moves);
@@ -562,16 +482,16 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             if (l < 7 || l > 12 || strcmp(lang + l - 5, ".json") != 0 || !safe_path(lang) ||
                 strchr(lang, '/'))
                 return respond_error(wsi, 404, "not found");
-            return serve_file(wsi, g_srv->opt.i18n, lang);
+            return serve_file(wsi, g_api.i18n, lang);
         }
         if (strncmp(url, "/rules/", 7) == 0) { /* data/rules, beside data/i18n (issue 31) */
             char dir[1024];
-            snprintf(dir, sizeof dir, "%s/../rules", g_srv->opt.i18n);
+            snprintf(dir, sizeof dir, "%s/../rules", g_api.i18n);
             return serve_file(wsi, dir, url + 7);
         }
         if (strncmp(url, "/web/", 5) == 0)
-            return serve_file(wsi, g_srv->opt.web, url + 5);
-        return serve_file(wsi, g_srv->opt.web, url);
+            return serve_file(wsi, g_api.web, url + 5);
+        return serve_file(wsi, g_api.web, url);
     }
     const char *rest = url + 5;
     /* a POST from another site's page is refused: its cookie must not act
@@ -591,19 +511,19 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
         return respond(wsi, 200, srv_options_json());
     if (!strcmp(rest, "health") && !pss->is_post) {
         json_t *h = json_pack("{s:b,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1,
-                                           "games_in_memory", g_srv->ngames, "clients",
-                                           (json_int_t)g_srv->nclients, "moves",
-                                           (json_int_t)g_srv->moves_total, "games_evicted",
-                                           (json_int_t)g_srv->games_evicted,
+                                           "games_in_memory", g_tables.ngames, "clients",
+                                           (json_int_t)g_api.nclients, "moves",
+                                           (json_int_t)g_tables.moves_total, "games_evicted",
+                                           (json_int_t)g_tables.games_evicted,
                                            "games_reloaded",
-                                           (json_int_t)g_srv->games_reloaded,
+                                           (json_int_t)g_tables.games_reloaded,
                                            "storage_failures",
-                                           (json_int_t)g_srv->storage_failures,
+                                           (json_int_t)g_tables.storage_failures,
                                            "storage_retry_ms",
                                            (json_int_t)srv_storage_wait_ms(srv_now_ms()),
-                                           "games_expired", (json_int_t)g_srv->games_expired,
+                                           "games_expired", (json_int_t)g_tables.games_expired,
                                            "games_abandoned",
-                                           (json_int_t)g_srv->games_abandoned);
+                                           (json_int_t)g_tables.games_abandoned);
         srv_health_node(h); /* node, games owned, database link (health.c) */
         return respond(wsi, 200, h);
     }
@@ -675,7 +595,7 @@ static void read_back(srv_read *r)
    back), 0 when it needs none. */
 static int want_reads(struct lws *wsi, srv_pss *pss)
 {
-    if (pss->read_back || !g_srv->store || strncmp(pss->url, "/api/", 5) != 0)
+    if (pss->read_back || !g_storage.store || strncmp(pss->url, "/api/", 5) != 0)
         return 0;
     char tok[SRV_SESSION_HEX + 2];
     int ident = srv_session_token(wsi, tok, sizeof tok) == 0 && strlen(tok) == SRV_SESSION_HEX;
@@ -823,7 +743,7 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         if (pss && pss->deferred) {
             json_t *j = pss->deferred;
             pss->deferred = NULL;
-            return respond_c(wsi, pss->deferred_status, j,
+            return srv_http_respond(wsi, pss->deferred_status, j,
                              pss->deferred_cookie[0] ? pss->deferred_cookie : NULL);
         }
         if (pss && pss->read_back == 1) { /* its reads are back (reads.c) */

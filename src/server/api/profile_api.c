@@ -16,14 +16,13 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "serve.h"
 
 #define PROFILE_GAMES 100   /* finished games on a profile, newest first */
 #define BOARD_PLAYERS 100   /* players on a leaderboard */
 
 static db_conn *db(void)
 {
-    return srv_store_db(g_srv->store);
+    return srv_store_db(g_storage.store);
 }
 
 /* The edition key of a stored setup (read here rather than in SQL: the
@@ -308,7 +307,7 @@ static int api_my_games(struct lws *wsi, srv_pss *pss)
         return srv_http_error(wsi, 401, "\"My games\" needs a session: log in or play as a guest");
     json_t *turn = json_array(), *wait = json_array();
     /* the games in memory */
-    for (srv_game *g = g_srv->games; g; g = g->lnext) {
+    for (srv_game *g = g_tables.games; g; g = g->lnext) {
         if (g->status == GAME_OVER)
             continue;
         int s = srv_seat_of(g, me.owner);

@@ -20,7 +20,6 @@
 #include <sodium.h>
 
 #include "api/api.h"
-#include "serve.h"
 
 srv_read *srv_read_new(void)
 {
@@ -56,7 +55,7 @@ static void done(void *arg)
             r->g = held;
         } else if (r->g) {
             srv_game_add(r->g);
-            g_srv->games_reloaded++;
+            g_tables.games_reloaded++;
         }
         r->game_absent = r->g == NULL;
     }

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "serve.h"
 
 /* The request that creates the same table (seats without their people). */
 static json_t *same_table(const srv_game *g, int seat)
@@ -53,7 +52,7 @@ static json_t *same_table(const srv_game *g, int seat)
 static void remember(srv_game *old, const char *id)
 {
     snprintf(old->rematch, sizeof old->rematch, "%s", id);
-    if (db_exec(srv_store_db(g_srv->store), "UPDATE results SET rematch=$1 WHERE game=$2",
+    if (db_exec(srv_store_db(g_storage.store), "UPDATE results SET rematch=$1 WHERE game=$2",
                 DB_P(DB_T(id), DB_T(old->id))) != 0)
         lwsl_err("game %s: the rematch link is not stored\n", old->id);
     /* every client of the old game sees the link */
@@ -117,7 +116,7 @@ int srv_rematch(struct lws *wsi, srv_game *old)
         if (g->seat[i].kind == SEAT_HUMAN && !g->seat[i].claimed)
             g->status = GAME_WAITING;
     g->decide_since_ms = srv_now_ms();
-    if (srv_store_create_game(g_srv->store, g) != 0) {
+    if (srv_store_create_game(g_storage.store, g) != 0) {
         srv_game_free(g);
         return srv_http_error(wsi, 500, "the database refused the new game");
     }

@@ -40,7 +40,6 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "serve.h"
 
 /* The clients with something to write before the loop waits again
  * (srv_ws_flush), linked through knext/kprev; c->kicked says it is on it.
@@ -122,7 +121,7 @@ static void queue_push(srv_client *c, srv_out *o)
     kick(c); /* not without a socket (srv_ws_handle_text) */
 }
 
-void srv_client_send_json(srv_client *c, json_t *j)
+void srv_ws_send_json(srv_client *c, json_t *j)
 {
     char *s = json_dumps(j, JSON_COMPACT);
     json_decref(j);
@@ -144,7 +143,7 @@ static void send_error(srv_client *c, const char *code, const char *msg)
                                       "message", msg));
 }
 
-void srv_client_want_state(srv_client *c)
+void srv_ws_want_state(srv_client *c)
 {
     c->state_dirty = 1;
     kick(c);
@@ -266,7 +265,7 @@ static void join(srv_client *c, srv_game *g, json_t *msg)
 
 void srv_ws_logout(const char *hash)
 {
-    for (srv_game *g = g_srv->games; g; g = g->lnext)
+    for (srv_game *g = g_tables.games; g; g = g->lnext)
         for (srv_client *c = g->clients, *nx; c; c = nx) {
             nx = c->gnext;
             if (c->seat >= 0 && strcmp(c->ident.hash, hash) == 0) {
@@ -397,7 +396,7 @@ static void handle(srv_client *c, const char *text, size_t len)
         return;
     }
     const char *type = json_string_value(json_object_get(msg, "type"));
-    if (type && g_srv && g_srv->draining && (!strcmp(type, "join") || !strcmp(type, "watch"))) {
+    if (type && g_tables.draining && (!strcmp(type, "join") || !strcmp(type, "watch"))) {
         /* the server is stopping (serve.c): no game is shown from here any
            more; the client reconnects, elsewhere on a cluster */
         json_decref(msg);
@@ -409,7 +408,7 @@ static void handle(srv_client *c, const char *text, size_t len)
        (logged out meanwhile, maybe on another node)? Read off the loop
        first, with the game when a join names one not in memory; the frame
        is handled again once the read is back (read_back) */
-    if (type && c->ident.owner[0] && !c->alive_ok && g_srv && g_srv->store && !c->read &&
+    if (type && c->ident.owner[0] && !c->alive_ok && g_storage.store && !c->read &&
         (!strcmp(type, "join") || !strcmp(type, "chat"))) {
         srv_read *r = srv_read_new();
         char *copy = r ? malloc(len ? len : 1) : NULL;
@@ -442,7 +441,7 @@ static void handle(srv_client *c, const char *text, size_t len)
         srv_game *g = srv_game_held(id);
         if (g) {
             g->idle_since_ms = 0; /* asked for: its eviction delay starts again */
-        } else if (id && strlen(id) == SRV_ID_HEX && g_srv->store && strcmp(c->absent, id)) {
+        } else if (id && strlen(id) == SRV_ID_HEX && g_storage.store && strcmp(c->absent, id)) {
             /* not in memory: read off the loop, then this frame again
                (reads.c); the client's next frames wait for it */
             srv_read *r = c->read ? NULL : srv_read_new();
@@ -548,7 +547,7 @@ static int receive(srv_client *c, struct lws *wsi, const char *in, size_t len)
     int binary = lws_frame_is_binary(wsi);
     if (c->rx_too_big) {
         send_error(c, "too_big", "a frame may be at most 16384 bytes");
-    } else if (!srv_rate_take(c, srv_now_ms())) {
+    } else if (!srv_rate_take(&c->bucket, srv_now_ms())) {
         /* every refused frame is reported: while one "rate_limited" error
            waits in the queue, later refusals are counted in it ("refused")
            rather than queued one by one */
@@ -951,7 +950,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
            loop (reads.c): the frames wait for it */
         {
             char tok[SRV_SESSION_HEX + 2];
-            srv_read *r = g_srv->store && srv_session_token(wsi, tok, sizeof tok) == 0 &&
+            srv_read *r = g_storage.store && srv_session_token(wsi, tok, sizeof tok) == 0 &&
                                   strlen(tok) == SRV_SESSION_HEX
                               ? srv_read_new()
                               : NULL;
@@ -967,7 +966,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         memset(pss, 0, sizeof *pss);
         pss->client = c;
-        g_srv->nclients++;
+        g_api.nclients++;
         srv_peer_addr(wsi, c->addr, sizeof c->addr);
         /* the raw bytes of this socket are looked at (rawguard.c): an
            unmasked frame, even one sent before the upgrade's answer,
@@ -1019,7 +1018,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 srv_limit_disconnect(c->addr);
             detach(c);
             if (c->read) /* the read ends without it */
-                c->read->c = NULL;
+                ((srv_read *)c->read)->c = NULL;
             for (srv_backlog *b = c->bl_head, *nx; b; b = nx) {
                 nx = b->next;
                 free(b);
@@ -1042,7 +1041,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             free(c->rx);
             free(c);
             pss->client = NULL;
-            g_srv->nclients--;
+            g_api.nclients--;
         }
         return 0;
     default:

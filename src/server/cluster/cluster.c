@@ -16,8 +16,6 @@
 #include <unistd.h>
 
 #include "cluster/cluster.h"
-#include "api/api.h"
-#include "serve.h"
 
 /* --cluster: off (the default: a single node, whatever the database), on
  * (leases and events in the --db database, which must be PostgreSQL), or a
@@ -133,13 +131,23 @@ int64_t srv_lease_ms(void)
     return (int64_t)cl.lease_s * 1000;
 }
 
-int srv_game_playable(const srv_game *g)
+/* The game layer's hooks (game.h, srv_table_hooks): this node may play g
+ * (g->reload_due is looked at by srv_game_playable first). */
+static int playable(const srv_game *g)
 {
-    if (g->reload_due)
-        return 0;
     if (!srv_lease_on())
         return 1;
     return g->lease == SRV_LEASE_HELD && srv_lease_valid(srv_now_ms());
+}
+
+/* A turn-based game woken by its clock: on a single node read back here. */
+static int wake(const char *id, srv_game **gp)
+{
+    if (!srv_lease_on()) {
+        *gp = srv_game_find(id);
+        return 1;
+    }
+    return srv_cluster_wake(id, gp);
 }
 
 /* Nothing but the server's list and hash refers to g. */
@@ -156,13 +164,13 @@ static int unreferenced(const srv_game *g)
 
 static void drop(srv_game *g)
 {
-    for (srv_game **pp = &g_srv->games; *pp; pp = &(*pp)->lnext)
+    for (srv_game **pp = &g_tables.games; *pp; pp = &(*pp)->lnext)
         if (*pp == g) {
             *pp = g->lnext;
             break;
         }
     srv_game_unhash(g);
-    g_srv->ngames--;
+    g_tables.ngames--;
     srv_game_free(g);
 }
 
@@ -176,10 +184,10 @@ static void reload_games(void)
     if (now - last < 1000 || !srv_lease_link(NULL, NULL))
         return;
     last = now;
-    for (srv_game *g = g_srv->games; g; g = g->lnext) {
+    for (srv_game *g = g_tables.games; g; g = g->lnext) {
         if (!g->reload_due || g->commit_busy || g->npending)
             continue;
-        json_t *moves = srv_store_moves(g_srv->store, g->id);
+        json_t *moves = srv_store_moves(g_storage.store, g->id);
         if (!moves)
             return; /* still away */
         char why[300];
@@ -202,7 +210,7 @@ void srv_cluster_tick(void)
     reload_games();
     if (!srv_lease_on())
         return;
-    for (srv_game *g = g_srv->games, *nx; g; g = nx) {
+    for (srv_game *g = g_tables.games, *nx; g; g = nx) {
         nx = g->lnext;
         if (g->lease != SRV_LEASE_HELD && unreferenced(g))
             drop(g);
@@ -215,7 +223,7 @@ void srv_cluster_tick(void)
  * killed with -9 lost every such line still in its buffer (issue 28, low). */
 static void took_over(const srv_game *g)
 {
-    if (g_srv->opt.quiet)
+    if (g_net.quiet)
         return;
     printf("chartered: node %s took over game %s at move %d\n", srv_node_name(), g->id,
            g->nmoves);
@@ -230,10 +238,10 @@ void srv_cluster_won(const char *id)
         g = NULL;
     }
     if (!g) {
-        g = srv_store_load_over(g_srv->store, id);
+        g = srv_store_load_over(g_storage.store, id);
         if (!g) {
             /* gone from the database, or cannot be read: not ours to play */
-            if (!g_srv->opt.quiet)
+            if (!g_net.quiet)
                 fprintf(stderr, "chartered: node %s: game %s taken over but cannot be "
                         "loaded; lease given back\n", srv_node_name(), id);
             srv_lease_release(id);
@@ -257,7 +265,7 @@ void srv_cluster_lost(const char *id)
     if (!g || g->lease != SRV_LEASE_HELD)
         return;
     g->lease = SRV_LEASE_LOST;
-    if (!g_srv->opt.quiet)
+    if (!g_net.quiet)
         fprintf(stderr, "chartered: node %s lost the lease of game %s; its clients are sent "
                 "away\n", srv_node_name(), id);
     /* its clients reconnect (through the load balancer) to whoever has it */
@@ -296,7 +304,7 @@ static int claim(srv_game **gp, char *owner, size_t on, char *why, size_t n)
     snprintf(id, sizeof id, "%s", g->id);
     drop(g);
     *gp = NULL;
-    g = srv_store_load_over(g_srv->store, id);
+    g = srv_store_load_over(g_storage.store, id);
     if (!g) {
         srv_lease_release(id);
         snprintf(why, n, "game %s cannot be read from the database", id);
@@ -427,7 +435,7 @@ static void dir_reread(const char *id)
     }
     if (g && unreferenced(g))
         drop(g);
-    srv_game *copy = srv_store_load_over(g_srv->store, id);
+    srv_game *copy = srv_store_load_over(g_storage.store, id);
     if (!copy || copy->status == GAME_OVER) {
         dir_forget(id);
         if (copy)
@@ -522,7 +530,7 @@ void srv_cluster_evicted(const srv_game *g)
     snprintf(released[nreleased_next].id, sizeof released[0].id, "%s", g->id);
     released[nreleased_next].at = srv_now_ms();
     nreleased_next = (nreleased_next + 1) % RELEASED_MAX;
-    if (!g_srv->opt.quiet) {
+    if (!g_net.quiet) {
         printf("chartered: node %s: game %s left memory, its lease given back\n",
                srv_node_name(), g->id);
         fflush(stdout);
@@ -546,15 +554,18 @@ int srv_cluster_wake(const char *id, srv_game **gp)
     if (r <= 0)
         return 0; /* another node holds it (its timers run there), or the
                      database cannot be asked now: the next second again */
-    srv_game *g = srv_store_load_over(g_srv->store, id);
+    srv_game *g = srv_store_load_over(g_storage.store, id);
     if (!g) {
         srv_lease_release(id);
         return -1;
     }
     srv_game_add(g);
-    g_srv->games_reloaded++;
+    g_tables.games_reloaded++;
     g->lease = SRV_LEASE_HELD;
     g->lease_at = srv_now_ms();
     *gp = g;
     return 1;
 }
+
+const srv_table_hooks srv_cluster_table_hooks = {playable, srv_cluster_evicted,
+                                                 srv_cluster_committed, wake};

@@ -50,7 +50,6 @@ void srv_lease_handback(void);
 void srv_lease_renew_now(void);
 /* 1 when leases are in use (a cluster); 0: this node owns every game. */
 int srv_lease_on(void);
-enum { SRV_LEASE_NONE = 0, SRV_LEASE_HELD = 1, SRV_LEASE_LOST = 2 };
 struct srv_game;
 /* Take the lease of game id now (a new game; a game a client asks for),
  * on the loop's own connection: 1 taken (g, when not NULL, is marked held),
@@ -63,8 +62,10 @@ void srv_lease_release(const char *id);
 /* 1 when the node's leases are good at `now`: a single node, or the last
  * renewal is recent enough that no other node can have taken them. */
 int srv_lease_valid(int64_t now);
-/* 1 when this node may play g now: it holds g's lease and it is good. */
-int srv_game_playable(const struct srv_game *g);
+/* The hooks of this layer in the game layer (cluster.c; serve.c registers
+ * them with srv_tables_register): g playable here, g evicted, g committed,
+ * a turn-based game woken. */
+extern const srv_table_hooks srv_cluster_table_hooks;
 /* Tell the other nodes that something changed: a short text of ids
  * ("game ID", "chat ID", "lobby"); they re-read it. */
 void srv_lease_notify(const char *payload);

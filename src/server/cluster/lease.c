@@ -33,7 +33,6 @@
 #include <libpq-fe.h>
 
 #include "cluster/cluster.h"
-#include "serve.h"
 
 #define SRV_CLAIM_BATCH 200      /* expired games claimed per round */
 #define SRV_RETRY_MS 500         /* between connection attempts */
@@ -99,8 +98,8 @@ static void post(item *it)
     pthread_mutex_lock(&L.mu);
     push(&L.res, &L.res_tail, it);
     pthread_mutex_unlock(&L.mu);
-    if (g_srv && g_srv->ctx)
-        lws_cancel_service(g_srv->ctx);
+    if (g_net.ctx)
+        lws_cancel_service(g_net.ctx);
 }
 
 /* loop -> thread */
@@ -641,7 +640,7 @@ static void held(item *it)
     }
     if (it->nids)
         qsort(v, it->nids, sizeof *v, cmp_str);
-    for (srv_game *g = g_srv->games, *nx; g; g = nx) {
+    for (srv_game *g = g_tables.games, *nx; g; g = nx) {
         nx = g->lnext;
         /* a lease taken after the renewal was sent is not in its list */
         if (g->lease != SRV_LEASE_HELD || g->lease_at >= it->t0)

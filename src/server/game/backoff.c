@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "game/game.h"
-#include "serve.h"
 
 #define SRV_BACKOFF_FIRST_MS 100
 #define SRV_BACKOFF_MAX_MS 30000
@@ -61,7 +60,7 @@ static int64_t max_ms(void)
 void srv_storage_failed(const char *why)
 {
     int64_t now = srv_now_ms();
-    g_srv->storage_failures++;
+    g_tables.storage_failures++;
     if (why && *why)
         snprintf(bo.err, sizeof bo.err, "%s", why);
     if (bo.fails == 0) {
@@ -78,7 +77,7 @@ void srv_storage_failed(const char *why)
     bo.retry_ms = now + d;
     bo.kick_due = 1;
     bo.unlogged++;
-    if (!g_srv->opt.quiet && (bo.logged_ms == 0 || now - bo.logged_ms >= SRV_BACKOFF_LOG_MS)) {
+    if (!g_net.quiet && (bo.logged_ms == 0 || now - bo.logged_ms >= SRV_BACKOFF_LOG_MS)) {
         fprintf(stderr, "chartered: the database refuses writes (%s): %llu failed commit%s "
                 "since the last line; next attempt in %lld ms\n", bo.err,
                 (unsigned long long)bo.unlogged, bo.unlogged == 1 ? "" : "s", (long long)d);
@@ -127,6 +126,6 @@ void srv_storage_tick(int64_t now)
     if (!bo.kick_due || srv_storage_wait_ms(now) > 0)
         return;
     bo.kick_due = 0;
-    for (srv_game *g = g_srv->games; g; g = g->lnext)
+    for (srv_game *g = g_tables.games; g; g = g->lnext)
         srv_game_kick_bots(g);
 }

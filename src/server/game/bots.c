@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "game/game_impl.h"
-#include "serve.h"
 
 enum { Q_STANDIN, Q_PERSON, Q_BOTS, NQ };
 
@@ -99,8 +98,8 @@ static void *worker(void *arg)
             pthread_cond_signal(&b->cv); /* a waiting job of bots only may go */
         }
         pthread_mutex_unlock(&b->mu);
-        if (g_srv->ctx)
-            lws_cancel_service(g_srv->ctx);
+        if (g_net.ctx)
+            lws_cancel_service(g_net.ctx);
     }
 }
 
@@ -246,7 +245,7 @@ int srv_bots_admit(const srv_game *g, const char *addr, char *why, size_t n, int
     long per_addr = srv_botgames_limit(0);
     long all = srv_botgames_limit(1);
     long mine = 0, total = 0;
-    for (const srv_game *o = g_srv->games; o; o = o->lnext)
+    for (const srv_game *o = g_tables.games; o; o = o->lnext)
         if (o != g && o->status == GAME_PLAYING && srv_game_bots_only(o)) {
             total++;
             if (!strcmp(o->creator_addr, addr))
@@ -282,7 +281,7 @@ void srv_bots_drain(srv_bots *b)
         if (j->rc == CH_OK && plays && srv_seat_decides(g, j->seat)) {
             char why[256];
             int rc = srv_play_move(g, j->seat, j->move, why, sizeof why);
-            if (rc != MOVE_OK && j->decision == g->nmoves && !g_srv->draining)
+            if (rc != MOVE_OK && j->decision == g->nmoves && !g_tables.draining)
                 lwsl_err("game %s: bot of seat %d made a bad move: %s\n", g->id, j->seat, why);
         } else if (j->rc != CH_OK && plays && srv_seat_decides(g, j->seat)) {
             /* a bot that cannot choose must not stall the game: its first

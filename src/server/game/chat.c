@@ -20,8 +20,6 @@
 #include <time.h>
 
 #include "game/game.h"
-#include "api/api.h"
-#include "serve.h"
 
 #define CHAT_MAX_BYTES 500
 #define CHAT_HISTORY 50
@@ -32,7 +30,7 @@
 
 static db_conn *db(void)
 {
-    return srv_store_db(g_srv->store);
+    return srv_store_db(g_storage.store);
 }
 
 static void buckets_free(void);

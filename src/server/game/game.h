@@ -22,6 +22,31 @@
 typedef struct srv_game srv_game;
 typedef struct srv_bots srv_bots;
 typedef struct srv_views srv_views;
+
+/* The tables of this server (lobby.c defines it; serve.c starts the
+ * workers and the loop). */
+typedef struct srv_tables {
+    srv_bots *bots;
+    srv_views *views;           /* NULL: views are built on the loop */
+    srv_game *hash[4096];
+    srv_game *games;            /* every game, newest first */
+    int ngames;
+    srv_game *commit_list;      /* games with something to write */
+    int commit_scheduled;
+    lws_sorted_usec_list_t commit_sul;
+    uint64_t moves_total;
+    uint64_t games_evicted;     /* finished games dropped from memory (lobby.c) */
+    uint64_t games_reloaded;    /* and read back from the database on demand */
+    uint64_t storage_failures;  /* commits the database refused (backoff.c) */
+    uint64_t games_expired;     /* waiting games that expired (limits.c) */
+    uint64_t games_abandoned;   /* games ended as abandoned (limits.c) */
+    int stopping;
+    /* SIGTERM: the graceful stop (serve.c) is under way: no move is taken,
+       what is pending is committed, the clients get close frames, then the
+       cluster leases are handed back (docs/cluster.md) */
+    int draining;
+} srv_tables;
+extern srv_tables g_tables;
 enum { SEAT_HUMAN = 0, SEAT_BOT = 1 };
 enum { GAME_WAITING = 0, GAME_PLAYING = 1, GAME_OVER = 2 };
 typedef struct srv_seat {
@@ -173,8 +198,6 @@ enum { SRV_LIMIT_CREATES_PER_MIN, SRV_LIMIT_WAITING_PER_ADDR, SRV_LIMIT_WAITING_
        SRV_LIMIT_LOOPBACK, SRV_LIMIT_REQUEST_S, SRV_LIMIT_COUNT };
 /* The limit's value: its environment variable, else its default. */
 long long srv_limit(int which);
-/* The peer's address as text ("" when unknown). */
-void srv_peer_addr(struct lws *wsi, char *out, size_t n);
 /* 1 when addr is exempt from the per-address limits (loopback). */
 int srv_addr_exempt(const char *addr);
 /* May addr create a game now? 0, else the HTTP status (429, 503) with the
@@ -317,9 +340,6 @@ void srv_views_stop(srv_views *v);
 /* Take finished views (event-loop thread). */
 void srv_views_drain(srv_views *v);
 void srv_views_release(srv_game *g);
-/* The client's address for every per-address limit (limits.c): with
- * --trust-proxy the right-most X-Forwarded-For entry, never the proxy's. */
-void srv_client_addr(struct lws *wsi, char *out, size_t n);
 enum { CHAT_TABLE = 0, CHAT_SPECTATORS = 1 };
 /* A chat message of client c: NULL when sent, else the error code (why). */
 const char *srv_chat_say(srv_client *c, const char *text, char *why, size_t n);
@@ -330,5 +350,100 @@ void srv_chat_history(srv_client *c);
 /* Every message of g that c may read (c NULL: all), oldest first. */
 json_t *srv_chat_list(srv_game *g, const srv_client *c, int limit);
 void srv_chat_finalize(void);
+
+
+/* A WebSocket connection that watches or plays a table. The game layer
+ * reads and writes its table part (game, seat, lang, what it was sent); the
+ * rest is the API's session (ws_session.c: its identity, frames received,
+ * reads) and the net layer's transport state (send queue, rate bucket,
+ * sender job), kept here by value so that a connection is one block. */
+struct srv_client {
+    struct lws *wsi;
+    srv_ident ident;            /* the session of the upgrade's cookie */
+    srv_game *game;
+    int seat;                   /* -1 spectator */
+    char lang[8];
+    int log_next;               /* first log entry not yet sent */
+    int state_dirty;            /* a state frame is due */
+    int sent_decision;          /* decision of the last state frame sent */
+    uint32_t static_stamp;      /* of the board and cards it has; 0: none */
+    int full_frames;            /* asked for whole views ("frames":"full") */
+    int view_dec;               /* decision of the view it holds; -1 none */
+    unsigned seq;               /* state frames sent since its join/watch */
+    uint64_t bkey_sent;         /* common_bkey of the seats/timer it has; 0 none */
+    char *rx;                   /* frame being assembled */
+    size_t rxlen;
+    int rx_too_big;
+    srv_out *qhead, *qtail;
+    int qlen;
+    srv_bucket bucket;          /* rate limiting (ratelimit.c) */
+    srv_out *rl_out;            /* the queued, unsent "rate_limited" error */
+    int rl_count;               /* frames it reports refused */
+    int closing;                /* close with close_why once writable */
+    const char *close_why;
+    int close_code;             /* 0: 1008 (policy violation) */
+    char addr[64];              /* the peer's address (limits.c) */
+    int counted;                /* counted in the connections of addr */
+    srv_client *gnext, *gprev;  /* in game->clients */
+    void *read;                 /* the API's read (reads.c, srv_read) its frames
+                                   wait for; opaque below the API */      /* a database read its frames wait for (reads.c) */
+    struct srv_backlog *bl_head, *bl_tail; /* frames received meanwhile, in order */
+    int bl_n;
+    char absent[SRV_ID_HEX + 1]; /* the game just read is not in the database */
+    int alive_ok;               /* its session was just found still there (reads.c) */
+    int kicked;                 /* on the list of clients to write before the loop
+                                   waits (ws_session.c, srv_ws_flush) */
+    srv_client *knext, *kprev;
+    int peer_closed;            /* the peer closed, or a write failed: nothing more is
+                                   written at once */
+    int raw_ok;                 /* its frames may go through the sender (not TLS) */
+    struct srv_sjob *sjob;      /* its job for the sender (sender.c); busy: out */
+    srv_client *anext, *aprev;  /* every WebSocket client (ws_session.c: the stop) */
+};
+
+/* What the game layer asks of a connection, answered by the API's WebSocket
+ * sessions (ws_session.c), which serve.c registers at the start: queue a
+ * frame (j released), a state frame is due. Unregistered, both do nothing
+ * (j is released). */
+typedef struct srv_client_ops {
+    void (*send_json)(srv_client *c, json_t *j);
+    void (*want_state)(srv_client *c);
+} srv_client_ops;
+void srv_clients_register(const srv_client_ops *ops);
+void srv_client_send_json(srv_client *c, json_t *j);
+void srv_client_want_state(srv_client *c);
+
+/* ---- commits (commit.c) ---- */
+/* The commit at the end of a loop turn (commit.c). */
+void srv_commit_now(lws_sorted_usec_list_t *sul);
+/* After a commit: the game's first k pending moves are in the database
+ * (ok 1), or nothing of it is (the game is rebuilt from the database; ok 0:
+ * the database refused, clients hear "storage"; ok SRV_STORE_CONFLICT:
+ * another writer stored one of those move numbers first, "conflict"). */
+void srv_commit_done(srv_game *g, int k, unsigned away, int ok);
+/* The writer thread's hooks for the game layer's batches (serve.c gives
+ * them to srv_committer_start). */
+extern const srv_commit_hooks srv_commit_hooks_game;
+
+/* ---- the layer above: a cluster (game.h's hooks, registered by serve.c) ---- */
+/* A game's lease on a cluster (srv_game.lease). */
+enum { SRV_LEASE_NONE = 0, SRV_LEASE_HELD = 1, SRV_LEASE_LOST = 2 };
+/* What the game layer asks of the cluster (cluster.c registers it); each may
+ * be NULL: a single node. playable(g): this node may play g now (it holds
+ * g's lease and it is good); evicted(g): g leaves memory; committed(g): a
+ * commit of g is back; wake(id, &g): a turn-based game out of memory whose
+ * clock ran out: 1 loaded (g, NULL when it cannot be read), 0 another node
+ * holds it. */
+typedef struct srv_table_hooks {
+    int (*playable)(const srv_game *g);
+    void (*evicted)(const srv_game *g);
+    void (*committed)(srv_game *g);
+    int (*wake)(const char *id, srv_game **gp);
+} srv_table_hooks;
+void srv_tables_register(const srv_table_hooks *h);
+extern srv_table_hooks srv_table_up; /* the hooks registered (lobby.c) */
+/* 1 when this node may play g now: not waiting to be rebuilt (reload_due),
+ * and on a cluster its lease is held and good. */
+int srv_game_playable(const srv_game *g);
 
 #endif

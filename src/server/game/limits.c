@@ -28,8 +28,6 @@
 #include <string.h>
 
 #include "game/game.h"
-#include "api/api.h"
-#include "serve.h"
 
 typedef struct limit_def {
     const char *env;
@@ -139,98 +137,6 @@ int srv_addr_exempt(const char *addr)
            strncmp(addr, "::ffff:127.", 11) == 0;
 }
 
-/* The address a trusted proxy appended: the right-most entry of the last
- * X-Forwarded-For header line (HAProxy's `option forwardfor` adds a line of
- * its own, nginx's $proxy_add_x_forwarded_for appends ", ADDR" to the
- * client's line: either way the proxy's word is the last one, whatever the
- * client wrote before it). Written in canonical form (inet_ntop) so that
- * "0:0::1" and "::1" are one address, and an IPv4-mapped IPv6 address as
- * the IPv4 address it is. 1: found and read; 0: no header;
- * -1: a header whose last entry is not an address (or cannot be read). */
-static int forwarded_for(struct lws *wsi, char *out, size_t n)
-{
-    int total = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
-    if (total <= 0) { /* absent (0), or present and empty (-1) */
-        char none[1];
-        return lws_hdr_copy_fragment(wsi, none, 1, WSI_TOKEN_X_FORWARDED_FOR, 0) < 0 ? 0 : -1;
-    }
-    char *buf = malloc((size_t)total + 1);
-    if (!buf)
-        return -1;
-    /* the last fragment (header line) */
-    int got = -1;
-    for (int i = 0; i < 4096; i++) {
-        int fl = lws_hdr_copy_fragment(wsi, buf, total + 1, WSI_TOKEN_X_FORWARDED_FOR, i);
-        if (fl < 0)
-            break;
-        got = i;
-    }
-    int rc = -1;
-    if (got >= 0 && lws_hdr_copy_fragment(wsi, buf, total + 1, WSI_TOKEN_X_FORWARDED_FOR, got) >= 0) {
-        char *last = strrchr(buf, ',');
-        last = last ? last + 1 : buf;
-        while (*last == ' ' || *last == '\t')
-            last++;
-        size_t len = strlen(last);
-        while (len && (last[len - 1] == ' ' || last[len - 1] == '\t'))
-            last[--len] = 0;
-        if (len > 2 && last[0] == '[' && last[len - 1] == ']') { /* [v6] */
-            last[len - 1] = 0;
-            last++;
-        }
-        unsigned char bin[sizeof(struct in6_addr)];
-        char canon[INET6_ADDRSTRLEN];
-        if (inet_pton(AF_INET, last, bin) == 1 &&
-            inet_ntop(AF_INET, bin, canon, sizeof canon)) {
-            snprintf(out, n, "%s", canon);
-            rc = 1;
-        } else if (inet_pton(AF_INET6, last, bin) == 1 &&
-                   (IN6_IS_ADDR_V4MAPPED((struct in6_addr *)bin) /* ::ffff:a.b.c.d is a.b.c.d */
-                    ? inet_ntop(AF_INET, bin + 12, canon, sizeof canon)
-                    : inet_ntop(AF_INET6, bin, canon, sizeof canon))) {
-            snprintf(out, n, "%s", canon);
-            rc = 1;
-        }
-    }
-    free(buf);
-    return rc;
-}
-
-/* The client's address, for every per-address limit (creations, waiting
- * games, connections, logins, chat). Without --trust-proxy: the peer. With
- * it: the address the proxy appended to X-Forwarded-For (issue 28 item 4:
- * a header longer than a fixed buffer used to fall back to the peer, the
- * proxy's exempt loopback address, and lifted every limit). A request
- * without the header comes from the proxy's machine itself (its health
- * checks): the peer. A header whose last entry is no address is never
- * taken for the peer: it counts as one client of its own per peer,
- * "unreadable-xff@PEER", which is not exempt. */
-void srv_client_addr(struct lws *wsi, char *out, size_t n)
-{
-    char peer[INET6_ADDRSTRLEN + 8] = "";
-    lws_get_peer_simple(wsi, peer, sizeof peer);
-    if (!peer[0])
-        snprintf(peer, sizeof peer, "?");
-    if (g_srv->opt.trust_proxy) {
-        char fwd[INET6_ADDRSTRLEN];
-        int rc = forwarded_for(wsi, fwd, sizeof fwd);
-        if (rc > 0) {
-            snprintf(out, n, "%s", fwd);
-            return;
-        }
-        if (rc < 0) {
-            snprintf(out, n, "unreadable-xff@%s", peer);
-            return;
-        }
-    }
-    snprintf(out, n, "%s", peer);
-}
-
-void srv_peer_addr(struct lws *wsi, char *out, size_t n)
-{
-    srv_client_addr(wsi, out, n);
-}
-
 /* ---- game creation ---------------------------------------------------------- */
 
 int srv_limit_waiting(const srv_game *g, const char *addr, char *why, size_t n, int *retry_s)
@@ -239,7 +145,7 @@ int srv_limit_waiting(const srv_game *g, const char *addr, char *why, size_t n, 
     if (g->status != GAME_WAITING)
         return 0;
     int waiting_all = 0;
-    for (srv_game *g = g_srv->games; g; g = g->lnext)
+    for (srv_game *g = g_tables.games; g; g = g->lnext)
         waiting_all += g->status == GAME_WAITING;
     if (waiting_all >= srv_limit(SRV_LIMIT_WAITING_MAX)) {
         snprintf(why, n, "the server holds %d games waiting for players, its limit: try again "
@@ -358,7 +264,7 @@ static void abandon(srv_game *g, const char *ended)
     srv_commit_schedule(g);
     for (srv_client *c = g->clients; c; c = c->gnext)
         srv_client_want_state(c);
-    if (g_srv->opt.quiet)
+    if (g_net.quiet)
         return;
     if (ended)
         fprintf(stderr, "chartered: game %s abandoned: %s\n", g->id, ended);
@@ -402,7 +308,7 @@ int srv_game_end_practice(srv_game *g, const char *owner, const char **why)
         return 409;
     }
     abandon(g, "ended by its player (a practice game against bots)");
-    g_srv->games_abandoned++;
+    g_tables.games_abandoned++;
     return 0;
 }
 
@@ -411,7 +317,7 @@ void srv_limits_tick(int64_t now)
     static int64_t last_sweep;
     int64_t expire_ms = srv_limit(SRV_LIMIT_WAITING_EXPIRE_S) * 1000;
     int64_t abandon_ms = srv_limit(SRV_LIMIT_ABANDON_S) * 1000;
-    for (srv_game **pp = &g_srv->games; *pp;) {
+    for (srv_game **pp = &g_tables.games; *pp;) {
         srv_game *g = *pp;
         if (g->status == GAME_WAITING && now - g->created * 1000 >= expire_ms && !g->clients &&
             !g->npending && !g->queued && !g->commit_busy && !g->views_job) {
@@ -420,9 +326,9 @@ void srv_limits_tick(int64_t now)
             *pp = g->lnext;
             srv_game_unhash(g);
             srv_limit_unwait(g);
-            srv_store_delete_game(g_srv->store, g->id);
-            g_srv->ngames--;
-            g_srv->games_expired++;
+            srv_store_delete_game(g_storage.store, g->id);
+            g_tables.ngames--;
+            g_tables.games_expired++;
             srv_game_free(g);
             continue;
         }
@@ -433,12 +339,12 @@ void srv_limits_tick(int64_t now)
                 g->alone_since_ms = now;
             else if (now - g->alone_since_ms >= abandon_ms && !g->npending && !g->commit_busy) {
                 abandon(g, NULL);
-                g_srv->games_abandoned++;
+                g_tables.games_abandoned++;
             }
         }
         pp = &g->lnext;
     }
-    srv_rawguard_tick(now);
+    srv_rawguard_tick(now, srv_limit(SRV_LIMIT_REQUEST_S) * 1000);
     if (now - last_sweep >= 60000) {
         sweep(now);
         last_sweep = now;

@@ -17,8 +17,21 @@
 #include <time.h>
 
 #include "game/game_impl.h"
-#include "cluster/cluster.h"
-#include "serve.h"
+
+srv_tables g_tables;
+srv_table_hooks srv_table_up;
+
+void srv_tables_register(const srv_table_hooks *h)
+{
+    srv_table_up = *h;
+}
+
+int srv_game_playable(const srv_game *g)
+{
+    if (g->reload_due)
+        return 0;
+    return srv_table_up.playable ? srv_table_up.playable(g) : 1;
+}
 
 static unsigned hash_id(const char *id)
 {
@@ -32,7 +45,7 @@ srv_game *srv_game_held(const char *id)
 {
     if (!id)
         return NULL;
-    for (srv_game *g = g_srv->hash[hash_id(id)]; g; g = g->hnext)
+    for (srv_game *g = g_tables.hash[hash_id(id)]; g; g = g->hnext)
         if (strcmp(g->id, id) == 0)
             return g;
     return NULL;
@@ -48,14 +61,14 @@ srv_game *srv_game_find(const char *id)
         g->idle_since_ms = 0;
         return g;
     }
-    if (!id || strlen(id) != SRV_ID_HEX || !g_srv->store)
+    if (!id || strlen(id) != SRV_ID_HEX || !g_storage.store)
         return g;
     /* live games in play are always held: only a finished game or a
        turn-based one (turnbased.c) can be in the database alone */
-    g = srv_store_load_over(g_srv->store, id);
+    g = srv_store_load_over(g_storage.store, id);
     if (g) {
         srv_game_add(g);
-        g_srv->games_reloaded++;
+        g_tables.games_reloaded++;
     }
     return g;
 }
@@ -100,7 +113,7 @@ static int unattended_over(const srv_game *g)
 void srv_games_evict(int64_t now)
 {
     int64_t after = evict_after_ms();
-    for (srv_game **pp = &g_srv->games; *pp;) {
+    for (srv_game **pp = &g_tables.games; *pp;) {
         srv_game *g = *pp;
         if (!unattended_over(g) && !srv_turn_idle(g)) {
             g->idle_since_ms = 0;
@@ -115,16 +128,17 @@ void srv_games_evict(int64_t now)
         }
         *pp = g->lnext; /* out of the list, then out of its hash chain */
         srv_game_unhash(g);
-        g_srv->ngames--;
-        g_srv->games_evicted++;
-        srv_cluster_evicted(g); /* a cluster node gives its lease back (cluster.c) */
+        g_tables.ngames--;
+        g_tables.games_evicted++;
+        if (srv_table_up.evicted)
+            srv_table_up.evicted(g); /* a cluster node gives its lease back (cluster.c) */
         srv_game_free(g);
     }
 }
 
 void srv_game_unhash(srv_game *g)
 {
-    for (srv_game **hp = &g_srv->hash[hash_id(g->id)]; *hp; hp = &(*hp)->hnext)
+    for (srv_game **hp = &g_tables.hash[hash_id(g->id)]; *hp; hp = &(*hp)->hnext)
         if (*hp == g) {
             *hp = g->hnext;
             break;
@@ -139,11 +153,11 @@ const char *srv_game_status(const srv_game *g)
 void srv_game_add(srv_game *g)
 {
     unsigned h = hash_id(g->id);
-    g->hnext = g_srv->hash[h];
-    g_srv->hash[h] = g;
-    g->lnext = g_srv->games;
-    g_srv->games = g;
-    g_srv->ngames++;
+    g->hnext = g_tables.hash[h];
+    g_tables.hash[h] = g;
+    g->lnext = g_tables.games;
+    g_tables.games = g;
+    g_tables.ngames++;
 }
 
 const char *srv_status_name(int status)

@@ -16,9 +16,6 @@
 #include <string.h>
 
 #include "game/game_impl.h"
-#include "cluster/cluster.h"
-#include "api/api.h"
-#include "serve.h"
 #include "text.h"
 
 /* chx_buf_puts of a string literal without its strlen (a frame's head has
@@ -87,7 +84,7 @@ void srv_game_finish(srv_game *g)
 static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size_t n)
 {
     ch_msg msg;
-    if (g_srv->draining) { /* SIGTERM: what is pending is being committed */
+    if (g_tables.draining) { /* SIGTERM: what is pending is being committed */
         snprintf(why, n, "the server is stopping: this move was not made; reconnect and "
                  "make it again");
         return MOVE_NO_LEASE;
@@ -164,7 +161,7 @@ int srv_play(srv_game *g, int s, const char *text, int decision, const char *lan
     int lang = chx_lang_find(lang_code);
     if (lang < 0)
         lang = CHX_LANG_EN;
-    if (!srv_game_playable(g) || g_srv->draining) /* before "stale" */
+    if (!srv_game_playable(g) || g_tables.draining) /* before "stale" */
         return play_move_in(g, s, (ch_move){0}, lang, why, n);
     if (g->status == GAME_WAITING) {
         snprintf(why, n, "the game waits for every seat to be taken");
@@ -200,19 +197,19 @@ void srv_commit_schedule(srv_game *g)
 {
     if (!g->queued) {
         g->queued = 1;
-        g->next_commit = g_srv->commit_list;
-        g_srv->commit_list = g;
+        g->next_commit = g_tables.commit_list;
+        g_tables.commit_list = g;
     }
-    if (!g_srv->commit_scheduled && g_srv->ctx) {
-        g_srv->commit_scheduled = 1;
-        lws_sul_schedule(g_srv->ctx, 0, &g_srv->commit_sul, srv_commit_now,
+    if (!g_tables.commit_scheduled && g_net.ctx) {
+        g_tables.commit_scheduled = 1;
+        lws_sul_schedule(g_net.ctx, 0, &g_tables.commit_sul, srv_commit_now,
                          SRV_COMMIT_WINDOW_US);
     }
 }
 
 void srv_game_kick_bots(srv_game *g)
 {
-    if (g->status != GAME_PLAYING || g->npending || g_srv->draining)
+    if (g->status != GAME_PLAYING || g->npending || g_tables.draining)
         return;
     if (srv_storage_wait_ms(srv_now_ms()) > 0)
         return; /* the database refuses writes: asked again after the pause */
@@ -230,7 +227,7 @@ void srv_game_kick_bots(srv_game *g)
             lwsl_err("game %s seat %d: %s\n", g->id, s, why);
             continue;
         }
-        if (srv_bots_submit(g_srv->bots, g, s) == 0)
+        if (srv_bots_submit(g_tables.bots, g, s) == 0)
             seat->job = 1;
     }
 }
@@ -240,13 +237,13 @@ void srv_game_changed(srv_game *g)
     srv_game_kick_bots(g);
     if (g->npending)
         return; /* the commit calls again */
-    if (g_srv->views && g->clients) {
+    if (g_tables.views && g->clients) {
         int covered = 1;
         for (srv_client *c = g->clients; c && covered; c = c->gnext)
             covered = g->vview[c->seat + 1] && g->vdec[c->seat + 1] == g->nmoves;
         if (!covered) {
             /* the clients become writable when the views are back */
-            if (srv_views_request(g_srv->views, g) == 0)
+            if (srv_views_request(g_tables.views, g) == 0)
                 return;
         }
     }
@@ -297,7 +294,7 @@ void srv_game_durable_forward(srv_game *g, int k)
 
 void srv_timers_check(int64_t now)
 {
-    for (srv_game *g = g_srv->games; g; g = g->lnext) {
+    for (srv_game *g = g_tables.games; g; g = g->lnext) {
         int64_t clock = srv_game_clock_ms(g); /* turn timer or days */
         if (g->status != GAME_PLAYING || clock <= 0 || g->npending)
             continue;

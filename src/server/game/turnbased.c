@@ -25,8 +25,6 @@
 #include <string.h>
 
 #include "game/game_impl.h"
-#include "cluster/cluster.h"
-#include "serve.h"
 
 #define DAY_SECONDS_DEFAULT 86400
 
@@ -204,14 +202,14 @@ static void wake_done(void *arg)
 {
     wake_job *w = arg;
     wake_busy = 0;
-    for (int i = 0; i < w->n && g_srv->store && !g_srv->stopping; i++) {
+    for (int i = 0; i < w->n && g_storage.store && !g_tables.stopping; i++) {
         if (srv_game_held(w->ids[i]))
             continue; /* in memory: the timers (play.c) look after it */
         srv_game *g = NULL;
-        if (srv_lease_on()) {
+        if (srv_table_up.wake) {
             /* a cluster node: the game is played by the node that takes its
                lease first (cluster.c); another node's game is its own */
-            int r = srv_cluster_wake(w->ids[i], &g);
+            int r = srv_table_up.wake(w->ids[i], &g);
             if (r == 0)
                 continue;
         } else {
@@ -220,7 +218,7 @@ static void wake_done(void *arg)
         if (!g) {
             /* it cannot be read back (logged by the load): do not try again
                every second */
-            db_exec(srv_store_db(g_srv->store), "DELETE FROM turn_clock WHERE game=$1",
+            db_exec(srv_store_db(g_storage.store), "DELETE FROM turn_clock WHERE game=$1",
                     DB_P(DB_T(w->ids[i])));
             continue;
         }
@@ -247,13 +245,13 @@ void srv_turn_wake(int64_t now_ms)
 int srv_turn_count(const char *owner, int64_t user_id)
 {
     int n = 0;
-    for (srv_game *g = g_srv->games; g; g = g->lnext)
+    for (srv_game *g = g_tables.games; g; g = g->lnext)
         if (g->days > 0 && g->status != GAME_OVER && srv_seat_of(g, owner) >= 0)
             n++;
     /* and those out of memory (accounts only: game_players) */
     db_rows *r;
-    if (user_id > 0 && g_srv->store &&
-        (r = db_query(srv_store_db(g_srv->store), "SELECT t.game FROM turn_clock t JOIN "
+    if (user_id > 0 && g_storage.store &&
+        (r = db_query(srv_store_db(g_storage.store), "SELECT t.game FROM turn_clock t JOIN "
                       "game_players p ON p.game=t.game WHERE p.user_id=$1",
                       DB_P(DB_I(user_id))))) {
         while (db_next(r) == 1) {

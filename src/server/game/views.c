@@ -23,8 +23,6 @@
 #include <string.h>
 
 #include "game/game_impl.h"
-#include "api/api.h"
-#include "serve.h"
 
 typedef struct vjob {
     struct vjob *next;
@@ -235,8 +233,8 @@ static void *worker(void *arg)
         j->next = v->done;
         v->done = j;
         pthread_mutex_unlock(&v->mu);
-        if (wake && g_srv->ctx)
-            lws_cancel_service(g_srv->ctx);
+        if (wake && g_net.ctx)
+            lws_cancel_service(g_net.ctx);
     }
 }
 

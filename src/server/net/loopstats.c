@@ -30,7 +30,6 @@
 #include <time.h>
 
 #include "net/net.h"
-#include "serve.h"
 
 int srv_ls_on;
 
@@ -240,7 +239,7 @@ static double pct(const ls_hist *x, double q)
     return (double)x->max / 1000.0;
 }
 
-void srv_ls_report(void)
+void srv_ls_report(uint64_t moves)
 {
     if (!srv_ls_on)
         return;
@@ -251,7 +250,7 @@ void srv_ls_report(void)
     }
     double wall = (double)(srv_ls_now() - ls.start_us) / 1e6;
     fprintf(f, "# chartered serve: loop statistics (CHARTERED_LOOP_STATS), %.1f s, %llu moves stored\n",
-            wall, (unsigned long long)(g_srv ? g_srv->moves_total : 0));
+            wall, (unsigned long long)moves);
     fprintf(f, "# stage: count, mean, p50, p99, p99.9, max (ms; p* to the next 0.01 ms)\n");
     for (int h = 0; h < SRV_LS_NHIST; h++) {
         const ls_hist *x = &ls.h[h];

@@ -20,6 +20,20 @@
 /* A WebSocket connection (api.h); here only by pointer. */
 typedef struct srv_client srv_client;
 
+/* What the net layer keeps for the whole server (clock.c), set by serve.c
+ * at the start. */
+typedef struct srv_net {
+    struct lws_context *ctx;    /* the event loop's (NULL: not yet, or gone): a
+                                   worker thread wakes the loop through it
+                                   (lws_cancel_service) */
+    int quiet;                  /* --quiet: no notices, errors only */
+    int trust_proxy;            /* --trust-proxy: believe X-Forwarded-For/-Proto */
+} srv_net;
+extern srv_net g_net;
+
+/* Wall-clock time in ms (clock.c). */
+int64_t srv_now_ms(void);
+
 #define SRV_FRAME_MAX 16384   /* largest client frame (WebSocket and HTTP body) */
 #define SRV_URL_MAX 2048      /* longest request URL (414 beyond) */
 /* The request line and headers together, in bytes and in lines, and the
@@ -54,7 +68,7 @@ void srv_ls_moves(int k);       /* k moves stored (counted in their second) */
 void srv_ls_sec_end(int sec, int64_t t0); /* a section that began at t0 ended */
 void srv_ls_iter_begin(void);   /* epoll returned */
 void srv_ls_iter_end(void);     /* the loop waits again */
-void srv_ls_report(void);       /* at the stop: the report to the file */
+void srv_ls_report(uint64_t moves); /* at the stop: the report to the file (moves stored) */
 typedef struct srv_listen {
     int any;                    /* no --host: every interface */
     int family;                 /* AF_INET, AF_INET6; AF_UNSPEC for an interface */
@@ -69,21 +83,37 @@ int srv_listen_resolve(srv_listen *l, const char *host, char *why, size_t n);
 int srv_listen_verify(const srv_listen *l, int port, char *bound, size_t bn, char *why,
                       size_t n);
 /* 1 when the client may send one more frame now (and takes the token). */
-int srv_rate_take(srv_client *c, int64_t now_ms);
-void srv_rawguard_start(void);                 /* on the event loop's thread */
+/* A connection's token bucket (zero: full at its first frame). */
+typedef struct srv_bucket {
+    double tokens;
+    int64_t ms;                 /* when it was last filled; 0: never */
+} srv_bucket;
+int srv_rate_take(srv_bucket *b, int64_t now_ms);
+/* On the event loop's thread. protocol_error(client, why): an unmasked frame
+ * came from the connection attached to client (its WebSocket session, which
+ * closes it with code 1002; ws_session.c registers it). */
+void srv_rawguard_start(void (*protocol_error)(void *client, const char *why));
 void srv_rawguard_stop(void);
 void srv_rawguard_accept(int fd);              /* a connection accepted, nothing read yet */
 void srv_rawguard_attach(int fd, void *client); /* its WebSocket client, or NULL */
 int srv_rawguard_unmasked(int fd);             /* an unmasked frame came */
 /* Requests (headers and body) still coming past their deadline get 408 and
  * are closed (every second or so, from srv_limits_tick). */
-void srv_rawguard_tick(int64_t now_ms);
+void srv_rawguard_tick(int64_t now_ms, int64_t request_ms);
 /* HTTP keep-alive: an idle connection is closed after SRV_HTTP_IDLE_S
  * seconds (libwebsockets' keepalive_timeout, serve.c); answers tell clients
  * SRV_HTTP_IDLE_HINT_S ("Keep-Alive: timeout=4", http_api.c), one second
  * less, so that they do not reuse a connection the server is closing. */
 #define SRV_HTTP_IDLE_S 5
 #define SRV_HTTP_IDLE_HINT_S 4
+/* The Keep-Alive header of every answer (RFC 9112 leaves its "timeout"
+ * to RFC 2068, 19.7.1.1: how long the server keeps an idle connection).
+ * libwebsockets closes an idle keep-alive connection after
+ * SRV_HTTP_IDLE_S seconds (serve.c, keepalive_timeout), within the second
+ * after that; a client that reuses a connection just then gets it closed
+ * without an answer. Saying one second less lets clients that read the
+ * hint (Node's fetch, undici) open a new one before the close. */
+#define SRV_KEEPALIVE_HINT "timeout=" SRV_STR(SRV_HTTP_IDLE_HINT_S)
 /* The security headers of every HTTP answer (issue 28, low): the page runs
  * only its own scripts and styles (web/ has no inline script or style
  * attribute; styles set through element.style are not inline markup), talks
@@ -120,7 +150,9 @@ typedef struct srv_sender_counts {
     uint64_t batches, jobs, bytes, partial, failed;
     uint64_t forgotten;         /* jobs whose client was closed while they were out */
 } srv_sender_counts;
-int srv_sender_start(struct lws_context *ctx); /* 0, or -1: no thread */
+/* 0, or -1: no thread. sent(j): a job is back, on the loop (srv_sender_drain);
+ * its owner (ws_session.c's srv_ws_sent) registers it. */
+int srv_sender_start(struct lws_context *ctx, void (*sent)(srv_sjob *j));
 int srv_sender_on(void);
 int64_t srv_send_direct_us(void);     /* a flush's time on the loop before the thread's */
 void srv_sender_submit(srv_sjob *head, srv_sjob *tail); /* a flush's jobs, in order */
@@ -137,5 +169,18 @@ int srv_smtp_send(const char *url, const char *from, const char *to, const char 
                   char *why, size_t n);
 /* url as it may be printed: a password in it shown as ***. */
 const char *srv_smtp_shown(const char *url, char *out, size_t n);
+
+/* ---- HTTP answers and clients (http.c) ---- */
+/* Answer a request with j (released) as JSON, with a Set-Cookie header when
+ * cookie is not NULL. -1: close the connection. */
+int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *cookie);
+int srv_http_error(struct lws *wsi, unsigned status, const char *why);
+/* Adds SRV_SECURITY_HEADERS to an answer's headers (http.c); 0: done. */
+int srv_http_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end);
+/* The client's address for every per-address limit (http.c): with
+ * --trust-proxy the right-most X-Forwarded-For entry, never the proxy's. */
+void srv_client_addr(struct lws *wsi, char *out, size_t n);
+/* The same: the client's address as text ("" when unknown). */
+void srv_peer_addr(struct lws *wsi, char *out, size_t n);
 
 #endif

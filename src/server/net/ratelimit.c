@@ -4,24 +4,23 @@
  * cannot slow the event loop down for everyone else.
  */
 #include "net/net.h"
-#include "api/api.h"
 
 #define RATE_PER_SEC 20.0
 #define RATE_BURST 40.0
 
-int srv_rate_take(srv_client *c, int64_t now_ms)
+int srv_rate_take(srv_bucket *b, int64_t now_ms)
 {
-    if (c->bucket_ms == 0) {
-        c->bucket = RATE_BURST;
-        c->bucket_ms = now_ms;
+    if (b->ms == 0) {
+        b->tokens = RATE_BURST;
+        b->ms = now_ms;
     }
-    double add = (double)(now_ms - c->bucket_ms) * (RATE_PER_SEC / 1000.0);
-    c->bucket_ms = now_ms;
-    c->bucket += add;
-    if (c->bucket > RATE_BURST)
-        c->bucket = RATE_BURST;
-    if (c->bucket < 1.0)
+    double add = (double)(now_ms - b->ms) * (RATE_PER_SEC / 1000.0);
+    b->ms = now_ms;
+    b->tokens += add;
+    if (b->tokens > RATE_BURST)
+        b->tokens = RATE_BURST;
+    if (b->tokens < 1.0)
         return 0;
-    c->bucket -= 1.0;
+    b->tokens -= 1.0;
     return 1;
 }

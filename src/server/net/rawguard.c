@@ -70,9 +70,6 @@
 #include <unistd.h>
 
 #include "net/net.h"
-#include "game/game.h"
-#include "api/api.h"
-#include "serve.h"
 
 enum { RG_OFF, RG_HEAD, RG_BODY, RG_WS, RG_DRAIN };
 enum { F_B0, F_B1, F_LEN, F_KEY, F_DATA };
@@ -105,9 +102,11 @@ static int hi_fd = -1;         /* the highest descriptor accepted */
 static int64_t now_ms;         /* the time of the read being followed */
 static pthread_t loop_thread;
 static int started;
+static void (*on_protocol_error)(void *client, const char *why);
 
-void srv_rawguard_start(void)
+void srv_rawguard_start(void (*protocol_error)(void *client, const char *why))
 {
+    on_protocol_error = protocol_error;
     struct rlimit rl;
     long n = 65536;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
@@ -308,8 +307,8 @@ static int feed(int fd, rg_conn *c, const unsigned char *p, size_t n)
                 if (!(b & 0x80)) {
                     c->unmasked = 1;
                     c->phase = RG_OFF; /* nothing after it counts */
-                    if (c->client)
-                        srv_ws_protocol_error(c->client, "unmasked frame (RFC 6455 5.1)");
+                    if (c->client && on_protocol_error)
+                        on_protocol_error(c->client, "unmasked frame (RFC 6455 5.1)");
                     return 0;
                 }
                 c->plen = b & 0x7f;
@@ -377,13 +376,12 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
     return n;
 }
 
-void srv_rawguard_tick(int64_t now)
+void srv_rawguard_tick(int64_t now, int64_t limit_ms)
 {
     static int64_t last;
     if (!started || now - last < 1000)
         return;
     last = now;
-    int64_t limit_ms = srv_limit(SRV_LIMIT_REQUEST_S) * 1000;
     for (int fd = 0; fd <= hi_fd && fd < ntab; fd++) {
         rg_conn *c = tab[fd];
         if (!c || !c->req_start || (c->phase != RG_HEAD && c->phase != RG_BODY) ||

@@ -37,7 +37,6 @@
 #include <time.h>
 
 #include "net/net.h"
-#include "api/api.h"
 
 static struct {
     int on;
@@ -49,6 +48,7 @@ static struct {
     int stop;
     pthread_mutex_t fd_lock;    /* held around each send(): srv_sender_forget */
     struct lws_context *ctx;
+    void (*sent)(srv_sjob *j);  /* the owner's: a job is back (srv_sender_start) */
     /* counted by the thread, read at the stop (srv_sender_stats) */
     int64_t busy_us, cpu_us;
     uint64_t batches, jobs, bytes, partial, failed;
@@ -146,10 +146,11 @@ static void *run(void *arg)
     return NULL;
 }
 
-int srv_sender_start(struct lws_context *ctx)
+int srv_sender_start(struct lws_context *ctx, void (*sent)(srv_sjob *j))
 {
     memset(&S, 0, sizeof S);
     S.ctx = ctx;
+    S.sent = sent;
     if (pthread_mutex_init(&S.q_lock, NULL) || pthread_mutex_init(&S.fd_lock, NULL) ||
         pthread_cond_init(&S.q_cond, NULL))
         return -1;
@@ -216,7 +217,7 @@ void srv_sender_drain(void)
     while (j) {
         srv_sjob *nx = j->next;
         j->next = NULL;
-        srv_ws_sent(j);
+        S.sent(j);
         j = nx;
     }
 }

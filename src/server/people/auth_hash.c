@@ -18,7 +18,6 @@
 #include <sodium.h>
 
 #include "people/people.h"
-#include "serve.h"
 
 #define PW_OPSLIMIT 2ull
 #define PW_MEMLIMIT (19u * 1024u * 1024u)
@@ -94,8 +93,8 @@ static void *worker(void *arg)
         P.queued--;
         j->next = P.done;
         P.done = j;
-        if (g_srv && g_srv->ctx)
-            lws_cancel_service(g_srv->ctx);
+        if (g_net.ctx)
+            lws_cancel_service(g_net.ctx);
     }
     pthread_mutex_unlock(&P_mu);
     return NULL;

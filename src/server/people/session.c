@@ -21,15 +21,13 @@
 #include <sodium.h>
 
 #include "people/people.h"
-#include "game/game.h"
-#include "serve.h"
 
 /* How long a session lasts from its creation (then: log in again). */
 #define SESSION_DAYS 30
 
 static db_conn *db(void)
 {
-    return srv_store_db(g_srv->store);
+    return srv_store_db(g_storage.store);
 }
 
 void srv_session_finalize(void)
@@ -452,7 +450,7 @@ int srv_request_secure(struct lws *wsi)
     char proto[16];
     if (lws_is_ssl(wsi))
         return 1;
-    return g_srv->opt.trust_proxy &&
+    return g_net.trust_proxy &&
            lws_hdr_custom_copy(wsi, proto, (int)sizeof proto, "x-forwarded-proto:", 18) > 0 &&
            strcmp(proto, "https") == 0;
 }
@@ -483,7 +481,7 @@ static void sweep_done(void *arg)
 void srv_session_sweep(int64_t now_ms)
 {
     static int64_t next_ms;
-    if (!g_srv->store || sweeping || now_ms < next_ms)
+    if (!g_storage.store || sweeping || now_ms < next_ms)
         return;
     int64_t *n = calloc(1, sizeof *n);
     if (!n)

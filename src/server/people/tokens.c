@@ -13,7 +13,6 @@
 #include <sodium.h>
 
 #include "people/people.h"
-#include "serve.h"
 
 static int fill_random(unsigned char *p, size_t n)
 {

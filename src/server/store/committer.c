@@ -24,8 +24,6 @@
 #include <string.h>
 
 #include "store/store.h"
-#include "game/game.h"
-#include "serve.h"
 
 typedef struct cjob {
     struct cjob *next;
@@ -33,7 +31,7 @@ typedef struct cjob {
     srv_dbjob_done done;        /* ... and finished on the loop */
     void *arg;
     int n;
-    srv_game **games;
+    void **owners;              /* each item's owner (a game), for the hooks */
     srv_batch_item *items;
     int ok;                     /* 1 written; 0 refused; SRV_STORE_CONFLICT: refused
                                    because another writer stored a move first */
@@ -49,6 +47,7 @@ struct srv_committer {
     int stop;
     pthread_t th;
     srv_store *db;
+    srv_commit_hooks hooks;
 };
 
 static void job_free(cjob *j)
@@ -56,7 +55,7 @@ static void job_free(cjob *j)
     for (int i = 0; i < j->n; i++)
         srv_batch_free(&j->items[i]);
     free(j->items);
-    free(j->games);
+    free(j->owners);
     free(j);
 }
 
@@ -70,8 +69,8 @@ static void finished(srv_committer *c, cjob *j)
     int wake = c->done == NULL;
     j->next = c->done;
     c->done = j;
-    if (wake && g_srv && g_srv->ctx)
-        lws_cancel_service(g_srv->ctx);
+    if (wake && g_net.ctx)
+        lws_cancel_service(g_net.ctx);
 }
 
 /* Group commit: the batches waiting one behind the other (the loop hands
@@ -168,13 +167,15 @@ static void *writer(void *arg)
     return NULL;
 }
 
-srv_committer *srv_committer_start(const char *db, int sync_full, char *why, size_t n)
+srv_committer *srv_committer_start(const char *db, int sync_full, const srv_commit_hooks *hooks,
+                                   char *why, size_t n)
 {
     srv_committer *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(why, n, "out of memory");
         return NULL;
     }
+    c->hooks = *hooks;
     c->db = srv_store_open(db, sync_full, why, n);
     if (!c->db) {
         free(c);
@@ -212,10 +213,10 @@ static void enqueue(srv_committer *c, cjob *j)
 
 int srv_dbjob_submit(srv_dbjob_fn run, srv_dbjob_done done, void *arg)
 {
-    srv_committer *c = g_srv ? g_srv->committer : NULL;
+    srv_committer *c = g_storage.committer;
     cjob *j = c ? calloc(1, sizeof *j) : NULL;
     if (!j) { /* no writer thread (or no memory): on the loop, as before */
-        run(srv_store_db(g_srv->store), arg);
+        run(srv_store_db(g_storage.store), arg);
         done(arg);
         return 0;
     }
@@ -226,40 +227,16 @@ int srv_dbjob_submit(srv_dbjob_fn run, srv_dbjob_done done, void *arg)
     return 0;
 }
 
-int srv_committer_submit(srv_committer *c, srv_game *list)
+int srv_committer_submit(srv_committer *c, srv_batch_item *items, void **owners, int n,
+                         int64_t t_submit)
 {
-    int n = 0;
-    for (srv_game *g = list; g; g = g->next_commit)
-        n++;
     cjob *j = calloc(1, sizeof *j);
     if (!j)
         return -1;
-    j->games = calloc((size_t)(n ? n : 1), sizeof *j->games);
-    j->items = calloc((size_t)(n ? n : 1), sizeof *j->items);
-    if (!j->games || !j->items) {
-        job_free(j);
-        return -1;
-    }
-    for (srv_game *g = list; g; g = g->next_commit) {
-        if (srv_batch_fill(&j->items[j->n], g) != 0) {
-            job_free(j);
-            return -1;
-        }
-        j->games[j->n++] = g;
-    }
-    for (int i = 0; i < j->n; i++) {
-        j->games[i]->commit_busy = 1;
-        j->games[i]->meta_dirty = 0; /* in the batch; set again if it fails */
-    }
-    if (srv_ls_on) {
-        j->t_submit = srv_ls_now();
-        for (int i = 0; i < j->n; i++) {
-            srv_game *g = j->games[i];
-            if (g->ls_pending_us)
-                srv_ls_add(SRV_LS_READ_SUBMIT, j->t_submit - g->ls_pending_us);
-            g->ls_pending_us = 0;
-        }
-    }
+    j->items = items;
+    j->owners = owners;
+    j->n = n;
+    j->t_submit = t_submit;
     enqueue(c, j);
     return 0;
 }
@@ -285,23 +262,14 @@ void srv_committer_drain(srv_committer *c)
             free(j);
             continue;
         }
-        /* once per transaction: the backoff counts commits; a conflict is
-           the database working as meant (another writer was first) */
-        if (j->ok)
-            srv_storage_ok();
-        else
-            srv_storage_failed(j->err);
+        /* once per transaction, then per game (commit.c) */
+        c->hooks.written(j->ok, j->err);
         if (j->t_submit) {
             srv_ls_add(SRV_LS_COMMIT, srv_ls_now() - j->t_submit);
             srv_ls_add(SRV_LS_WRITE, j->t_w1 - j->t_w0);
         }
-        for (int i = 0; i < j->n; i++) {
-            srv_game *g = j->games[i];
-            g->commit_busy = 0;
-            if (j->ok != 1 && j->items[i].seats)
-                g->meta_dirty = 1;
-            srv_commit_done(g, j->items[i].nmoves, j->items[i].away, j->ok);
-        }
+        for (int i = 0; i < j->n; i++)
+            c->hooks.item_done(j->owners[i], &j->items[i], j->ok);
         job_free(j);
     }
 }

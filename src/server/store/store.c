@@ -20,7 +20,6 @@
 #include "store/store.h"
 #include "people/people.h"
 #include "game/game.h"
-#include "serve.h"
 
 /* The moves of a batch go up to MOVES_PER_INSERT to a statement: a round
  * trip per statement matters on PostgreSQL (a socket away), and SQLite
@@ -34,6 +33,8 @@ struct srv_store {
                                    rate-limited: not here, once per failure) */
     int errclass;               /* its class: DB_ERR, DB_CONFLICT, DB_LOST */
 };
+
+srv_storage g_storage;
 
 static char *moves_insert(int k);
 

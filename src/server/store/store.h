@@ -11,9 +11,18 @@
 /* A game in memory (game.h); here only by pointer. */
 typedef struct srv_game srv_game;
 
+
 #define SRV_ID_HEX 16         /* 64-bit game ids */
 typedef struct srv_store srv_store;
 typedef struct srv_committer srv_committer;
+
+/* The loop's store and the writer thread (store.c), set by serve.c at the
+ * start; committer NULL: commits run on the loop. */
+typedef struct srv_storage {
+    srv_store *store;
+    srv_committer *committer;
+} srv_storage;
+extern srv_storage g_storage;
 /* A move applied in memory but not yet committed to the database. */
 typedef struct srv_pending {
     int n, player;
@@ -65,10 +74,22 @@ int srv_store_errclass(srv_store *s);
 /* The writer thread (committer.c): the commits run beside the event loop, on
  * a database connection of their own; a game's moves are acknowledged (its
  * clients get their frames) when its commit is back. */
-srv_committer *srv_committer_start(const char *db, int sync_full, char *why, size_t n);
-/* Hand the games of list (each with something to write, none in flight) to
- * the writer; -1 when out of memory (nothing handed). */
-int srv_committer_submit(srv_committer *c, srv_game *list);
+/* What the writer tells the layer that hands it batches (the game layer,
+ * commit.c), on the loop in srv_committer_drain: once per transaction
+ * written(ok, err) (ok 1 written, 0 refused with the database's reason,
+ * SRV_STORE_CONFLICT), then item_done for each item, in order, with its owner. */
+typedef struct srv_commit_hooks {
+    void (*written)(int ok, const char *err);
+    void (*item_done)(void *owner, const srv_batch_item *it, int ok);
+} srv_commit_hooks;
+srv_committer *srv_committer_start(const char *db, int sync_full, const srv_commit_hooks *hooks,
+                                   char *why, size_t n);
+/* Hand n items (filled on the loop, each with its owner) to the writer, in
+ * one batch; t_submit: when (srv_ls_now), 0 without loop statistics. On 0
+ * the items and owners arrays are the writer's (it frees them); -1 when out
+ * of memory (nothing handed, still the caller's). */
+int srv_committer_submit(srv_committer *c, srv_batch_item *items, void **owners, int n,
+                         int64_t t_submit);
 /* On the event loop: finish the commits that are back. */
 void srv_committer_drain(srv_committer *c);
 /* A write of the loop's (chat, session, account) run on the writer thread,
