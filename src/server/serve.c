@@ -396,6 +396,8 @@ int cmd_serve(int argc, char **argv)
     srv_clients_register(&(srv_client_ops){srv_ws_send_json, srv_ws_want_state});
     /* and asks the cluster (a single node: the hooks say so) */
     srv_tables_register(&srv_cluster_table_hooks);
+    /* and the store's migration to schema 5 makes name skeletons as names.c does */
+    srv_schema_name_skeleton(srv_name_skeleton);
     char why[300];
     g_storage.store = srv_store_open(o.db, o.sync_full, why, sizeof why);
     if (!g_storage.store) {

@@ -302,8 +302,6 @@ int64_t srv_game_clock_ms(const srv_game *g);
 /* The turn_clock part of a commit (on the loop), and its write (writer). */
 void srv_turn_batch(srv_batch_item *it, const srv_game *g);
 int srv_turn_write(db_conn *db, const srv_batch_item *it);
-/* The table turn_clock (schema version 3: store.c's migrations). */
-int srv_turn_schema(db_conn *db);
 /* A turn-based game read back: its clock from turn_clock. */
 int srv_turn_loaded(db_conn *db, srv_game *g);
 /* At most this many turn-based games in play per player (docs/protocol.md). */
@@ -322,8 +320,6 @@ int srv_result_write(db_conn *db, const char *game, const srv_result *r);
 /* The accounts of the seats (0: none), and their rows in game_players. */
 void srv_players_of(const srv_game *g, int64_t *user);
 int srv_players_write(db_conn *db, const char *game, const int64_t *user, int n);
-/* Schema version 3: results, ratings, rating_changes, game_players. */
-int srv_players_schema(db_conn *db);
 /* A finished game read back: its rematch link. */
 int srv_results_loaded(db_conn *db, srv_game *g);
 srv_bots *srv_bots_start(int nthreads);
@@ -445,5 +441,35 @@ extern srv_table_hooks srv_table_up; /* the hooks registered (lobby.c) */
 /* 1 when this node may play g now: not waiting to be rebuilt (reload_due),
  * and on a cluster its lease is held and good. */
 int srv_game_playable(const srv_game *g);
+
+/* ---- games stored and loaded (saved.c) ---- */
+int srv_store_create_game(srv_store *s, srv_game *g);
+int srv_store_update_meta(srv_store *s, srv_game *g);
+/* One transaction: every pending move and meta change of the listed games. */
+int srv_store_commit(srv_store *s, srv_game *list);
+/* A game's share of a commit, copied from it on the loop (store.h). */
+int srv_batch_fill(srv_batch_item *it, srv_game *g);
+/* Load every game in play (replaying moves) after checking the file
+ * (PRAGMA quick_check). Each game that cannot be loaded is reported with its
+ * id and reason on standard error; with any of them, or a damaged file, -1
+ * (refuse to start) unless skip_damaged. Returns the count or -1. */
+int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n);
+/* A game read from the database (moves replayed): a finished one, or a
+ * turn-based one out of memory (turnbased.c). NULL: none. */
+srv_game *srv_store_load_over(srv_store *s, const char *id);
+/* The same on another thread's connection db (reads.c). */
+srv_game *srv_store_load_db(db_conn *db, const char *id);
+/* Summaries (as GET /api/games) of the newest `limit` finished games. */
+json_t *srv_store_list_over(srv_store *s, int limit);
+/* The same lists from the rows only, on any thread's connection (reads.c);
+ * then, on the loop, srv_list_held puts the summaries of games held in
+ * memory in place of their rows (over), or drops them (in play: listed from
+ * memory). */
+json_t *srv_store_list_over_db(db_conn *db, int limit);
+json_t *srv_store_list_idle_db(db_conn *db, int limit);
+void srv_list_held(json_t *a, int over);
+/* Summaries of the newest `limit` turn-based games in play that are not in
+ * memory (turnbased.c: a game nobody looks at is dropped from memory). */
+json_t *srv_store_list_idle(srv_store *s, int limit);
 
 #endif

@@ -18,60 +18,6 @@
 
 #include "game/game_impl.h"
 
-/* Schema version 3 (store.c's migrations): turn-based clocks, results,
- * ratings, their changes, and which account sat in which game. */
-int srv_players_schema(db_conn *db)
-{
-    static const char *sql =
-        "CREATE TABLE IF NOT EXISTS results ("
-        " game TEXT PRIMARY KEY, finished INTEGER NOT NULL, scores TEXT NOT NULL,"
-        " winners TEXT NOT NULL, rated INTEGER NOT NULL, rematch TEXT) WITHOUT ROWID;"
-        "CREATE INDEX IF NOT EXISTS results_finished ON results(finished);"
-        "CREATE TABLE IF NOT EXISTS ratings ("
-        " user_id INTEGER NOT NULL, edition TEXT NOT NULL, rating REAL NOT NULL,"
-        " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
-        " updated INTEGER NOT NULL, PRIMARY KEY (user_id, edition)) WITHOUT ROWID;"
-        "CREATE INDEX IF NOT EXISTS ratings_board ON ratings(edition, rating);"
-        "CREATE TABLE IF NOT EXISTS rating_changes ("
-        " game TEXT NOT NULL, user_id INTEGER NOT NULL, edition TEXT NOT NULL,"
-        " seat INTEGER NOT NULL, place INTEGER NOT NULL, rating_before REAL NOT NULL,"
-        " deviation_before REAL NOT NULL, rating_after REAL NOT NULL,"
-        " deviation_after REAL NOT NULL, PRIMARY KEY (game, user_id)) WITHOUT ROWID;"
-        "CREATE TABLE IF NOT EXISTS game_players ("
-        " user_id INTEGER NOT NULL, game TEXT NOT NULL, seat INTEGER NOT NULL,"
-        " PRIMARY KEY (user_id, game)) WITHOUT ROWID;";
-    if (db_script(db, sql) != 0)
-        return -1;
-    /* the accounts of the games stored so far (seats JSON: owner "u:ID"),
-       read in C so that both back ends fill it (a PostgreSQL database made
-       by an older chartered, at version 2, has games and accounts too) */
-    db_rows *r = db_query(db, "SELECT id, seats FROM games", 0, NULL);
-    if (!r)
-        return -1;
-    int st, rc = 0;
-    while (rc == 0 && (st = db_next(r)) == 1) {
-        json_t *seats = db_text(r, 1) ? json_loads(db_text(r, 1), 0, NULL) : NULL;
-        size_t i;
-        json_t *o;
-        json_array_foreach(seats, i, o) {
-            const char *ow = json_string_value(json_object_get(o, "owner"));
-            char *end = NULL;
-            long long uid = ow && !strncmp(ow, "u:", 2) ? strtoll(ow + 2, &end, 10) : 0;
-            if (uid <= 0 || !end || *end || i >= CH_MAX_PLAYERS)
-                continue;
-            if (db_exec(db, "INSERT INTO game_players(user_id, game, seat) VALUES($1,$2,$3) "
-                        "ON CONFLICT DO NOTHING",
-                        DB_P(DB_I((int64_t)uid), DB_T(db_text(r, 0)), DB_I((int64_t)i))) != 0) {
-                rc = -1;
-                break;
-            }
-        }
-        json_decref(seats);
-    }
-    int e = db_end(r);
-    return rc == 0 && e == 0 ? 0 : -1;
-}
-
 int srv_results_loaded(db_conn *db, srv_game *g)
 {
     g->rematch[0] = 0;

@@ -54,21 +54,6 @@ int64_t srv_game_clock_ms(const srv_game *g)
     return (int64_t)g->turn_timer * 1000;
 }
 
-int srv_turn_schema(db_conn *db)
-{
-    /* a database of the few builds that made turn_clock before the schema
-       had versions lacks to_move: the table held only clocks, which the
-       next commit of each game writes again */
-    if (db_has_column(db, "turn_clock", "game") && !db_has_column(db, "turn_clock", "to_move") &&
-        db_script(db, "ALTER TABLE turn_clock ADD COLUMN to_move INTEGER NOT NULL DEFAULT 0") != 0)
-        return -1;
-    return db_script(db, "CREATE TABLE IF NOT EXISTS turn_clock ("
-                     " game TEXT PRIMARY KEY, since INTEGER NOT NULL, days INTEGER NOT NULL,"
-                     " to_move INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
-                     "CREATE INDEX IF NOT EXISTS turn_clock_since ON turn_clock(since);") == 0
-               ? 0 : -1;
-}
-
 int srv_turn_read(srv_game *g, json_t *req, char *why, size_t n)
 {
     json_t *mode = json_object_get(req, "mode"), *days = json_object_get(req, "days");

@@ -183,4 +183,17 @@ void srv_client_addr(struct lws *wsi, char *out, size_t n);
 /* The same: the client's address as text ("" when unknown). */
 void srv_peer_addr(struct lws *wsi, char *out, size_t n);
 
+/* ---- random tokens and their hashes (tokens.c) ---- */
+#define SRV_TOKEN_HEX 32      /* 128-bit seat tokens */
+#define SRV_HASH_HEX 64       /* BLAKE2b-256 of a token, as stored */
+/* nhex hex digits from the OS random source into out (nhex+1 bytes). 0 or -1. */
+int srv_random_hex(char *out, int nhex);
+uint64_t srv_random_u64(void);
+/* Constant-time comparison of two NUL-terminated tokens. */
+int srv_token_equal(const char *a, const char *b);
+/* The stored form of a token: BLAKE2b-256 of its text, 64 hex digits. */
+void srv_token_hash(const char *token, char out[SRV_HASH_HEX + 1]);
+/* 1 when token hashes to hash (compared in constant time). */
+int srv_token_matches(const char *token, const char *hash);
+
 #endif

@@ -8,8 +8,6 @@
 #include "store/store.h"
 #include "people/rating.h"
 
-#define SRV_TOKEN_HEX 32      /* 128-bit seat tokens */
-#define SRV_HASH_HEX 64       /* BLAKE2b-256 of a token, as stored */
 #define SRV_SESSION_HEX 64    /* 256-bit session tokens (the cookie) */
 #define SRV_OWNER_MAX 40      /* "u:ID" or "g:SID" */
 /* Who sends a request: the session of its cookie (session.c). */
@@ -19,15 +17,6 @@ typedef struct srv_ident {
     int64_t user_id;            /* 0 for a guest */
     char hash[SRV_HASH_HEX + 1]; /* the session's stored hash */
 } srv_ident;
-/* nhex hex digits from the OS random source into out (nhex+1 bytes). 0 or -1. */
-int srv_random_hex(char *out, int nhex);
-uint64_t srv_random_u64(void);
-/* Constant-time comparison of two NUL-terminated tokens. */
-int srv_token_equal(const char *a, const char *b);
-/* The stored form of a token: BLAKE2b-256 of its text, 64 hex digits. */
-void srv_token_hash(const char *token, char out[SRV_HASH_HEX + 1]);
-/* 1 when token hashes to hash (compared in constant time). */
-int srv_token_matches(const char *token, const char *hash);
 /* The session of a request's cookie (HTTP or the WebSocket upgrade) into id
  * (owner "" when none, expired, or the request comes from another site). */
 void srv_ident_of(struct lws *wsi, srv_ident *id);
@@ -100,9 +89,6 @@ int srv_account_set_hash(db_conn *db, int64_t user_id, const char *pwhash);
 /* 1 when an account's name looks like name (srv_name_skeleton), 0 not, -1
  * error. */
 int srv_account_lookalike(db_conn *db, const char *name);
-/* Schema version 5 (store.c's migration): sessions.last_seen, addr, agent;
- * accounts.name_skel, filled for the accounts there are; chat.guest. */
-int srv_accounts_schema_v5(db_conn *db);
 /* 1 when the request's Origin names another host than its Host. */
 int srv_cross_site(struct lws *wsi);
 /* 1 when the session with that hash still exists (not logged out). */

@@ -398,47 +398,6 @@ int srv_account_lookalike(db_conn *c, const char *name)
     return rc != 0 ? -1 : v == 1;
 }
 
-int srv_accounts_schema_v5(db_conn *c)
-{
-    if (db_script(c, "ALTER TABLE sessions ADD COLUMN last_seen INTEGER;"
-                     "ALTER TABLE sessions ADD COLUMN addr TEXT;"
-                     "ALTER TABLE sessions ADD COLUMN agent TEXT;"
-                     "ALTER TABLE accounts ADD COLUMN name_skel TEXT;"
-                     "ALTER TABLE chat ADD COLUMN guest INTEGER;"
-                     "CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);"
-                     "CREATE INDEX IF NOT EXISTS sessions_created ON sessions(created);"
-                     "CREATE INDEX IF NOT EXISTS accounts_skel ON accounts(name_skel);") != 0)
-        return -1;
-    /* the skeletons of the accounts there are, made in C (names.c) */
-    db_rows *r = db_query(c, "SELECT id, name FROM accounts", 0, NULL);
-    if (!r)
-        return -1;
-    struct acc {
-        int64_t id;
-        char skel[128];
-    } *a = NULL;
-    size_t n = 0;
-    int rc = 0;
-    while (db_next(r) == 1) {
-        struct acc *na = realloc(a, (n + 1) * sizeof *a);
-        if (!na) {
-            rc = -1;
-            break;
-        }
-        a = na;
-        a[n].id = db_int(r, 0);
-        srv_name_skeleton(db_text(r, 1) ? db_text(r, 1) : "", a[n].skel, sizeof a[n].skel);
-        n++;
-    }
-    if (db_end(r) != 0)
-        rc = -1;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = db_exec(c, "UPDATE accounts SET name_skel = $1 WHERE id = $2",
-                     DB_P(DB_T(a[i].skel), DB_I(a[i].id))) ? -1 : 0;
-    free(a);
-    return rc;
-}
-
 int srv_account_set_hash(db_conn *wdb, int64_t user_id, const char *pwhash)
 {
     return db_exec(wdb, "UPDATE accounts SET pwhash = $1 WHERE id = $2",

@@ -36,11 +36,14 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
 db_conn *srv_store_db(srv_store *s);
 /* The schema version this code writes (db_schema_version). */
 #define SRV_SCHEMA_VERSION 6
+/* Bring db's schema up to SRV_SCHEMA_VERSION in one transaction (schema.c;
+ * srv_store_open runs it): 0, or -1 with the reason. */
+int srv_schema_migrate(db_conn *db, char *why, size_t n);
+/* The name skeleton of an account (names.c's srv_name_skeleton), which the
+ * migration to version 5 writes for the accounts there are; the people
+ * layer's, registered by serve.c before the store opens. */
+void srv_schema_name_skeleton(void (*skel)(const char *name, char *out, size_t n));
 void srv_store_close(srv_store *s);
-int srv_store_create_game(srv_store *s, srv_game *g);
-int srv_store_update_meta(srv_store *s, srv_game *g);
-/* One transaction: every pending move and meta change of the listed games. */
-int srv_store_commit(srv_store *s, srv_game *list);
 /* One game's share of a commit, copied from the game on the event loop so
  * that the writer thread (committer.c) writes it without touching the game:
  * its pending moves, and its seats and status when they changed. */
@@ -58,8 +61,11 @@ typedef struct srv_batch_item {
     unsigned to_move;           /* the people to move (bit s: seat s) */
     struct srv_result *result;  /* the game ended: its result (results.c) */
     int64_t users[CH_MAX_PLAYERS]; /* with seats: each seat's account, 0 none */
+    /* the item's other rows (turn clock, players, result), written in the
+       same transaction after its moves and seats; set by whoever filled it
+       (the game layer, saved.c); NULL: none */
+    int (*write_rows)(db_conn *db, const struct srv_batch_item *it);
 } srv_batch_item;
-int srv_batch_fill(srv_batch_item *it, srv_game *g);
 void srv_batch_free(srv_batch_item *it);
 /* Write the items in one transaction; -1 (rolled back) on failure, or
  * SRV_STORE_CONFLICT when a row was there already: another writer (another
@@ -100,32 +106,15 @@ typedef void (*srv_dbjob_done)(void *arg);
 int srv_dbjob_submit(srv_dbjob_fn run, srv_dbjob_done done, void *arg);
 /* Write what was handed, finish it, and stop the thread. */
 void srv_committer_stop(srv_committer *c);
-/* Load every game in play (replaying moves) after checking the file
- * (PRAGMA quick_check). Each game that cannot be loaded is reported with its
- * id and reason on standard error; with any of them, or a damaged file, -1
- * (refuse to start) unless skip_damaged. Returns the count or -1. */
-int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n);
 /* 0 when the database can be written, else -1 with the reason. */
 int srv_store_writable(srv_store *s, char *why, size_t n);
-/* A game read from the database (moves replayed): a finished one, or a
- * turn-based one out of memory (turnbased.c). NULL: none. */
-srv_game *srv_store_load_over(srv_store *s, const char *id);
-/* The same on another thread's connection db (reads.c). */
-srv_game *srv_store_load_db(db_conn *db, const char *id);
-/* Summaries (as GET /api/games) of the newest `limit` finished games. */
-json_t *srv_store_list_over(srv_store *s, int limit);
-/* The same lists from the rows only, on any thread's connection (reads.c);
- * then, on the loop, srv_list_held puts the summaries of games held in
- * memory in place of their rows (over), or drops them (in play: listed from
- * memory). */
-json_t *srv_store_list_over_db(db_conn *db, int limit);
-json_t *srv_store_list_idle_db(db_conn *db, int limit);
-void srv_list_held(json_t *a, int over);
-/* Summaries of the newest `limit` turn-based games in play that are not in
- * memory (turnbased.c: a game nobody looks at is dropped from memory). */
-json_t *srv_store_list_idle(srv_store *s, int limit);
-/* The move list of a game as [{"player","move"}...]. */
+/* The move list of a game as [{"player","move"}...]; the same on a
+ * connection db (any thread's). */
 json_t *srv_store_moves(srv_store *s, const char *id);
+json_t *srv_moves_read(db_conn *db, const char *id);
+/* Keep the reason of s's failed write (srv_store_errmsg; db.h: with the
+ * system's reason for an I/O error: EFBIG, EROFS, ENOSPC). */
+void srv_store_note_err(srv_store *s);
 /* A finished game's result as the writer stores it (docs/ratings.md). */
 typedef struct srv_result {
     int n, edition, rated;

@@ -12,7 +12,7 @@
 
 #include <sodium.h>
 
-#include "people/people.h"
+#include "net/net.h"
 
 static int fill_random(unsigned char *p, size_t n)
 {

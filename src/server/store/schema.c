@@ -1,0 +1,278 @@
+/* schema.c: the database's schema, versioned, and its migrations: every
+ * table of every layer is made here (games and moves, accounts and sessions,
+ * chat, turn clocks, results and ratings), so that a database is brought up
+ * to date in one place and one transaction when the store opens. Version 5
+ * fills the accounts' name skeletons, which the people layer makes
+ * (names.c): it registers that function (srv_schema_name_skeleton). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+
+static void (*name_skeleton)(const char *name, char *out, size_t n);
+
+void srv_schema_name_skeleton(void (*skel)(const char *name, char *out, size_t n))
+{
+    name_skeleton = skel;
+}
+
+static int turn_schema(db_conn *db)
+{
+    /* a database of the few builds that made turn_clock before the schema
+       had versions lacks to_move: the table held only clocks, which the
+       next commit of each game writes again */
+    if (db_has_column(db, "turn_clock", "game") && !db_has_column(db, "turn_clock", "to_move") &&
+        db_script(db, "ALTER TABLE turn_clock ADD COLUMN to_move INTEGER NOT NULL DEFAULT 0") != 0)
+        return -1;
+    return db_script(db, "CREATE TABLE IF NOT EXISTS turn_clock ("
+                     " game TEXT PRIMARY KEY, since INTEGER NOT NULL, days INTEGER NOT NULL,"
+                     " to_move INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+                     "CREATE INDEX IF NOT EXISTS turn_clock_since ON turn_clock(since);") == 0
+               ? 0 : -1;
+}
+
+/* Schema version 3 (store.c's migrations): turn-based clocks, results,
+ * ratings, their changes, and which account sat in which game. */
+static int players_schema(db_conn *db)
+{
+    static const char *sql =
+        "CREATE TABLE IF NOT EXISTS results ("
+        " game TEXT PRIMARY KEY, finished INTEGER NOT NULL, scores TEXT NOT NULL,"
+        " winners TEXT NOT NULL, rated INTEGER NOT NULL, rematch TEXT) WITHOUT ROWID;"
+        "CREATE INDEX IF NOT EXISTS results_finished ON results(finished);"
+        "CREATE TABLE IF NOT EXISTS ratings ("
+        " user_id INTEGER NOT NULL, edition TEXT NOT NULL, rating REAL NOT NULL,"
+        " deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
+        " updated INTEGER NOT NULL, PRIMARY KEY (user_id, edition)) WITHOUT ROWID;"
+        "CREATE INDEX IF NOT EXISTS ratings_board ON ratings(edition, rating);"
+        "CREATE TABLE IF NOT EXISTS rating_changes ("
+        " game TEXT NOT NULL, user_id INTEGER NOT NULL, edition TEXT NOT NULL,"
+        " seat INTEGER NOT NULL, place INTEGER NOT NULL, rating_before REAL NOT NULL,"
+        " deviation_before REAL NOT NULL, rating_after REAL NOT NULL,"
+        " deviation_after REAL NOT NULL, PRIMARY KEY (game, user_id)) WITHOUT ROWID;"
+        "CREATE TABLE IF NOT EXISTS game_players ("
+        " user_id INTEGER NOT NULL, game TEXT NOT NULL, seat INTEGER NOT NULL,"
+        " PRIMARY KEY (user_id, game)) WITHOUT ROWID;";
+    if (db_script(db, sql) != 0)
+        return -1;
+    /* the accounts of the games stored so far (seats JSON: owner "u:ID"),
+       read in C so that both back ends fill it (a PostgreSQL database made
+       by an older chartered, at version 2, has games and accounts too) */
+    db_rows *r = db_query(db, "SELECT id, seats FROM games", 0, NULL);
+    if (!r)
+        return -1;
+    int st, rc = 0;
+    while (rc == 0 && (st = db_next(r)) == 1) {
+        json_t *seats = db_text(r, 1) ? json_loads(db_text(r, 1), 0, NULL) : NULL;
+        size_t i;
+        json_t *o;
+        json_array_foreach(seats, i, o) {
+            const char *ow = json_string_value(json_object_get(o, "owner"));
+            char *end = NULL;
+            long long uid = ow && !strncmp(ow, "u:", 2) ? strtoll(ow + 2, &end, 10) : 0;
+            if (uid <= 0 || !end || *end || i >= CH_MAX_PLAYERS)
+                continue;
+            if (db_exec(db, "INSERT INTO game_players(user_id, game, seat) VALUES($1,$2,$3) "
+                        "ON CONFLICT DO NOTHING",
+                        DB_P(DB_I((int64_t)uid), DB_T(db_text(r, 0)), DB_I((int64_t)i))) != 0) {
+                rc = -1;
+                break;
+            }
+        }
+        json_decref(seats);
+    }
+    int e = db_end(r);
+    return rc == 0 && e == 0 ? 0 : -1;
+}
+
+static int accounts_schema_v5(db_conn *c)
+{
+    if (db_script(c, "ALTER TABLE sessions ADD COLUMN last_seen INTEGER;"
+                     "ALTER TABLE sessions ADD COLUMN addr TEXT;"
+                     "ALTER TABLE sessions ADD COLUMN agent TEXT;"
+                     "ALTER TABLE accounts ADD COLUMN name_skel TEXT;"
+                     "ALTER TABLE chat ADD COLUMN guest INTEGER;"
+                     "CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);"
+                     "CREATE INDEX IF NOT EXISTS sessions_created ON sessions(created);"
+                     "CREATE INDEX IF NOT EXISTS accounts_skel ON accounts(name_skel);") != 0)
+        return -1;
+    /* the skeletons of the accounts there are, made in C by the people
+       layer (names.c, registered: srv_schema_name_skeleton) */
+    db_rows *r = db_query(c, "SELECT id, name FROM accounts", 0, NULL);
+    if (!r)
+        return -1;
+    struct acc {
+        int64_t id;
+        char skel[128];
+    } *a = NULL;
+    size_t n = 0;
+    int rc = 0;
+    while (db_next(r) == 1) {
+        struct acc *na = realloc(a, (n + 1) * sizeof *a);
+        if (!na) {
+            rc = -1;
+            break;
+        }
+        a = na;
+        a[n].id = db_int(r, 0);
+        if (!name_skeleton) { /* not registered: the skeletons cannot be made */
+            rc = -1;
+            break;
+        }
+        name_skeleton(db_text(r, 1) ? db_text(r, 1) : "", a[n].skel, sizeof a[n].skel);
+        n++;
+    }
+    if (db_end(r) != 0)
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = db_exec(c, "UPDATE accounts SET name_skel = $1 WHERE id = $2",
+                     DB_P(DB_T(a[i].skel), DB_I(a[i].id))) ? -1 : 0;
+    free(a);
+    return rc;
+}
+
+/* The schema is versioned (db_schema_version: SQLite's PRAGMA user_version,
+ * PostgreSQL's schema_version table) and upgraded in place by the
+ * migrations below, in order, in one transaction: a database made by an
+ * older chartered opens and is brought up to date; one made by a newer
+ * chartered is refused rather than misread. The tables are written once, in
+ * SQLite's dialect; db_script translates them for PostgreSQL.
+ *
+ * Version 1: games and moves (databases from before versioning say 0 and
+ * have exactly these tables). The moves' primary key (game, n) refuses a
+ * second writer of move n of a game (DB_CONFLICT): two servers on one
+ * PostgreSQL can never both write it. */
+static const char *schema_v1 =
+    "CREATE TABLE IF NOT EXISTS games ("
+    " id TEXT PRIMARY KEY, setup TEXT NOT NULL, seats TEXT NOT NULL,"
+    " status TEXT NOT NULL, turn_timer INTEGER NOT NULL, created INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS moves ("
+    " game TEXT NOT NULL, n INTEGER NOT NULL, player INTEGER NOT NULL, move TEXT NOT NULL,"
+    " PRIMARY KEY (game, n)) WITHOUT ROWID;"
+    /* finished games are listed newest first from the database */
+    "CREATE INDEX IF NOT EXISTS games_status ON games(status, created);";
+
+/* Version 2: accounts and sessions (session.c); seat tokens kept as hashes
+ * (hash_seat_tokens). */
+static const char *schema_v2 =
+    "CREATE TABLE IF NOT EXISTS accounts ("
+    " id INTEGER PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
+    " pwhash TEXT NOT NULL, created INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS sessions ("
+    " hash TEXT PRIMARY KEY, sid TEXT NOT NULL UNIQUE, user_id INTEGER REFERENCES accounts(id),"
+    " guest_name TEXT, created INTEGER NOT NULL);";
+
+/* Version 4: the chat of each table (chat.c), kept with the game. */
+static const char *schema_v4 =
+    "CREATE TABLE IF NOT EXISTS chat ("
+    " game TEXT NOT NULL, n INTEGER NOT NULL, decision INTEGER NOT NULL,"
+    " channel INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL,"
+    " at INTEGER NOT NULL, PRIMARY KEY (game, n)) WITHOUT ROWID;";
+
+/* Version 6: e-mail (people/mail.c, issue 32): an account's address, the
+ * tokens of its links (stored hashed), the queue of messages (kept until
+ * sent, so a relay that is down delays mail and loses none), and when each
+ * person was last told of their turn in each game. */
+static const char *schema_v6 =
+    "CREATE TABLE IF NOT EXISTS emails ("
+    " user_id INTEGER NOT NULL PRIMARY KEY, address TEXT NOT NULL, confirmed INTEGER NOT NULL,"
+    " lang TEXT NOT NULL, turn_mail INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS mail_tokens ("
+    " hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL, kind TEXT NOT NULL, address TEXT NOT NULL,"
+    " expires INTEGER NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS mail_queue ("
+    " id INTEGER PRIMARY KEY, to_addr TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL,"
+    " unsub TEXT, created INTEGER NOT NULL, next_try INTEGER NOT NULL, attempts INTEGER NOT NULL,"
+    " sent INTEGER, last_error TEXT);"
+    "CREATE INDEX IF NOT EXISTS mail_queue_due ON mail_queue(sent, next_try);"
+    "CREATE TABLE IF NOT EXISTS turn_mails ("
+    " user_id INTEGER NOT NULL, game TEXT NOT NULL, at INTEGER NOT NULL,"
+    " PRIMARY KEY (user_id, game)) WITHOUT ROWID;";
+
+/* Version 2: every stored seat token becomes its hash (tokens.c). */
+static int hash_seat_tokens(db_conn *db)
+{
+    db_rows *r = db_query(db, "SELECT id, seats FROM games", 0, NULL);
+    if (!r)
+        return -1;
+    int st, rc = 0;
+    while (rc == 0 && (st = db_next(r)) == 1) {
+        const char *text = db_text(r, 1);
+        json_t *seats = text ? json_loads(text, 0, NULL) : NULL;
+        size_t i;
+        json_t *o;
+        int changed = 0;
+        json_array_foreach(seats, i, o) {
+            const char *tok = json_string_value(json_object_get(o, "token"));
+            if (tok) {
+                char h[SRV_HASH_HEX + 1];
+                srv_token_hash(tok, h);
+                json_object_set_new(o, "token_hash", json_string(h));
+                json_object_del(o, "token");
+                changed = 1;
+            }
+        }
+        char *out = changed ? json_dumps(seats, JSON_COMPACT) : NULL;
+        json_decref(seats);
+        if (!out)
+            continue;
+        rc = db_exec(db, "UPDATE games SET seats = $1 WHERE id = $2",
+                     DB_P(DB_T(out), DB_T(db_text(r, 0))));
+        free(out);
+    }
+    int e = db_end(r);
+    return rc == 0 && e == 0 ? 0 : -1;
+}
+
+int srv_schema_migrate(db_conn *db, char *why, size_t n)
+{
+    if (db_migration_begin(db) != 0) {
+        snprintf(why, n, "%s", db_errmsg(db));
+        db_rollback(db);
+        return -1;
+    }
+    int v = db_schema_version(db);
+    const char *step = "reading the schema version";
+    if (v < 0)
+        goto fail;
+    if (v > SRV_SCHEMA_VERSION) {
+        db_rollback(db);
+        snprintf(why, n, "the database has schema version %d, made by a newer chartered "
+                 "(this one knows up to %d)", v, SRV_SCHEMA_VERSION);
+        return -1;
+    }
+    step = "migration to version 1";
+    if (v < 1 && db_script(db, schema_v1) != 0)
+        goto fail;
+    step = "migration to version 2";
+    if (v < 2 && (db_script(db, schema_v2) != 0 || hash_seat_tokens(db) != 0))
+        goto fail;
+    /* Version 3: turn-based clocks (turnbased.c), results, ratings and who
+       played which game (results.c) */
+    step = "migration to version 3";
+    if (v < 3 && (turn_schema(db) != 0 || players_schema(db) != 0))
+        goto fail;
+    step = "migration to version 4";
+    if (v < 4 && db_script(db, schema_v4) != 0)
+        goto fail;
+    /* Version 5: sessions' last use and origin, accounts' name skeletons
+       (session.c, names.c; issue 28) */
+    step = "migration to version 5";
+    if (v < 5 && accounts_schema_v5(db) != 0)
+        goto fail;
+    step = "migration to version 6";
+    if (v < 6 && db_script(db, schema_v6) != 0)
+        goto fail;
+    step = "setting the schema version";
+    if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)
+        goto fail;
+    if (db_commit(db) == 0)
+        return 0;
+    step = "committing the migration";
+fail:
+    snprintf(why, n, "%s: %s", step, db_errmsg(db));
+    db_rollback(db);
+    return -1;
+}
+
