@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/game.h"
+#include "game/game_impl.h"
 
 #define SRV_BACKOFF_FIRST_MS 100
 #define SRV_BACKOFF_MAX_MS 30000

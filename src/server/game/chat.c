@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "game/game.h"
+#include "game/game_impl.h"
 
 #define CHAT_MAX_BYTES 500
 #define CHAT_HISTORY 50

@@ -1,7 +1,7 @@
 /* clients.c: the connections of a table as the game layer sees them: it
  * tells a connection something through the hooks the API registers
  * (srv_client_ops, game.h), never by calling the API itself. */
-#include "game/game.h"
+#include "game/game_impl.h"
 
 static srv_client_ops ops;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/game.h"
+#include "game/game_impl.h"
 
 /* Nothing of g's commit was written: its pending moves are taken back (moves
  * made after the failed ones go too: none of them was acknowledged). The

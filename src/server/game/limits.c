@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/game.h"
+#include "game/game_impl.h"
 
 typedef struct limit_def {
     const char *env;
