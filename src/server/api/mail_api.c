@@ -22,7 +22,6 @@
 #include <sodium.h>
 
 #include "api/api.h"
-#include "serve.h"
 
 enum { M_INFO, M_SET, M_CONFIRM, M_PREFS, M_FORGOT, M_RESET, M_UNSUB };
 

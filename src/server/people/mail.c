@@ -33,7 +33,6 @@
 #include <sodium.h>
 
 #include "people/people.h"
-#include "serve.h"
 
 #define CONFIRM_MS (2LL * 86400 * 1000)
 #define RESET_MS (3600LL * 1000)
