@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cli_variants.sh: variant files (docs/variants.md, issue 36 item 1) through
 # every consumer: `new` (the game file keeps the variant and replays it),
-# `play` (saved and replayed), `selfplay`, `bench`, `arena`, `analyze` and
-# the Python API, each setting seen in the state it makes; a bad variant is
+# `play` (saved and replayed), `selfplay`, `bench`, `arena` and `analyze`,
+# each setting seen in the state it makes (the Python API: tests/python/
+# test_api.py, not run in sanitizer builds); a bad variant is
 # refused with file:line by each, a flag that contradicts it with the reason;
 # `play --arrangement FILE`. Then the comparison of issue 36: seat 1 given
 # f100 more (data/variants/first-seat-bonus.variant) against the rulebook's
@@ -139,39 +140,14 @@ grep -q "6 games played now (seeds 1..6, amsterdam, variant all settings" "$TMP/
     fail "analyze played no games of the variant"
 echo "ok: selfplay (every shipped variant), bench, arena, analyze"
 
-echo "== Python"
-LIB=$(dirname "$BIN")/lib/libchartered.so
-CHARTERED_LIB=$LIB PYTHONPATH=$ROOT/python /usr/bin/python3 - "$TMP/v/all.variant" "$V" <<'PY' ||
-import pickle, sys
-import chartered
-path, vdir = sys.argv[1], sys.argv[2]
-try:
-    chartered.load_game(variant=path)
-    raise SystemExit("a variant's arrangement file taken by Python")
-except ValueError as e:
-    assert "built-in arrangements only" in str(e), e
-g = chartered.load_game(variant=vdir + "/short-game.variant", players=3)
-s = g.new_initial_state(3)
-assert (s._st.warehouses_total, s._st.max_hand) == (40, 12)
-assert g.arrangement == "quick-battle"
-again = pickle.loads(pickle.dumps(s))
-assert again._st.warehouses_total == 40
-g = chartered.load_game(variant=vdir + "/first-seat-bonus.variant", players=3)
-assert [g.new_initial_state(1)._st.pl[p].cash for p in range(3)] == [400, 300, 300]
-try:
-    chartered.load_game("golden-age", variant=vdir + "/no-events.variant")
-    raise SystemExit("a contradicting edition taken")
-except ValueError:
-    pass
-try:
-    chartered.load_game(variant_text="variant x\nhands 7\n")
-    raise SystemExit("a bad variant taken")
-except chartered.ChError as e:
-    assert "variant:2: unknown setting 'hands'" in str(e), e
-PY
-    fail "Python's load_game(variant=...)"
-echo "ok: Python"
 
+# The comparison is statistics, not memory: in the sanitizer build (a
+# Debug build with ASan, where 1,800 greedy games take minutes) it is left
+# to the other builds.
+if ldd "$BIN" 2>/dev/null | grep -q libasan; then
+    echo "ok: the comparison is left to the builds without sanitizers"
+    exit 0
+fi
 echo "== comparison: seat 1 given f100 more"
 # Three greedy players (seeded, so the runs are reproducible): 600 games a
 # run put the bonus's effect on seat 1's score (about f260) at some six

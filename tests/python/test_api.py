@@ -10,6 +10,7 @@
   TypeError; the interpreter never aborts.
 - clone() is independent; the environment's mask matches the legal moves,
   and a masked-out slot is refused.
+- Variant files: load_game(variant=PATH) sets the variant's game up.
 usage: python3 test_api.py
 """
 import random
@@ -222,6 +223,35 @@ finally:
     _playout._CAP = saved
 nb = chartered.random_playout(b, 6)
 check(na == nb and a == b and a.is_terminal(), "random_playout with a short buffer differs")
+
+# variant files (docs/variants.md, issue 36): load_game(variant=PATH) sets
+# the variant's game up, pickles with its text, refuses contradicting
+# parameters, a bad file (with its line) and an arrangement file
+import os  # noqa: E402
+import pickle  # noqa: E402
+import tempfile  # noqa: E402
+vdir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "variants")
+g = chartered.load_game(variant=os.path.join(vdir, "short-game.variant"), players=3)
+s = g.new_initial_state(3)
+check((s._st.warehouses_total, s._st.max_hand, g.arrangement) == (40, 12, "quick-battle"),
+      "short-game.variant: supply, hand limit, arrangement")
+check(pickle.loads(pickle.dumps(s))._st.warehouses_total == 40, "a variant's state pickles")
+g = chartered.load_game(variant=os.path.join(vdir, "first-seat-bonus.variant"), players=3)
+check([g.new_initial_state(1)._st.pl[p].cash for p in range(3)] == [400, 300, 300],
+      "first-seat-bonus.variant: seat 1 has f100 more")
+check(raises(ValueError, chartered.load_game, "golden-age",
+             variant=os.path.join(vdir, "no-events.variant")) is not None,
+      "an edition against the variant's taken")
+try:
+    chartered.load_game(variant_text="variant x\nhands 7\n")
+    check(False, "a bad variant taken")
+except ChError as e:
+    check("variant:2: unknown setting 'hands'" in str(e), f"a bad variant's reason: {e}")
+with tempfile.NamedTemporaryFile("w", suffix=".variant", delete=False) as f:
+    f.write("variant file board\narrangement ./mine.arr\n")
+e = raises(ValueError, chartered.load_game, variant=f.name)
+check(e is not None and "built-in arrangements only" in str(e), f"an arrangement file taken: {e}")
+os.unlink(f.name)
 
 if failures:
     print(f"{len(failures)} failures")
