@@ -161,7 +161,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libwebsockets-evlib-ev")
 # librsvg2-bin: analyze's PNG plots; sqlite3: docs/deploy.md's look into the
-# database (and the old backup line); haproxy and postgresql: a cluster
+# database; haproxy and postgresql: a cluster
 # (docs/deploy.md), the Python package: python3-cffi, python3-numpy
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "librsvg2-bin, sqlite3")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "haproxy, postgresql, python3-cffi, python3-numpy")

@@ -12,6 +12,8 @@
 /* src/server: the game server (docs/protocol.md) */
 int cmd_serve(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_backup(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -34,6 +36,8 @@ static const command commands[] = {
     {"play", cmd_play, "play a game at the terminal against bots or friends"},
     {"serve", cmd_serve, "play online: web server, lobby, games (src/server)"},
     {"config", cmd_config, "check, list or show the server's settings (config files)"},
+    {"backup", cmd_backup, "copy a running server's SQLite database (mode 0600)"},
+    {"restore", cmd_restore, "put a backup back as a server's database"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *f)

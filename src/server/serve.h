@@ -43,5 +43,8 @@ void srv_options_usage(FILE *f, const char *web_default, const char *i18n_defaul
 void srv_options_free(void);
 void srv_options_default(srv_options *o);
 int cmd_config(int argc, char **argv);
+/* backup.c: `chartered backup` and `chartered restore` (SQLite). */
+int cmd_backup(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 
 #endif

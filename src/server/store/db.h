@@ -57,6 +57,11 @@ int db_kind(const db_conn *c);
  * commits the moves' acknowledgements wait for. 0 done (PostgreSQL:
  * nothing to do), -1 not started (c checkpoints itself, as before). */
 int db_checkpoint_aside(db_conn *c);
+/* SQLite's online backup: the chartered database file from copied into the
+ * file to (created, or overwritten page by page), as one consistent moment
+ * of it while a server may be writing (WAL), then checked (quick_check) and
+ * left as a single file (no WAL). 0, or -1 with why. backup.c's commands. */
+int db_sqlite_copy(const char *from, const char *to, char *why, size_t n);
 /* 1 when target names a PostgreSQL database. */
 int db_is_pg_target(const char *target);
 /* target as it may be printed: a password in it is shown as ***. */

@@ -537,3 +537,92 @@ db_conn *db_sqlite_open(const char *path, int sync_full, char *why, size_t n)
     sqlite3_busy_timeout(s->db, SRV_DB_BUSY_MS);
     return &s->h;
 }
+
+/* ---- online backup (chartered backup / restore, src/server/backup.c) ------ */
+
+/* 0 when db is a chartered database (its schema version, PRAGMA
+ * user_version, set, and the games and moves tables there), else -1. */
+static int sq_is_chartered(sqlite3 *db, const char *path, char *why, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    int found = 0;
+    if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM sqlite_master WHERE type = "
+                           "'table' AND name IN ('games', 'moves')) + (SELECT user_version > 0 "
+                           "FROM pragma_user_version)", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        found = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (found != 3) {
+        snprintf(why, n, "%s is not a chartered database (no schema version, games and moves)",
+                 path);
+        return -1;
+    }
+    return 0;
+}
+
+int db_sqlite_copy(const char *from, const char *to, char *why, size_t n)
+{
+    sqlite3 *src = NULL, *dst = NULL;
+    int rc = -1;
+    /* read-write without create: a missing source is an error, and a WAL
+       database's reader may need to write its -shm */
+    if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        snprintf(why, n, "cannot open %s: %s", from, src ? sqlite3_errmsg(src) : "out of memory");
+        goto out;
+    }
+    sqlite3_busy_timeout(src, 5000);
+    if (sq_is_chartered(src, from, why, n) != 0)
+        goto out;
+    if (sqlite3_open_v2(to, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        snprintf(why, n, "cannot open %s: %s", to, dst ? sqlite3_errmsg(dst) : "out of memory");
+        goto out;
+    }
+    /* every page in one step: one read transaction on the source, so the
+       copy is one consistent moment of it; in WAL mode the server's writer
+       goes on meanwhile (a step in pieces would start again at each of its
+       commits) */
+    sqlite3_backup *b = sqlite3_backup_init(dst, "main", src, "main");
+    if (!b) {
+        snprintf(why, n, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
+        goto out;
+    }
+    int st;
+    int tries = 0;
+    while ((st = sqlite3_backup_step(b, -1)) == SQLITE_BUSY || st == SQLITE_LOCKED) {
+        if (++tries > 500)
+            break;
+        sqlite3_sleep(10);
+    }
+    sqlite3_backup_finish(b);
+    if (st != SQLITE_DONE) {
+        snprintf(why, n, "copying %s failed: %s", from, sqlite3_errstr(st));
+        goto out;
+    }
+    /* the copy keeps the source's WAL mode in its header; a single file is
+       what a backup should be */
+    char *err = NULL;
+    if (sqlite3_exec(dst, "PRAGMA journal_mode=DELETE", NULL, NULL, &err) != SQLITE_OK) {
+        snprintf(why, n, "%s: %s", to, err ? err : "error");
+        sqlite3_free(err);
+        goto out;
+    }
+    sqlite3_stmt *q = NULL;
+    const char *ok = NULL;
+    if (sqlite3_prepare_v2(dst, "PRAGMA quick_check", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        ok = (const char *)sqlite3_column_text(q, 0);
+    if (!ok || strcmp(ok, "ok")) {
+        snprintf(why, n, "the copy %s fails its check: %s", to, ok ? ok : sqlite3_errmsg(dst));
+        sqlite3_finalize(q);
+        goto out;
+    }
+    sqlite3_finalize(q);
+    rc = 0;
+out:
+    sqlite3_close(src);
+    if (dst && sqlite3_close(dst) != SQLITE_OK && rc == 0) {
+        snprintf(why, n, "%s: cannot close it", to);
+        rc = -1;
+    }
+    return rc;
+}
