@@ -111,6 +111,9 @@ void srv_auth_answer_later(srv_pwjob *j, unsigned status, json_t *body, const ch
 /* The e-mail routes (mail_api.c): /api/email..., /api/password/forgot and
  * reset, /api/unsubscribe/TOKEN; 1 when `rest` is one of them. */
 int srv_mail_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* The challenge routes (challenge_api.c): /api/challenges...; 1 when
+ * `rest` is one of them. */
+int srv_challenge_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* Detach every connection of the session with that hash (logout). */
 void srv_ws_logout(const char *hash);
 /* The request in flight on this HTTP connection (auth_api.c). */

@@ -504,6 +504,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     int mrc; /* e-mail: addresses, password resets, unsubscribe (mail_api.c) */
     if (srv_mail_route(wsi, rest, pss->is_post, &mrc))
         return mrc;
+    int crc; /* challenges by name (challenge_api.c) */
+    if (srv_challenge_route(wsi, rest, pss->is_post, &crc))
+        return crc;
     int prc; /* players, leaderboards, "My games" (profile_api.c) */
     if (srv_profile_route(wsi, rest, pss->is_post, &prc, pss))
         return prc;

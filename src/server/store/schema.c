@@ -190,6 +190,17 @@ static const char *schema_v6 =
     " user_id INTEGER NOT NULL, game TEXT NOT NULL, at INTEGER NOT NULL,"
     " PRIMARY KEY (user_id, game)) WITHOUT ROWID;";
 
+/* Version 7: challenges by name (api/challenge_api.c, issue 32): who
+ * challenged whom to which settings, pending until answered; the game made
+ * when accepted. */
+static const char *schema_v7 =
+    "CREATE TABLE IF NOT EXISTS challenges ("
+    " id TEXT PRIMARY KEY, from_uid INTEGER NOT NULL, from_name TEXT NOT NULL,"
+    " to_uid INTEGER NOT NULL, to_name TEXT NOT NULL, settings TEXT NOT NULL,"
+    " status TEXT NOT NULL, created INTEGER NOT NULL, game TEXT, answered INTEGER) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS challenges_to ON challenges(to_uid, status);"
+    "CREATE INDEX IF NOT EXISTS challenges_from ON challenges(from_uid, status);";
+
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
 static int hash_seat_tokens(db_conn *db)
 {
@@ -263,6 +274,9 @@ int srv_schema_migrate(db_conn *db, char *why, size_t n)
         goto fail;
     step = "migration to version 6";
     if (v < 6 && db_script(db, schema_v6) != 0)
+        goto fail;
+    step = "migration to version 7";
+    if (v < 7 && db_script(db, schema_v7) != 0)
         goto fail;
     step = "setting the schema version";
     if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)
