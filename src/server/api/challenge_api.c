@@ -20,7 +20,6 @@
 #include <sodium.h>
 
 #include "api/api.h"
-#include "serve.h"
 
 /* At most this many pending challenges sent by one account: a person
  * cannot flood others' lobbies. */
@@ -294,9 +293,9 @@ static int make_game(cjob *c, char *why, size_t n)
     sodium_memzero(s->token, sizeof s->token);
     g->status = GAME_PLAYING;
     g->decide_since_ms = srv_now_ms();
-    if (srv_store_create_game(g_srv->store, g) != 0) {
+    if (srv_store_create_game(g_storage.store, g) != 0) {
         srv_game_free(g);
-        srv_storage_failed(srv_store_errmsg(g_srv->store));
+        srv_storage_failed(srv_store_errmsg(g_storage.store));
         snprintf(why, n, "the database refused the new game");
         return 500;
     }
