@@ -135,8 +135,8 @@ for i in $(seq 0 $((NODES - 1))); do
     RULES+="    use-server $n if { url_param(node) -m str $n }"$'\n'
     SERVERS+="    server $n 127.0.0.1:$p"$'\n'
     echo "node $n: pid $pid, http://127.0.0.1:$p/api/health, log $LOGS/$n.log"
-    # one node after the other: the first creates the tables, which the next
-    # one must not wait for longer than its lock timeout (bounded: 60 s)
+    # its start line before the next node (bounded: 60 s): the log then
+    # reads in order (nodes started at once wait for the first's tables)
     for _ in $(seq 1 600); do
         grep -q "serving on" "$LOGS/$n.log" 2>/dev/null && break
         kill -0 "$pid" 2>/dev/null || { echo "node $n stopped; its log:"; tail -n 20 "$LOGS/$n.log"; exit 1; }

@@ -258,6 +258,9 @@ for n in a b; do
     [[ "$cmd" == *"--config /etc/chartered/cluster.conf --config /etc/chartered/node-$n.conf --node $n"* ]] ||
         fail "chartered@$n's command: $cmd"
     [[ "$cmd" != *"$PW"* ]] || fail "the database password is on chartered@$n's command line"
+    # started at the same moment on a new database: none failed its start
+    # (the migration lock's wait, tests/cluster_startrace.py)
+    [ "$(show "chartered@$n.service" NRestarts)" = 0 ] || fail "chartered@$n was restarted"
     echo "ok: chartered@$n serves node $n on port $port, restarts $(show "chartered@$n.service" NRestarts): $cmd"
 done
 # HAProxy: no /dev/log in this guest for its unit's BindReadOnlyPaths=

@@ -341,6 +341,12 @@ static int pq_rollback(db_conn *c)
 static int pq_migration_begin(db_conn *c)
 {
     int rc = pq_begin(c);
+    /* servers starting at once on a new database wait here while the first
+       creates the tables: longer than the session's DB_LOCK_WAIT, which
+       made the others fail their start ("canceling statement due to lock
+       timeout", issue 35); for this transaction only */
+    if (rc == DB_OK)
+        rc = pq_exec(c, "SET LOCAL lock_timeout = '60s'", 0, NULL);
     if (rc == DB_OK)
         rc = pq_exec(c, "SELECT pg_advisory_xact_lock($1)", DB_P(DB_I(MIGRATION_LOCK)));
     if (rc == DB_OK)
