@@ -41,7 +41,7 @@ void ch_review_opts_default(ch_review_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->iterations = 0;
-    o->cpu = 0.15;
+    o->cpu = 0.2;
     o->width = 6;
     o->seed = 1;
 }

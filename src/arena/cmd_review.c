@@ -223,7 +223,7 @@ static void seat_names(json_t *setup, int np, int lang, char names[][64])
 int cmd_review(int argc, char **argv)
 {
     long iterations = 0;
-    double cpu = 0.15, min_gain = 3;
+    double cpu = 0.2, min_gain = 3;
     uint64_t seed = 1;
     int width = 6, top = 5, quiet = 0, seen_iter = 0, seen_cpu = 0;
     const char *svg_path = NULL, *png_path = NULL, *lang_s = NULL, *json_path = NULL;
@@ -231,7 +231,7 @@ int cmd_review(int argc, char **argv)
         {"iterations", 'i', OPT_INT, &iterations, "N", 1, 100000000,
          "playouts per decision (reproducible from the seed alone)", &seen_iter},
         {"cpu", 0, OPT_DOUBLE, &cpu, "S", 0, 0,
-         "seconds of CPU time per decision (default 0.15) instead of --iterations", &seen_cpu},
+         "seconds of CPU time per decision (default 0.2) instead of --iterations", &seen_cpu},
         {"seed", 's', OPT_U64, &seed, "S", 0, 0, "seed of the analysis (default 1)", NULL},
         {"width", 'w', OPT_INT, &width, "N", 1, 16,
          "the bot's best moves compared with each move played (default 6)", NULL},
