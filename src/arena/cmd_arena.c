@@ -204,7 +204,7 @@ int cmd_arena(int argc, char **argv)
                                 "Plays N games between bots, seats rotated so that each bot "
                                 "plays each seat\nequally, and prints win rates and ratings "
                                 "with 95% confidence intervals.\nA bot SPEC is NAME or "
-                                "NAME:OPTIONS for a built-in bot (random, greedy,\nismcts: "
+                                "NAME:OPTIONS for a built-in bot (random, greedy, rollout,\nismcts: "
                                 "'ismcts:iterations=500'), or exec:COMMAND for a program "
                                 "speaking the\nbot protocol (docs/bot-protocol.md), e.g. "
                                 "'exec:python3 examples/bot.py'.\n-b SPEC, --bot SPEC may be "
