@@ -7,6 +7,9 @@
 //   - an opt-in browser notification on this device (the Notifications API)
 //     when a game becomes this person's turn, unless that game is the page
 //     being looked at.
+// The same poll reads GET /api/challenges ("Challenges"): incoming
+// challenges count in the badge too, the lobby lists them (onChallenges),
+// and a new one gets an opt-in notification.
 // A light poll rather than a message on every connection: the lobby and
 // profile pages hold no WebSocket, and the read is a short indexed one.
 import { t } from './i18n.js';
@@ -19,6 +22,9 @@ let games = null;              // the last answer's games, or null before one
 let turnIds = null;            // ids of the games that were this person's turn
 const listeners = new Set();
 let badgeEl = null;
+let chall = null;              // the last GET /api/challenges answer
+let challIds = null;           // ids of the incoming challenges seen
+const challListeners = new Set();
 let started = false;
 
 // f(games) now (if known) and after every poll; returns the unsubscriber.
@@ -29,6 +35,30 @@ export function onMyGames(f) {
 }
 
 export function myGames() { return games; }
+
+// f({incoming, outgoing}) now (if known) and after every poll.
+export function onChallenges(f) {
+  challListeners.add(f);
+  if (chall) f(chall);
+  return () => challListeners.delete(f);
+}
+
+// Challenges are between accounts: a guest or no session has none (401).
+async function refreshChallenges() {
+  let next;
+  try {
+    next = await api('GET', '/api/challenges');
+  } catch (e) {
+    if (e.status !== 401) return;
+    next = { incoming: [], outgoing: [] };
+  }
+  const ids = new Set(next.incoming.map((c) => c.id));
+  if (challIds) for (const c of next.incoming) if (!challIds.has(c.id)) notifyChallenge(c);
+  challIds = ids;
+  chall = next;
+  drawBadge();
+  for (const f of challListeners) f(chall);
+}
 
 export async function refreshMyGames() {
   let next;
@@ -44,6 +74,7 @@ export async function refreshMyGames() {
   games = next;
   drawBadge();
   for (const f of listeners) f(games);
+  await refreshChallenges();
 }
 
 // The header's badge (app.js mounts it again whenever the header is redrawn).
@@ -60,17 +91,21 @@ export function mountBadge(el) {
     refreshMyGames();
     setInterval(refreshMyGames, POLL_MS);
     document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshMyGames(); });
-    onSession(() => { turnIds = null; refreshMyGames(); });
+    onSession(() => { turnIds = null; challIds = null; refreshMyGames(); });
   }
 }
 
 function drawBadge() {
   if (!badgeEl) return;
   const n = games ? games.filter((g) => g.your_turn).length : 0;
-  badgeEl.textContent = n ? String(n) : '';
-  badgeEl.hidden = !n;
-  badgeEl.title = n ? t('nav.badge_title', { n }) : '';
-  badgeEl.setAttribute('aria-label', n ? t('nav.badge_title', { n }) : '');
+  const c = chall ? chall.incoming.length : 0;
+  badgeEl.textContent = n + c ? String(n + c) : '';
+  badgeEl.hidden = !(n + c);
+  const title = [n ? t('nav.badge_title', { n }) : '', c ? t('nav.badge_challenges', { n: c }) : '']
+    .filter(Boolean).join(' · ');
+  badgeEl.title = title;
+  badgeEl.setAttribute('aria-label', title);
+  badgeEl.dataset.challenges = String(c);
 }
 
 // Notifications: asked for by the person (a checkbox), remembered per device.
@@ -106,21 +141,32 @@ export function notifyToggle() {
 }
 
 function notifyTurn(g) {
-  if (!notifyWanted() || !notifySupported() || Notification.permission !== 'granted') return;
   // the game on screen already says so (a chime, the title: effects.js)
   if (!document.hidden && location.hash.includes(g.id)) return;
-  const title = t('notify.your_turn');
-  const opts = {
+  notify(t('notify.your_turn'), {
     body: t('notify.body', { edition: t(`edition.${g.edition}`, { _default: g.edition }) }),
     tag: `turn-${g.id}`, icon: '/icon-192.png', data: { url: g.link },
-  };
+  });
+}
+
+// A new challenge: answered in the lobby, where it is listed.
+function notifyChallenge(c) {
+  const ed = c.settings && c.settings.edition;
+  notify(t('notify.challenge', { name: c.from }), {
+    body: t('notify.challenge_body', { name: c.from, edition: t(`edition.${ed}`, { _default: ed || '' }) }),
+    tag: `challenge-${c.id}`, icon: '/icon-192.png', data: { url: '/#/' },
+  });
+}
+
+function notify(title, opts) {
+  if (!notifyWanted() || !notifySupported() || Notification.permission !== 'granted') return;
   const mark = (how) => {
     document.body.dataset.notified = String((+document.body.dataset.notified || 0) + 1);
     document.body.dataset.notifiedBy = how;
   };
   const fromPage = () => {
     const n = new Notification(title, opts);
-    n.onclick = () => { window.focus(); location.hash = g.link.replace(/^\/?#/, '#'); n.close(); };
+    n.onclick = () => { window.focus(); location.hash = opts.data.url.replace(/^\/?#/, '#'); n.close(); };
     mark('page');
   };
   // through the service worker where there is one (phones need it), else

@@ -11,7 +11,7 @@ import { dateText } from './profile.js';
 import { positionField, positionBody } from './position.js';
 import { variantField, variantBody } from './variant.js';
 import { formRatedText } from './rated.js';
-import { onMyGames, myGames, refreshMyGames } from './badge.js';
+import { onMyGames, myGames, refreshMyGames, onChallenges } from './badge.js';
 import { yourGameRow } from './mygames.js';
 
 export class LobbyPage {
@@ -23,7 +23,7 @@ export class LobbyPage {
     this.load();
   }
 
-  destroy() { clearInterval(this.poll); if (this.unsub) this.unsub(); if (this.unsubMine) this.unsubMine(); }
+  destroy() { clearInterval(this.poll); if (this.unsub) this.unsub(); if (this.unsubMine) this.unsubMine(); if (this.unsubChall) this.unsubChall(); }
 
   async load() {
     try {
@@ -41,7 +41,46 @@ export class LobbyPage {
     // one's own games in play (badge.js's poll): "Your games" at the top,
     // and never offered as Watch in the open games (issue 32)
     this.unsubMine = onMyGames(() => { this.renderMine(); this.renderGames(); });
+    // challenges by name (badge.js's poll; docs/protocol.md, "Challenges"):
+    // at the very top, to accept or decline, and one's own to cancel
+    this.unsubChall = onChallenges((c) => { this.challenges = c; this.renderChallenges(); });
     refreshMyGames();
+  }
+
+  renderChallenges() {
+    const C = document.getElementById('challenges');
+    if (!C) return;
+    const c = this.challenges || { incoming: [], outgoing: [] };
+    clear(C);
+    C.hidden = !c.incoming.length && !c.outgoing.length;
+    if (C.hidden) return;
+    const what = (x) => {
+      const s = x.settings || {};
+      const pace = s.mode === 'turn-based' ? t('mygames.days', { n: s.days || 1 }) : t('mygames.live');
+      return `${t(`edition.${s.edition}`, { _default: s.edition || '' })} · ${pace}`;
+    };
+    const act = async (x, verb) => {
+      try {
+        const r = await api('POST', `/api/challenges/${x.id}/${verb}`, {});
+        if (verb === 'accept' && r.link) { location.hash = r.link.replace(/^\/?#/, '#'); return; }
+      } catch (e) { toast(e.message, 'error'); }
+      refreshMyGames();
+    };
+    C.appendChild(h('h2', {}, t('challenge.title')));
+    for (const x of c.incoming) {
+      C.appendChild(h('div', { class: 'game-row challenge-in', dataset: { challenge: x.id } },
+        h('div', {}, h('b', {}, t('challenge.from', { name: x.from })), ' · ', what(x)),
+        h('div', { class: 'row-buttons' },
+          h('button', { type: 'button', class: 'primary small challenge-accept', onclick: () => act(x, 'accept') }, t('challenge.accept')),
+          h('button', { type: 'button', class: 'small challenge-decline', onclick: () => act(x, 'decline') }, t('challenge.decline')))));
+    }
+    for (const x of c.outgoing) {
+      C.appendChild(h('div', { class: 'game-row challenge-out', dataset: { challenge: x.id } },
+        h('div', {}, t('challenge.to', { name: x.to }), ' · ', what(x), ' · ',
+          h('span', { class: 'muted' }, t(x.status === 'accepted' ? 'challenge.accepted' : 'challenge.pending'))),
+        x.link ? h('a', { class: 'button small', href: x.link }, t('lobby.resume'))
+          : h('button', { type: 'button', class: 'small challenge-cancel', onclick: () => act(x, 'cancel') }, t('challenge.cancel'))));
+    }
   }
 
   renderMine() {
@@ -142,6 +181,7 @@ export class LobbyPage {
             h('a', { class: 'button', id: 'rules-ba', href: '#/rules/amsterdam' }, t('edition.amsterdam')),
             h('a', { class: 'button', id: 'rules-ga', href: '#/rules/golden-age' }, t('edition.golden-age'))))));
     R.appendChild(h('div', { class: 'lobby' },
+      h('section', { class: 'panel games', id: 'challenges', hidden: true }),
       h('section', { class: 'panel games', id: 'your-games', hidden: true }),
       solo,
       form,
@@ -154,6 +194,7 @@ export class LobbyPage {
         h('div', { id: 'games-list' }, t('ui.loading'))),
       h('section', { class: 'panel games', id: 'old-games' }, h('h2', {}, t('lobby.finished_games')), h('div', { id: 'old-list' }, t('ui.loading')))));
     this.renderMine();
+    this.renderChallenges();
     this.renderGames();
   }
 

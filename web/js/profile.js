@@ -2,10 +2,14 @@
 // (a "?" marks a provisional one), how many games the player has finished
 // and has in play, and the finished games, newest first, each with its
 // places, scores, rating change and a link to its replay. Reads
-// GET /api/players/NAME (docs/protocol.md, "Players").
-import { h, clear } from './dom.js';
+// GET /api/players/NAME (docs/protocol.md, "Players"). Another account's
+// page has "Challenge": a game of two of the edition and pace chosen
+// (POST /api/challenges, "Challenges"), answered in that person's lobby.
+import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
+import { who, onSession } from './session.js';
+import { refreshMyGames } from './badge.js';
 
 // "1642?" for a provisional rating (lichess's mark)
 export function ratingText(r) { return `${r.rating}${r.provisional ? '?' : ''}`; }
@@ -19,10 +23,12 @@ export class ProfilePage {
     this.root = root;
     this.name = name;
     this.data = null;
+    this.form = { edition: 'amsterdam', pace: 'live' };
+    this.unsub = onSession(() => this.render());
     this.load();
   }
 
-  destroy() {}
+  destroy() { if (this.unsub) this.unsub(); }
 
   relang() { this.render(); }
 
@@ -57,11 +63,42 @@ export class ProfilePage {
               h('td', {}, `± ${r.deviation}`),
               h('td', {}, String(r.games))))))
           : h('p', { class: 'muted' }, t('profile.unrated')),
-        d.ratings.some((r) => r.provisional) ? h('p', { class: 'muted small' }, t('profile.provisional_note')) : null),
+        d.ratings.some((r) => r.provisional) ? h('p', { class: 'muted small' }, t('profile.provisional_note')) : null,
+        this.challengeForm(d)),
       h('section', { class: 'panel' },
         h('h3', {}, t('profile.finished')),
         d.games.length ? h('div', { id: 'profile-games' }, d.games.map((g) => this.gameRow(g)))
           : h('p', { class: 'muted' }, t('lobby.no_games')))));
+  }
+
+  // Only between accounts, and not to oneself (the server says so too).
+  challengeForm(d) {
+    const me = who();
+    if (!me || me.kind !== 'account' || me.name.toLowerCase() === d.name.toLowerCase()) return null;
+    const F = this.form;
+    const sel = (id, value, choices, onchange, label) => h('label', { class: 'field' }, h('span', {}, label),
+      h('select', { id, onchange: (e) => onchange(e.target.value) },
+        choices.map(([v, text]) => h('option', { value: v, selected: v === value }, text))));
+    return h('form', { class: 'challenge-form', id: 'challenge-form', onsubmit: (e) => { e.preventDefault(); this.challenge(d.name); } },
+      h('h3', {}, t('challenge.title')),
+      h('div', { class: 'fields' },
+        sel('challenge-edition', F.edition, ['amsterdam', 'golden-age'].map((e) => [e, t(`edition.${e}`, { _default: e })]),
+          (v) => { F.edition = v; }, t('lobby.edition')),
+        // live, or turn-based with 1, 2, 3 or 7 days per move, as the lobby offers
+        sel('challenge-pace', F.pace, [['live', t('lobby.mode_live')], ...[1, 2, 3, 7].map((n) => [String(n), t('lobby.mode_days', { n })])],
+          (v) => { F.pace = v; }, t('lobby.mode'))),
+      h('button', { type: 'submit', class: 'primary', id: 'challenge' }, t('challenge.button', { name: d.name })));
+  }
+
+  async challenge(name) {
+    const F = this.form;
+    const body = { name, edition: F.edition, mode: F.pace === 'live' ? 'live' : 'turn-based' };
+    if (F.pace !== 'live') body.days = +F.pace;
+    try {
+      await api('POST', '/api/challenges', body);
+      toast(t('challenge.sent', { name }));
+      refreshMyGames();
+    } catch (e) { toast(e.message, 'error'); }
   }
 
   gameRow(g) {
