@@ -175,8 +175,9 @@ static void run_answer(db_conn *db, cjob *c, int64_t now)
             : "SELECT COUNT(*) FROM challenges WHERE id = $1 AND to_uid = $2";
         int64_t n = db_one_int(db, cnt, DB_P(DB_T(c->id), DB_I(c->uid)), -1, &rc);
         c->status = rc != 0 || n < 0 ? 500 : n == 0 ? 404 : 409;
-        c->why = n == 0 ? "no such challenge of yours" : "this challenge was already answered, "
-                 "cancelled, or has expired";
+        if (c->status != 500)
+            c->why = n == 0 ? "no such challenge of yours" : "this challenge was already "
+                     "answered, cancelled, or has expired";
         return;
     }
     c->status = 200;
