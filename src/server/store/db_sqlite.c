@@ -28,7 +28,7 @@
 #define CACHE_MAX 96
 
 typedef struct cached {
-    const char *key;            /* the caller's text (compared by pointer first) */
+    const char *key;            /* the caller's text: a hint checked first, then the text */
     char *sql;                  /* its copy */
     sqlite3_stmt *st;
     int busy;                   /* in use by a query not yet ended */
@@ -131,7 +131,9 @@ static sqlite3_stmt *get(sq_conn *s, const char *sql, cached **ce)
     *ce = NULL;
     for (int i = 0; i < s->ncache; i++) {
         cached *e = &s->cache[i];
-        if (e->key == sql || strcmp(e->sql, sql) == 0) {
+        /* the address is a hint, never the proof: a caller may write
+           another text into the same buffer (test_db) */
+        if ((e->key == sql || e->sql[0] == sql[0]) && strcmp(e->sql, sql) == 0) {
             if (e->busy)
                 break; /* nested use of the same text: a statement of its own */
             e->busy = 1;
