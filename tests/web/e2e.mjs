@@ -333,9 +333,10 @@ try {
         // 36 px wide (issue 31) and scrolls sideways inside its own frame
         const sizes = await P.evaluate(() => {
           const frame = document.querySelector('#board');
-          const plot = document.querySelector('#board svg .plot');
+          // a plot is a 48-unit cell of the board's SVG (board.js CELL)
+          const svg = document.querySelector('#board svg.board');
           return { doc: document.documentElement.scrollWidth, win: window.innerWidth, frame: frame.getBoundingClientRect().width,
-            scrolls: getComputedStyle(frame).overflowX === 'auto', plot: plot ? plot.getBoundingClientRect().width : 0 };
+            scrolls: getComputedStyle(frame).overflowX === 'auto', plot: svg ? 48 * svg.getScreenCTM().a : 0 };
         });
         check(sizes.doc <= sizes.win + 1 && sizes.frame <= sizes.win && sizes.scrolls && sizes.plot >= 36,
           `the phone page fits the screen width (page ${sizes.doc}px, board frame ${Math.round(sizes.frame)}px scrolling, plots ${Math.round(sizes.plot)}px, screen ${sizes.win}px)`);
