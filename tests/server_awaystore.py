@@ -69,7 +69,10 @@ class Seat1:
             m = self.b.recv_until(lambda m: m["type"] in ("state", "error"),
                                   timeout=end - time.time())
             if m["type"] == "error":
-                check(m["code"] in ("stale", "rate_limited"), f"seat 1: unexpected error {m}")
+                # a move sent from a frame that was already old when the game ended
+                # is answered "the game is over" (the server checks the end first)
+                check(m["code"] in ("stale", "rate_limited") or
+                      (m["code"] == "not_your_turn" and "over" in m.get("message", "")), f"seat 1: unexpected error {m}")
                 if m["code"] == "rate_limited" and self.last:
                     time.sleep(0.1)  # throttled: send the move again later
                     self.b.send(self.last)

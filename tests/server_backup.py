@@ -87,7 +87,10 @@ def play(conns, max_moves):
                     c.send(last[id(c)])
                     sent += 1
             elif m["type"] == "error":
-                check(m["code"] in ("stale", "rate_limited"), f"unexpected error {m}")
+                # a move sent from a frame that was already old when the game ended
+                # is answered "the game is over" (the server checks the end first)
+                check(m["code"] in ("stale", "rate_limited") or
+                      (m["code"] == "not_your_turn" and "over" in m.get("message", "")), f"unexpected error {m}")
                 if m["code"] == "rate_limited":
                     time.sleep(0.1)
                     c.send(last[id(c)])
