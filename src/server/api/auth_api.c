@@ -150,6 +150,9 @@ void srv_auth_answer_later(srv_pwjob *j, unsigned status, json_t *body, const ch
     }
     srv_pss *pss = lws_wsi_user(j->wsi);
     pss->pwjob = NULL;
+    /* an answer not yet written is replaced, not leaked (fuzz_http_api: a
+       job finished at once, without a writer thread, answered twice) */
+    json_decref(pss->deferred);
     pss->deferred = body;
     pss->deferred_status = status;
     snprintf(pss->deferred_cookie, sizeof pss->deferred_cookie, "%s", cookie ? cookie : "");
