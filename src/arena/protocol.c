@@ -396,6 +396,10 @@ int proto_option_line(const char *line, size_t len, proto_option *o,
             snprintf(err, n, "sent '%s': the default is longer than 255 bytes", q);
             return PROTO_EHANDSHAKE;
         }
+        if (strchr(s, '\r')) { /* a value may not hold one (proto_option_value) */
+            snprintf(err, n, "sent '%s': the default holds a line break", q);
+            return PROTO_EHANDSHAKE;
+        }
         snprintf(o->def, sizeof o->def, "%s", s);
         return PROTO_OK;
     }

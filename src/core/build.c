@@ -725,7 +725,7 @@ int gen_plays(const ch_state *st, ch_move *buf, int cap, int n)
     }
     /* the single cards in card order: plot cards by the sets, level cards on
      * every stack one lower (the lowest card of each level) */
-    if (!pl->roofs && n >= 0 && cap - n >= popc64(leg[0]) + popc64(leg[1]) &&
+    if (buf && !pl->roofs && n >= 0 && cap - n >= popc64(leg[0]) + popc64(leg[1]) &&
         (!(lv0 | lv1) || plays_before_levels(leg, lvs))) {
         /* no broken roof to put on, every play card before every level card
          * (as ch_new numbers them) and room for them all: the plays in one

@@ -403,7 +403,7 @@ int gen_ga_plays(const ch_state *st, ch_move *buf, int cap, int n)
                 leg[w] |= (uint64_t)free_pair_open_nb(b, x, open0, open1) << (x & 63);
             }
     }
-    if (n >= 0 && cap - n >= popc64(leg[0]) + popc64(leg[1]) &&
+    if (buf && n >= 0 && cap - n >= popc64(leg[0]) + popc64(leg[1]) &&
         (!(lv0 | lv1) || plays_before_levels(leg, lvs))) {
         /* every play card before every level card (as ch_new numbers them)
          * and room for them all: the plays in one loop, no test per card */
