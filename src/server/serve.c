@@ -328,6 +328,7 @@ static void teardown(srv *s)
     srv_lease_stop();
     srv_bots_stop(g_tables.bots);
     g_tables.bots = NULL;
+    srv_analysis_stop(); /* its tasks were with the bot workers */
     srv_views_stop(g_tables.views);
     g_tables.views = NULL;
     srv_sender_stop(); /* it wakes the context: before it goes */

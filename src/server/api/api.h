@@ -114,6 +114,10 @@ int srv_mail_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* The challenge routes (challenge_api.c): /api/challenges...; 1 when
  * `rest` is one of them. */
 int srv_challenge_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* The routes /api/games/ID/analysis and /hint (analysis_api.c), verb the
+ * path after the id ("/analysis"): 1 when it is one of them (answered or
+ * under way, *rc set), else 0. */
+int srv_analysis_route(struct lws *wsi, srv_game *g, const char *verb, int is_post, int *rc);
 /* Detach every connection of the session with that hash (logout). */
 void srv_ws_logout(const char *hash);
 /* The request in flight on this HTTP connection (auth_api.c). */

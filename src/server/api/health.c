@@ -25,6 +25,8 @@ void srv_health_node(json_t *j)
     }
     json_object_set_new(j, "games_owned", json_integer(owned));
     json_object_set_new(j, "owned", ids);
+    /* this node's analyses of finished games (game/analysis.c) */
+    json_object_set_new(j, "analyses", srv_analysis_stats());
     /* the link: a cluster's is the lease connection's, which the lease
        thread uses every third of a lease; a single server's is lost while
        its commits fail */

@@ -546,6 +546,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             return respond_error(wsi, 404, "no such game");
         if (!slash && !pss->is_post)
             return respond(wsi, 200, srv_game_summary(g));
+        int arc; /* a finished game's analysis: any node (analysis_api.c) */
+        if (slash && strcmp(slash, "/hint") && srv_analysis_route(wsi, g, slash, pss->is_post, &arc))
+            return arc;
         int crc; /* a change: the node that plays it answers (cluster.c) */
         if (pss->is_post && srv_cluster_http(wsi, &g, url, &crc))
             return crc;
@@ -557,6 +560,8 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
             return api_replay(wsi, g);
         if (slash && !strcmp(slash, "/end") && pss->is_post)
             return api_end(wsi, g);
+        if (slash && !strcmp(slash, "/hint") && srv_analysis_route(wsi, g, slash, pss->is_post, &arc))
+            return arc; /* a hint: the node that plays the game (analysis_api.c) */
         if (slash && !strcmp(slash, "/rematch") && pss->is_post)
             return srv_rematch(wsi, g);
         if (slash && !strcmp(slash, "/position") && !pss->is_post)

@@ -15,6 +15,13 @@
  * one (with two or more), so a person's bot never waits for more than the
  * jobs of other people's games. The running games of bots only are capped
  * per address and in all (srv_bots_admit, at creation).
+ *
+ * Other work may use the same workers as a task (srv_bots_task: a function
+ * run on a worker, its answer applied on the loop): a hint for a person
+ * waits in the line of games with a person; the analysis of a finished game
+ * (analysis.c, issue 33) in a fourth line after all the others, one task at
+ * a time, each one decision's analysis, so that a bot of a live game waits
+ * at most for one decision's analysis, never for a whole game's.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -23,7 +30,7 @@
 
 #include "game/game_impl.h"
 
-enum { Q_STANDIN, Q_PERSON, Q_BOTS, NQ };
+enum { Q_STANDIN, Q_PERSON, Q_BOTS, Q_ANALYSIS, NQ };
 
 typedef struct job {
     struct job *next;
@@ -36,6 +43,9 @@ typedef struct job {
     ch_move move;
     int rc;
     char why[256];
+    void (*task)(void *arg);    /* a task (srv_bots_task): run on a worker */
+    void (*task_done)(void *arg); /* then this on the loop */
+    void *arg;
 } job;
 
 struct srv_bots {
@@ -47,6 +57,7 @@ struct srv_bots {
     int nthreads;
     int bots_busy;              /* workers on a job of a game of bots only */
     int bots_max;               /* at most this many (nthreads - 1, at least 1) */
+    int analysis_busy;          /* workers on an analysis task (at most one) */
     pthread_t th[16];
 };
 
@@ -54,7 +65,8 @@ struct srv_bots {
 static job *take(srv_bots *b)
 {
     for (int q = 0; q < NQ; q++) {
-        if (!b->head[q] || (q == Q_BOTS && b->bots_busy >= b->bots_max))
+        if (!b->head[q] || (q == Q_BOTS && b->bots_busy >= b->bots_max) ||
+            (q == Q_ANALYSIS && b->analysis_busy >= 1))
             continue;
         job *j = b->head[q];
         b->head[q] = j->next;
@@ -62,6 +74,8 @@ static job *take(srv_bots *b)
             b->tail[q] = NULL;
         if (q == Q_BOTS)
             b->bots_busy++;
+        if (q == Q_ANALYSIS)
+            b->analysis_busy++;
         return j;
     }
     return NULL;
@@ -85,17 +99,24 @@ static void *worker(void *arg)
         }
         pthread_mutex_unlock(&b->mu);
 
-        ch_msg msg;
-        j->rc = ch_bot_choose(j->bot, &j->st, j->seat, &j->move, &msg);
-        if (j->rc != CH_OK)
-            snprintf(j->why, sizeof j->why, "%s", msg.text);
+        if (j->task) {
+            j->task(j->arg);
+        } else {
+            ch_msg msg;
+            j->rc = ch_bot_choose(j->bot, &j->st, j->seat, &j->move, &msg);
+            if (j->rc != CH_OK)
+                snprintf(j->why, sizeof j->why, "%s", msg.text);
+        }
 
         pthread_mutex_lock(&b->mu);
         j->next = b->done;
         b->done = j;
-        if (j->q == Q_BOTS) {
-            b->bots_busy--;
-            pthread_cond_signal(&b->cv); /* a waiting job of bots only may go */
+        if (j->q == Q_BOTS || j->q == Q_ANALYSIS) {
+            if (j->q == Q_BOTS)
+                b->bots_busy--;
+            else
+                b->analysis_busy--;
+            pthread_cond_signal(&b->cv); /* a waiting job of that line may go */
         }
         pthread_mutex_unlock(&b->mu);
         if (g_net.ctx)
@@ -184,6 +205,9 @@ int srv_bots_submit(srv_bots *b, srv_game *g, int s)
     if (!j)
         return -1;
     j->next = NULL;
+    j->task = NULL;
+    j->task_done = NULL;
+    j->arg = NULL;
     j->game = g;
     j->seat = s;
     j->decision = g->nmoves;
@@ -200,6 +224,29 @@ int srv_bots_submit(srv_bots *b, srv_game *g, int s)
     b->tail[j->q] = j;
     /* every waiting worker: the one woken first may not take a job of bots
        only (all but one worker on them) while another could */
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    return 0;
+}
+
+int srv_bots_task(srv_bots *b, int analysis, void (*run)(void *), void (*done)(void *),
+                  void *arg)
+{
+    if (!b)
+        return -1;
+    job *j = calloc(1, sizeof *j);
+    if (!j)
+        return -1;
+    j->task = run;
+    j->task_done = done;
+    j->arg = arg;
+    j->q = analysis ? Q_ANALYSIS : Q_PERSON;
+    pthread_mutex_lock(&b->mu);
+    if (b->tail[j->q])
+        b->tail[j->q]->next = j;
+    else
+        b->head[j->q] = j;
+    b->tail[j->q] = j;
     pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
     return 0;
@@ -273,6 +320,11 @@ void srv_bots_drain(srv_bots *b)
     pthread_mutex_unlock(&b->mu);
     for (job *j = list, *nx; j; j = nx) {
         nx = j->next;
+        if (j->task) { /* its owner applies it (and owns arg) */
+            j->task_done(j->arg);
+            free(j);
+            continue;
+        }
         srv_game *g = j->game;
         srv_seat *seat = &g->seat[j->seat];
         seat->job = 0;

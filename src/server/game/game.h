@@ -132,9 +132,63 @@ srv_bots *srv_bots_start(int nthreads);
 void srv_bots_stop(srv_bots *b);
 /* Apply the finished jobs (event-loop thread). */
 void srv_bots_drain(srv_bots *b);
+/* A task on the bot workers: run(arg) on a worker, then done(arg) on the
+ * loop (srv_bots_drain). analysis 0: in the line of games with a person (a
+ * person waits: hints); 1: after every bot, one at a time (analysis.c).
+ * Tasks still queued at srv_bots_stop are dropped without done: their
+ * owner frees arg. 0, or -1 (arg untouched, nothing queued). */
+int srv_bots_task(srv_bots *b, int analysis, void (*run)(void *), void (*done)(void *),
+                  void *arg);
 /* May g, just made by addr, run? 0, else the status (429 too many of
  * addr's, 503 too many in all) with the reason and the seconds to wait. */
 int srv_bots_admit(const srv_game *g, const char *addr, char *why, size_t n, int *retry_s);
+/* ---- the analysis of a finished game, and hints (analysis.c; issue 33) ---- */
+/* Its shares, from the environment (docs/analysis.md): CPU seconds for a
+ * game (CHARTERED_ANALYSIS_CPU, 60) spread over its decisions at most
+ * cpu_decision each; or playouts per decision (CHARTERED_ANALYSIS_ITERATIONS,
+ * 0: the CPU budget); analyses a person may ask for a day
+ * (CHARTERED_ANALYSES_PER_DAY, 5); a hint's playouts
+ * (CHARTERED_HINT_ITERATIONS, 1500). */
+typedef struct srv_anl_limits {
+    double cpu_game, cpu_decision;
+    long iterations;
+    int per_day;
+    long hint_iterations;
+} srv_anl_limits;
+void srv_analysis_limits(srv_anl_limits *l);
+/* How a request is answered (on the loop, once): status, body (taken). */
+typedef void (*srv_anl_answer)(void *ctx, unsigned status, json_t *body);
+/* The analysis of game (by id): 200 done (with it), 202 under way (its
+ * progress), 404 none (docs/protocol.md "Analysis"). */
+void srv_analysis_get(const char *game, srv_anl_answer cb, void *ctx);
+/* Ask for the analysis of finished game g for requester (a session's
+ * owner): 200 already done, 202 queued or under way, 401/403/409/429/503
+ * refused; node: the node's name, stored with the row. */
+void srv_analysis_request(srv_game *g, const char *requester, const char *node,
+                          srv_anl_answer cb, void *ctx);
+/* This node's analyses: queued, running, done, their CPU seconds. */
+json_t *srv_analysis_stats(void);
+/* After the bot workers stopped: the requests left are freed. */
+void srv_analysis_stop(void);
+/* A hint: the bot's preferred move at st for seat, from seat's view only
+ * (ch_review_decision against the seat's first legal move), with a fixed
+ * seed and budget: the same whatever the hidden cards are. CH_OK, or an
+ * error with err. */
+typedef struct srv_hint {
+    ch_move best, other;        /* the bot's move, the first legal one */
+    double best_win, other_win; /* the seat's chance of winning after each */
+    int narms;                  /* moves compared */
+    int same;                   /* best is other */
+} srv_hint;
+int srv_hint_compute(const ch_state *st, int seat, uint64_t seed, long iterations,
+                     srv_hint *out, ch_msg *err);
+/* May a seat of g have a hint (unrated, with a bot, being played)? 0, else
+ * the status (403, 409) and why. */
+int srv_hint_allowed(const srv_game *g, const char **why);
+/* A hint for the seat of g that owner holds and that decides now: 200
+ * {move, text, chance, other, ...} (the seat's hints counted), else 403
+ * (rated, no bot), 409 (not its turn), 503. */
+void srv_hint_request(srv_game *g, const char *owner, srv_anl_answer cb, void *ctx);
 srv_views *srv_views_start(int nthreads);
 void srv_views_stop(srv_views *v);
 /* Take finished views (event-loop thread). */

@@ -229,6 +229,8 @@ json_t *srv_seat_identity_json(const srv_game *g, int i)
     }
     if (!strncmp(s->owner, "g:", 2)) /* shown as a guest (issue 28) */
         json_object_set_new(o, "guest", json_true());
+    if (s->hints > 0) /* hints were used: shown wherever the seat is (issue 33) */
+        json_object_set_new(o, "hints", json_integer(s->hints));
     return o;
 }
 
@@ -301,6 +303,8 @@ int srv_seats_from_store(srv_game *g, json_t *seats, char *why, size_t n)
             const char *acc = json_string_value(json_object_get(o, "access"));
             s->open = acc && strcmp(acc, "open") == 0;
             s->away = json_is_true(json_object_get(o, "away"));
+            json_int_t hints = json_integer_value(json_object_get(o, "hints"));
+            s->hints = hints > 0 && hints < 1000000 ? (int)hints : 0;
             if (s->away)
                 g->away_stored |= 1u << i;
             if (json_is_true(json_object_get(o, "creator")))

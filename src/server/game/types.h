@@ -61,6 +61,7 @@ typedef struct srv_seat {
     int away;                   /* a bot plays for this human (turn timer) */
     ch_bot *bot_inst;           /* the bot (bot seats) or stand-in (away) */
     int job;                    /* a bot job for this seat is in flight */
+    int hints;                  /* hints this seat was given (analysis.c) */
 } srv_seat;
 /* One move as the log shows it: everyone in `party` sees `full`, everyone
  * else (spectators too) sees `masked`. */

@@ -201,6 +201,18 @@ static const char *schema_v7 =
     "CREATE INDEX IF NOT EXISTS challenges_to ON challenges(to_uid, status);"
     "CREATE INDEX IF NOT EXISTS challenges_from ON challenges(from_uid, status);";
 
+/* Version 8: the analyses of finished games (game/analysis.c, issue 33): one
+ * row a game, queued, running (with its progress and the node computing
+ * it), done (with its result, served by every node without computing it
+ * again) or failed; who asked and when, for the per-person shares. */
+static const char *schema_v8 =
+    "CREATE TABLE IF NOT EXISTS analyses ("
+    " game TEXT PRIMARY KEY, status TEXT NOT NULL, requester TEXT NOT NULL,"
+    " requested INTEGER NOT NULL, updated INTEGER NOT NULL, node TEXT NOT NULL,"
+    " done INTEGER NOT NULL, total INTEGER NOT NULL, cpu_ms INTEGER NOT NULL, result TEXT,"
+    " error TEXT) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS analyses_requester ON analyses(requester, requested);";
+
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
 static int hash_seat_tokens(db_conn *db)
 {
@@ -277,6 +289,9 @@ int srv_schema_migrate(db_conn *db, char *why, size_t n)
         goto fail;
     step = "migration to version 7";
     if (v < 7 && db_script(db, schema_v7) != 0)
+        goto fail;
+    step = "migration to version 8";
+    if (v < 8 && db_script(db, schema_v8) != 0)
         goto fail;
     step = "setting the schema version";
     if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)
