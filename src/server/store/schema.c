@@ -213,6 +213,31 @@ static const char *schema_v8 =
     " error TEXT) WITHOUT ROWID;"
     "CREATE INDEX IF NOT EXISTS analyses_requester ON analyses(requester, requested);";
 
+/* Version 9: following players and rematches asked of each person (issue 32
+ * item 4). follows: who follows whom (api/follow_api.c; the followed person
+ * is not told). rematch_offers: "play again with the same people" proposed
+ * after a finished game (api/rematch.c): the new game's request, pending
+ * until every person at the table accepts (one row each in rematch_answers:
+ * 'ask', 'yes' or 'no'; bots are not asked), then 'started' with its game,
+ * or 'declined', 'failed' (why), or past expires. Answers are rows of their
+ * own so two people accepting on two nodes at once never overwrite each
+ * other; the offer's move from 'pending' to 'starting' is compared and set,
+ * so exactly one of them makes the game. */
+static const char *schema_v9 =
+    "CREATE TABLE IF NOT EXISTS follows ("
+    " follower INTEGER NOT NULL, followed INTEGER NOT NULL, created INTEGER NOT NULL,"
+    " PRIMARY KEY (follower, followed)) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS follows_followed ON follows(followed);"
+    "CREATE TABLE IF NOT EXISTS rematch_offers ("
+    " id TEXT PRIMARY KEY, old_game TEXT NOT NULL, request TEXT NOT NULL, edition TEXT NOT NULL,"
+    " by_name TEXT NOT NULL, status TEXT NOT NULL, created INTEGER NOT NULL,"
+    " expires INTEGER NOT NULL, game TEXT, why TEXT) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS rematch_offers_old ON rematch_offers(old_game);"
+    "CREATE TABLE IF NOT EXISTS rematch_answers ("
+    " offer TEXT NOT NULL, seat INTEGER NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,"
+    " answer TEXT NOT NULL, PRIMARY KEY (offer, seat)) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS rematch_answers_owner ON rematch_answers(owner);";
+
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
 static int hash_seat_tokens(db_conn *db)
 {
@@ -292,6 +317,9 @@ int srv_schema_migrate(db_conn *db, char *why, size_t n)
         goto fail;
     step = "migration to version 8";
     if (v < 8 && db_script(db, schema_v8) != 0)
+        goto fail;
+    step = "migration to version 9";
+    if (v < 9 && db_script(db, schema_v9) != 0)
         goto fail;
     step = "setting the schema version";
     if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)
