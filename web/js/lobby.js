@@ -13,6 +13,7 @@ import { variantField, variantBody } from './variant.js';
 import { formRatedText } from './rated.js';
 import { onMyGames, myGames, refreshMyGames, onChallenges } from './badge.js';
 import { yourGameRow } from './mygames.js';
+import { followingPanel, mountFollowing } from './following.js';
 
 export class LobbyPage {
   constructor(root) {
@@ -23,7 +24,7 @@ export class LobbyPage {
     this.load();
   }
 
-  destroy() { clearInterval(this.poll); if (this.unsub) this.unsub(); if (this.unsubMine) this.unsubMine(); if (this.unsubChall) this.unsubChall(); }
+  destroy() { clearInterval(this.poll); if (this.stopFollowing) this.stopFollowing(); if (this.unsubFollow) this.unsubFollow(); if (this.unsub) this.unsub(); if (this.unsubMine) this.unsubMine(); if (this.unsubChall) this.unsubChall(); }
 
   async load() {
     try {
@@ -45,6 +46,10 @@ export class LobbyPage {
     // at the very top, to accept or decline, and one's own to cancel
     this.unsubChall = onChallenges((c) => { this.challenges = c; this.renderChallenges(); });
     refreshMyGames();
+    // the people one follows (following.js): read now and every 30 s, and
+    // again when the session changes
+    this.stopFollowing = followingPanel();
+    this.unsubFollow = onSession(() => { if (this.stopFollowing) this.stopFollowing(); this.stopFollowing = followingPanel(); mountFollowing(document.getElementById('following')); });
   }
 
   renderChallenges() {
@@ -183,6 +188,7 @@ export class LobbyPage {
     R.appendChild(h('div', { class: 'lobby' },
       h('section', { class: 'panel games', id: 'challenges', hidden: true }),
       h('section', { class: 'panel games', id: 'your-games', hidden: true }),
+      h('section', { class: 'panel games', id: 'following', hidden: true }),
       solo,
       form,
       this.created ? this.createdBox() : null,
@@ -196,6 +202,7 @@ export class LobbyPage {
     this.renderMine();
     this.renderChallenges();
     this.renderGames();
+    mountFollowing(document.getElementById('following'));
   }
 
   seatRow(s, i) {

@@ -118,6 +118,9 @@ int srv_challenge_route(struct lws *wsi, const char *rest, int is_post, int *rc)
  * path after the id ("/analysis"): 1 when it is one of them (answered or
  * under way, *rc set), else 0. */
 int srv_analysis_route(struct lws *wsi, srv_game *g, const char *verb, int is_post, int *rc);
+/* The following routes (follow_api.c): /api/following...; 1 when `rest`
+ * is one of them. */
+int srv_follow_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* Detach every connection of the session with that hash (logout). */
 void srv_ws_logout(const char *hash);
 /* The request in flight on this HTTP connection (auth_api.c). */

@@ -507,6 +507,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     int crc; /* challenges by name (challenge_api.c) */
     if (srv_challenge_route(wsi, rest, pss->is_post, &crc))
         return crc;
+    int frc; /* following players (follow_api.c) */
+    if (srv_follow_route(wsi, rest, pss->is_post, &frc))
+        return frc;
     int prc; /* players, leaderboards, "My games" (profile_api.c) */
     if (srv_profile_route(wsi, rest, pss->is_post, &prc, pss))
         return prc;
