@@ -78,11 +78,13 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=2, quiet=False) as cl:
     print(f"game {gid}: {len(moves)} moves stored, {game.acked} acknowledged, "
           f"{acked_before} before the kill", flush=True)
     # the new owner's log line survives its own kill -9 (issue 28, low: it
-    # stayed in the stdio buffer of a pipe and was lost)
-    p = cl.node(other).proc
+    # stayed in the stdio buffer of a pipe and was lost; issue 35: the log,
+    # its standard error, is written a line at a time)
+    log_path = cl.node(other).log
     cl.kill(other)
-    out = p.stdout.read().decode(errors="replace")
-    check(f"node {other} took over game {gid}" in out,
+    with open(log_path, encoding="utf-8", errors="replace") as f:
+        out = f.read()
+    check(f"node {other} took over game {gid}" in out and "game.takeover" in out,
           f"node {other} said it took over game {gid} before its kill -9: {out[-300:]!r}")
 
 finish("cluster_failover: kill -9 of the owner, the game goes on on the other node, "

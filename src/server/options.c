@@ -25,7 +25,7 @@
 
 enum {
     O_CONFIG, O_PORT, O_HOST, O_DB, O_DB_PASSWORD, O_WEB, O_I18N, O_BOT_THREADS,
-    O_VIEW_THREADS, O_SYNC, O_LOOP, O_SEND_THREAD, O_SKIP_DAMAGED, O_TRUST_PROXY, O_QUIET,
+    O_VIEW_THREADS, O_SYNC, O_LOOP, O_SEND_THREAD, O_SKIP_DAMAGED, O_TRUST_PROXY, O_QUIET, O_LOG_FORMAT, O_ACCESS_LOG,
     O_NODE, O_CLUSTER, O_LEASE_SECONDS, O_SMTP, O_MAIL_FROM, O_PUBLIC_URL,
     O_ENV_FIRST /* from here on: read by a module from its environment variable */
 };
@@ -88,7 +88,15 @@ static const opt_def opts[] = {
                        "a reverse proxy is in front: take the client's address from "
                        "X-Forwarded-For and mark cookies Secure when X-Forwarded-Proto says "
                        "https"},
-    [O_QUIET] = {"quiet", NULL, K_BOOL, 0, 0, NULL, NULL, "no", "yes", "no log lines"},
+    [O_QUIET] = {"quiet", NULL, K_BOOL, 0, 0, NULL, NULL, "no", "yes",
+                 "log warnings and errors only (the start line is still printed)"},
+    [O_LOG_FORMAT] = {"log-format", "text|logfmt|json", K_CHOICE, 0, 0, "text|logfmt|json",
+                      NULL, "text", "json",
+                      "the log's lines on standard error: text (time, level, event: message, "
+                      "fields), logfmt, or json (one object a line); docs/deploy.md, \"Logs\""},
+    [O_ACCESS_LOG] = {"access-log", NULL, K_BOOL, 0, 0, NULL, NULL, "no", "yes",
+                      "log every HTTP request (method, path without its query, status, bytes, "
+                      "time, client address), even with --quiet"},
     [O_NODE] = {"node", "NAME", K_NODE, 0, 0, NULL, NULL, "HOSTNAME-PID", "a",
                 "this node's name in a cluster, health and logs (1 to 40 letters, digits, "
                 "'.', '_', '-')"},
@@ -533,6 +541,15 @@ static int apply(const opt_state *st, srv_options *o)
         case O_QUIET:
             o->quiet = bool_value(v);
             break;
+        case O_LOG_FORMAT: {
+            srv_log_format f;
+            if (srv_log_format_parse(v, &f) == 0)
+                o->log_format = (int)f;
+            break;
+        }
+        case O_ACCESS_LOG:
+            o->access_log = bool_value(v);
+            break;
         case O_SMTP:
             o->smtp = v;
             break;
@@ -638,7 +655,8 @@ void srv_options_default(srv_options *o)
        moves/s on two cores, p99 from 107 ms to 25-35 ms */
     int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
     srv_options d = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(),
-                     2, views_default, 1, 0, 1, 0, 0, 0, NULL, "chartered@localhost", NULL};
+                     2, views_default, 1, 0, 1, 0, 0, 0, NULL, "chartered@localhost", NULL,
+                     SRV_LOG_TEXT, 0};
     *o = d;
 }
 
@@ -791,6 +809,13 @@ int cmd_config(int argc, char **argv)
                 break;
             case O_QUIET:
                 v = o.quiet ? "yes" : "no";
+                break;
+            case O_LOG_FORMAT:
+                v = o.log_format == SRV_LOG_JSON ? "json" : o.log_format == SRV_LOG_LOGFMT ?
+                    "logfmt" : "text";
+                break;
+            case O_ACCESS_LOG:
+                v = o.access_log ? "yes" : "no";
                 break;
             case O_NODE:
                 v = st.src[i] == SRC_DEFAULT ? opts[i].def : srv_node_name();

@@ -119,11 +119,8 @@ static void begin_stop(void)
         return;
     g_tables.draining = 1;
     stop_t0 = srv_now_ms();
-    if (!g_net.quiet) {
-        printf("chartered: stopping: committing, closing connections%s\n",
-               srv_lease_on() ? ", handing the leases back" : "");
-        fflush(stdout);
-    }
+    srv_logf(SRV_LOG_INFO, "server.stopping", "stopping: committing, closing connections%s",
+            srv_lease_on() ? ", handing the leases back" : "");
     lws_sul_schedule(g_net.ctx, 0, &stop_sul, stop_step, 1);
 }
 
@@ -210,6 +207,8 @@ static int callback_in(struct lws *wsi, enum lws_callback_reasons reason, void *
         char uri[32];
         if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 || strcmp(uri, "/ws"))
             return 1; /* WebSocket on /ws only */
+        srv_http_begin(wsi); /* --access-log: the upgrade, answered 101 */
+        srv_http_access(wsi, 101, 0);
         return 0;
     }
     case LWS_CALLBACK_ESTABLISHED:
@@ -370,7 +369,11 @@ int cmd_serve(int argc, char **argv)
             return 2;
         }
     }
-    lws_set_log_level(o.quiet ? LLL_ERR : LLL_ERR | LLL_WARN, NULL);
+    /* the one log (net/log.c), before any line and any thread; libwebsockets'
+       lines go through it too */
+    srv_log_setup((srv_log_format)o.log_format, o.quiet ? SRV_LOG_WARN : SRV_LOG_INFO,
+                  o.access_log);
+    lws_set_log_level(srv_log_lws_levels(), srv_log_lws);
     srv_ls_start(); /* CHARTERED_LOOP_STATS (loopstats.c) */
     /* every state frame allocates and frees a few tens of KiB: keep freed
        memory in the process instead of returning it to the kernel (and
@@ -402,7 +405,7 @@ int cmd_serve(int argc, char **argv)
     char why[300];
     g_storage.store = srv_store_open(o.db, o.sync_full, why, sizeof why);
     if (!g_storage.store) {
-        fprintf(stderr, "error: serve: %s\n", why);
+        srv_logf(SRV_LOG_ERROR, "server.failed", "%s", why);
         free(s);
         return 1;
     }
@@ -411,7 +414,7 @@ int cmd_serve(int argc, char **argv)
     const char *conninfo = srv_cluster_conninfo(o.db);
     db_conn *sdb = srv_store_db(g_storage.store);
     if (srv_cluster_mode_check(db_kind(sdb) == DB_PG, why, sizeof why) != 0) {
-        fprintf(stderr, "error: serve: %s\n", why);
+        srv_logf(SRV_LOG_ERROR, "server.failed", "%s", why);
         teardown(s);
         return 1;
     }
@@ -422,10 +425,10 @@ int cmd_serve(int argc, char **argv)
         int64_t held = db_one_int(sdb, "SELECT count(*) FROM chartered_lease WHERE expires > "
                                   "now()", 0, NULL, 0, &rc);
         if (rc == DB_OK && held > 0) {
-            fprintf(stderr, "error: serve: cluster nodes hold the leases of %lld games in "
-                    "this database: start this server with --cluster on as one of them "
-                    "(or stop them first: their leases run out after --lease-seconds)\n",
-                    (long long)held);
+            srv_logf(SRV_LOG_ERROR, "server.failed", "leases=%lld cluster nodes hold the "
+                    "leases of games in this database: start this server with --cluster on "
+                    "as one of them (or stop them first: their leases run out after "
+                    "--lease-seconds)", (long long)held);
             teardown(s);
             return 1;
         }
@@ -435,39 +438,39 @@ int cmd_serve(int argc, char **argv)
     char shown[256];
     db_target_shown(o.db, shown, sizeof shown);
     if (loaded < 0) {
-        fprintf(stderr, "error: serve: database %s: %s\n", shown, why);
+        srv_logf(SRV_LOG_ERROR, "server.failed", "db=%s database: %s", shown, why);
         teardown(s);
         return 1;
     }
     g_tables.views = srv_views_start(o.view_threads); /* NULL for 0: on the loop */
     g_storage.committer = srv_committer_start(o.db, o.sync_full, &srv_commit_hooks_game, why, sizeof why);
     if (!g_storage.committer) /* the loop commits itself: slower, as safe */
-        fprintf(stderr, "chartered: serve: %s; committing on the event loop\n", why);
+        srv_logf(SRV_LOG_WARN, "db.writer", "%s; committing on the event loop", why);
     g_tables.bots = srv_bots_start(o.bot_threads);
     if (conninfo && srv_lease_start(conninfo, why, sizeof why) != 0) {
-        fprintf(stderr, "error: serve: cluster: %s\n", why);
+        srv_logf(SRV_LOG_ERROR, "server.failed", "cluster: %s", why);
         teardown(s);
         return 1;
     }
     if (srv_pw_start() != 0) {
-        fprintf(stderr, "error: serve: cannot start libsodium or the password thread\n");
+        srv_logf(SRV_LOG_ERROR, "server.failed", "cannot start libsodium or the password thread");
         teardown(s);
         return 1;
     }
     if (srv_mail_start(o.db) != 0) {
-        fprintf(stderr, "error: serve: cannot start the mail thread\n");
+        srv_logf(SRV_LOG_ERROR, "server.failed", "cannot start the mail thread");
         teardown(s);
         return 1;
     }
     if (!g_tables.bots) {
-        fprintf(stderr, "error: serve: cannot start the bot threads\n");
+        srv_logf(SRV_LOG_ERROR, "server.failed", "cannot start the bot threads");
         teardown(s);
         return 1;
     }
 
     srv_listen lis;
     if (srv_listen_resolve(&lis, o.host, why, sizeof why) != 0) {
-        fprintf(stderr, "error: serve: %s\n", why);
+        srv_logf(SRV_LOG_ERROR, "server.failed", "%s", why);
         teardown(s);
         return 1;
     }
@@ -487,7 +490,8 @@ int cmd_serve(int argc, char **argv)
     if (o.libev) {
         loop = ev_default_loop(EVFLAG_AUTO);
         if (!loop) {
-            fprintf(stderr, "error: serve: cannot start the libev event loop (try --loop poll)\n");
+            srv_logf(SRV_LOG_ERROR, "server.failed",
+                    "cannot start the libev event loop (try --loop poll)");
             teardown(s);
             return 1;
         }
@@ -510,13 +514,15 @@ int cmd_serve(int argc, char **argv)
     info.ka_time = 0;
     g_net.ctx = lws_create_context(&info);
     if (!g_net.ctx) {
-        fprintf(stderr, "error: serve: cannot listen on port %d (in use?%s)\n", o.port,
+        srv_logf(SRV_LOG_ERROR, "server.failed", "port=%d cannot listen on port %d (in use?%s)",
+                o.port, o.port,
                 o.libev ? " or libwebsockets lacks its libev plugin: try --loop poll" : "");
         teardown(s);
         return 1;
     }
     if (o.send_thread && srv_sender_start(g_net.ctx, srv_ws_sent) != 0) {
-        fprintf(stderr, "error: serve: cannot start the sender thread (try --send-thread off)\n");
+        srv_logf(SRV_LOG_ERROR, "server.failed",
+                "cannot start the sender thread (try --send-thread off)");
         teardown(s);
         return 1;
     }
@@ -525,7 +531,7 @@ int cmd_serve(int argc, char **argv)
     g_port = port;
     char bound[64];
     if (srv_listen_verify(&lis, port, bound, sizeof bound, why, sizeof why) != 0) {
-        fprintf(stderr, "error: serve: %s\n", why);
+        srv_logf(SRV_LOG_ERROR, "server.failed", "%s", why);
         teardown(s);
         return 1;
     }
@@ -535,19 +541,23 @@ int cmd_serve(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     g_loop = loop;
-    printf("chartered: serving on http://%s%s%s:%d/ (database %s)\n",
-           strchr(bound, ':') ? "[" : "", lis.any ? "localhost" : bound,
-           strchr(bound, ':') ? "]" : "", port, shown);
+    /* the start line, on standard output too: who starts the server reads
+       it there (tests, scripts/cluster.sh); the message keeps the words
+       "serving on URL/" of the earlier plain line */
+    srv_log_announce("server.listening", "port=%d node=%s serving on http://%s%s%s:%d/ "
+                     "(database %s)", port, srv_node_name(),
+                     strchr(bound, ':') ? "[" : "", lis.any ? "localhost" : bound,
+                     strchr(bound, ':') ? "]" : "", port, shown);
     if (conninfo)
-        printf("chartered: node %s of a cluster, leases of %lld s\n", srv_node_name(),
-               (long long)(srv_lease_ms() / 1000));
+        srv_logf(SRV_LOG_INFO, "cluster.node", "node=%s lease_s=%lld node of a cluster",
+                srv_node_name(), (long long)(srv_lease_ms() / 1000));
     if (loaded > 0)
-        printf("chartered: %d games loaded from the database\n", loaded);
+        srv_logf(SRV_LOG_INFO, "games.loaded", "games=%d games loaded from the database", loaded);
     if (smtp) { /* the relay's password, if its URL has one, is not printed */
         char relay[600];
-        printf("chartered: e-mail through %s\n", srv_smtp_shown(smtp, relay, sizeof relay));
+        srv_logf(SRV_LOG_INFO, "mail.relay", "relay=%s e-mail through the relay",
+                srv_smtp_shown(smtp, relay, sizeof relay));
     }
-    fflush(stdout);
 
     for (srv_game *g = g_tables.games; g; g = g->lnext)
         srv_game_kick_bots(g);

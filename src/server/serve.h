@@ -24,6 +24,8 @@ typedef struct srv_options {
     const char *smtp;           /* e-mail relay URL, NULL or "": no e-mail */
     const char *mail_from;      /* the sender of that mail */
     const char *public_url;     /* the site's address for links; NULL: localhost:port */
+    int log_format;             /* --log-format: srv_log_format (net/log.c) */
+    int access_log;             /* --access-log: a line a request */
 } srv_options;
 /* What serve.c keeps: the options and the periodic tick. The state of the
  * layers below is theirs (g_net, g_storage, g_tables, g_api), filled here at

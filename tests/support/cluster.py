@@ -77,7 +77,7 @@ class Cluster:
     def __init__(self, binary, src, work, nodes=2, lease=3, names=None, extra=(), pg_dir=None,
                  store=None, quiet=True):
         self.binary, self.src, self.work = binary, src, work
-        self.quiet = quiet  # False: the nodes print their log lines (standard output)
+        self.quiet = quiet  # False: the nodes write their info lines too (NAME.log)
         self.names = names or ["a", "b", "c"][:nodes]
         self.lease = lease
         self.extra = list(extra)

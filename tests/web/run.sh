@@ -63,7 +63,7 @@ disown "$SERVER_PID"   # the test kills it with -9 on purpose: no job notice for
 echo "$SERVER_PID" > "$CH_SERVER_PIDFILE"
 BASE=
 for _ in $(seq 1 100); do
-    BASE=$(sed -n 's|^chartered: serving on \(http://[^ ]*\)/ .*|\1|p' "$TMP/serve.log" | head -1)
+    BASE=$(sed -n 's|.*serving on \(http://[^ ]*\)/ .*|\1|p' "$TMP/serve.log" | head -1)
     [ -n "$BASE" ] && break
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.1

@@ -57,8 +57,9 @@ static void read_limits(void)
                none, as USER), as the defaults 10 and 50 */
             lim_name = k == 4 ? nm : 5 * u;
         } else {
-            fprintf(stderr, "chartered: CHARTERED_AUTH_LIMITS must be USER,ADDR,GUEST[,NAME] "
-                    "(whole numbers from 0), not '%.40s': using 10,200,200,50\n", v);
+            srv_logf(SRV_LOG_WARN, "config.ignored", "variable=CHARTERED_AUTH_LIMITS value=%.40s "
+                    "must be USER,ADDR,GUEST[,NAME] (whole numbers from 0): using 10,200,200,50",
+                    v);
         }
     }
 }
@@ -112,6 +113,34 @@ static int limited(struct lws *wsi, const char *name, int signup, int *retry_s)
         return 0;
     name_key(key, sizeof key, "u", name, NULL);
     return !srv_limit_slow(key, lim_name, NAME_GAP_MS, now, retry_s);
+}
+
+/* The log line of an attempt refused by the limits ("login.locked"), at
+ * most one a second (a flood of them is the limit doing its work; the
+ * count of those not written comes with the next). The name is written
+ * only when it is an account's (people type their password into the name
+ * field): a lookup, as every attempt let through makes. */
+static void locked_line(struct lws *wsi, const char *name, int signup, int retry_s)
+{
+    static int64_t last_ms;
+    static long unsaid;
+    int64_t now = srv_now_ms();
+    if (last_ms && now - last_ms < 1000) {
+        unsaid++;
+        return;
+    }
+    last_ms = now;
+    char addr[64], shown[32] = "";
+    int64_t uid = 0;
+    srv_client_addr(wsi, addr, sizeof addr);
+    char pw[8]; /* not wanted: the lookup writes the stored hash's start here */
+    if (signup || srv_account_find(name, &uid, pw, sizeof pw, shown, sizeof shown) != 1)
+        snprintf(shown, sizeof shown, "-");
+    sodium_memzero(pw, sizeof pw);
+    srv_logf(SRV_LOG_WARN, "login.locked", "user=%s addr=%s kind=%s retry_s=%d not_logged=%ld "
+            "too many attempts: refused", shown, addr, signup ? "signup" : "login", retry_s,
+            unsaid);
+    unsaid = 0;
 }
 
 /* A good login or sign-up from this address: its later attempts on the
@@ -353,6 +382,10 @@ static void acct_written(void *arg)
     srv_pwjob *j = a->j;
     for (int i = 0; i < a->ended.n; i++)
         srv_ws_logout(a->ended.h[i]);
+    if (a->ended.n > 0)
+        srv_logf(SRV_LOG_INFO, "session.revoked", "user=%s sessions=%d reason=%s sessions of "
+                "the account are ended", a->me.name, a->ended.n,
+                a->change ? "password-change" : a->sid[0] ? "ended-one" : "ended-all");
     if (a->rc < 0) {
         srv_auth_answer_later(j, 500, json_pack("{s:s}", "error", a->change ? "the password could not "
                                        "be changed" : "the sessions could not be ended"), NULL);
@@ -413,6 +446,11 @@ static void job_done(srv_pwjob *j)
         free(j);
         return;
     }
+    if (!j->ok && !cx->signup)
+        /* the account's name when there is one; a name that is none is not
+           written (people type their password into the name field) */
+        srv_logf(SRV_LOG_INFO, "login.failed", "user=%s addr=%s %s", j->user_id ? j->name : "-",
+                cx->addr, j->user_id ? "wrong password" : "no such user name");
     if (j->wsi && j->ok) { /* the writes and the answer follow (sess_written frees j) */
         if (start_session(j, cx->signup ? 0 : j->user_id, j->name, 0, cx->signup,
                           cx->signup ? 201 : 200) == 0)
@@ -499,6 +537,7 @@ static int signup_or_login(struct lws *wsi, int signup)
     }
     int retry;
     if (limited(wsi, name, signup, &retry)) {
+        locked_line(wsi, name, signup, retry);
         json_decref(req);
         return too_many(wsi, retry);
     }

@@ -211,12 +211,14 @@ static void run(db_conn *db, void *arg)
     case C_GAME: /* the accepted challenge's game */
         if (db_exec(db, "UPDATE challenges SET game = $1 WHERE id = $2",
                     DB_P(DB_T(c->game), DB_T(c->id))) != 0)
-            lwsl_err("challenge %s: its game %s is not stored\n", c->id, c->game);
+            srv_logf(SRV_LOG_ERROR, "db.error", "challenge=%s game=%s the challenge's game is not "
+                    "stored", c->id, c->game);
         break;
     case C_REVERT: /* no game could be made: the challenge stands */
         if (db_exec(db, "UPDATE challenges SET status = 'pending', answered = NULL WHERE id = $1",
                     DB_P(DB_T(c->id))) != 0)
-            lwsl_err("challenge %s: not made pending again\n", c->id);
+            srv_logf(SRV_LOG_ERROR, "db.error", "challenge=%s the challenge is not made pending "
+                    "again", c->id);
         break;
     default:
         run_answer(db, c, now);
@@ -302,6 +304,7 @@ static int make_game(cjob *c, char *why, size_t n)
     }
     srv_storage_ok();
     srv_game_add(g);
+    srv_game_log_created(g, "challenge", me.name);
     srv_cluster_created(g);
     srv_game_kick_bots(g);
     memcpy(c->game, g->id, sizeof c->game);

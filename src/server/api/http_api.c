@@ -71,6 +71,7 @@ static int serve_file(struct lws *wsi, const char *dir, const char *rel)
         return respond_error(wsi, 404, "not found");
     static const char nocache[] = "Cache-Control: no-cache\r\nKeep-Alive: " SRV_KEEPALIVE_HINT
                                   "\r\n" SRV_SECURITY_HEADERS;
+    srv_http_access(wsi, 200, (size_t)sb.st_size);
     int n = lws_serve_http_file(wsi, path, mime_of(path), nocache, (int)sizeof nocache - 1);
     if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
         return -1;
@@ -184,6 +185,7 @@ static int api_create(struct lws *wsi, srv_pss *pss)
     }
     srv_storage_ok();
     srv_game_add(g);
+    srv_game_log_created(g, "lobby", me.name);
     srv_cluster_created(g); /* its lease (cluster.c) */
     srv_limit_created(g, addr);
     json_t *seats = json_array();
@@ -680,6 +682,7 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
     srv_pss *pss = user;
     switch (reason) {
     case LWS_CALLBACK_HTTP:
+        srv_http_begin(wsi); /* --access-log: the request's start */
         if (pss->pwjob) /* a new request on this connection: the old one's answer is void */
             srv_auth_request_gone(wsi);
         reads_gone(pss);
@@ -773,6 +776,8 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         return 0;
     case LWS_CALLBACK_CLOSED_HTTP:
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        if (reason == LWS_CALLBACK_CLOSED_HTTP)
+            srv_http_forget(wsi);
         if (pss && pss->pwjob)
             srv_auth_request_gone(wsi);
         reads_gone(pss);

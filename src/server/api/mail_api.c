@@ -87,9 +87,13 @@ static void done(void *arg)
     srv_pwjob *j = m->j;
     if (m->rc > 0 && (m->kind == M_SET || m->kind == M_FORGOT))
         srv_mail_kick(); /* a message waits: the mailer sends it now */
-    if (m->kind == M_RESET)
+    if (m->kind == M_RESET) {
         for (int i = 0; i < m->ended.n; i++)
             srv_ws_logout(m->ended.h[i]);
+        if (m->rc > 0) /* never the token: it was the link's */
+            srv_logf(SRV_LOG_INFO, "session.revoked", "sessions=%d reason=password-reset a "
+                    "password reset ended the account's sessions", m->ended.n);
+    }
     json_t *body = NULL;
     unsigned status = 200;
     if (m->rc < 0) {

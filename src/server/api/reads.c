@@ -86,8 +86,8 @@ int srv_replay_admit(int64_t now_ms, char *why, size_t n, int *retry_s)
         char *end = NULL;
         long v = e && *e ? strtol(e, &end, 10) : 20;
         if (e && *e && (*end || v < 1 || v > 100000)) {
-            fprintf(stderr, "chartered: CHARTERED_REPLAYS_PER_SECOND must be 1 to 100000, "
-                    "not '%s': 20 kept\n", e);
+            srv_logf(SRV_LOG_WARN, "config.ignored", "variable=CHARTERED_REPLAYS_PER_SECOND "
+                    "value=%s must be 1 to 100000: 20 kept", e);
             v = 20;
         }
         rate = (double)v;

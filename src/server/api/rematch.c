@@ -54,7 +54,7 @@ static void remember(srv_game *old, const char *id)
     snprintf(old->rematch, sizeof old->rematch, "%s", id);
     if (db_exec(srv_store_db(g_storage.store), "UPDATE results SET rematch=$1 WHERE game=$2",
                 DB_P(DB_T(id), DB_T(old->id))) != 0)
-        lwsl_err("game %s: the rematch link is not stored\n", old->id);
+        srv_logf(SRV_LOG_ERROR, "db.error", "game=%s the rematch link is not stored", old->id);
     /* every client of the old game sees the link */
     for (srv_client *c = old->clients; c; c = c->gnext)
         srv_client_want_state(c);
@@ -121,6 +121,7 @@ int srv_rematch(struct lws *wsi, srv_game *old)
         return srv_http_error(wsi, 500, "the database refused the new game");
     }
     srv_game_add(g);
+    srv_game_log_created(g, "rematch", me.name);
     srv_game_kick_bots(g);
     remember(old, g->id);
     snprintf(link, sizeof link, "/#/play/%s", g->id);

@@ -199,7 +199,8 @@ static void reload_games(void)
             srv_game_changed(g);
             srv_game_kick_bots(g);
         } else {
-            fprintf(stderr, "chartered: game %s cannot be rebuilt: %s\n", g->id, why);
+            srv_logf(SRV_LOG_ERROR, "game.unreadable", "game=%s the game cannot be rebuilt: %s",
+                    g->id, why);
         }
         json_decref(moves);
     }
@@ -218,16 +219,13 @@ void srv_cluster_tick(void)
 }
 
 /* The log line of a game this node took (a lease that ran out, claimed at a
- * renewal or at a client's request), flushed at once: standard output is
- * a pipe or a file under a service manager, fully buffered, and a node
- * killed with -9 lost every such line still in its buffer (issue 28, low). */
+ * renewal or at a client's request): written at once (net/log.c), since a
+ * node killed with -9 once lost every such line still in stdout's buffer
+ * (issue 28, low; issue 35). The words "node N took over game G" stay. */
 static void took_over(const srv_game *g)
 {
-    if (g_net.quiet)
-        return;
-    printf("chartered: node %s took over game %s at move %d\n", srv_node_name(), g->id,
-           g->nmoves);
-    fflush(stdout);
+    srv_logf(SRV_LOG_INFO, "game.takeover", "node=%s game=%s move=%d node %s took over game %s",
+            srv_node_name(), g->id, g->nmoves, srv_node_name(), g->id);
 }
 
 void srv_cluster_won(const char *id)
@@ -241,9 +239,8 @@ void srv_cluster_won(const char *id)
         g = srv_store_load_over(g_storage.store, id);
         if (!g) {
             /* gone from the database, or cannot be read: not ours to play */
-            if (!g_net.quiet)
-                fprintf(stderr, "chartered: node %s: game %s taken over but cannot be "
-                        "loaded; lease given back\n", srv_node_name(), id);
+            srv_logf(SRV_LOG_WARN, "game.takeover_failed", "node=%s game=%s the game was taken "
+                    "over but cannot be loaded; lease given back", srv_node_name(), id);
             srv_lease_release(id);
             return;
         }
@@ -265,9 +262,8 @@ void srv_cluster_lost(const char *id)
     if (!g || g->lease != SRV_LEASE_HELD)
         return;
     g->lease = SRV_LEASE_LOST;
-    if (!g_net.quiet)
-        fprintf(stderr, "chartered: node %s lost the lease of game %s; its clients are sent "
-                "away\n", srv_node_name(), id);
+    srv_logf(SRV_LOG_INFO, "game.lease_lost", "node=%s game=%s this node lost the game's lease; "
+            "its clients are sent away", srv_node_name(), id);
     /* its clients reconnect (through the load balancer) to whoever has it */
     for (srv_client *c = g->clients; c; c = c->gnext)
         if (c->wsi && !c->closing) {
@@ -390,8 +386,8 @@ void srv_cluster_created(srv_game *g)
     /* a new id: nobody else holds it. When the database cannot be asked,
        the first client that joins takes the lease (claim) */
     if (srv_lease_take(g, g->id, owner, sizeof owner, why, sizeof why) < 0)
-        fprintf(stderr, "chartered: node %s: game %s made without its lease yet: %s\n",
-                srv_node_name(), g->id, why);
+        srv_logf(SRV_LOG_WARN, "game.lease_pending", "node=%s game=%s the game is made without "
+                "its lease yet: %s", srv_node_name(), g->id, why);
     char ev[40];
     snprintf(ev, sizeof ev, "game %s", g->id);
     srv_lease_notify(ev);
@@ -530,11 +526,8 @@ void srv_cluster_evicted(const srv_game *g)
     snprintf(released[nreleased_next].id, sizeof released[0].id, "%s", g->id);
     released[nreleased_next].at = srv_now_ms();
     nreleased_next = (nreleased_next + 1) % RELEASED_MAX;
-    if (!g_net.quiet) {
-        printf("chartered: node %s: game %s left memory, its lease given back\n",
-               srv_node_name(), g->id);
-        fflush(stdout);
-    }
+    srv_logf(SRV_LOG_INFO, "game.released", "node=%s game=%s the game left memory, its lease "
+            "given back", srv_node_name(), g->id);
 }
 
 int srv_cluster_released_lately(const char *id)

@@ -121,19 +121,30 @@ static void ask(int kind, const char *text)
 
 static void set_link(int up, const char *why)
 {
+    static int was_up; /* the link stood once: a later connection is a reconnection */
+    char err[sizeof L.link_err];
+    int changed = 0;
     pthread_mutex_lock(&L.mu);
     if (up != L.link_up) {
         L.link_up = up;
         L.link_since = srv_now_ms();
+        changed = 1;
     }
     if (!up && why) {
         snprintf(L.link_err, sizeof L.link_err, "%s", why);
-        /* strip libpq's trailing newline */
-        size_t l = strlen(L.link_err);
-        while (l && (L.link_err[l - 1] == '\n' || L.link_err[l - 1] == ' '))
-            L.link_err[--l] = 0;
+        /* libpq's message as one line (its FATAL/DETAIL lines, its newline) */
+        srv_log_one_line(L.link_err, sizeof L.link_err);
     }
+    snprintf(err, sizeof err, "%s", L.link_err);
     pthread_mutex_unlock(&L.mu);
+    if (changed && !up && was_up)
+        srv_logf(SRV_LOG_WARN, "db.lost", "node=%s link=lease the lease thread lost the "
+                "database: %s", L.node, err);
+    else if (changed && up && was_up)
+        srv_logf(SRV_LOG_INFO, "db.reconnected", "node=%s link=lease the lease thread is "
+                "connected to the database again", L.node);
+    if (up)
+        was_up = 1;
 }
 
 /* ---- on the thread ------------------------------------------------------------ */
@@ -164,7 +175,9 @@ static PGresult *run(const char *sql, int nparams, const char *const *params)
         drop_conn(why);
     else
         set_link(1, NULL);
-    fprintf(stderr, "chartered: lease: %s", why);
+    srv_log_one_line(why, sizeof why);
+    srv_logf(SRV_LOG_WARN, "db.error", "node=%s the lease thread's statement failed: %s",
+            L.node, why);
     return NULL;
 }
 

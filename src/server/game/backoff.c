@@ -50,8 +50,8 @@ static int64_t max_ms(void)
         if (!*end && x >= SRV_BACKOFF_FIRST_MS && x <= 3600000)
             ms = x;
         else
-            fprintf(stderr, "chartered: CHARTERED_STORAGE_BACKOFF_MAX_MS must be %d to "
-                    "3600000, not '%.40s': using %d\n", SRV_BACKOFF_FIRST_MS, v,
+            srv_logf(SRV_LOG_WARN, "config.ignored", "variable=CHARTERED_STORAGE_BACKOFF_MAX_MS "
+                    "value=%.40s must be %d to 3600000: using %d", v, SRV_BACKOFF_FIRST_MS,
                     SRV_BACKOFF_MAX_MS);
     }
     return ms;
@@ -78,9 +78,9 @@ void srv_storage_failed(const char *why)
     bo.kick_due = 1;
     bo.unlogged++;
     if (!g_net.quiet && (bo.logged_ms == 0 || now - bo.logged_ms >= SRV_BACKOFF_LOG_MS)) {
-        fprintf(stderr, "chartered: the database refuses writes (%s): %llu failed commit%s "
-                "since the last line; next attempt in %lld ms\n", bo.err,
-                (unsigned long long)bo.unlogged, bo.unlogged == 1 ? "" : "s", (long long)d);
+        srv_logf(SRV_LOG_WARN, "db.refused", "failed=%llu next_ms=%lld the database refuses "
+                "writes (%s): failed commits since the last line", (unsigned long long)bo.unlogged,
+                (long long)d, bo.err);
         bo.logged_ms = now;
         bo.unlogged = 0;
     }
@@ -91,9 +91,9 @@ void srv_storage_ok(void)
     if (bo.fails == 0)
         return;
     int64_t now = srv_now_ms();
-    fprintf(stderr, "chartered: the database takes writes again, after %d failed commit%s "
-            "in %.1f s (last reason: %s)\n", bo.fails, bo.fails == 1 ? "" : "s",
-            (double)(now - bo.since_ms) / 1000.0, bo.err);
+    srv_logf(SRV_LOG_WARN, "db.writes_again", "failed=%d seconds=%.1f the database takes "
+            "writes again (last reason: %s)", bo.fails, (double)(now - bo.since_ms) / 1000.0,
+            bo.err);
     bo.fails = 0;
     /* kick_due stays: the bots skipped during the pause are asked at the next
        tick (else a game whose bot was to move then waits for ever) */
@@ -102,8 +102,8 @@ void srv_storage_ok(void)
 void srv_storage_stop_summary(void)
 {
     if (bo.fails)
-        fprintf(stderr, "chartered: stopping while the database refuses writes: %d failed "
-                "commit%s in %.1f s (last reason: %s)\n", bo.fails, bo.fails == 1 ? "" : "s",
+        srv_logf(SRV_LOG_ERROR, "db.refused", "failed=%d seconds=%.1f stopping while the "
+                "database refuses writes (last reason: %s)", bo.fails,
                 (double)(srv_now_ms() - bo.since_ms) / 1000.0, bo.err);
 }
 

@@ -272,8 +272,8 @@ static long botgames_limit(const char *var, long dflt)
     if (*end || v < 1 || v > 100000) {
         static int said;
         if (!said++)
-            fprintf(stderr, "chartered: %s must be 1 to 100000, not '%s': %ld kept\n", var, e,
-                    dflt);
+            srv_logf(SRV_LOG_WARN, "config.ignored", "variable=%s value=%s must be 1 to 100000: "
+                    "%ld kept", var, e, dflt);
         return dflt;
     }
     return v;
@@ -334,11 +334,13 @@ void srv_bots_drain(srv_bots *b)
             char why[256];
             int rc = srv_play_move(g, j->seat, j->move, why, sizeof why);
             if (rc != MOVE_OK && j->decision == g->nmoves && !g_tables.draining)
-                lwsl_err("game %s: bot of seat %d made a bad move: %s\n", g->id, j->seat, why);
+                srv_logf(SRV_LOG_ERROR, "bot.bad_move", "game=%s seat=%d a bot made a bad move: %s",
+                        g->id, j->seat, why);
         } else if (j->rc != CH_OK && plays && srv_seat_decides(g, j->seat)) {
             /* a bot that cannot choose must not stall the game: its first
                legal move stands in */
-            lwsl_err("game %s: bot of seat %d failed: %s\n", g->id, j->seat, j->why);
+            srv_logf(SRV_LOG_ERROR, "bot.failed", "game=%s seat=%d a bot failed: %s", g->id,
+                    j->seat, j->why);
             ch_move m;
             char why[256];
             if (ch_legal(&g->st, j->seat, &m, 1) > 0)

@@ -81,6 +81,26 @@ void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
        clients for them (srv_game_changed waits while moves are pending) */
     if (g->npending || g->meta_dirty)
         srv_commit_schedule(g);
+    if (g->status == GAME_OVER && !g->end_logged && !g->npending && !g->meta_dirty) {
+        /* its end is stored (result, or abandoned): said once */
+        g->end_logged = 1;
+        char scores[96] = "", winners[48] = "";
+        for (int i = 0; i < g->nseats; i++) {
+            size_t l = strlen(scores);
+            snprintf(scores + l, sizeof scores - l, "%s%d", i ? "," : "", (int)g->scores[i]);
+            if ((g->winners >> i) & 1u) {
+                l = strlen(winners);
+                snprintf(winners + l, sizeof winners - l, "%s%d", winners[0] ? "," : "", i);
+            }
+        }
+        if (g->abandoned)
+            srv_logf(SRV_LOG_INFO, "game.ended", "game=%s result=abandoned moves=%d the game "
+                    "ended", g->id, g->ncommitted);
+        else
+            srv_logf(SRV_LOG_INFO, "game.ended", "game=%s result=finished winners=%s scores=%s "
+                    "rated=%s moves=%d the game ended", g->id, winners, scores,
+                    srv_game_rated(g) ? "yes" : "no", g->ncommitted);
+    }
     if (srv_table_up.committed) /* a cluster: the other nodes re-read a changed lobby entry */
         srv_table_up.committed(g);
     srv_game_changed(g);

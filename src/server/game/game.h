@@ -59,6 +59,9 @@ srv_game *srv_game_held(const char *id);
  * watched for the eviction delay (CHARTERED_EVICT_SECONDS, default 600). */
 void srv_games_evict(int64_t now_ms);
 void srv_game_add(srv_game *g);
+/* The "game.created" log line of a new game (lobby.c): how it was made
+ * ("lobby", "rematch", "challenge") and by whom (a name, never a token). */
+void srv_game_log_created(const srv_game *g, const char *how, const char *by);
 /* Invite links (lobby.c, issue 28 item 7): 1 when seat i is a reserved
  * seat nobody holds yet whose token is known (its link can be shown again). */
 int srv_seat_invite_open(const srv_game *g, int i);

@@ -60,8 +60,8 @@ long long srv_limit(int which)
             char *end;
             long long x = strtoll(v, &end, 10);
             if (*end || x < d->lo || x > d->hi)
-                fprintf(stderr, "chartered: %s must be a whole number from %lld to %lld, not "
-                        "'%.40s': using %lld\n", d->env, d->lo, d->hi, v, d->def);
+                srv_logf(SRV_LOG_WARN, "config.ignored", "variable=%s value=%.40s must be a whole "
+                        "number from %lld to %lld: using %lld", d->env, v, d->lo, d->hi, d->def);
             else
                 val[which] = x;
         }
@@ -264,13 +264,13 @@ static void abandon(srv_game *g, const char *ended)
     srv_commit_schedule(g);
     for (srv_client *c = g->clients; c; c = c->gnext)
         srv_client_want_state(c);
-    if (g_net.quiet)
-        return;
+    /* the "game.ended" line follows once it is stored (commit.c) */
     if (ended)
-        fprintf(stderr, "chartered: game %s abandoned: %s\n", g->id, ended);
+        srv_logf(SRV_LOG_INFO, "game.abandoned", "game=%s game %s abandoned: %s", g->id, g->id,
+                ended);
     else
-        fprintf(stderr, "chartered: game %s abandoned: no player connected for %lld s\n", g->id,
-                srv_limit(SRV_LIMIT_ABANDON_S));
+        srv_logf(SRV_LOG_INFO, "game.abandoned", "game=%s idle_s=%lld game %s abandoned: no player "
+                "connected", g->id, srv_limit(SRV_LIMIT_ABANDON_S), g->id);
 }
 
 /* POST /api/games/ID/end: a practice game that one person plays against

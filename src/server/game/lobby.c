@@ -89,8 +89,8 @@ static int64_t evict_after_ms(void)
         char *end;
         double d = strtod(v, &end);
         if (*end || !(d >= 0 && d <= 1e7))
-            fprintf(stderr, "chartered: CHARTERED_EVICT_SECONDS must be seconds from 0, not "
-                    "'%.40s': using %d\n", v, SRV_EVICT_DEFAULT_S);
+            srv_logf(SRV_LOG_WARN, "config.ignored", "variable=CHARTERED_EVICT_SECONDS value=%.40s "
+                    "must be seconds from 0: using %d", v, SRV_EVICT_DEFAULT_S);
         else
             ms = (int64_t)(d * 1000);
     }
@@ -608,6 +608,18 @@ static int all_claimed(const srv_game *g)
         if (g->seat[i].kind == SEAT_HUMAN && !g->seat[i].claimed)
             return 0;
     return 1;
+}
+
+void srv_game_log_created(const srv_game *g, const char *how, const char *by)
+{
+    int bots = 0;
+    for (int i = 0; i < g->nseats; i++)
+        bots += g->seat[i].kind == SEAT_BOT;
+    srv_logf(SRV_LOG_INFO, "game.created", "game=%s edition=%s seats=%d bots=%d mode=%s "
+            "practice=%s how=%s by=%s a game is made", g->id,
+            g->setup.edition == CH_ED_GOLDEN_AGE ? "golden-age" : "amsterdam", g->nseats, bots,
+            g->days > 0 ? "turn-based" : "live", g->practice ? "yes" : "no", how,
+            by && *by ? by : "-");
 }
 
 srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size_t n)

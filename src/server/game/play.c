@@ -224,7 +224,7 @@ void srv_game_kick_bots(srv_game *g)
             continue;
         char why[256];
         if (!seat->bot_inst && srv_seat_make_bot(g, s, why, sizeof why) != 0) {
-            lwsl_err("game %s seat %d: %s\n", g->id, s, why);
+            srv_logf(SRV_LOG_ERROR, "game.seat", "game=%s seat=%d %s", g->id, s, why);
             continue;
         }
         if (srv_bots_submit(g_tables.bots, g, s) == 0)
@@ -282,8 +282,8 @@ void srv_game_durable_forward(srv_game *g, int k)
         ch_msg msg;
         /* applied to this very state once already: it cannot be refused */
         if (ch_apply(&g->durable, g->pending[i].player, g->pending[i].m, &msg) != CH_OK) {
-            fprintf(stderr, "chartered: game %s: stored move %d cannot be applied again: "
-                    "%s\n", g->id, g->pending[i].n, msg.text);
+            srv_logf(SRV_LOG_ERROR, "game.corrupt", "game=%s move=%d a stored move cannot be "
+                    "applied again: %s", g->id, g->pending[i].n, msg.text);
             abort();
         }
     }
@@ -567,8 +567,9 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
         else { /* made on a view worker (srv_legal_make): the same as here */
             char *here = srv_legal_json(&g->st, seat);
             if (here && strcmp(here, g->legal_json[seat]) != 0) {
-                fprintf(stderr, "play.c: the legal moves made on a worker differ "
-                                "from the loop's (seat %d, decision %d)\n", seat, g->nmoves);
+                srv_logf(SRV_LOG_ERROR, "server.bug", "game=%s seat=%d decision=%d the legal "
+                        "moves made on a worker differ from the loop's", g->id, seat,
+                        g->nmoves);
                 abort();
             }
             free(here);
@@ -630,8 +631,8 @@ srv_out *srv_state_frame(srv_game *g, srv_client *c)
     }
 #ifdef CH_DEBUG_CHECKS
     if (stamp != ch_view_static_stamp(&g->st, seat)) {
-        fprintf(stderr, "play.c: a kept static stamp is not the state's (decision %d)\n",
-                g->nmoves);
+        srv_logf(SRV_LOG_ERROR, "server.bug", "game=%s decision=%d a kept static stamp is not "
+                "the state's", g->id, g->nmoves);
         abort();
     }
 #endif

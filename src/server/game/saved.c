@@ -240,6 +240,7 @@ static srv_game *load_row_why(db_conn *db, db_rows *st, char *err, size_t errn)
         g->status = GAME_OVER;
         g->abandoned = 1;
     }
+    g->end_logged = g->status == GAME_OVER; /* its end was said when it was stored */
     /* a finished game needs no bots (they are made when needed anyway) */
     for (int i = 0; i < g->nseats && g->status != GAME_OVER; i++)
         if (g->seat[i].kind == SEAT_BOT && srv_seat_make_bot(g, i, err, errn) != 0)
@@ -263,7 +264,8 @@ static srv_game *load_row(db_conn *db, db_rows *st)
     char err[300];
     srv_game *g = load_row_why(db, st, err, sizeof err);
     if (!g)
-        fprintf(stderr, "chartered: game %s cannot be loaded: %s\n", id ? id : "?", err);
+        srv_logf(SRV_LOG_ERROR, "game.unreadable", "game=%s game %s cannot be loaded: %s",
+                id ? id : "?", id ? id : "?", err);
     return g;
 }
 
@@ -293,14 +295,15 @@ int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n)
             srv_game_add(g);
             count++;
         } else {
-            fprintf(stderr, "chartered: game %s cannot be loaded: %s\n", id ? id : "?", err);
+            srv_logf(SRV_LOG_ERROR, "game.unreadable", "game=%s game %s cannot be loaded: %s",
+                    id ? id : "?", id ? id : "?", err);
             bad++;
         }
     }
     /* the loop also stops on an error (a damaged page): then games after
        it were never seen, which must not pass for "no more games" */
     if (rc != 0) {
-        fprintf(stderr, "chartered: reading the games stopped after %d: %s\n", count + bad,
+        srv_logf(SRV_LOG_ERROR, "db.error", "games=%d reading the games stopped: %s", count + bad,
                 db_errmsg(db));
         problems++;
     }
@@ -314,9 +317,9 @@ int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n)
                      problems == 1 ? "" : "s", count, count == 1 ? "" : "s");
             return -1;
         }
-        fprintf(stderr, "chartered: --skip-damaged: serving %d game%s; %d game%s not loaded, "
-                "%d problem%s in the file (listed above)\n", count, count == 1 ? "" : "s", bad,
-                bad == 1 ? "" : "s", problems, problems == 1 ? "" : "s");
+        srv_logf(SRV_LOG_WARN, "games.damaged", "games=%d unreadable=%d problems=%d "
+                "--skip-damaged: serving the games that load; the others and the file's "
+                "problems are listed above", count, bad, problems);
     }
     return count;
 }
@@ -363,7 +366,7 @@ json_t *srv_store_list_idle_db(db_conn *db, int limit)
     if (st && db_end(st) != 0)
         rc = -1;
     if (rc != 0) {
-        lwsl_err("database: %s\n", db_errmsg(db));
+        srv_logf(SRV_LOG_ERROR, "db.error", "%s", db_errmsg(db));
         json_decref(a);
         return NULL;
     }
@@ -411,7 +414,7 @@ json_t *srv_store_list_over_db(db_conn *db, int limit)
     if (st && db_end(st) != 0)
         rc = -1;
     if (rc != 0) {
-        lwsl_err("database: %s\n", db_errmsg(db));
+        srv_logf(SRV_LOG_ERROR, "db.error", "%s", db_errmsg(db));
         json_decref(a);
         return NULL;
     }

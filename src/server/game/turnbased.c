@@ -39,8 +39,8 @@ int64_t srv_day_ms(void)
         char *end;
         double d = strtod(v, &end);
         if (*end || !(d > 0 && d <= 1e7))
-            fprintf(stderr, "chartered: CHARTERED_DAY_SECONDS must be seconds above 0, not "
-                    "'%.40s': using %d\n", v, DAY_SECONDS_DEFAULT);
+            srv_logf(SRV_LOG_WARN, "config.ignored", "variable=CHARTERED_DAY_SECONDS value=%.40s "
+                    "must be seconds above 0: using %d", v, DAY_SECONDS_DEFAULT);
         else
             ms = (int64_t)(d * 1000);
     }

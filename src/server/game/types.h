@@ -149,6 +149,8 @@ struct srv_game {
     char creator_addr[64];      /* who created it (limits.c) */
     int counted_waiting;        /* counted in its creator's waiting games */
     int abandoned;              /* over because nobody came back (limits.c) */
+    int end_logged;             /* its "game.ended" line is written (commit.c), or it
+                                   was over when loaded */
     int64_t alone_since_ms;     /* playing with no person connected since; 0: not */
     int lease;                  /* cluster: SRV_LEASE_* (cluster.h); a single
                                    node holds every game */

@@ -62,6 +62,7 @@ int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *co
                                                  (int)strlen(cookie), &p, end) == 0) &&
         lws_finalize_write_http_header(wsi, start, &p, end) == 0) {
         memcpy(start, body, bl);
+        srv_http_access(wsi, status, bl); /* before the request's headers are gone */
         if (lws_write(wsi, start, bl, LWS_WRITE_HTTP_FINAL) == (int)bl)
             rc = post || lws_http_transaction_completed(wsi) ? -1 : 0;
     }
@@ -167,3 +168,110 @@ void srv_peer_addr(struct lws *wsi, char *out, size_t n)
     srv_client_addr(wsi, out, n);
 }
 
+
+/* ---- the access log (--access-log; issue 35, item 3) ---------------------- */
+/* One line a request: method, path (never its query: tokens travel there,
+ * `/ws?game=ID&token=...`; and a path segment that looks like a token, as
+ * in /api/unsubscribe/TOKEN, is written as "***"), status, bytes of the
+ * body, time from the request to its answer, and the client's address
+ * (srv_client_addr: behind --trust-proxy the proxy's word). No header is
+ * written: no cookie, no Authorization. The request's start is kept by
+ * connection in a small table (on the loop only); a collision loses a
+ * start, and that line says ms=-1. */
+#define ACC_SLOTS 1024
+static struct {
+    const struct lws *wsi;
+    int64_t t0_us;
+} acc[ACC_SLOTS];
+
+static unsigned acc_slot(const struct lws *wsi)
+{
+    uintptr_t v = (uintptr_t)wsi;
+    v ^= v >> 17;
+    v *= 0x9E3779B1u;
+    return (unsigned)(v >> 7) & (ACC_SLOTS - 1);
+}
+
+void srv_http_begin(struct lws *wsi)
+{
+    if (!srv_log_access_on())
+        return;
+    unsigned s = acc_slot(wsi);
+    acc[s].wsi = wsi;
+    acc[s].t0_us = srv_ls_now();
+}
+
+void srv_http_forget(struct lws *wsi)
+{
+    unsigned s = acc_slot(wsi);
+    if (acc[s].wsi == wsi)
+        acc[s].wsi = NULL;
+}
+
+/* path with every segment of 20 or more token characters (letters, digits,
+   '-', '_') written as *** */
+static void path_shown(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    const char *p = in;
+    while (*p && k + 4 < n) {
+        if (*p == '/') {
+            out[k++] = *p++;
+            continue;
+        }
+        size_t seg = strcspn(p, "/");
+        int tokenish = seg >= 20;
+        for (size_t i = 0; i < seg && tokenish; i++)
+            if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+                  (p[i] >= '0' && p[i] <= '9') || p[i] == '-' || p[i] == '_'))
+                tokenish = 0;
+        if (tokenish) {
+            memcpy(out + k, "***", 3);
+            k += 3;
+        } else {
+            size_t c = seg < n - k - 1 ? seg : n - k - 1;
+            memcpy(out + k, p, c);
+            k += c;
+        }
+        p += seg;
+    }
+    out[k] = 0;
+}
+
+void srv_http_access(struct lws *wsi, unsigned status, size_t bytes)
+{
+    if (!srv_log_access_on() || !wsi)
+        return;
+    static const struct {
+        enum lws_token_indexes tok;
+        const char *name;
+    } methods[] = {
+        {WSI_TOKEN_GET_URI, "GET"}, {WSI_TOKEN_POST_URI, "POST"},
+        {WSI_TOKEN_OPTIONS_URI, "OPTIONS"}, {WSI_TOKEN_PUT_URI, "PUT"},
+        {WSI_TOKEN_PATCH_URI, "PATCH"}, {WSI_TOKEN_DELETE_URI, "DELETE"},
+        {WSI_TOKEN_HEAD_URI, "HEAD"},
+    };
+    const char *method = "-";
+    char uri[SRV_URL_MAX + 1] = "";
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (lws_hdr_total_length(wsi, methods[i].tok) > 0) {
+            method = methods[i].name;
+            if (lws_hdr_copy(wsi, uri, sizeof uri, methods[i].tok) < 0)
+                uri[0] = 0;
+            break;
+        }
+    char *q = strchr(uri, '?'); /* lws keeps the query apart; if not, it is cut */
+    if (q)
+        *q = 0;
+    char path[SRV_URL_MAX + 1], addr[64];
+    path_shown(uri, path, sizeof path);
+    srv_client_addr(wsi, addr, sizeof addr);
+    unsigned s = acc_slot(wsi);
+    double ms = -1;
+    if (acc[s].wsi == wsi) {
+        ms = (double)(srv_ls_now() - acc[s].t0_us) / 1000.0;
+        acc[s].wsi = NULL;
+    }
+    srv_log_access("method=%s path=%s status=%u bytes=%zu ms=%.1f addr=%s", method,
+                   path[0] ? path : "-", status, bytes, ms, addr[0] ? addr : "-");
+}

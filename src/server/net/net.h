@@ -16,6 +16,7 @@
 #include <libwebsockets.h>
 #include "chartered.h"
 #include "text.h"
+#include "net/log.h"
 
 /* A WebSocket connection (api.h); here only by pointer. */
 typedef struct srv_client srv_client;
@@ -31,6 +32,8 @@ typedef struct srv_net {
 } srv_net;
 extern srv_net g_net;
 
+/* The log (log.c): srv_logf and the rest, in net/log.h. MODERATION
+ * lines (ban, mute, ...): srv_log_moderation, there. */
 /* Wall-clock time in ms (clock.c). */
 int64_t srv_now_ms(void);
 
@@ -180,6 +183,13 @@ int srv_http_security_headers(struct lws *wsi, unsigned char **p, unsigned char 
 /* The client's address for every per-address limit (http.c): with
  * --trust-proxy the right-most X-Forwarded-For entry, never the proxy's. */
 void srv_client_addr(struct lws *wsi, char *out, size_t n);
+/* --access-log (http.c): srv_http_begin when a request comes (its start),
+ * srv_http_access when its answer is written (while its headers are still
+ * there), srv_http_forget when its connection closes. Nothing when the
+ * access log is off. */
+void srv_http_begin(struct lws *wsi);
+void srv_http_access(struct lws *wsi, unsigned status, size_t bytes);
+void srv_http_forget(struct lws *wsi);
 /* The same: the client's address as text ("" when unknown). */
 void srv_peer_addr(struct lws *wsi, char *out, size_t n);
 

@@ -61,8 +61,10 @@ int srv_smtp_send(const char *url, const char *from, const char *to, const char 
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
     CURLcode rc = curl_easy_perform(c);
-    if (rc != CURLE_OK)
+    if (rc != CURLE_OK) {
         snprintf(why, n, "%s", err[0] ? err : curl_easy_strerror(rc));
+        srv_log_one_line(why, n); /* a relay's answer may span lines: the log's is one */
+    }
     curl_slist_free_all(rcpt);
     curl_easy_cleanup(c);
     return rc == CURLE_OK ? 0 : -1;

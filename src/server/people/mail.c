@@ -367,6 +367,14 @@ static void b64(const char *in, size_t len, char *out, size_t n)
 
 /* The whole message: headers (the subject in RFC 2047 words, so any
  * language passes), then the body in base64 lines of 76. */
+/* The domain of an address, for the log: who the relay delivers to, not
+ * the person (an address is personal data; the log needs none). */
+static const char *domain_of(const char *to)
+{
+    const char *at = to ? strrchr(to, '@') : NULL;
+    return at && at[1] ? at + 1 : "-";
+}
+
 static char *compose(const char *to, const char *subject, const char *body, const char *unsub)
 {
     size_t bl = strlen(body), sl = strlen(subject);
@@ -445,6 +453,9 @@ static void send_due(db_conn *db, int64_t now)
             db_exec(db, "UPDATE mail_queue SET sent=$1, body='', last_error=NULL WHERE id=$2",
                     DB_P(DB_I(srv_now_ms()), DB_I(w->id)));
             __atomic_add_fetch(&M.sent, 1, __ATOMIC_RELAXED);
+            srv_logf(SRV_LOG_INFO, "mail.sent", "mail=%lld to_domain=%s attempt=%lld a mail is "
+                    "handed to the relay", (long long)w->id, domain_of(w->to),
+                    (long long)w->attempts + 1);
         } else if (msg) {
             int64_t back = M.retry_ms << (w->attempts < 5 ? w->attempts : 5);
             if (back > 15 * 60 * 1000)
@@ -453,8 +464,9 @@ static void send_due(db_conn *db, int64_t now)
                     "WHERE id=$3", DB_P(DB_I(srv_now_ms() + back), DB_T(why), DB_I(w->id)));
             __atomic_add_fetch(&M.failed, 1, __ATOMIC_RELAXED);
             /* the relay's reason, never the message or its tokens */
-            fprintf(stderr, "chartered: mail %lld not sent (attempt %lld, next in %lld s): %s\n",
-                    (long long)w->id, (long long)w->attempts + 1, (long long)(back / 1000), why);
+            srv_logf(SRV_LOG_WARN, "mail.failed", "mail=%lld to_domain=%s attempt=%lld "
+                    "next_s=%lld the mail is not sent: %s", (long long)w->id, domain_of(w->to),
+                    (long long)w->attempts + 1, (long long)(back / 1000), why);
         }
         if (msg)
             sodium_memzero(msg, strlen(msg));
@@ -555,8 +567,8 @@ static void *mailer(void *arg)
             char why[300];
             db = db_open(M.target, 0, why, sizeof why);
             if (!db && !warned++)
-                fprintf(stderr, "chartered: mail: the database cannot be opened (%s); "
-                        "trying again\n", why);
+                srv_logf(SRV_LOG_WARN, "db.error", "the mail thread cannot open the database "
+                        "(%s); trying again", why);
         }
         if (db) {
             int64_t now = srv_now_ms();

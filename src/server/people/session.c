@@ -107,7 +107,7 @@ int srv_session_lookup_db(db_conn *dbc, const char *token, srv_ident *id)
                            "sessions s LEFT JOIN accounts a ON a.id = s.user_id "
                            "WHERE s.hash = $1", DB_P(DB_T(id->hash)));
     if (!st) {
-        lwsl_err("database: %s\n", db_errmsg(dbc));
+        srv_logf(SRV_LOG_ERROR, "db.error", "%s", db_errmsg(dbc));
         id->hash[0] = 0;
         return -1;
     }
@@ -335,7 +335,7 @@ int srv_session_create(int64_t user_id, const char *guest_name, char token[SRV_S
     if (srv_session_new(user_id, guest_name, user_id == 0, &ns) != 0)
         return -1;
     if (srv_session_write(db(), &ns) != 0) {
-        lwsl_err("database: %s\n", db_errmsg(db()));
+        srv_logf(SRV_LOG_ERROR, "db.error", "%s", db_errmsg(db()));
         return -1;
     }
     memcpy(token, ns.token, SRV_SESSION_HEX + 1);
@@ -432,7 +432,7 @@ static void sweep_done(void *arg)
 {
     int64_t *n = arg;
     if (*n < 0)
-        lwsl_warn("expired sessions could not be deleted now: next time\n");
+        srv_logf(SRV_LOG_WARN, "db.error", "expired sessions could not be deleted now: next time");
     free(n);
     sweeping = 0;
 }

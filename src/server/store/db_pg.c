@@ -17,6 +17,7 @@
 #include <libpq-fe.h>
 
 #include "db_impl.h"
+#include "net/net.h"
 
 /* The advisory lock that serializes the migrations of several servers
  * starting at once on one database (any constant, chosen once). */
@@ -27,6 +28,7 @@ typedef struct pg_conn {
     PGconn *pg;
     int64_t changes;
     int64_t reset_ms;           /* the last attempt to connect again */
+    int lost;                   /* the link was lost and is not back yet (logged once) */
 } pg_conn;
 
 /* A lost link is tried again at most once a second: the event loop's
@@ -53,12 +55,30 @@ static pg_conn *PG(db_conn *c)
     return (pg_conn *)c;
 }
 
-/* Drop the server's notices ("relation already exists, skipping"): the
- * migrations are meant to be repeated. */
-static void quiet(void *arg, const char *msg)
+/* The server's notices, through the one log (net/log.c) as one line each:
+ * its warnings as warnings; the rest ("relation already exists, skipping":
+ * the migrations are meant to be repeated) as debug lines, not written. */
+static void notice(void *arg, const PGresult *res)
 {
     (void)arg;
-    (void)msg;
+    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+    srv_log_level level = sev && !strcmp(sev, "WARNING") ? SRV_LOG_WARN : SRV_LOG_DEBUG;
+    if (!srv_log_on(level))
+        return;
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(res));
+    srv_log_one_line(msg, sizeof msg);
+    srv_logf(level, "db.notice", "db=postgresql %s", msg);
+}
+
+/* The link was lost (a class DB_LOST error): said once until it is back. */
+static void lost(pg_conn *p)
+{
+    if (p->lost)
+        return;
+    p->lost = 1;
+    srv_logf(SRV_LOG_WARN, "db.lost", "db=postgresql the link to the database is lost: %s",
+            p->h.err);
 }
 
 static int set_err(pg_conn *p, PGresult *res)
@@ -67,13 +87,15 @@ static int set_err(pg_conn *p, PGresult *res)
     if (!msg || !*msg)
         msg = PQerrorMessage(p->pg);
     snprintf(p->h.err, sizeof p->h.err, "%s", msg && *msg ? msg : "PostgreSQL error");
-    size_t l = strlen(p->h.err); /* libpq ends its messages with a newline */
-    while (l && (p->h.err[l - 1] == '\n' || p->h.err[l - 1] == ' '))
-        p->h.err[--l] = 0;
+    /* libpq's messages are lines ("FATAL:  ...\nDETAIL: ...", ending with a
+       newline): one line, for the log and every answer that quotes it */
+    srv_log_one_line(p->h.err, sizeof p->h.err);
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     if (PQstatus(p->pg) != CONNECTION_OK || (state && (!strncmp(state, "08", 2) ||
-                                                       !strncmp(state, "57P", 3))))
+                                                       !strncmp(state, "57P", 3)))) {
         p->h.errclass = DB_LOST;
+        lost(p);
+    }
     else if (state && !strcmp(state, "23505"))
         p->h.errclass = DB_CONFLICT;
     else
@@ -109,14 +131,19 @@ static int link_up(pg_conn *p)
     }
     p->reset_ms = now;
     PQreset(p->pg);
-    if (PQstatus(p->pg) == CONNECTION_OK)
+    if (PQstatus(p->pg) == CONNECTION_OK) {
+        PQsetNoticeReceiver(p->pg, notice, NULL);
+        if (p->lost)
+            srv_logf(SRV_LOG_INFO, "db.reconnected", "db=postgresql connected to the database "
+                    "again");
+        p->lost = 0;
         return session_settings(p);
+    }
     snprintf(p->h.err, sizeof p->h.err, "no connection to PostgreSQL: %s",
              PQerrorMessage(p->pg));
-    size_t l = strlen(p->h.err);
-    while (l && p->h.err[l - 1] == '\n')
-        p->h.err[--l] = 0;
+    srv_log_one_line(p->h.err, sizeof p->h.err);
     p->h.errclass = DB_LOST;
+    lost(p);
     return DB_LOST;
 }
 
@@ -434,10 +461,11 @@ db_conn *db_pg_open(const char *conninfo, char *why, size_t n)
     p->pg = PQconnectdbParams(keys, vals, 1);
     if (!p->pg || PQstatus(p->pg) != CONNECTION_OK) {
         const char *m = p->pg ? PQerrorMessage(p->pg) : "out of memory";
-        snprintf(why, n, "cannot connect to PostgreSQL: %.*s", (int)strcspn(m, "\n"), m);
+        snprintf(why, n, "cannot connect to PostgreSQL: %s", m);
+        srv_log_one_line(why, n); /* libpq's lines, one line */
         pq_close(&p->h);
         return NULL;
     }
-    PQsetNoticeProcessor(p->pg, quiet, NULL);
+    PQsetNoticeReceiver(p->pg, notice, NULL);
     return setup(p, why, n) == 0 ? &p->h : NULL;
 }

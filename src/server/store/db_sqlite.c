@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "db_impl.h"
+#include "net/log.h"
 
 /* How long a write waits for another process's lock on the database
  * (sqlite3_busy_timeout) before it fails with SQLITE_BUSY. Commits run on
@@ -334,19 +335,21 @@ static int sq_check(db_conn *c)
     sqlite3_stmt *st;
     int problems = 0;
     if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check(20)", -1, &st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "chartered: database check: %s\n", sqlite3_errmsg(s->db));
+        srv_logf(SRV_LOG_ERROR, "db.check", "db=sqlite the database check cannot run: %s",
+                sqlite3_errmsg(s->db));
         return 1;
     }
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *line = (const char *)sqlite3_column_text(st, 0);
         if (line && strcmp(line, "ok") != 0) {
-            fprintf(stderr, "chartered: database check: %s\n", line);
+            srv_logf(SRV_LOG_ERROR, "db.check", "db=sqlite database check: %s", line);
             problems++;
         }
     }
     if (rc != SQLITE_DONE) {
-        fprintf(stderr, "chartered: database check stopped: %s\n", sqlite3_errmsg(s->db));
+        srv_logf(SRV_LOG_ERROR, "db.check", "db=sqlite the database check stopped: %s",
+                sqlite3_errmsg(s->db));
         problems++;
     }
     sqlite3_finalize(st);
@@ -457,8 +460,9 @@ static int ckpt_pages(void)
     errno = 0;
     long v = strtol(e, &end, 10);
     if (errno || *end || v < 1 || v > 1000000) {
-        fprintf(stderr, "chartered: CHARTERED_WAL_PAGES=%s is not a whole number of pages "
-                        "from 1 to 1000000; checkpoints at %d pages\n", e, CKPT_PAGES);
+        srv_logf(SRV_LOG_WARN, "config.ignored", "variable=CHARTERED_WAL_PAGES value=%s not a "
+                "whole number of pages from 1 to 1000000; checkpoints at %d pages", e,
+                CKPT_PAGES);
         return CKPT_PAGES;
     }
     return (int)v;
