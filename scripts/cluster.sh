@@ -25,6 +25,8 @@
 #                                  log lines and errors), haproxy.log (one line
 #                                  per request), postgres.log; kept at the end
 #                                  (default: the temporary folder)
+#   LOG_FORMAT=F  --log-format F   the nodes' log format: text, logfmt or json
+#                                  (default text; docs/deploy.md, "Logs")
 #   NODE_OPTIONS="..." --node-options "..."  more `chartered serve` flags for
 #                                  every node, e.g. "--bot-threads 1"
 #   KEEP=1        --keep           keep the temporary folder
@@ -39,13 +41,14 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --keep) KEEP=1; shift; continue;;
         -h|--help) usage; exit 0;;
-        --port|--host|--nodes|--node-ports|--lease|--logs|--node-options|--build|--chartered)
+        --port|--host|--nodes|--node-ports|--lease|--logs|--log-format|--node-options|--build|--chartered)
             [ $# -ge 2 ] || { echo "cluster.sh: $1 needs a value" >&2; exit 2; };;
         *) echo "cluster.sh: unknown flag '$1' (--help lists them)" >&2; exit 2;;
     esac
     case "$1" in
         --port) PORT=$2;; --host) HOST=$2;; --nodes) NODES=$2;; --node-ports) NODE_PORTS=$2;;
-        --lease) LEASE=$2;; --logs) LOGS=$2;; --node-options) NODE_OPTIONS=$2;;
+        --lease) LEASE=$2;; --logs) LOGS=$2;; --log-format) LOG_FORMAT=$2;;
+        --node-options) NODE_OPTIONS=$2;;
         --build) BUILD=$2;; --chartered) CHARTERED=$2;;
     esac
     shift 2
@@ -56,6 +59,8 @@ NODES=${NODES:-2}
 LEASE=${LEASE:-6}
 BUILD=${BUILD:-build}
 NODE_OPTIONS=${NODE_OPTIONS:-}
+LOG_FORMAT=${LOG_FORMAT:-text}
+case "$LOG_FORMAT" in text|logfmt|json) ;; *) echo "cluster.sh: LOG_FORMAT must be text, logfmt or json, not '$LOG_FORMAT'" >&2; exit 2;; esac
 case "$NODES" in 2|3) ;; *) echo "cluster.sh: NODES must be 2 or 3, not '$NODES'" >&2; exit 2;; esac
 is_port() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le 65535 ]; }
 is_port "$PORT" || { echo "cluster.sh: PORT must be 1 to 65535, not '$PORT'" >&2; exit 2; }
@@ -127,9 +132,11 @@ for i in $(seq 0 $((NODES - 1))); do
     p=${NPORTS[$i]:-$(free_port)}
     # --trust-proxy: HAProxy (option forwardfor) says who the client is, so
     # the per-address limits count each client, not HAProxy. A node's log
-    # lines (standard output) and errors (standard error) go to one file.
+    # (standard error) and its start line (standard output: the same file,
+    # so written once) go to one file.
     "$BIN" serve --host 127.0.0.1 --port "$p" --db "$DB" --node "$n" --cluster "$CLUSTER" \
-        --lease-seconds "$LEASE" --trust-proxy ${NODE_OPTS[@]+"${NODE_OPTS[@]}"} >>"$LOGS/$n.log" 2>&1 &
+        --lease-seconds "$LEASE" --trust-proxy --log-format "$LOG_FORMAT" \
+        ${NODE_OPTS[@]+"${NODE_OPTS[@]}"} >>"$LOGS/$n.log" 2>&1 &
     pid=$!
     PIDS+=($pid)
     RULES+="    use-server $n if { url_param(node) -m str $n }"$'\n'

@@ -59,7 +59,7 @@ for args, env, want in [(["--nodes", "3", "--node-ports", "%d %d" % (aport, bpor
 
 p = subprocess.Popen(["bash", SCRIPT, "--chartered", BIN, "--port", str(hport),
                       "--node-ports", "%d %d" % (aport, bport), "--logs", LOGS,
-                      "--node-options", "--bot-threads 1"],
+                      "--log-format", "json", "--node-options", "--bot-threads 1"],
                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 out = []
 try:
@@ -125,6 +125,17 @@ for pid in pids:
 check(work is None or not os.path.exists(work), f"the temporary folder {work} is removed")
 check(sorted(os.listdir(LOGS)) == ["a.log", "b.log", "haproxy.log", "postgres.log"],
       f"the log folder is kept with every log: {sorted(os.listdir(LOGS))}")
-check("stopping: committing" in open(os.path.join(LOGS, "a.log")).read(),
-      "node a logged its graceful stop (SIGTERM from the script)")
+alog = open(os.path.join(LOGS, "a.log")).read()
+check("stopping: committing" in alog, "node a logged its graceful stop (SIGTERM from the script)")
+# --log-format json: every line of a node's log is a JSON record; the start
+# line once (standard output and error are the one file)
+arecs = []
+for raw in alog.splitlines():
+    try:
+        arecs.append(json.loads(raw))
+    except ValueError:
+        check(False, f"a.log: a line that is not JSON: {raw[:160]!r}")
+check(sum(r.get("event") == "server.listening" for r in arecs) == 1 and
+      any(r.get("event") == "server.stopping" for r in arecs),
+      f"a.log in JSON, its start line once: {[r.get('event') for r in arecs]}")
 finish("cluster_script: ports and log folder set, logs written, Ctrl-C stops everything")
