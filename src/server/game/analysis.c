@@ -56,8 +56,8 @@ static double env_num(const char *var, double dflt, double lo, double hi)
     char *end;
     double v = strtod(e, &end);
     if (*end || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "chartered: %s must be from %g to %g, not '%s': %g kept\n", var, lo, hi,
-                e, dflt);
+        srv_logf(SRV_LOG_WARN, "config.ignored", "variable=%s value=%s must be from %g to %g: "
+                 "%g kept", var, e, lo, hi, dflt);
         return dflt;
     }
     return v;
@@ -415,7 +415,8 @@ static void job_run(db_conn *db, void *arg)
         if (db_exec(db, "UPDATE analyses SET status = 'running', done = $1, updated = $2 "
                     "WHERE game = $3 AND node = $4 AND status IN ('queued','running')",
                     DB_P(DB_I(j->done_n), DB_I(now), DB_T(j->game), DB_T(j->node))) != 0)
-            lwsl_err("analysis %s: progress not written: %s\n", j->game, db_errmsg(db));
+            srv_logf(SRV_LOG_ERROR, "db.error", "game=%s an analysis's progress is not written: "
+                     "%s", j->game, db_errmsg(db));
         break;
     case J_DONE:
         j->status = db_exec(db, "UPDATE analyses SET status = 'done', done = $1, updated = $2, "
@@ -423,12 +424,14 @@ static void job_run(db_conn *db, void *arg)
                             DB_P(DB_I(j->done_n), DB_I(now), DB_I(j->cpu_ms), DB_T(j->result),
                                  DB_T(j->game))) == 0 ? 200 : 500;
         if (j->status != 200)
-            lwsl_err("analysis %s: not stored: %s\n", j->game, db_errmsg(db));
+            srv_logf(SRV_LOG_ERROR, "db.error", "game=%s an analysis is not stored: %s", j->game,
+                     db_errmsg(db));
         break;
     case J_FAILED:
         if (db_exec(db, "UPDATE analyses SET status = 'failed', updated = $1, error = $2 "
                     "WHERE game = $3", DB_P(DB_I(now), DB_T(j->err), DB_T(j->game))) != 0)
-            lwsl_err("analysis %s: failure not written: %s\n", j->game, db_errmsg(db));
+            srv_logf(SRV_LOG_ERROR, "db.error", "game=%s an analysis's failure is not written: "
+                     "%s", j->game, db_errmsg(db));
         break;
     }
 }
@@ -508,7 +511,8 @@ static void task_done(void *arg)
     if (g_tables.stopping)
         return; /* freed by srv_analysis_stop */
     if (a->err[0]) {
-        lwsl_err("analysis %s failed: %s\n", a->game, a->err);
+        srv_logf(SRV_LOG_ERROR, "analysis.failed", "game=%s an analysis failed: %s", a->game,
+                 a->err);
         job_write(a, J_FAILED, stored);
         return;
     }
