@@ -64,6 +64,23 @@ python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" grap
     fail "the SVG is not well-formed XML"
 echo "ok: table of $n rows, JSON, SVG with 4 lines and the moments"
 
+echo "== a CPU budget spread by the playouts' length"
+# --cpu is the mean per decision: a decision with more warehouses left in the
+# supply (longer playouts) gets more, and the game's total is cpu x decisions
+"$BIN" review blunder.json --cpu 0.004 --json budget.json -q > out 2> err || fail "review --cpu"
+grep -q "0.004 s of CPU on average per decision" out || fail "no mean budget in the summary"
+python3 - budget.json "$n" <<'PY' || fail "the CPU budgets"
+import json, sys
+d = json.load(open(sys.argv[1]))["decisions"]
+n = int(sys.argv[2])
+b = [x["cpu_budget"] for x in d]
+assert abs(sum(b) - 0.004 * n) < 1e-5 * n, (sum(b), b)
+assert all(x >= y for x, y in zip(b, b[1:])), b   # the supply only shrinks
+assert b[0] > b[-1], b
+assert all(x["playouts"] > 0 and x["cpu"] > 0 for x in d), d
+PY
+echo "ok: budgets $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["decisions"]; print(d[0]["cpu_budget"], "..", d[-1]["cpu_budget"])' budget.json) s"
+
 echo "== in Dutch"
 "$BIN" review blunder.json --iterations 600 --top 3 --seed 2 --lang nl -q > out.nl 2>/dev/null ||
     fail "review --lang nl"

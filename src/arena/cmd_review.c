@@ -31,8 +31,17 @@ typedef struct row {
     ch_move played;
     ch_state before;     /* for the words of the moves                       */
     ch_review rv;
+    double budget;       /* CPU seconds given (a CPU budget), else 0          */
     int moment;          /* 1-based rank among the moments, 0: not one         */
 } row;
+
+/* The share of a CPU budget a decision gets (cmd_review): its playouts'
+ * length, about the supply left, plus the fixed cost of a sample. */
+static double review_weight(const ch_state *st)
+{
+    double total = st->warehouses_total > 0 ? st->warehouses_total : 1;
+    return (double)st->supply / total + 0.1;
+}
 
 static double gain_of(const row *r) { return r->rv.best_win[r->player] - r->rv.played_win[r->player]; }
 
@@ -168,8 +177,9 @@ static int write_png(const char *svg, const char *path)
 }
 
 /* The review as JSON: {"decisions": [{"player", "move", "chances", "best",
- * "best_chances", "gain", "moment", "advice"}, ...]}, players from 1, chances
- * from 0 to 1, moves in the engine's notation (advice in lang). */
+ * "best_chances", "gain", "moment", "playouts", "cpu", "cpu_budget",
+ * "advice"}, ...]}, players from 1, chances from 0 to 1, moves in the
+ * engine's notation (advice in lang); cpu_budget only with a CPU budget. */
 static int write_json(const char *path, const row *rows, int n, int np, int lang)
 {
     chx_buf b = {0};
@@ -189,7 +199,10 @@ static int write_json(const char *path, const row *rows, int n, int np, int lang
         chx_buf_puts(&b, ", \"best_chances\": [");
         for (int q = 0; q < np; q++)
             bprintf(&b, "%s%.4f", q ? ", " : "", rw->rv.best_win[q]);
-        bprintf(&b, "], \"gain\": %.4f, \"moment\": %d", gain_of(rw), rw->moment);
+        bprintf(&b, "], \"gain\": %.4f, \"moment\": %d, \"playouts\": %ld, \"cpu\": %.4f", gain_of(rw),
+                rw->moment, rw->rv.playouts, rw->rv.cpu);
+        if (rw->budget > 0)
+            bprintf(&b, ", \"cpu_budget\": %.6f", rw->budget);
         if (rw->moment) {
             chx_review_advice(lang, &rw->before, rw->rv.best, rw->played, gain_of(rw), adv, sizeof adv);
             chx_buf_puts(&b, ", \"advice\": ");
@@ -231,7 +244,7 @@ int cmd_review(int argc, char **argv)
         {"iterations", 'i', OPT_INT, &iterations, "N", 1, 100000000,
          "playouts per decision (reproducible from the seed alone)", &seen_iter},
         {"cpu", 0, OPT_DOUBLE, &cpu, "S", 0, 0,
-         "seconds of CPU time per decision (default 0.2) instead of --iterations", &seen_cpu},
+         "mean seconds of CPU time a decision (default 0.2; early ones get more) instead of --iterations", &seen_cpu},
         {"seed", 's', OPT_U64, &seed, "S", 0, 0, "seed of the analysis (default 1)", NULL},
         {"width", 'w', OPT_INT, &width, "N", 1, 16,
          "the bot's best moves compared with each move played (default 6)", NULL},
@@ -346,10 +359,24 @@ int cmd_review(int argc, char **argv)
     int tty = !quiet && isatty(2);
     double cpu_total = 0;
     long playouts = 0;
+    /* A CPU budget is the mean per decision, spread by how long a sample
+     * takes: a playout plays out the rest of the game, some 220 fast
+     * decisions early in a game and 50 late (docs/performance.md), nearly in
+     * proportion to the warehouses left in the supply. An even budget gives
+     * the early decisions four times fewer samples than the late ones, and
+     * the noisiest chances of the game (docs/bots.md "Review"). Decision i
+     * gets cpu * n * w_i / sum(w), w_i = supply left / total + 0.1 (the 0.1
+     * for what a sample costs besides its playout), so the game's total stays
+     * cpu * n. The supply is public: the budget reads nothing hidden. */
+    double wsum = 0;
+    for (i = 0; i < nmoves; i++)
+        wsum += review_weight(&rows[i].before);
     for (i = 0; i < nmoves; i++) {
         /* a seed of its own for each decision: reviewing one decision alone
          * gives the same as within the whole game */
         o.seed = seed * 0x9E3779B97F4A7C15ull + (uint64_t)i;
+        if (!seen_iter)
+            o.cpu = rows[i].budget = cpu * (double)nmoves * review_weight(&rows[i].before) / wsum;
         r = ch_review_decision(&rows[i].before, rows[i].player, rows[i].played, &o, &rows[i].rv, &why);
         if (r != CH_OK) {
             cli_error("%s: decision %zu: %s", file, i + 1, why.text[0] ? why.text : ch_strerror(r));
@@ -431,7 +458,7 @@ int cmd_review(int argc, char **argv)
     if (seen_iter)
         snprintf(budget, sizeof budget, "%ld playouts", iterations);
     else
-        snprintf(budget, sizeof budget, "%.3g s of CPU", cpu);
+        snprintf(budget, sizeof budget, "%.3g s of CPU on average", cpu);
     printf("\nreviewed with %s per decision, width %d, seed %" PRIu64 ": %ld playouts, %.1f s of CPU\n",
            budget, width, seed, playouts, cpu_total);
     if (json_path && write_json(json_path, rows, (int)nmoves, np, lang) != 0)
