@@ -19,6 +19,7 @@ import { FrameState } from './frames.js';
 import { InviteLinks } from './invites.js';
 import { citeHref } from './rules.js';
 import { gameRated, endRatings } from './rated.js';
+import { hintOffered, hintBox } from './analysis.js';
 import { mergerInfo, flagInfo } from './merger.js';
 import { installTapTips } from './tips.js';
 
@@ -568,6 +569,9 @@ export class GamePage {
     }
     E.appendChild(h('h2', { tabindex: '-1' }, this.prompt(phase)));
     E.appendChild(this.ruleRef(phase));
+    // a hint from the bot, in unrated games against bots and the tutorial
+    // (analysis.js; the server refuses it in rated games)
+    if (hintOffered(this)) E.appendChild(hintBox(this, (m) => describe(m, (i) => this.seatName(i))));
     if (DIALOG_PHASES.has(phase)) {
       E.appendChild(h('button', { class: 'primary', id: 'open-dialog', onclick: () => { this.dialogHidden = false; this.renderDialog(); } }, t('ui.open_dialog')));
       return;
@@ -793,6 +797,7 @@ export class GamePage {
       if (i === this.seat) tags.push(h('span', { class: 'tag you' }, t('ui.you')));
       if (seatInfo.kind === 'bot') tags.push(h('span', { class: 'tag bot' }, t('ui.bot_tag', { bot: seatInfo.bot || '' })));
       if (seatInfo.guest) tags.push(h('span', { class: 'tag guest' }, t('ui.guest_tag')));
+      if (seatInfo.hints) tags.push(h('span', { class: 'tag hinted', title: t('hint.used_title') }, t('hint.used_n', { n: seatInfo.hints })));
       if (seatInfo.kind === 'human' && seatInfo.connected === false && !this.replay) tags.push(h('span', { class: 'tag off' }, t('ui.offline')));
       if (seatInfo.away && !this.replay) tags.push(h('span', { class: 'tag off' }, t('ui.away')));
       if (deciders.has(i)) tags.push(h('span', { class: 'tag deciding' }, t('ui.deciding')));

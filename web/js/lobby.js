@@ -337,7 +337,7 @@ export class LobbyPage {
       const own = (myGames() || []).find((m) => m.id === g.id);
       L.appendChild(h('div', { class: 'game-row', dataset: { game: g.id } },
         h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', g.arrangement ? t(`arrangement.${g.arrangement}`, { _default: g.arrangement }) : '', ' · ',
-          t('lobby.n_players', { n: g.players }), ' · ', t(`status.${g.status}`, { _default: g.status })),
+          t('lobby.n_players', { n: g.players }), ' · ', t(`status.${g.status}`, { _default: g.status }), hintTag(g)),
         h('div', { class: 'muted small' }, g.seats.map((s) => s.kind === 'bot' ? (s.name || s.bot) : (s.name || '?') + (s.claimed ? '' : ` (${t('lobby.free')})`)).join(', ')),
         own ? h('div', { class: 'row-buttons' }, h('a', { class: 'button small resume', href: own.link }, t('lobby.resume')))
           : h('div', { class: 'row-buttons' },
@@ -354,7 +354,7 @@ export class LobbyPage {
         h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })),
           abandoned ? [' · ', h('span', { class: 'tag off' }, t('status.abandoned'))] : null,
           g.finished ? [' · ', h('span', { class: 'finished' }, t('lobby.finished_on', { date: dateText(g.finished) }))] : null,
-          winners ? [' · ', h('span', { class: 'winner' }, t('lobby.winner', { name: winners }))] : null),
+          winners ? [' · ', h('span', { class: 'winner' }, t('lobby.winner', { name: winners }))] : null, hintTag(g)),
         h('div', { class: 'muted small scores scores-line' }, g.seats.map((s, i) => who(s) + (g.scores ? ` f${g.scores[i]}` : '')).join(', ')),
         h('a', { class: 'button small', href: `#/replay/${g.id}` }, t('lobby.replay'))));
     }
@@ -371,6 +371,12 @@ export class LobbyPage {
       this.refreshGames();
     }
   }
+}
+
+// A game in which a hint was used is marked (issue 33: seats carry "hints").
+function hintTag(g) {
+  const n = (g.seats || []).reduce((k, s) => k + (s.hints || 0), 0);
+  return n ? [' · ', h('span', { class: 'tag hinted', title: t('hint.used_title') }, t('hint.used_n', { n }))] : null;
 }
 
 function range(a, b) { const r = []; for (let i = a; i <= b; i++) r.push(i); return r; }

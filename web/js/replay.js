@@ -3,10 +3,14 @@
 // with the game page's board and panels; buttons, a slider, a field to jump
 // to any move, play/pause (one move a second), the arrow keys (space plays
 // or pauses) step through the game, and the bar says the shown move in words.
+// Below the bar, the game's analysis (analysis.js, issue 33): a graph of the
+// players' chances that a click jumps through, and the moments that mattered,
+// also marked in the log.
 import { h, clear } from './dom.js';
 import { t, lang } from './i18n.js';
 import { api } from './api.js';
 import { GamePage, logWords } from './game.js';
+import { AnalysisPanel } from './analysis.js';
 
 export class ReplayPage {
   constructor(root, { game }) {
@@ -17,8 +21,9 @@ export class ReplayPage {
     clear(root);
     this.bar = h('div', { class: 'replay-bar panel', id: 'replay-bar' });
     this.pageRoot = h('div', { class: 'replay-game' });
-    root.appendChild(h('div', { class: 'replay' }, this.bar, this.pageRoot));
     this.page = new GamePage(this.pageRoot, { game, replay: true });
+    this.analysis = new AnalysisPanel(this);
+    root.appendChild(h('div', { class: 'replay' }, this.bar, this.analysis.el, this.pageRoot));
     this.keys = (e) => {
       if (e.target && /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
       if (e.key === 'ArrowRight') this.go(this.step + 1);
@@ -31,7 +36,7 @@ export class ReplayPage {
     this.go(null);
   }
 
-  destroy() { this.stop(); window.removeEventListener('keydown', this.keys); this.page.destroy(); }
+  destroy() { this.stop(); this.analysis.destroy(); window.removeEventListener('keydown', this.keys); this.page.destroy(); }
 
   // play: one move a second until the end or a pause
   toggle() { if (this.timer) this.stop(); else this.play(); this.show(); }
@@ -47,7 +52,7 @@ export class ReplayPage {
   }
   stop() { clearInterval(this.timer); this.timer = null; }
 
-  relang() { this.go(this.step); }
+  relang() { this.analysis.render(); this.go(this.step); }
 
   async go(step) {
     if (step !== null && this.data && (step < 0 || step > this.data.steps)) return;
@@ -78,6 +83,8 @@ export class ReplayPage {
     this.page.frame = frame;
     this.page.lastDecision = frame.decision;
     this.page.render();
+    // the analysis: the graph's position line, the moments in the log
+    if (this.analysis.state.status === 'done') { this.analysis.render(); this.analysis.decorate(); }
     this.page.setConn && (this.page.el.conn.textContent = t('replay.title'));
     const B = clear(this.bar);
     const slider = h('input', { type: 'range', min: 0, max: d.steps, value: d.step, id: 'replay-slider', 'aria-label': t('replay.step') });

@@ -859,6 +859,7 @@ static void hint_done(void *arg)
         g->seat[t->seat].hints++;
         g->meta_dirty = 1;
         srv_commit_schedule(g);
+        srv_game_changed(g); /* the table shows the seat's hints at once */
     }
     char m[160], o[160];
     ch_move_str(&t->st, t->h.best, m, sizeof m);

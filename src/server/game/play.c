@@ -332,6 +332,7 @@ static uint64_t common_key(const srv_game *g)
         MIX(s->nconn > 0);
         MIX(s->away);
         MIX(s->strength);
+        MIX(s->hints);
         MIX(s->owner[0]); /* 'g': a guest's, 'u': an account's */
         for (const char *q = s->name; *q; q++)
             MIX((unsigned char)*q);
@@ -362,6 +363,10 @@ static void put_seats(chx_buf *b, const srv_game *g)
         }
         if (s->owner[0] == 'g') /* shown as a guest (issue 28) */
             PUT_LIT(b, ",\"guest\":true");
+        if (s->hints > 0) { /* hints were used (analysis.c, issue 33) */
+            PUT_LIT(b, ",\"hints\":");
+            chx_buf_int(b, s->hints);
+        }
         chx_buf_puts(b, s->kind == SEAT_BOT || s->nconn > 0 ? ",\"connected\":true"
                                                              : ",\"connected\":false");
         chx_buf_puts(b, s->away ? ",\"away\":true}" : ",\"away\":false}");
