@@ -608,7 +608,10 @@ typedef struct ch_vec_out {
     uint8_t *terminated;  /* n: game i ended at this step and was dealt anew      */
     uint8_t *truncated;   /* n: game i reached max_length (or its decider had no
                              move with an id) and was dealt anew                  */
-    float *obs;           /* n x ch_observation_size: the decider's tensor, or NULL */
+    float *obs;           /* n x ch_observation_size: the decider's tensor, or NULL.
+                             Its plot and card rows are written only where they
+                             changed: the caller must not write into it
+                             (ch_vec_reset writes it whole)                      */
     uint8_t *mask;        /* n x ch_num_distinct_actions: the decider's legal ids,
                              or NULL. Written only where it changed: the caller
                              must not write into it (ch_vec_reset clears it whole) */

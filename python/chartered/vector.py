@@ -12,7 +12,8 @@ each winner, at the step its game ended).
 
 The arrays are numpy arrays that the library writes in place (no copies):
 the ones a step returns are overwritten by the next step; copy=True returns
-copies instead. The mask is read-only (the library clears only what it set).
+copies instead. The mask and the observations are read-only (the library
+clears only what it set, and rewrites only the observation rows that changed).
 """
 import secrets
 
@@ -61,7 +62,12 @@ class VectorEnv:
         self._trunc = np.zeros(n, np.uint8)
         self.terminations = self._term.view(np.bool_)
         self.truncations = self._trunc.view(np.bool_)
-        self.observations = np.zeros((n, O), np.float32) if observations else None
+        self._obs = np.zeros((n, O), np.float32) if observations else None
+        # read-only like the mask: the library rewrites only the rows of the
+        # plots and cards that changed, so a write into it would stay there
+        self.observations = None if self._obs is None else self._obs.view()
+        if self.observations is not None:
+            self.observations.flags.writeable = False
         self._mask = np.zeros((n, A), np.uint8)
         self.action_mask = self._mask.view()
         self.action_mask.flags.writeable = False
@@ -81,7 +87,7 @@ class VectorEnv:
         out.rewards = ptr("float[]", self.rewards)
         out.terminated = ptr("uint8_t[]", self._term)
         out.truncated = ptr("uint8_t[]", self._trunc)
-        out.obs = ptr("float[]", self.observations) if observations else ffi.NULL
+        out.obs = ptr("float[]", self._obs) if observations else ffi.NULL
         out.mask = ptr("uint8_t[]", self._mask)
         out.legal = ptr("int32_t[]", self.legal)
         out.legal_cap = cap

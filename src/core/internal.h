@@ -203,6 +203,26 @@ int action_layout_of(int edition, int nplayers, action_layout *l);
 /* ch_action_encode of m with l the layout of st's game. */
 int32_t action_encode_in(const ch_state *st, ch_move m, const action_layout *l);
 
+/* ---- observation tensors (obs.c) ---------------------------------------------- */
+/* What a caller's observation buffer holds of its two large blocks (plots and
+ * cards: nine tenths of the tensor): the plot bytes the plot rows were written
+ * from and the card columns as bitsets, so that the next write into the same
+ * buffer stores only what changed (vec.c keeps one per game). valid 0: the
+ * buffer holds anything (it is written whole). */
+typedef struct obs_memo {
+    uint8_t height[CH_MAX_PLOTS], owner[CH_MAX_PLOTS], pflags[CH_MAX_PLOTS]; /* the state's, as written */
+    uint8_t b_plot, b_plot2;
+    uint64_t cards[6 + CH_MAX_PLAYERS][2]; /* each card column as a bitset */
+    int valid, nplots, ncards, nplayers, ncompanies;
+    int off[7], cols[7]; /* the blocks' offsets and widths */
+} obs_memo;
+/* ch_observation's writer without the argument checks: st valid, 0 <= p <
+ * nplayers, buf of ch_observation_size floats; memo NULL or the memo of buf. */
+void obs_write(const ch_state *st, int p, float *buf, obs_memo *memo);
+/* Ask for the lines of buf that obs_write with memo writes whole (the small
+ * blocks), to be loaded while other work goes on. */
+void obs_prefetch(const float *buf, const obs_memo *memo);
+
 /* ---- messages -------------------------------------------------------------- */
 int fail(ch_msg *why, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* fail with a va_list (notation.c's nt_fail); both write why->text and

@@ -12,10 +12,22 @@
  * holdings. tests/test_obs.c re-deals everything else (ch_determinize) and
  * requires the same tensor. Seats are relative: row 0 of every per-player
  * block is the observer, row k the player k seats after. Values are scaled
- * to about [0, 1] (florins by f1,000, counts by their usual maximum). */
+ * to about [0, 1] (florins by f1,000, counts by their usual maximum).
+ *
+ * Cost (issue 34: an observation should cost less than the step it
+ * follows): nine tenths of the tensor are the plot and card rows, about one
+ * value in ten non-zero, so the card columns are made as bitsets over the
+ * cards (a hand's own bitset, the places sixteen cards at a time) and only
+ * their set bits are stored; a buffer written before (a row of the vector
+ * of games, vec.c) comes with an obs_memo of what it holds, and then only
+ * the plot rows and card entries that changed are stored.
+ * tests/test_obs_fast.c holds both to the plain writer they replaced. */
 #include <string.h>
 
 #include "internal.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define EV_SLOTS 12 /* max(CH_EV_KINDS, CH_GE_KINDS) */
 #define MONEY 1000.0f
@@ -76,34 +88,226 @@ int ch_observation_size(const ch_state *st)
     return o + r * c;
 }
 
-static int has(const uint64_t set[2], int c)
+/* Where each block starts and how wide its rows are. */
+typedef struct {
+    int off[B_COUNT], cols[B_COUNT];
+} obs_layout;
+
+static void layout_of(const ch_state *st, obs_layout *L)
 {
-    return (int)(set[c >> 6] >> (c & 63) & 1);
+    int o = 0, r, c;
+    for (int b = 0; b < B_COUNT; b++) {
+        shape(st, b, &r, &c);
+        L->off[b] = o;
+        L->cols[b] = c;
+        o += r * c;
+    }
 }
 
-int ch_observation(const ch_state *st, int p, float *buf, size_t n)
+/* A plot's row is a function of four bytes of the state, packed into one
+ * code (height; owner one-hot index; flags; being built). */
+static uint32_t plot_code(const uint8_t *height, const uint8_t *owner, const uint8_t *pflags, int b_plot,
+                          int b_plot2, int x, int C)
 {
-    if (!valid(st) || !buf || p < 0 || p >= st->nplayers)
-        return CH_EINVAL;
-    const int size = ch_observation_size(st);
-    if (n < (size_t)size)
-        return CH_EINVAL;
-    memset(buf, 0, (size_t)size * sizeof *buf);
+    uint32_t own = owner[x] < C ? 1u + owner[x] : 0u;
+    return (uint32_t)height[x] | own << 8 | (uint32_t)(pflags[x] & 31) << 16 |
+           (uint32_t)(x == b_plot || x == b_plot2) << 21;
+}
+
+/* Write the row of code into a row that holds zeros where code has none:
+ * one cleared whole, or one cleared of its last code by plot_unset (the
+ * non-zeros are about one in ten, so a changed row costs a few stores). */
+static void plot_set(float *row, uint32_t code, int C)
+{
+    row[0] = (float)(code & 255) / 5.0f;
+    row[1 + (code >> 8 & 255)] = 1;
+    for (unsigned f = code >> 16 & 63; f; f &= f - 1)
+        row[2 + C + __builtin_ctz(f)] = 1; /* flags, then "being built" */
+}
+
+static void plot_unset(float *row, uint32_t code, int C)
+{
+    row[1 + (code >> 8 & 255)] = 0;
+    for (unsigned f = code >> 16 & 63; f; f &= f - 1)
+        row[2 + C + __builtin_ctz(f)] = 0;
+}
+
+/* Plot x's row from the memo's copy of the state to the state's own. */
+static void plot_update(const ch_state *st, const obs_memo *m, float *rows, int cols, int x, int N, int C)
+{
+    if (x >= N)
+        return;
+    uint32_t was = plot_code(m->height, m->owner, m->pflags, m->b_plot, m->b_plot2, x, C);
+    uint32_t now = plot_code(st->height, st->owner, st->pflags, st->b_plot, st->b_plot2, x, C);
+    if (was != now) {
+        plot_unset(rows + x * cols, was, C);
+        plot_set(rows + x * cols, now, C);
+    }
+}
+
+static uint64_t load8(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* plots: height; owner one-hot (none, companies); flags; being built. With
+ * a memo, only the plots in the eight-plot stretches where a byte changed
+ * (and the old and new plots being built) are looked at. */
+static void write_plots(const ch_state *st, float *rows, int cols, int C, obs_memo *m, int fresh)
+{
+    const int N = BRD(st)->nplots;
+    if (fresh) {
+        for (int x = 0; x < N; x++)
+            plot_set(rows + x * cols,
+                     plot_code(st->height, st->owner, st->pflags, st->b_plot, st->b_plot2, x, C), C);
+    } else {
+        for (int i = 0; i < N; i += 8) /* i + 8 <= CH_MAX_PLOTS (a multiple of 8) */
+            if (load8(st->height + i) != load8(m->height + i) || load8(st->owner + i) != load8(m->owner + i) ||
+                load8(st->pflags + i) != load8(m->pflags + i))
+                for (int x = i; x < i + 8; x++)
+                    plot_update(st, m, rows, cols, x, N, C);
+        if (st->b_plot != m->b_plot || st->b_plot2 != m->b_plot2) {
+            plot_update(st, m, rows, cols, m->b_plot, N, C);
+            plot_update(st, m, rows, cols, m->b_plot2, N, C);
+            plot_update(st, m, rows, cols, st->b_plot, N, C);
+            plot_update(st, m, rows, cols, st->b_plot2, N, C);
+        }
+    }
+    if (m) {
+        memcpy(m->height, st->height, sizeof m->height);
+        memcpy(m->owner, st->owner, sizeof m->owner);
+        memcpy(m->pflags, st->pflags, sizeof m->pflags);
+        m->b_plot = st->b_plot;
+        m->b_plot2 = st->b_plot2;
+    }
+}
+
+/* The cards in the market, the discard pile and (look: when the seat sees
+ * them) those looked at in Veilinge 3, as bitsets: one pass over the
+ * places, sixteen at a time where SSE2 is (byte_mask's way, three values). */
+static void place_masks(const uint8_t *loc, int look, uint64_t market[2], uint64_t discard[2],
+                        uint64_t looked[2])
+{
+    market[0] = market[1] = discard[0] = discard[1] = looked[0] = looked[1] = 0;
+#ifdef __SSE2__
+    const __m128i mk = _mm_set1_epi8(CH_LOC_MARKET), dc = _mm_set1_epi8(CH_LOC_DISCARD),
+                  lk = _mm_set1_epi8(look ? CH_LOC_LOOK : -1);
+    for (int i = 0; i < CH_MAX_CARDS / 16; i++) {
+        __m128i l = _mm_loadu_si128((const __m128i *)(loc + 16 * i));
+        const int sh = 16 * (i & 3);
+        market[i >> 2] |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, mk)) << sh;
+        discard[i >> 2] |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, dc)) << sh;
+        looked[i >> 2] |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(l, lk)) << sh;
+    }
+#else
+    for (int c = 0; c < CH_MAX_CARDS; c++) {
+        market[c >> 6] |= (uint64_t)(loc[c] == CH_LOC_MARKET) << (c & 63);
+        discard[c >> 6] |= (uint64_t)(loc[c] == CH_LOC_DISCARD) << (c & 63);
+        looked[c >> 6] |= (uint64_t)(look && loc[c] == CH_LOC_LOOK) << (c & 63);
+    }
+#endif
+}
+
+/* cards: in my hand; market; discard; looked at; offered; asked; known to
+ * be in relative player k's hand. Each column is a bitset over the cards
+ * (the hands' own bitsets, place_masks for the others); with a memo, only the bits that changed since its write are
+ * stored. */
+static void write_cards(const ch_state *st, int p, float *rows, int cols, const uint8_t *rel, obs_memo *m,
+                        int fresh)
+{
+    const int K = st->ncards, P = st->nplayers;
+    const int offering = st->phase == CH_PH_OFFER || st->phase == CH_PH_RESPOND;
+    uint64_t col[6 + CH_MAX_PLAYERS][2], in_game[2];
+    in_game[0] = K >= 64 ? ~0ull : (1ull << K) - 1;
+    in_game[1] = K >= 128 ? ~0ull : K > 64 ? (1ull << (K - 64)) - 1 : 0;
+    col[4][0] = col[4][1] = col[5][0] = col[5][1] = 0;
+    /* a hand's bitset is its cards' places (ch_validate), its known cards a
+       part of it */
+    col[0][0] = st->pl[p].hand[0];
+    col[0][1] = st->pl[p].hand[1];
+    /* json_write.c look_hidden_in: in Veilinge 3 only the picker, while picking */
+    place_masks(st->loc, st->au_option != 3 || (st->phase == CH_PH_PICK && st->actor == p), col[1], col[2],
+                col[3]);
+    if (offering) { /* json_write.c w_offer_side: parties see every card */
+        const int to = st->offer.to;
+        const int give_party = p == st->active || (p == to && st->phase == CH_PH_RESPOND);
+        const int ask_party = give_party || p == to;
+        for (int w = 0; w < 2; w++) {
+            uint64_t gk = st->active < P ? st->pl[st->active].known[w] : 0;
+            uint64_t ak = to < P ? st->pl[to].known[w] : 0;
+            col[4][w] = st->offer.give_cards[w] & (give_party ? ~0ull : gk);
+            col[5][w] = st->offer.ask_cards[w] & (ask_party ? ~0ull : ak);
+        }
+    }
+    for (int q = 0; q < P; q++) {
+        uint64_t *k = col[6 + rel[q]];
+        k[0] = st->pl[q].hand[0] & st->pl[q].known[0];
+        k[1] = st->pl[q].hand[1] & st->pl[q].known[1];
+    }
+    for (int j = 0; j < 6 + P; j++)
+        for (int w = 0; w < 2; w++) {
+            uint64_t now = col[j][w] & in_game[w];
+            uint64_t change = fresh ? now : now ^ m->cards[j][w];
+            for (; change; change &= change - 1) {
+                int b = __builtin_ctzll(change);
+                rows[(64 * w + b) * cols + j] = (float)(now >> b & 1);
+            }
+            if (m)
+                m->cards[j][w] = now;
+        }
+}
+
+void obs_prefetch(const float *buf, const obs_memo *memo)
+{
+    if (!memo->valid)
+        return;
+    const int end = memo->off[B_EVENT] + memo->cols[B_EVENT];
+    for (int i = memo->off[B_COMPANIES]; i < memo->off[B_CARDS]; i += 16)
+        __builtin_prefetch(buf + i, 1);
+    for (int i = memo->off[B_PILES]; i < end; i += 16)
+        __builtin_prefetch(buf + i, 1);
+    for (size_t i = 0; i < sizeof *memo; i += 64) /* the memo is read and written too */
+        __builtin_prefetch((const char *)memo + i, 1);
+}
+
+void obs_write(const ch_state *st, int p, float *buf, obs_memo *memo)
+{
     const int N = BRD(st)->nplots, C = st->ncompanies, K = st->ncards, P = st->nplayers;
     const int ga = st->edition == CH_ED_GOLDEN_AGE;
-    int off[B_COUNT], rows, cols[B_COUNT];
-    for (int b = 0; b < B_COUNT; b++)
-        ch_observation_block(st, b, &off[b], &rows, &cols[b]);
-#define AT(b, row, col) buf[off[b] + (row) * cols[b] + (col)]
-#define REL(q) (((q) - p + P) % P)
-
-    /* plots: height; owner one-hot (none, companies); flags; being built */
-    for (int x = 0; x < N; x++) {
-        AT(B_PLOTS, x, 0) = st->height[x] / 5.0f;
-        AT(B_PLOTS, x, 1 + (st->owner[x] < C ? 1 + st->owner[x] : 0)) = 1;
-        for (int f = 0; f < 5; f++)
-            AT(B_PLOTS, x, 2 + C + f) = (float)(st->pflags[x] >> f & 1);
-        AT(B_PLOTS, x, 7 + C) = (float)(x == st->b_plot || x == st->b_plot2);
+    if (memo && (memo->nplots != N || memo->ncards != K || memo->nplayers != P || memo->ncompanies != C))
+        memo->valid = 0;
+    obs_layout L;
+    if (memo && memo->valid)
+        memcpy(L.off, memo->off, sizeof L.off), memcpy(L.cols, memo->cols, sizeof L.cols);
+    else
+        layout_of(st, &L);
+    const int fresh = !memo || !memo->valid;
+    const int offering = st->phase == CH_PH_OFFER || st->phase == CH_PH_RESPOND;
+    uint8_t rel[CH_MAX_PLAYERS];
+    for (int q = 0; q < P; q++)
+        rel[q] = (uint8_t)(q >= p ? q - p : q - p + P);
+#define AT(b, row, col) buf[L.off[b] + (row) * L.cols[b] + (col)]
+#define REL(q) rel[q]
+    const int size = L.off[B_EVENT] + L.cols[B_EVENT]; /* the event block is one row */
+    if (fresh) /* a fresh buffer is cleared whole, then only its non-zeros are set */
+        memset(buf, 0, (size_t)size * sizeof *buf);
+    write_plots(st, &AT(B_PLOTS, 0, 0), L.cols[B_PLOTS], C, memo, fresh);
+    write_cards(st, p, &AT(B_CARDS, 0, 0), L.cols[B_CARDS], rel, memo, fresh);
+    if (memo) {
+        memcpy(memo->off, L.off, sizeof L.off), memcpy(memo->cols, L.cols, sizeof L.cols);
+        memo->valid = 1;
+        memo->nplots = N;
+        memo->ncards = K;
+        memo->nplayers = P;
+        memo->ncompanies = C;
+    }
+    /* the small blocks are written whole: companies and players (between
+       the plots and the cards), piles, turn and event (after the cards) */
+    if (!fresh) {
+        memset(&AT(B_COMPANIES, 0, 0), 0, (size_t)(L.off[B_CARDS] - L.off[B_COMPANIES]) * sizeof *buf);
+        memset(&AT(B_PILES, 0, 0), 0, (size_t)(size - L.off[B_PILES]) * sizeof *buf);
     }
     /* companies: value; on the chart; bank; HQ on the board; no flag; the
        flag's owner; founded this turn; merger: absorbed, absorber, to merge */
@@ -130,7 +334,7 @@ int ch_observation(const ch_state *st, int p, float *buf, size_t n)
         AT(B_PLAYERS, k, 0) = pl->cash / MONEY;
         AT(B_PLAYERS, k, 1) = pl->actions / 2.0f;
         AT(B_PLAYERS, k, 2) = pl->roofs / 10.0f;
-        AT(B_PLAYERS, k, 3) = ch_hand_count(st, q) / 15.0f;
+        AT(B_PLAYERS, k, 3) = hand_count(st, q) / 15.0f;
         AT(B_PLAYERS, k, 4) = pl->flags / 9.0f;
         AT(B_PLAYERS, k, 5) = pl->hidden_levels / 15.0f;
         AT(B_PLAYERS, k, 6) = pl->extra_pending ? 1 : 0;
@@ -141,31 +345,6 @@ int ch_observation(const ch_state *st, int p, float *buf, size_t n)
             for (int c = 0; c < C; c++)
                 AT(B_PLAYERS, k, 9 + c) = pl->stock[c] / 9.0f;
         }
-    }
-    /* cards: in my hand; market; discard; looked at; offered; asked; known
-       to be in relative player k's hand */
-    /* json_write.c look_hidden_in: in Veilinge 3 only the picker, while picking */
-    const int look_seen = st->au_option != 3 || (st->phase == CH_PH_PICK && st->actor == p);
-    const int offering = st->phase == CH_PH_OFFER || st->phase == CH_PH_RESPOND;
-    const int ask_owner = st->offer.to;
-    for (int c = 0; c < K; c++) {
-        const int l = st->loc[c];
-        AT(B_CARDS, c, 0) = l == CH_LOC_HAND + p;
-        AT(B_CARDS, c, 1) = l == CH_LOC_MARKET;
-        AT(B_CARDS, c, 2) = l == CH_LOC_DISCARD;
-        AT(B_CARDS, c, 3) = l == CH_LOC_LOOK && look_seen;
-        if (offering) { /* json_write.c w_offer_side: parties see every card */
-            int give_party = p == st->active || (p == st->offer.to && st->phase == CH_PH_RESPOND);
-            int ask_party = give_party || p == ask_owner;
-            if (has(st->offer.give_cards, c) && (give_party || has(st->pl[st->active].known, c)))
-                AT(B_CARDS, c, 4) = 1;
-            if (has(st->offer.ask_cards, c) &&
-                (ask_party || (ask_owner < P && has(st->pl[ask_owner].known, c))))
-                AT(B_CARDS, c, 5) = 1;
-        }
-        for (int q = 0; q < P; q++)
-            if (l == CH_LOC_HAND + q && has(st->pl[q].known, c))
-                AT(B_CARDS, c, 6 + REL(q)) = 1;
     }
     /* piles: deck, reserve, event deck, discard sizes; open event cards by
        kind; whether the top of the closed stack is an event card (G-07) */
@@ -269,5 +448,14 @@ int ch_observation(const ch_state *st, int p, float *buf, size_t n)
     }
 #undef AT
 #undef REL
+}
+
+int ch_observation(const ch_state *st, int p, float *buf, size_t n)
+{
+    if (!valid(st) || !buf || p < 0 || p >= st->nplayers)
+        return CH_EINVAL;
+    if (n < (size_t)ch_observation_size(st))
+        return CH_EINVAL;
+    obs_write(st, p, buf, NULL);
     return CH_OK;
 }

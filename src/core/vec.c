@@ -41,6 +41,7 @@ struct ch_vec {
     ch_move *scratch;          /* a long list (bids, money), grown when needed */
     int scratch_cap;
     int32_t *pending;          /* step: the index in moves of each game's action */
+    obs_memo *memo;            /* per game (with observations): what its row holds */
 };
 
 static void vec_release(ch_vec *v)
@@ -55,6 +56,7 @@ static void vec_release(ch_vec *v)
     free(v->scratch);
     free(v->pending);
     free(v->done);
+    free(v->memo);
     free(v);
 }
 
@@ -107,7 +109,9 @@ int ch_vec_new(ch_vec **out, const ch_setup *setup, const ch_board *board, int n
     v->nmask = calloc((size_t)n, sizeof *v->nmask);
     v->pending = calloc((size_t)n, sizeof *v->pending);
     v->done = calloc((size_t)n, 1);
-    if (!v->st || !v->moves || !v->ids || !v->nids || !v->nmask || !v->pending || !v->done) {
+    v->memo = bufs->obs ? calloc((size_t)n, sizeof *v->memo) : NULL;
+    if (!v->st || !v->moves || !v->ids || !v->nids || !v->nmask || !v->pending || !v->done ||
+        (bufs->obs && !v->memo)) {
         vec_release(v);
         return fail(err, CH_ENOMEM, "out of memory for %d games", n);
     }
@@ -197,8 +201,8 @@ static int write_game(ch_vec *v, int i)
         return -set;
     if (v->out.nlegal)
         v->out.nlegal[i] = set;
-    if (v->out.obs)
-        ch_observation(st, p, v->out.obs + (size_t)i * (size_t)v->obs_size, (size_t)v->obs_size);
+    if (v->out.obs) /* only the rows that changed since the row's last write */
+        obs_write(st, p, v->out.obs + (size_t)i * (size_t)v->obs_size, &v->memo[i]);
     if (v->out.seed)
         v->out.seed[i] = st->seed;
     if (v->out.length)
@@ -223,8 +227,10 @@ static void write_done(ch_vec *v, int i)
     v->nids[i] = 0;
     if (v->out.nlegal)
         v->out.nlegal[i] = 0;
-    if (v->out.obs)
+    if (v->out.obs) {
         memset(v->out.obs + (size_t)i * (size_t)v->obs_size, 0, (size_t)v->obs_size * sizeof(float));
+        v->memo[i].valid = 0;
+    }
     if (v->out.length)
         v->out.length[i] = (int32_t)v->st[i].ndecisions;
 }
@@ -272,6 +278,8 @@ int ch_vec_reset(ch_vec *v, uint64_t seed, ch_msg *err)
     v->next_seed = seed;
     for (int i = 0; i < v->n; i++) {
         v->nmask[i] = -1; /* the caller's mask: cleared whole */
+        if (v->memo) /* ... and its observation rows written whole */
+            v->memo[i].valid = 0;
         int rc = deal(v, i);
         if (rc != CH_OK)
             return fail(err, rc, "game %d: the deal failed", i);
@@ -338,6 +346,8 @@ int ch_vec_step(ch_vec *v, const int32_t *actions, ch_msg *err)
         ch_state *st = &v->st[i];
         const int p = v->out.player[i];
         ch_move m;
+        if (v->out.obs && i + 1 < v->n) /* its observation's lines load while this game moves */
+            obs_prefetch(v->out.obs + (size_t)(i + 1) * (size_t)v->obs_size, &v->memo[i + 1]);
         if (v->done[i]) {
             float *rw = v->out.rewards + (size_t)i * (size_t)v->nplayers;
             memset(rw, 0, (size_t)v->nplayers * sizeof *rw);
