@@ -131,6 +131,7 @@ typedef struct srv_pss {
     char *body;                 /* HTTP: POST body being read */
     size_t body_len;
     int body_too_big;
+    size_t body_declared;       /* its Content-Length, checked digit by digit */
     char url[160];
     int is_post;
     srv_pwjob *pwjob;           /* a password job for this request in flight */

@@ -46,8 +46,12 @@ int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *co
        is already waiting on the connection of a first one, and then
        answers no client at all (found by fuzz_http_api, issue 28). POSTs
        are few (sign-in, creating a game; moves go over the WebSocket), so
-       a new connection per POST costs little. */
-    int post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+       a new connection per POST costs little. An answer that waited for
+       reads off the loop ends its connection too (g_net.answer_closes):
+       4.1 hands a request pipelined behind it a body taken from the wrong
+       place in its buffer (fuzz_http_api); closing tells the client to
+       send what it pipelined again (RFC 9112 9.3.2). */
+    int post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 || g_net.answer_closes;
     if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
         (!post || lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
                                                (const unsigned char *)"close", 5, &p, end) == 0) &&
