@@ -28,8 +28,8 @@ ORDER = ["net", "store", "people", "game", "cluster", "api", "serve"]
 RANK = {name: i for i, name in enumerate(ORDER)}
 # The headers other layers may include; any other header of a folder is its own.
 PUBLIC = {
-    "net/net.h", "net/log.h", "store/store.h", "store/db.h", "people/people.h", "people/rating.h",
-    "game/game.h", "game/types.h", "cluster/cluster.h", "api/api.h", "api/paths.h", "serve.h",
+    "net/net.h", "net/log.h", "net/metrics.h", "store/store.h", "store/db.h", "people/people.h",
+    "people/rating.h", "game/game.h", "game/types.h", "cluster/cluster.h", "api/api.h", "api/paths.h", "serve.h",
 }
 WORDS_NOT_NAMES = {
     "if", "while", "for", "switch", "return", "sizeof", "defined", "char", "void", "int",
@@ -92,7 +92,8 @@ def declared(text):
         m = re.search(r"(\w+)\s*(?:\[[^\]]*\])*\s*$", decl)
         if m:
             names.add(m.group(1))
-    names.update(re.findall(r"\btypedef[^;(]*\(\s*\*\s*(\w+)\s*\)", t))
+    # (no brace before the name: a member of a typedef struct is not one)
+    names.update(re.findall(r"\btypedef[^;({]*\(\s*\*\s*(\w+)\s*\)", t))
     return names - WORDS_NOT_NAMES
 
 
