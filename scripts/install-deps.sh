@@ -21,6 +21,9 @@ PKGS+=(chromium fonts-ipafont-gothic)
 # The web client's typeface: web/fonts/ holds Latin subsets of EB Garamond cut
 # from this package with fontTools (web/fonts/README.md says how to cut them again).
 PKGS+=(fonts-ebgaramond python3-fonttools python3-brotli)
+# Tests only (not a dependency of the package): promtool, from Prometheus, checks the
+# server's GET /metrics text (tests/server_metrics.py).
+PKGS+=(prometheus)
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then PKGS+=(nodejs npm); fi
 missing=()
 for p in "${PKGS[@]}"; do

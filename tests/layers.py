@@ -29,7 +29,8 @@ RANK = {name: i for i, name in enumerate(ORDER)}
 # The headers other layers may include; any other header of a folder is its own.
 PUBLIC = {
     "net/net.h", "net/log.h", "net/metrics.h", "store/store.h", "store/db.h", "people/people.h",
-    "people/rating.h", "game/game.h", "game/types.h", "cluster/cluster.h", "api/api.h", "api/paths.h", "serve.h",
+    "people/rating.h", "game/game.h", "game/types.h", "cluster/cluster.h", "api/api.h",
+    "api/paths.h", "serve.h",
 }
 WORDS_NOT_NAMES = {
     "if", "while", "for", "switch", "return", "sizeof", "defined", "char", "void", "int",

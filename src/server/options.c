@@ -27,6 +27,7 @@ enum {
     O_CONFIG, O_PORT, O_HOST, O_DB, O_DB_PASSWORD, O_WEB, O_I18N, O_BOT_THREADS,
     O_VIEW_THREADS, O_SYNC, O_LOOP, O_SEND_THREAD, O_SKIP_DAMAGED, O_TRUST_PROXY, O_QUIET, O_LOG_FORMAT, O_ACCESS_LOG,
     O_NODE, O_CLUSTER, O_LEASE_SECONDS, O_SMTP, O_MAIL_FROM, O_PUBLIC_URL,
+    O_METRICS_LISTEN, O_METRICS_TOKEN_FILE,
     O_ENV_FIRST /* from here on: read by a module from its environment variable */
 };
 
@@ -118,6 +119,19 @@ static const opt_def opts[] = {
     [O_PUBLIC_URL] = {"public-url", "URL", K_TEXT, 0, 0, NULL, NULL, "http://localhost:PORT",
                       "https://chartered.example.org",
                       "the site's address as people reach it, for the links in e-mail"},
+    [O_METRICS_LISTEN] = {"metrics-listen", "HOST:PORT", K_TEXT, 0, 0, NULL, NULL, "",
+                          "127.0.0.1:9464",
+                          "serve GET /metrics (Prometheus text) on this separate address, "
+                          "from a thread of its own: HOST:PORT, [IPV6]:PORT or :PORT for "
+                          "every interface; empty: not served there (docs/deploy.md, "
+                          "\"Metrics\")"},
+    [O_METRICS_TOKEN_FILE] = {"metrics-token-file", "FILE", K_TEXT, 0, 0, NULL, NULL, "",
+                              "/etc/chartered/metrics.token",
+                              "a file holding a bearer token (16 to 1000 visible characters, "
+                              "one line; keep it mode 0600): GET /metrics is then served on "
+                              "the main port too, and asks for \"Authorization: Bearer "
+                              "TOKEN\" on both addresses; empty: /metrics is 404 on the main "
+                              "port"},
     {"creates-per-minute", "N", K_INT, 1, 1000000, NULL, "CHARTERED_CREATES_PER_MINUTE", "20",
      "3", "games one address may create a minute"},
     {"waiting-per-address", "N", K_INT, 1, 1000000, NULL, "CHARTERED_WAITING_PER_ADDRESS", "50",
@@ -265,6 +279,11 @@ static int check_value(int i, const char *v, char *why, size_t n)
     case K_TEXT:
         if (i == O_CLUSTER && !*v) {
             snprintf(why, n, "cluster must be on, off or a PostgreSQL connection string");
+            return -1;
+        }
+        if (i == O_METRICS_LISTEN && *v && !srv_metrics_addr_ok(v)) {
+            snprintf(why, n, "metrics-listen must be HOST:PORT, [IPV6]:PORT or :PORT, not "
+                     "'%.40s'", v);
             return -1;
         }
         if ((i == O_DB || i == O_WEB || i == O_I18N || i == O_CONFIG) && !*v) {
@@ -559,6 +578,12 @@ static int apply(const opt_state *st, srv_options *o)
         case O_PUBLIC_URL:
             o->public_url = v;
             break;
+        case O_METRICS_LISTEN:
+            o->metrics_listen = *v ? v : NULL;
+            break;
+        case O_METRICS_TOKEN_FILE:
+            o->metrics_token_file = *v ? v : NULL;
+            break;
         case O_NODE:
         case O_CLUSTER:
         case O_LEASE_SECONDS: {
@@ -656,7 +681,7 @@ void srv_options_default(srv_options *o)
     int views_default = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
     srv_options d = {8080, NULL, "chartered.db", srv_default_web_dir(), srv_default_i18n_dir(),
                      2, views_default, 1, 0, 1, 0, 0, 0, NULL, "chartered@localhost", NULL,
-                     SRV_LOG_TEXT, 0};
+                     SRV_LOG_TEXT, 0, NULL, NULL};
     *o = d;
 }
 
@@ -828,6 +853,11 @@ int cmd_config(int argc, char **argv)
                 break;
             case O_PUBLIC_URL:
                 v = o.public_url ? o.public_url : opts[i].def;
+                break;
+            case O_METRICS_LISTEN: /* the token file's name, never its token */
+            case O_METRICS_TOKEN_FILE:
+                v = i == O_METRICS_LISTEN ? o.metrics_listen : o.metrics_token_file;
+                v = v ? v : "";
                 break;
             case O_CLUSTER: {
                 const char *c = srv_cluster_conninfo(o.db);

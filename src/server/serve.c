@@ -124,8 +124,15 @@ static void begin_stop(void)
     lws_sul_schedule(g_net.ctx, 0, &stop_sul, stop_step, 1);
 }
 
+/* When the tick is due (srv_metrics_now_us): how late it runs is the
+ * event loop's lag (chartered_event_loop_lag_seconds). */
+static int64_t tick_due_us;
+
 static void tick(lws_sorted_usec_list_t *sul)
 {
+    if (tick_due_us)
+        srv_metrics_observe(SRV_H_LOOP_LAG, srv_metrics_now_us() - tick_due_us);
+    srv_metrics_refresh(); /* the loop's gauges, for the metrics thread (api/metrics_api.c) */
     int64_t t0 = SRV_LS_T0();
     srv_timers_check(srv_now_ms());
     srv_ls_sec_end(SRV_LS_TIMERS, t0);
@@ -155,6 +162,7 @@ static void tick(lws_sorted_usec_list_t *sul)
         if (g_loop)
             ev_break(g_loop, EVBREAK_ALL);
     }
+    tick_due_us = srv_metrics_now_us() + 250000;
     lws_sul_schedule(g_net.ctx, 0, sul, tick, 250 * LWS_US_PER_MS);
 }
 
@@ -321,6 +329,7 @@ static void raise_nofile(void)
  * close every connection, the database, and free the games. */
 static void teardown(srv *s)
 {
+    srv_metrics_stop();
     srv_mail_stop();
     srv_committer_stop(g_storage.committer);
     g_storage.committer = NULL;
@@ -402,6 +411,8 @@ int cmd_serve(int argc, char **argv)
     srv_tables_register(&srv_cluster_table_hooks);
     /* and the store's migration to schema 5 makes name skeletons as names.c does */
     srv_schema_name_skeleton(srv_name_skeleton);
+    /* metrics (net/metrics.c): a cluster node labels its series with its name */
+    srv_metrics_init(srv_node_name(), srv_cluster_conninfo(o.db) != NULL);
     char why[300];
     g_storage.store = srv_store_open(o.db, o.sync_full, why, sizeof why);
     if (!g_storage.store) {
@@ -464,6 +475,19 @@ int cmd_serve(int argc, char **argv)
     }
     if (!g_tables.bots) {
         srv_logf(SRV_LOG_ERROR, "server.failed", "cannot start the bot threads");
+        teardown(s);
+        return 1;
+    }
+
+    if (o.metrics_token_file && srv_metrics_token_file(o.metrics_token_file, why, sizeof why)) {
+        srv_logf(SRV_LOG_ERROR, "server.failed", "%s", why);
+        teardown(s);
+        return 1;
+    }
+    char metrics_at[96] = "";
+    if (o.metrics_listen && srv_metrics_listen(o.metrics_listen, metrics_at, sizeof metrics_at,
+                                               why, sizeof why) != 0) {
+        srv_logf(SRV_LOG_ERROR, "server.failed", "%s", why);
         teardown(s);
         return 1;
     }
@@ -553,6 +577,10 @@ int cmd_serve(int argc, char **argv)
                 srv_node_name(), (long long)(srv_lease_ms() / 1000));
     if (loaded > 0)
         srv_logf(SRV_LOG_INFO, "games.loaded", "games=%d games loaded from the database", loaded);
+    if (metrics_at[0])
+        srv_logf(SRV_LOG_INFO, "metrics.listening", "address=%s token=%s metrics on "
+                 "http://%s/metrics", metrics_at, srv_metrics_token_on() ? "yes" : "no",
+                 metrics_at);
     if (smtp) { /* the relay's password, if its URL has one, is not printed */
         char relay[600];
         srv_logf(SRV_LOG_INFO, "mail.relay", "relay=%s e-mail through the relay",

@@ -26,6 +26,8 @@ typedef struct srv_options {
     const char *public_url;     /* the site's address for links; NULL: localhost:port */
     int log_format;             /* --log-format: srv_log_format (net/log.c) */
     int access_log;             /* --access-log: a line a request */
+    const char *metrics_listen; /* --metrics-listen HOST:PORT, or NULL */
+    const char *metrics_token_file; /* --metrics-token-file FILE, or NULL */
 } srv_options;
 /* What serve.c keeps: the options and the periodic tick. The state of the
  * layers below is theirs (g_net, g_storage, g_tables, g_api), filled here at

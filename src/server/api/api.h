@@ -153,5 +153,10 @@ typedef struct srv_pss {
 
 /* The node's members of the GET /api/health answer (health.c). */
 void srv_health_node(json_t *j);
+/* GET /metrics on the main port, behind --metrics-token-file (metrics_api.c);
+ * srv_metrics_refresh sets the loop's gauges (games by state, pending moves,
+ * connections), from serve.c's tick and before each answer. */
+int srv_metrics_route(struct lws *wsi, int is_post);
+void srv_metrics_refresh(void);
 
 #endif

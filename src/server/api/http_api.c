@@ -73,6 +73,8 @@ static int serve_file(struct lws *wsi, const char *dir, const char *rel)
                                   "\r\n" SRV_SECURITY_HEADERS;
     srv_http_access(wsi, 200, (size_t)sb.st_size);
     int n = lws_serve_http_file(wsi, path, mime_of(path), nocache, (int)sizeof nocache - 1);
+    if (n >= 0)
+        srv_metrics_http_status(200);
     if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
         return -1;
     return 0;
@@ -475,6 +477,8 @@ static int api_replay(struct lws *wsi, srv_game *g)
 /* Route one request; `url` is the path without the query. */
 static int route(struct lws *wsi, srv_pss *pss, const char *url)
 {
+    if (!strcmp(url, "/metrics")) /* behind a token, or 404 (metrics_api.c) */
+        return srv_metrics_route(wsi, pss->is_post);
     if (strncmp(url, "/api/", 5) != 0) {
         if (pss->is_post) /* static files and catalogues: GET only */
             return respond_error(wsi, 405, "only GET here");

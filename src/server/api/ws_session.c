@@ -350,9 +350,12 @@ static void read_back(srv_read *r)
 static void handle_move(srv_client *c, const char *move, long long d)
 {
     char why[300];
+    srv_metrics_inc(SRV_M_MOVES_RECEIVED_PLAYER, 1);
     if (!c->game) {
+        srv_metrics_inc(SRV_M_MOVES_REFUSED_NO_GAME, 1);
         send_error(c, "no_game", "join a game before moving");
     } else if (c->seat < 0) {
+        srv_metrics_inc(SRV_M_MOVES_REFUSED_TURN, 1);
         send_error(c, "not_your_turn", "a spectator cannot move");
     } else {
         srv_game *g = c->game;
@@ -367,8 +370,10 @@ static void handle_move(srv_client *c, const char *move, long long d)
         int rc = srv_play(g, c->seat, move, decision, c->lang, why, sizeof why);
         static const char *codes[] = {"", "not_started", "not_your_turn", "illegal_move",
                                       "stale", "storage", "storage"};
-        if (rc != MOVE_OK)
+        if (rc != MOVE_OK) {
+            srv_count_refused(rc);
             send_error(c, codes[rc], why);
+        }
     }
 }
 
@@ -967,6 +972,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         memset(pss, 0, sizeof *pss);
         pss->client = c;
         g_api.nclients++;
+        srv_metrics_inc(SRV_M_WS_OPENED, 1);
         srv_peer_addr(wsi, c->addr, sizeof c->addr);
         /* the raw bytes of this socket are looked at (rawguard.c): an
            unmasked frame, even one sent before the upgrade's answer,

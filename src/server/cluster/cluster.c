@@ -360,6 +360,7 @@ static int redirect(struct lws *wsi, const char *path, const char *owner)
         srv_http_security_headers(wsi, &p, end) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
+    srv_metrics_http_status(307);
     memcpy(start, body, (size_t)bl);
     if (lws_write(wsi, start, (size_t)bl, LWS_WRITE_HTTP_FINAL) != bl)
         return -1;

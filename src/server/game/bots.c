@@ -38,6 +38,7 @@ typedef struct job {
     int seat;
     int decision;
     int q;                      /* Q_* */
+    int64_t queued_us;          /* when it was queued (chartered_bot_wait_seconds) */
     ch_bot *bot;
     ch_state st;
     ch_move move;
@@ -76,6 +77,8 @@ static job *take(srv_bots *b)
             b->bots_busy++;
         if (q == Q_ANALYSIS)
             b->analysis_busy++;
+        srv_metrics_add(SRV_G_BOT_QUEUE, -1);
+        srv_metrics_observe(SRV_H_BOT_WAIT, srv_metrics_now_us() - j->queued_us);
         return j;
     }
     return NULL;
@@ -216,6 +219,8 @@ int srv_bots_submit(srv_bots *b, srv_game *g, int s)
     j->rc = 0;
     j->why[0] = 0;
     j->q = g->seat[s].kind != SEAT_BOT ? Q_STANDIN : srv_game_bots_only(g) ? Q_BOTS : Q_PERSON;
+    j->queued_us = srv_metrics_now_us();
+    srv_metrics_add(SRV_G_BOT_QUEUE, 1);
     pthread_mutex_lock(&b->mu);
     if (b->tail[j->q])
         b->tail[j->q]->next = j;
@@ -333,6 +338,8 @@ void srv_bots_drain(srv_bots *b)
         if (j->rc == CH_OK && plays && srv_seat_decides(g, j->seat)) {
             char why[256];
             int rc = srv_play_move(g, j->seat, j->move, why, sizeof why);
+            srv_metrics_inc(SRV_M_MOVES_RECEIVED_BOT, 1);
+            srv_count_refused(rc);
             if (rc != MOVE_OK && j->decision == g->nmoves && !g_tables.draining)
                 srv_logf(SRV_LOG_ERROR, "bot.bad_move", "game=%s seat=%d a bot made a bad move: %s",
                         g->id, j->seat, why);
@@ -343,8 +350,10 @@ void srv_bots_drain(srv_bots *b)
                     j->seat, j->why);
             ch_move m;
             char why[256];
-            if (ch_legal(&g->st, j->seat, &m, 1) > 0)
-                srv_play_move(g, j->seat, m, why, sizeof why);
+            if (ch_legal(&g->st, j->seat, &m, 1) > 0) {
+                srv_metrics_inc(SRV_M_MOVES_RECEIVED_BOT, 1);
+                srv_count_refused(srv_play_move(g, j->seat, m, why, sizeof why));
+            }
         }
         free(j);
         /* a job that lost the race is asked again for the new decision */

@@ -23,6 +23,7 @@
 static void commit_failed(srv_game *g, int conflict)
 {
     int had = g->npending;
+    srv_metrics_inc(SRV_M_MOVES_ROLLED_BACK, (uint64_t)had);
     srv_game_rollback(g);
     json_t *moves = had ? srv_store_moves(g_storage.store, g->id) : NULL;
     char why[300];
@@ -65,6 +66,13 @@ void srv_commit_done(srv_game *g, int k, unsigned away, int ok)
     if (k > g->npending)
         k = g->npending;
     srv_game_durable_forward(g, k);
+    /* metrics: each move from its receipt to this acknowledgement */
+    if (k > 0) {
+        int64_t now = srv_metrics_now_us();
+        for (int i = 0; i < k; i++)
+            srv_metrics_observe(SRV_H_COMMIT_LATENCY, now - g->pending[i].recv_us);
+        srv_metrics_inc(SRV_M_MOVES_ACKNOWLEDGED, (uint64_t)k);
+    }
     if (k > 0 && g->npending > k)
         memmove(g->pending, g->pending + k, (size_t)(g->npending - k) * sizeof *g->pending);
     g->npending -= k;
@@ -111,6 +119,7 @@ static void commit_here(srv_game *list)
 {
     int rc = srv_store_commit(g_storage.store, list);
     int ok = rc == 0 ? 1 : rc == SRV_STORE_CONFLICT ? SRV_STORE_CONFLICT : 0;
+    srv_metrics_inc(ok ? SRV_M_COMMITS : SRV_M_COMMIT_FAILURES, 1);
     if (ok)
         srv_storage_ok();
     else
@@ -176,6 +185,7 @@ static void batch_written(int ok, const char *err)
 {
     /* the backoff counts commits; a conflict is the database working as
        meant (another writer was first) */
+    srv_metrics_inc(ok ? SRV_M_COMMITS : SRV_M_COMMIT_FAILURES, 1);
     if (ok)
         srv_storage_ok();
     else

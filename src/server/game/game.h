@@ -97,6 +97,9 @@ int srv_game_start_state(srv_game *g, char *why, size_t n);
 void srv_seat_claim(srv_game *g, int s);
 enum { MOVE_OK = 0, MOVE_NOT_STARTED, MOVE_NOT_YOUR_TURN, MOVE_ILLEGAL,
        MOVE_STALE, MOVE_NOMEM, MOVE_NO_LEASE };
+/* A move refused with rc (MOVE_*): chartered_moves_refused_total by reason
+ * (play.c; net/metrics.c). */
+void srv_count_refused(int rc);
 /* Check and apply a move of seat s made for decision `decision` (-1: any).
  * The move becomes pending (committed by the next commit). The library's
  * reason for a refused move is written in the language lang ("en", "nl",

@@ -64,6 +64,7 @@ static int add_pending(srv_game *g, int p, const char *move, ch_move m)
     e->n = g->nmoves;
     e->player = p;
     e->m = m;
+    e->recv_us = srv_metrics_now_us(); /* chartered_commit_latency_seconds (commit.c) */
     /* snprintf(e->move, sizeof e->move, "%s", move) without printf */
     size_t l = strlen(move);
     if (l > sizeof e->move - 1)
@@ -132,6 +133,20 @@ static int play_move_in(srv_game *g, int s, ch_move m, int lang, char *why, size
         srv_game_finish(g);
     srv_commit_schedule(g);
     return MOVE_OK;
+}
+
+void srv_count_refused(int rc)
+{
+    static const int by_rc[] = {
+        [MOVE_NOT_STARTED] = SRV_M_MOVES_REFUSED_NOT_STARTED,
+        [MOVE_NOT_YOUR_TURN] = SRV_M_MOVES_REFUSED_TURN,
+        [MOVE_ILLEGAL] = SRV_M_MOVES_REFUSED_ILLEGAL,
+        [MOVE_STALE] = SRV_M_MOVES_REFUSED_STALE,
+        [MOVE_NOMEM] = SRV_M_MOVES_REFUSED_UNAVAILABLE,
+        [MOVE_NO_LEASE] = SRV_M_MOVES_REFUSED_UNAVAILABLE,
+    };
+    if (rc > MOVE_OK && rc < (int)(sizeof by_rc / sizeof by_rc[0]))
+        srv_metrics_inc(by_rc[rc], 1);
 }
 
 int srv_play_move(srv_game *g, int s, ch_move m, char *why, size_t n)

@@ -28,6 +28,7 @@ int srv_http_security_headers(struct lws *wsi, unsigned char **p, unsigned char 
 
 int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *cookie)
 {
+    srv_metrics_http_status(status); /* chartered_http_requests_total (metrics.c) */
     char *body = json_dumps(j, JSON_COMPACT);
     json_decref(j);
     if (!body)

@@ -209,4 +209,8 @@ void srv_token_hash(const char *token, char out[SRV_HASH_HEX + 1]);
 /* 1 when token hashes to hash (compared in constant time). */
 int srv_token_matches(const char *token, const char *hash);
 
+
+/* ---- metrics (metrics.c): net/metrics.h, included here ---- */
+#include "net/metrics.h"
+
 #endif

@@ -195,6 +195,7 @@ static void raw_answer(int fd, const char *status, const char *what)
                       "Content-Type: application/json\r\nContent-Length: %d\r\n"
                       SRV_SECURITY_HEADERS
                       "Connection: close\r\n\r\n", status, bl);
+    srv_metrics_http_status((unsigned)atoi(status));
     /* a fresh connection's send buffer is empty: both fit */
     ssize_t n = send(fd, head, (size_t)hl, MSG_NOSIGNAL);
     if (n == hl)

@@ -456,6 +456,7 @@ static void send_due(db_conn *db, int64_t now)
             srv_logf(SRV_LOG_INFO, "mail.sent", "mail=%lld to_domain=%s attempt=%lld a mail is "
                     "handed to the relay", (long long)w->id, domain_of(w->to),
                     (long long)w->attempts + 1);
+            srv_metrics_inc(SRV_M_MAIL_SENT, 1);
         } else if (msg) {
             int64_t back = M.retry_ms << (w->attempts < 5 ? w->attempts : 5);
             if (back > 15 * 60 * 1000)
@@ -463,6 +464,7 @@ static void send_due(db_conn *db, int64_t now)
             db_exec(db, "UPDATE mail_queue SET attempts=attempts+1, next_try=$1, last_error=$2 "
                     "WHERE id=$3", DB_P(DB_I(srv_now_ms() + back), DB_T(why), DB_I(w->id)));
             __atomic_add_fetch(&M.failed, 1, __ATOMIC_RELAXED);
+            srv_metrics_inc(SRV_M_MAIL_FAILED, 1);
             /* the relay's reason, never the message or its tokens */
             srv_logf(SRV_LOG_WARN, "mail.failed", "mail=%lld to_domain=%s attempt=%lld "
                     "next_s=%lld the mail is not sent: %s", (long long)w->id, domain_of(w->to),
@@ -577,6 +579,13 @@ static void *mailer(void *arg)
                 next_scan = now + M.scan_ms;
             }
             send_due(db, srv_now_ms());
+            /* chartered_mail_queue_depth: counted here, on the mailer's own
+               connection, so that a scrape never waits for the database */
+            int qrc;
+            int64_t unsent = db_one_int(db, "SELECT count(*) FROM mail_queue WHERE sent IS NULL",
+                                        0, NULL, -1, &qrc);
+            if (qrc == DB_OK && unsent >= 0)
+                srv_metrics_set(SRV_G_MAIL_QUEUE, unsent);
             if (db_errclass(db) == DB_LOST) {
                 db_close(db);
                 db = NULL;

@@ -100,6 +100,9 @@ static int set_err(pg_conn *p, PGresult *res)
         p->h.errclass = DB_CONFLICT;
     else
         p->h.errclass = DB_ERR;
+    srv_metrics_inc(p->h.errclass == DB_LOST ? SRV_M_DB_ERRORS_LOST
+                    : p->h.errclass == DB_CONFLICT ? SRV_M_DB_ERRORS_CONFLICT
+                    : SRV_M_DB_ERRORS_ERROR, 1);
     return p->h.errclass;
 }
 
@@ -137,6 +140,7 @@ static int link_up(pg_conn *p)
             srv_logf(SRV_LOG_INFO, "db.reconnected", "db=postgresql connected to the database "
                     "again");
         p->lost = 0;
+        srv_metrics_inc(SRV_M_DB_RECONNECTS, 1);
         return session_settings(p);
     }
     snprintf(p->h.err, sizeof p->h.err, "no connection to PostgreSQL: %s",
@@ -144,6 +148,7 @@ static int link_up(pg_conn *p)
     srv_log_one_line(p->h.err, sizeof p->h.err);
     p->h.errclass = DB_LOST;
     lost(p);
+    srv_metrics_inc(SRV_M_DB_ERRORS_LOST, 1);
     return DB_LOST;
 }
 

@@ -17,6 +17,7 @@
 
 #include "db_impl.h"
 #include "net/log.h"
+#include "net/metrics.h" /* database errors, reconnects */
 
 /* How long a write waits for another process's lock on the database
  * (sqlite3_busy_timeout) before it fails with SQLITE_BUSY. Commits run on
@@ -88,6 +89,8 @@ static int note_err(sq_conn *s, int rc)
     s->h.errclass = (rc & 0xff) == SQLITE_CONSTRAINT &&
                     (ext == SQLITE_CONSTRAINT_PRIMARYKEY || ext == SQLITE_CONSTRAINT_UNIQUE)
                     ? DB_CONFLICT : DB_ERR;
+    srv_metrics_inc(s->h.errclass == DB_CONFLICT ? SRV_M_DB_ERRORS_CONFLICT
+                    : SRV_M_DB_ERRORS_ERROR, 1);
     return s->h.errclass;
 }
 

@@ -28,6 +28,7 @@ typedef struct srv_pending {
     int n, player;
     char move[96];
     ch_move m;                  /* the move itself (to bring `durable` forward) */
+    int64_t recv_us;            /* when it was received (srv_metrics_now_us) */
 } srv_pending;
 /* Delete a game that never started (limits.c: an expired waiting game). */
 int srv_store_delete_game(srv_store *s, const char *id);
