@@ -497,6 +497,48 @@ typedef struct ch_score_part {
 } ch_score_part;
 int ch_score_parts(const ch_state *st, ch_score_part parts[CH_MAX_PLAYERS]);
 
+/* ---- what a merger will do (src/core/merger.c; docs/protocol.md "previews")
+ * For the dialogs that decide a merger (issue 31): the merger a credit or
+ * merge choice starts (m, one of the builder's legal moves in the credit or
+ * merge decision), or the merger as it stands (m NULL, while its stocks are
+ * sold or kept or a pair is chosen), worked out by the engine's own rules
+ * as seat p (-1: a spectator) may see it: in The Golden Age the others'
+ * holdings are -1 (hidden), so the preview is the same for every re-deal of
+ * ch_determinize(st, p, ...). Sales and keeps change no value, so the walk
+ * goes on until the builder must choose the next pair (a tie, or The Golden
+ * Age's choice in a merger of three or more: `choose`). */
+typedef struct ch_merge_step {
+    int8_t absorbed, absorber;       /* companies: the second absorbs the first  */
+    int16_t absorbed_value;          /* what each of its stocks sells for; a flag
+                                        sells as four (The Golden Age)           */
+    int16_t absorber_value;          /* the absorber's value before the pair      */
+    int16_t value_after;             /* the survivor's value after it (capped)    */
+    int8_t flag;                     /* the seat holding the absorbed one's flag,
+                                        -1 none (The Golden Age)                  */
+    int8_t stocks[CH_MAX_PLAYERS];   /* each seat's stocks of the absorbed one,
+                                        -1 where p may not see them              */
+} ch_merge_step;
+typedef struct ch_merger_plan {
+    int credited;          /* the company credited by m, else -1                  */
+    int credited_from, credited_value; /* its value before and with the warehouse */
+    int nsteps;            /* pairs known before any choice, in order             */
+    ch_merge_step step[CH_MAX_COMPANIES];
+    unsigned choose;       /* companies among which the builder then picks the
+                              next pair (0: none, the walk reached the survivor) */
+    int npairs;            /* the pairs the builder then picks from: */
+    int8_t pair_absorbed[CH_MAX_NEIGH * (CH_MAX_NEIGH - 1)], pair_absorber[CH_MAX_NEIGH * (CH_MAX_NEIGH - 1)];
+    int survivor;          /* the last company standing, -1 while choose is set  */
+    int survivor_flag;     /* the seat holding the survivor's flag, -1 none       */
+    int final_value;       /* the survivor's final value (whatever the choices)   */
+    int builder;           /* who is paid final_value, once, when the last pair is
+                              done (Rulebook "C. Merging" step 8; R-24; G-15)      */
+    int sold_at_once;      /* 1: The Golden Age sells every absorbed stock and flag
+                              to the bank at once; 0: each holder sells or keeps  */
+} ch_merger_plan;
+/* CH_OK, or CH_EINVAL (not a merger's decision, m not a legal credit or
+ * merge move, bad seat; *out unchanged) or CH_ENOMEM. */
+int ch_merger_preview(const ch_state *st, int p, const ch_move *m, ch_merger_plan *out);
+
 /* Re-deal what player p cannot see (other hands' hidden cards, deck order,
  * level reserve, other players' unrevealed bids) consistently with p's view. */
 void ch_determinize(ch_state *st, int p, uint64_t seed);

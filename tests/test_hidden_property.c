@@ -14,6 +14,7 @@
  *   - the legal moves in notation and in words in every language
  *     (ch_move_str, chx_move_text, chx_legal_lines),
  *   - the prices of the money moves (chx_prices_json),
+ *   - what a merger's choices lead to (chx_previews_json, ch_merger_preview),
  *   - what the bot protocol sends for the decision (proto_decision_text),
  *     and the seat's entry for the next move in version 2's "moves" line
  *     (proto_public_move, checked with the log words below),
@@ -194,6 +195,9 @@ static char *observe(const ch_state *st, int p)
         section(&b, "bot protocol view", t);
         ch_free(t);
     }
+    /* what a merger will do, as the seat's dialogs show it (issue 31) */
+    chx_buf_puts(&b, "\n== merger previews\n");
+    assert_true(chx_previews_json(st, p, &b) >= 0);
     state_frame(st, p, &b);
     terminal(st, p, decides, &b);
     /* chartered view --player P: the state in words (src/cli/render.c) */

@@ -553,6 +553,17 @@ void apply_play(ch_state *st, ch_move m)
     }
 }
 
+/* Building Amsterdam: company c's value (not yet capped) once it is
+ * credited with the new warehouse of a merger: the warehouse (f10, or -f50
+ * with a broken roof: R-31) and the lone warehouses it joins (Rulebook "C.
+ * Merging", step 4; R-24). The credit applies it; ch_merger_preview reads it. */
+int ba_credit_value(const ch_state *st, int c)
+{
+    plotset lone;
+    lone_component(st, st->b_plot, &lone);
+    return st->co[c].value + (st->b_roof ? BA_ROOF_DELTA : 10) + lone_value(st, &lone);
+}
+
 /* Options of the HQ phase (diagonal founding). */
 static int hq_options(const ch_state *st, plotset *opts)
 {
@@ -650,10 +661,10 @@ void apply_build_phase(ch_state *st, ch_move m)
         int c = m.a, x = st->b_plot;
         plotset lone;
         lone_component(st, x, &lone);
-        int lv = lone_value(st, &lone);
+        int v = ba_credit_value(st, c);
         set_owner(st, &lone, c);
         st->owner[x] = (uint8_t)c;
-        set_value(st, c, st->co[c].value + (st->b_roof ? BA_ROOF_DELTA : 10) + lv);
+        set_value(st, c, v);
         merger_start(st, c);
         return;
     }

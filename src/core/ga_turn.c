@@ -733,7 +733,7 @@ static void ga_apply_move(ch_state *st, int p, ch_move m)
     case CH_PH_CREDIT: {
         int c = m.a;
         st->owner[st->b_plot] = (uint8_t)c;
-        set_value(st, c, st->co[c].value + 10);
+        set_value(st, c, ga_credit_value(st, c));
         merger_start(st, c);
         return;
     }

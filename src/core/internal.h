@@ -376,6 +376,10 @@ void apply_build_phase(ch_state *st, ch_move m);
 void apply_play(ch_state *st, ch_move m);
 int single_founds(const ch_state *st, int x);
 int play_legal_reason(const ch_state *st, int p, ch_move m, ch_msg *why);
+int ba_credit_value(const ch_state *st, int c);
+/* The Golden Age: the credited enterprise gains f10, the new warehouse
+ * (printed rulebook "Merging enterprises"; Ruling G-15); not yet capped. */
+static inline int ga_credit_value(const ch_state *st, int c) { return st->co[c].value + 10; }
 
 /* merger.c */
 void merger_start(ch_state *st, int credited);

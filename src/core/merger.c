@@ -4,6 +4,9 @@
  * absorbing the lower, ties decided by the builder; for each absorbed company
  * every player in turn order from the builder sells or keeps its stocks; the
  * builder is paid once, the survivor's final value. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "internal.h"
 
 /* The legal (absorbed, absorber) pairs for the next merge step. */
@@ -225,4 +228,119 @@ void apply_merge_sell(ch_state *st, ch_move m)
     }
     st->m_seller = (uint8_t)s;
     st->actor = (uint8_t)s;
+}
+
+/* ---- what a merger will do (ch_merger_preview, include/chartered.h) ----- */
+
+/* The part of a preview seat p may see of player q's stocks of company c:
+ * all in Building Amsterdam, p's own only in The Golden Age, where holdings
+ * are private (RULINGS.md "Hidden information"); -1 for hidden. */
+static int8_t seen_stocks(const ch_state *st, int p, int q, int c)
+{
+    if (st->edition == CH_ED_GOLDEN_AGE && q != p)
+        return -1;
+    return (int8_t)st->pl[q].stock[c];
+}
+
+/* One pair of the walk: a absorbed by b in w (values as the merger will
+ * have them), recorded, and b's value raised as finalize_pair raises it
+ * (capped: set_value). Stocks sold or kept change no value, so the walk
+ * needs no seller's answer. */
+static void preview_pair(ch_state *w, const ch_state *st, int p, int a, int b,
+                         ch_merger_plan *out)
+{
+    ch_merge_step *s = &out->step[out->nsteps++];
+    s->absorbed = (int8_t)a;
+    s->absorber = (int8_t)b;
+    s->absorbed_value = w->co[a].value;
+    s->absorber_value = w->co[b].value;
+    s->value_after = clamp_value(w, w->co[b].value + w->co[a].value);
+    s->flag = (int8_t)(w->co[a].flag ? w->co[a].flag - 1 : -1);
+    for (int q = 0; q < CH_MAX_PLAYERS; q++)
+        s->stocks[q] = q < st->nplayers ? seen_stocks(st, p, q, a) : 0;
+    w->co[b].value = (int16_t)s->value_after;
+    w->m_set &= (uint16_t)~(1u << a);
+}
+
+/* The pairs still to merge in w (its m_set and values), walked as the
+ * engine walks them (merge_next) while no choice is left to the builder:
+ * each pair in out->step, then out->choose (the companies among which the
+ * builder picks the next pair) or out->survivor. Only public fields of w are
+ * read (values, m_set, flags), and the holdings through seen_stocks. */
+static void preview_walk(ch_state *w, const ch_state *st, int p, ch_merger_plan *out)
+{
+    while (popc(w->m_set) >= 2) {
+        uint8_t ab[CH_MAX_COMPANIES * CH_MAX_COMPANIES], ar[CH_MAX_COMPANIES * CH_MAX_COMPANIES];
+        int n = merge_pairs(w, ab, ar);
+        if (n != 1) {
+            out->choose = w->m_set;
+            /* the companies a merger joins touch one plot: at most
+               CH_MAX_NEIGH, so at most as many pairs as the arrays hold */
+            assert(n <= (int)sizeof out->pair_absorbed);
+            out->npairs = n;
+            for (int i = 0; i < n; i++) {
+                out->pair_absorbed[i] = (int8_t)ab[i];
+                out->pair_absorber[i] = (int8_t)ar[i];
+            }
+            return;
+        }
+        preview_pair(w, st, p, ab[0], ar[0], out);
+    }
+    out->survivor = __builtin_ctz(w->m_set);
+    out->survivor_flag = (int8_t)(w->co[out->survivor].flag ? w->co[out->survivor].flag - 1 : -1);
+}
+
+int ch_merger_preview(const ch_state *st, int p, const ch_move *m, ch_merger_plan *out)
+{
+    if (!st || !out || st->magic != CH_STATE_MAGIC || p < -1 || p >= st->nplayers)
+        return CH_EINVAL;
+    int ph = st->phase;
+    if (m) {
+        /* a choice of the decision: one of the builder's legal credit or
+           merge moves (a sale changes no value: the merger as it stands) */
+        if ((ph != CH_PH_CREDIT && ph != CH_PH_MERGE) ||
+            (m->type != CH_M_CREDIT && m->type != CH_M_MERGE))
+            return CH_EINVAL;
+        ch_msg why;
+        if (ch_check(st, st->active, *m, &why) != CH_OK)
+            return CH_EINVAL;
+    } else if (ph != CH_PH_MERGE && ph != CH_PH_MERGE_SELL) {
+        return CH_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    out->credited = out->survivor = -1;
+    out->survivor_flag = -1;
+    out->builder = st->active;
+    out->sold_at_once = st->edition == CH_ED_GOLDEN_AGE;
+    /* the walk's copy: only the companies' values and the merger's set are
+       changed and read (no hidden field) */
+    ch_state *w = malloc(sizeof *w);
+    if (!w)
+        return CH_ENOMEM;
+    memcpy(w, st, sizeof *w);
+    if (m && m->type == CH_M_CREDIT) {
+        int c = m->a;
+        out->credited = c;
+        out->credited_from = st->co[c].value;
+        int v = st->edition == CH_ED_GOLDEN_AGE ? ga_credit_value(st, c) : ba_credit_value(st, c);
+        w->co[c].value = (int16_t)clamp_value(st, v);
+        out->credited_value = w->co[c].value;
+        w->m_set = (uint16_t)adjacent_companies(st, st->b_plot);
+    } else if (m) {
+        preview_pair(w, st, p, m->a, m->b, out);
+    } else if (ph == CH_PH_MERGE_SELL) {
+        preview_pair(w, st, p, st->m_absorbed, st->m_absorber, out);
+    }
+    /* the builder's payout, the survivor's final value: the sum of the
+       values the merger joins, capped once; capping after each pair gives
+       the same (all values are positive), so it is known before a tie's
+       choice (Rulebook "C. Merging", step 8; R-24; G-15) */
+    int sum = 0;
+    for (int c = 0; c < st->ncompanies; c++)
+        if (w->m_set >> c & 1)
+            sum += w->co[c].value;
+    out->final_value = clamp_value(st, sum);
+    preview_walk(w, st, p, out);
+    free(w);
+    return CH_OK;
 }

@@ -150,6 +150,14 @@ int chx_move_read(int lang, const ch_state *st, int p, const char *text, ch_move
  * a purchase may turn up is not in its price. 0, or -1 out of memory. */
 int chx_prices_json(const ch_state *st, int p, chx_buf *b);
 
+/* ---- merger previews (previews.c) -----------------------------------------
+ * In a merger's decision (credit, merge, sell or keep), a JSON object
+ * appended to b: "now" -> the merger as it stands (merge, sell or keep), and
+ * each of the builder's credit or merge moves in notation -> what it leads
+ * to (ch_merger_preview for seat p: only what p may see). 1 when written, 0
+ * (nothing written) outside a merger, -1 out of memory. docs/protocol.md. */
+int chx_previews_json(const ch_state *st, int p, chx_buf *b);
+
 /* ---- a game review's advice (review.c) ---------------------------------------
  * At a moment of a review (ch_review_decision): the bot's better move best
  * instead of the move played, gain the rise of the player's chance of

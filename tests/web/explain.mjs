@@ -91,11 +91,23 @@ try {
       await page.click('#hand button[data-card="Harbour F3"]');
       if (await page.locator('#chooser:not([hidden]) button.move').count()) await page.locator('#chooser button.move').first().click();
       await until(page, () => document.querySelector('#app').dataset.phase === 'credit' && document.querySelector('#app').dataset.myTurn === '1');
-      const credit = await page.$$eval('#merger-choices li', (ls) => ls.map((x) => [x.dataset.move, x.textContent]));
-      check(credit.length === 3 && credit.every(([m, x]) => x.includes(cat[l]['merge.then_lowest'])) && credit.some(([m, x]) => m === 'credit Tea' && x.includes(fill(l, 'merge.credit_ba', { c: tea, from: 'f50' }))),
-        `${l} ${vw}: Building Amsterdam's credit says for each choice what gains the warehouse and how the three merge (${credit.map(([, x]) => x).join(' | ').slice(0, 200)})`);
+      // each choice's outcome, worked out by the engine (the frame's
+      // "previews"): the credit, each pair with its holders' sales, the
+      // survivor and the builder's payout
+      const credit = Object.fromEntries(await page.$$eval('#merger-choices > li', (ls) => ls.map((x) => [x.dataset.move, x.textContent])));
+      const item = (k, v, amount) => fill(l, 'merge.plan_sale_item', { name: '', k, value: v, amount }).trim();
+      const teaWant = [fill(l, 'merge.plan_credit', { c: tea, from: 'f50', to: 'f60' }),
+        fill(l, 'merge.plan_step', { b: tea, vb: 'f60', a: gun, va: 'f50' }), fill(l, 'merge.survivor', { b: tea, value: 'f110' }),
+        item(2, 'f50', 'f100'), item(1, 'f50', 'f50'), item(1, 'f80', 'f80'),
+        fill(l, 'merge.plan_step', { b: tea, vb: 'f110', a: por, va: 'f80' }), fill(l, 'merge.survivor', { b: tea, value: 'f190' }),
+        fill(l, 'merge.plan_survivor', { b: tea, value: 'f190' }), fill(l, 'merge.choice_paid', { amount: 'f190' })];
+      const teaMiss = teaWant.filter((x) => !(credit['credit Tea'] || '').includes(x));
+      check(Object.keys(credit).length === 3 && teaMiss.length === 0, `${l} ${vw}: crediting Tea: f50 → f60, Tea absorbs Gunpowder (f110), then Porcelain (f190), each holder's sale, paid f190 (missing: ${teaMiss.join(' | ')}; "${(credit['credit Tea'] || '').slice(0, 300)}")`);
+      const tieList = [fill(l, 'merge.plan_pair', { a: tea, b: gun }), fill(l, 'merge.plan_pair', { a: gun, b: tea })];
+      check([tieList.join(' / '), [...tieList].reverse().join(' / ')].some((x) => (credit['credit Porcelain'] || '').includes(fill(l, 'merge.plan_choose', { list: x, value: 'f190' }))),
+        `${l} ${vw}: crediting Porcelain leaves Tea and Gunpowder equal: the builder's choice, and the payout f190 whatever it is ("${(credit['credit Porcelain'] || '').slice(0, 200)}")`);
       const pay0 = await text(page, '#merger-payout');
-      check(pay0 && pay0.includes(cat[l]['merge.payout_you_later']) && pay0.includes(cat[l]['merge.when_ba']), `${l} ${vw}: the credit says what the builder is paid and when ("${pay0}")`);
+      check(pay0 && pay0.includes(fill(l, 'merge.payout_you_n', { amount: 'f190' })) && pay0.includes(cat[l]['merge.when_ba']), `${l} ${vw}: the credit says what the builder is paid and when ("${pay0}")`);
       await page.click('#dialog button.move[data-move="credit Tea"]');
       await until(page, () => document.querySelector('#app').dataset.phase === 'merge-sell' && document.querySelector('#app').dataset.myTurn === '1');
       const pair = await text(page, '#merger-pair');
@@ -103,18 +115,18 @@ try {
       const surv = await text(page, '#merger-survivor');
       check(surv === fill(l, 'merge.survivor', { b: tea, value: 'f110' }), `${l} ${vw}: the survivor's value after the merge ("${surv}")`);
       const pay = await text(page, '#merger-payout');
-      check(pay && pay.includes(cat[l]['merge.payout_you_later']) && pay.includes(cat[l]['merge.when_ba']), `${l} ${vw}: what the builder is paid and when ("${pay}")`);
+      check(pay && pay.includes(fill(l, 'merge.payout_you_n', { amount: 'f190' })) && pay.includes(cat[l]['merge.when_ba']), `${l} ${vw}: what the builder is paid and when ("${pay}")`);
       const pend = await text(page, '#merger-pending');
       check(pend === fill(l, 'dlg.pending', { list: `${por} (f80)` }), `${l} ${vw}: what is still to merge ("${pend}")`);
-      // each holder: Greedy 1 holds 2 Gunpowder (f100 now), Anke 1 (f50),
-      // Greedy 4 a Porcelain stock (f80 if it is absorbed)
+      const next = await text(page, '#merger-next');
+      check(next && next.includes(fill(l, 'merge.plan_step', { b: tea, vb: 'f110', a: por, va: 'f80' })) && next.includes(fill(l, 'merge.plan_survivor', { b: tea, value: 'f190' })), `${l} ${vw}: what follows this pair ("${next}")`);
       const cells = await page.$$eval('#merger-holders tbody tr', (rs) => rs.map((r) => [r.dataset.seat, [...r.querySelectorAll('td[data-company]')].map((td) => [td.dataset.company, td.textContent])]));
       const cell = (seat, co) => ((cells.find(([s]) => s === String(seat)) || [0, []])[1].find(([c]) => c === co) || [0, ''])[1];
       check(cell(0, 'Gunpowder').includes(fill(l, 'merge.sell_now', { amount: 'f100' })) && cell(2, 'Gunpowder').includes(fill(l, 'merge.sell_now', { amount: 'f50' }))
         && cell(3, 'Porcelain').includes(fill(l, 'merge.if_absorbed', { amount: 'f80' })) && !cell(1, 'Gunpowder').includes('f'),
       `${l} ${vw}: each holder's sale now (${cells.map(([s, cs]) => `${s}: ${cs.map(([c, x]) => `${c} ${x}`).join(', ')}`).join('; ')})`);
       const keep = await text(page, '#merger-holders');
-      check(keep.includes(fill(l, 'merge.keep_may', { company: gun })), `${l} ${vw}: what keeping may bring`);
+      check(keep.includes(fill(l, 'merge.keep_may', { company: gun })) , `${l} ${vw}: what keeping may bring`);
       const sk = await text(page, '#merger-sell-keep');
       check(sk === fill(l, 'merge.sell_or_keep', { company: gun, value: 'f50' }), `${l} ${vw}: the seat's own sell-or-keep ("${sk}")`);
       if (l === 'en') {
@@ -152,10 +164,14 @@ try {
     await page.click('#hand button[data-card="Harbour 13"]');
     if (await page.locator('#chooser:not([hidden]) button.move').count()) await page.locator('#chooser button.move').first().click();
     await until(page, () => document.querySelector('#app').dataset.phase === 'credit' && document.querySelector('#app').dataset.myTurn === '1');
-    const ch = Object.fromEntries(await page.$$eval('#merger-choices li', (ls) => ls.map((x) => [x.dataset.move, x.textContent])));
-    const teaWant = [fill(l, 'merge.credit_ga', { c: tea, from: 'f110', to: 'f120' }), fill(l, 'merge.then_absorbs', { b: tea, a: gold, value: 'f220' }), fill(l, 'merge.choice_paid', { amount: 'f220' })];
-    check(teaWant.every((x) => (ch['credit Tea'] || '').includes(x)), `${l}: crediting Tea: +f10, Tea absorbs Gold, worth f220, paid f220 ("${ch['credit Tea']}")`);
-    check((ch['credit Gold'] || '').includes(fill(l, 'merge.tie', { a: gold, b: tea })), `${l}: crediting Gold makes a tie the builder decides ("${ch['credit Gold']}")`);
+    const ch = Object.fromEntries(await page.$$eval('#merger-choices > li', (ls) => ls.map((x) => [x.dataset.move, x.textContent])));
+    const teaWant = [fill(l, 'merge.plan_credit', { c: tea, from: 'f110', to: 'f120' }), fill(l, 'merge.plan_step', { b: tea, vb: 'f120', a: gold, va: 'f100' }),
+      fill(l, 'merge.survivor', { b: tea, value: 'f220' }), fill(l, 'merge.plan_hidden', { company: gold }), fill(l, 'merge.choice_paid', { amount: 'f220' })];
+    const miss = teaWant.filter((x) => !(ch['credit Tea'] || '').includes(x));
+    check(miss.length === 0, `${l}: crediting Tea: +f10, Tea absorbs Gold, worth f220, the others' Gold hidden, paid f220 (missing ${miss.join(' | ')}; "${ch['credit Tea']}")`);
+    const tieGA = [fill(l, 'merge.plan_pair', { a: tea, b: gold }), fill(l, 'merge.plan_pair', { a: gold, b: tea })];
+    check([tieGA.join(' / '), [...tieGA].reverse().join(' / ')].some((x) => (ch['credit Gold'] || '').includes(fill(l, 'merge.plan_choose', { list: x, value: 'f220' }))),
+      `${l}: crediting Gold makes a tie the builder decides, paid f220 either way ("${ch['credit Gold']}")`);
     const hold = await text(page, '#merger-holders');
     check(hold.includes(cat[l]['merge.ga_sold']) && hold.includes(cat[l]['merge.ga_hidden']), `${l}: every stock of the absorbed enterprise is sold, the others' hidden`);
     if (l === 'en') await page.screenshot({ path: path.join(ART, 'merger-ga-desktop.png') });

@@ -6,155 +6,167 @@
 // keeping may bring; and The Golden Age's flags (what a flag is, what it
 // scores, when), where a flag can be bought or a merger sells one.
 //
-// Every number comes from the state frame: the companies' values, the
-// holdings the seat may see (The Golden Age hides the others' stocks), the
-// merger's pair and pending list, and the server's prices (the engine's
-// cash change of each move: a choice that ends the merger shows the
-// builder's payout). The page only adds the values of the pair being
-// merged, capped as the rulebooks cap a company (f300 in Building
-// Amsterdam, "Payouts, the f300 cap"; f500 in The Golden Age, "Payout and
-// the value range"), and multiplies a holding by its value. What it cannot
-// know (a credit's outcome in Building Amsterdam, where the warehouse's
-// value depends on its levels and the lone warehouses it joins) it says in
-// words, not as a guess.
+// Every number comes from the engine: the state frame's "previews"
+// (ch_merger_preview through chx_previews_json, docs/protocol.md) walk each
+// credit or merge choice, and the merger as it stands, by the engine's own
+// rules: the credited company's new value (in Building Amsterdam the new
+// warehouse and the lone warehouses it joins), each pair in order with the
+// absorbed company's value as its stocks sell, each value after the pair
+// (capped), the builder's payout, and each holder's stocks as the seat may
+// see them (The Golden Age hides the others' until they are sold). The
+// page repeats no merger rule: it multiplies a holding by the value the
+// engine gives, and says in words what no number can tell (a choice the
+// builder still has to make, a kept stock's future).
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { companyName } from './moves.js';
 import { swatchSVG } from './colors.js';
 
-const CAP = { amsterdam: 300, 'golden-age': 500 };
-// The Golden Age: a warehouse adds f10 to the enterprise credited with it
-// (printed rulebook, "Merging enterprises"; docs/rules.md Ruling G-15)
-const GA_WAREHOUSE = 10;
-
 const money = (n) => `f${n}`;
 
 export function mergerInfo(page) {
   const v = page.view, m = v.merger || {};
-  const ed = v.edition, ga = ed === 'golden-age';
+  const ga = v.edition === 'golden-age';
   const phase = v.turn.phase;
-  const prices = (page.frame && page.frame.prices) || {};
-  const cap = CAP[ed] || 300;
+  const previews = (page.frame && page.frame.previews) || {};
+  const now = previews.now || null;
   const co = (n) => v.companies.find((x) => x.name === n) || { name: n, value: 0 };
   const val = (n) => co(n).value;
   const nm = (n) => companyName(n);
   const swatch = (n) => swatchSVG(n, v.companies.findIndex((c) => c.name === n), page.mark(n));
   const box = h('div', { class: 'merger', id: 'merger-info' });
+  const ctx = { page, ga, nm, swatch };
 
-  // the companies this merger joins: the credit choices before the credit,
-  // the engine's pending list after it
-  const credits = page.legal.verb('credit').map((x) => x.slice(7));
-  const merges = page.legal.verb('merge').map((x) => { const mm = /^merge (.+) into (.+)$/.exec(x); return mm ? { move: x, a: mm[1], b: mm[2] } : null; }).filter(Boolean);
-  const names = [...new Set([m.absorbed, m.absorber, ...(m.pending || []), ...credits, ...merges.flatMap((x) => [x.a, x.b])].filter(Boolean))];
-
-  // the pair being merged: who absorbs whom, and the survivor's value after
-  if (m.absorbed && m.absorber) {
-    const after = Math.min(cap, val(m.absorber) + val(m.absorbed));
-    box.appendChild(h('p', { id: 'merger-pair', class: 'merger-pair' }, swatch(m.absorber), ' ',
-      t('merge.pair', { b: nm(m.absorber), vb: money(val(m.absorber)), a: nm(m.absorbed), va: money(val(m.absorbed)) })));
-    box.appendChild(h('p', { id: 'merger-survivor' }, t(after < val(m.absorber) + val(m.absorbed) ? 'merge.survivor_capped' : 'merge.survivor',
-      { b: nm(m.absorber), value: money(after), cap: money(cap) })));
+  // the pair being merged now (Building Amsterdam's sell or keep): who
+  // absorbs whom, and the survivor's value after
+  const cur = phase === 'merge-sell' && now && now.steps.length ? now.steps[0] : null;
+  if (cur) {
+    box.appendChild(h('p', { id: 'merger-pair', class: 'merger-pair' }, swatch(cur.absorber), ' ',
+      t('merge.pair', { b: nm(cur.absorber), vb: money(cur.absorber_value), a: nm(cur.absorbed), va: money(cur.absorbed_value) })));
+    box.appendChild(h('p', { id: 'merger-survivor' }, afterText(ctx, cur)));
   }
 
-  // each choice of this decision, and what it leads to
-  const choices = [];
-  if (phase === 'credit') {
-    for (const c of credits) {
-      const others = credits.filter((x) => x !== c);
-      let what;
-      if (ga) {
-        const nv = Math.min(cap, val(c) + GA_WAREHOUSE);
-        what = t('merge.credit_ga', { c: nm(c), from: money(val(c)), to: money(nv) });
-        if (others.length === 1) {
-          const o = others[0];
-          what += ' ' + (nv === val(o) ? t('merge.tie', { a: nm(c), b: nm(o) })
-            : nv > val(o) ? t('merge.then_absorbs', { b: nm(c), a: nm(o), value: money(Math.min(cap, nv + val(o))) })
-              : t('merge.then_absorbs', { b: nm(o), a: nm(c), value: money(Math.min(cap, nv + val(o))) }));
-        } else what += ' ' + t('merge.then_choose_pair');
-      } else {
-        what = t('merge.credit_ba', { c: nm(c), from: money(val(c)) }) + ' ' + t(others.length > 1 ? 'merge.then_lowest' : 'merge.then_higher');
-      }
-      choices.push({ move: `credit ${c}`, what });
-    }
-  } else if (phase === 'merge') {
-    for (const x of merges) {
-      const after = Math.min(cap, val(x.a) + val(x.b));
-      choices.push({ move: x.move, what: t('merge.choice_merge', { b: nm(x.b), a: nm(x.a), va: money(val(x.a)), value: money(after) }) });
-    }
-  }
+  // each choice of this decision, and what it leads to, as the engine
+  // walks it
+  const choices = page.legal.moves.filter((x) => previews[x]);
   if (choices.length) {
-    box.appendChild(h('ul', { class: 'merger-choices', id: 'merger-choices' }, choices.map((c) => {
-      const p = prices[c.move];
-      return h('li', { dataset: { move: c.move } }, h('b', {}, page.describeMove(c.move)), ': ', c.what,
-        p > 0 ? [' ', t('merge.choice_paid', { amount: money(p) })] : null);
-    })));
+    box.appendChild(h('ul', { class: 'merger-choices', id: 'merger-choices' }, choices.map((x) =>
+      h('li', { dataset: { move: x } }, h('b', {}, page.describeMove(x)), ': ', planNodes(ctx, previews[x])))));
   }
 
   // the engine's pending list still holds the pair being merged: "Still
   // to merge" names only the others (issue 31)
   const still = (m.pending || []).filter((n) => n !== m.absorbed && n !== m.absorber);
   if (still.length) box.appendChild(h('p', { id: 'merger-pending' }, t('dlg.pending', { list: still.map((n) => `${nm(n)} (${money(val(n))})`).join(', ') })));
-
-  // what the builder is paid, and when: the survivor's final value, once,
-  // when the last merge is done (rules "Merging", step "Payout"; Ruling
-  // R-24, G-15); the amounts on the choices are that payout, not a sale
-  // ("Keep Porcelain +f100" read as if keeping paid: issue 31)
-  const builder = v.turn.active;
-  const payouts = [...new Set(page.legal.moves.filter((x) => !x.startsWith('sell ')).map((x) => prices[x]).filter((x) => x > 0))];
-  const when = t(ga ? 'merge.when_ga' : still.length || phase !== 'merge-sell' ? 'merge.when_ba' : 'merge.when_ba_last');
-  if (builder === page.seat) {
-    box.appendChild(h('p', { class: 'hint', id: 'merger-payout' }, payouts.length
-      ? t('dlg.payout_you', { amounts: payouts.map(money).join(', ') }) : t('merge.payout_you_later'), ' ', when));
-  } else if (builder !== null && builder !== undefined && builder >= 0) {
-    const last = phase === 'merge-sell' && !still.length && m.absorbed && m.absorber;
-    box.appendChild(h('p', { class: 'muted small', id: 'merger-payout' }, last
-      ? t('merge.payout_other_n', { name: page.seatName(builder), amount: money(Math.min(cap, val(m.absorber) + val(m.absorbed))) })
-      : t('dlg.payout_other', { name: page.seatName(builder) }), ' ', when));
+  if (now && (cur ? now.steps.length > 1 || now.choose.length : now.steps.length || now.choose.length)) {
+    // what follows the pair being merged (or the pair still to choose)
+    box.appendChild(h('div', { class: 'small', id: 'merger-next' }, planNodes(ctx, cur ? Object.assign({}, now, { steps: now.steps.slice(1) }) : now, { payout: false })));
   }
 
-  // every holder: what selling brings now, what keeping may bring
-  if (names.length) box.appendChild(holders(page, names, { ga, absorbed: m.absorbed, survivor: m.absorber, val, nm, swatch }));
-  if (phase === 'merge-sell' && m.absorbed && page.seat >= 0) {
-    const mine = v.players[page.seat].stocks ? v.players[page.seat].stocks[m.absorbed] : null;
-    if (mine !== null && mine !== undefined) box.appendChild(h('p', {}, t('dlg.you_hold', { n: mine, company: nm(m.absorbed) })));
-    box.appendChild(h('p', { class: 'hint', id: 'merger-sell-keep' }, t('merge.sell_or_keep', { company: nm(m.absorbed), value: money(val(m.absorbed)) })));
+  // what the builder is paid, and when: the survivor's final value, once,
+  // when the last merge is done (Rulebook "C. Merging", step 8; Ruling
+  // R-24, G-15); not a sale ("Keep Porcelain +f100" read as if keeping
+  // paid: issue 31)
+  const builder = v.turn.active;
+  const finals = [...new Set(Object.values(previews).map((x) => x.final_value))];
+  const when = t(ga ? 'merge.when_ga' : still.length || phase !== 'merge-sell' ? 'merge.when_ba' : 'merge.when_ba_last');
+  if (finals.length) {
+    const amounts = finals.map(money).join(', ');
+    box.appendChild(h('p', { class: builder === page.seat ? 'hint' : 'muted small', id: 'merger-payout' }, builder === page.seat
+      ? t(finals.length > 1 ? 'merge.payout_you_choices' : 'merge.payout_you_n', { amount: amounts }) : t('merge.payout_other_n', { name: page.seatName(builder), amount: amounts }), ' ', when));
+  }
+
+  // every holder of the pair being sold: what selling brings now, what
+  // keeping may bring
+  if (cur) {
+    box.appendChild(holders(ctx, now));
+    const mine = cur.stocks[page.seat];
+    if (mine !== null && mine !== undefined) box.appendChild(h('p', {}, t('dlg.you_hold', { n: mine, company: nm(cur.absorbed) })));
+    box.appendChild(h('p', { class: 'hint', id: 'merger-sell-keep' }, t('merge.sell_or_keep', { company: nm(cur.absorbed), value: money(cur.absorbed_value) })));
+  } else if (ga && choices.length) {
+    box.appendChild(h('p', { class: 'small muted', id: 'merger-holders' }, t('merge.ga_sold'), ' ', t('merge.ga_hidden')));
   }
   return box;
 }
 
-// The holders' table: for each player and each company of the merger, the
-// stocks held (The Golden Age: the seat's own only, the others' are hidden
-// until sold) and what selling them brings now; a flag (The Golden Age) as
-// four stocks; and what a kept stock may bring.
-function holders(page, names, { ga, absorbed, survivor, val, nm, swatch }) {
-  const v = page.view;
-  const flagOf = (n) => { const c = v.companies.find((x) => x.name === n); return c && c.flag !== null && c.flag !== undefined ? c.flag : null; };
-  const head = h('tr', {}, h('th', {}, t('end.player')), names.map((n) => h('th', { class: n === absorbed ? 'absorbed' : '' }, swatch(n), ' ', nm(n), h('div', { class: 'small muted' }, t('merge.per_stock', { value: money(val(n)) })))));
-  const rows = v.players.map((p, i) => h('tr', { class: i === page.seat ? 'me' : '', dataset: { seat: i } }, h('td', {}, page.seatName(i)),
-    names.map((n) => {
-      const k = p.stocks ? (p.stocks[n] || 0) : null;
-      const flag = ga && flagOf(n) === i;
-      const parts = [];
-      if (k === null) parts.push(h('span', { class: 'muted' }, '?'));
-      else parts.push(String(k));
-      if (flag) parts.push(' ', h('span', { class: 'flag-mark', title: t('flag.what') }, '⚑'), ' ', t('merge.flag_cell', { value: money(4 * val(n)) }));
-      // a sale now only for the company being absorbed; before the pair is
-      // known (or for one still to merge), what its sale would bring
-      if (k && n === absorbed) parts.push(h('div', { class: 'sell-now small', dataset: { company: n } }, t('merge.sell_now', { amount: money(k * val(n)) })));
-      else if (k && n !== survivor) parts.push(h('div', { class: 'if-absorbed small muted', dataset: { company: n } }, t('merge.if_absorbed', { amount: money(k * val(n)) })));
-      return h('td', { class: n === absorbed ? 'absorbed' : '', dataset: { company: n } }, parts);
-    })));
-  const notes = [];
-  if (ga) {
-    notes.push(t('merge.ga_sold', { }));
-    if (v.players.some((p) => !p.stocks)) notes.push(t('merge.ga_hidden'));
-    if (names.some((n) => flagOf(n) !== null)) notes.push(t('flag.in_merger'));
-  } else {
-    notes.push(t('merge.keep_may', { company: absorbed ? nm(absorbed) : t('merge.absorbed_company') }));
+// "After this merge B is worth V" (or capped: the engine's value after is
+// less than the two values together).
+function afterText({ nm }, s) {
+  const capped = s.value_after < s.absorber_value + s.absorbed_value;
+  return t(capped ? 'merge.after_capped' : 'merge.survivor', { b: nm(s.absorber), value: money(s.value_after) });
+}
+
+// One plan of the engine (a choice's outcome): the credit, each pair with
+// what its holders' stocks sell for, then the survivor or the choice left,
+// and the builder's payout.
+function planNodes(ctx, plan, { payout = true } = {}) {
+  const { page, ga, nm } = ctx;
+  const out = [];
+  if (plan.credited) out.push(t('merge.plan_credit', { c: nm(plan.credited), from: money(plan.credited_from), to: money(plan.credited_value) }), ' ');
+  const steps = plan.steps.map((s, i) => h('li', { class: 'merger-step', dataset: { absorbed: s.absorbed, absorber: s.absorber } },
+    t('merge.plan_step', { b: nm(s.absorber), vb: money(s.absorber_value), a: nm(s.absorbed), va: money(s.absorbed_value) }), ' ', afterText(ctx, s), ' ',
+    sales(ctx, s, i === 0 && page.view.turn.phase === 'merge-sell')));
+  if (steps.length) out.push(h('ol', { class: 'merger-steps small' }, steps));
+  if (plan.choose.length) {
+    out.push(h('span', { class: 'merger-choose' }, t('merge.plan_choose', {
+      list: plan.pairs.map(([a, b]) => t('merge.plan_pair', { a: nm(a), b: nm(b) })).join(' / '), value: money(plan.final_value) })));
   }
+  else if (plan.survivor) {
+    out.push(h('span', { class: 'merger-end' }, t('merge.plan_survivor', { b: nm(plan.survivor), value: money(plan.final_value) })));
+    if (plan.survivor_flag !== null) out.push(' ', t('merge.plan_survivor_flag', { name: page.seatName(plan.survivor_flag), company: nm(plan.survivor), amount: money(4 * plan.final_value) }));
+  }
+  if (payout) out.push(' ', h('span', { class: 'merger-paid' }, plan.builder === page.seat
+    ? t('merge.choice_paid', { amount: money(plan.final_value) }) : t('merge.payout_other_n', { name: page.seatName(plan.builder), amount: money(plan.final_value) })));
+  if (!ga && steps.length) out.push(' ', h('span', { class: 'small muted' }, t('merge.keep_nothing')));
+  return out;
+}
+
+// What each holder's stocks of an absorbed company bring: Building
+// Amsterdam's sale (each holder chooses), The Golden Age's forced sale and
+// flag (four stocks); "?" for a holding the seat may not see.
+function sales({ page, ga, nm }, s, selling) {
+  const items = [];
+  s.stocks.forEach((k, q) => {
+    if (k === null) return;
+    if (k > 0) items.push(t('merge.plan_sale_item', { name: page.seatName(q), k, value: money(s.absorbed_value), amount: money(k * s.absorbed_value) }));
+  });
+  const hidden = s.stocks.some((k) => k === null);
+  const parts = [];
+  if (items.length) parts.push(t(ga ? 'merge.plan_sold_ga' : selling ? 'merge.plan_sell_now' : 'merge.plan_sell_then', { company: nm(s.absorbed), list: items.join('; ') }));
+  else if (!hidden) parts.push(t('merge.plan_no_holder', { company: nm(s.absorbed) }));
+  if (hidden) parts.push(t('merge.plan_hidden', { company: nm(s.absorbed) }));
+  if (s.flag !== null) parts.push(t('merge.plan_flag', { name: page.seatName(s.flag), company: nm(s.absorbed), value: money(s.absorbed_value), amount: money(4 * s.absorbed_value) }));
+  return h('span', { class: 'merger-sales', dataset: { company: s.absorbed } }, parts.join(' '));
+}
+
+// The holders' table of the merger as it stands (Building Amsterdam's sell
+// or keep): for each player, the stocks of each company still to be
+// absorbed and what selling them brings (now for the pair being merged, at
+// its absorption for a later one), and the survivor's stocks with its
+// value after the merger: what keeping a survivor's stock is then worth.
+function holders({ page, nm, swatch }, plan) {
+  const v = page.view;
+  const cols = plan.steps.map((s) => ({ name: s.absorbed, value: s.absorbed_value, s }));
+  const surv = plan.survivor;
+  const head = h('tr', {}, h('th', {}, t('end.player')), cols.map((c, i) => h('th', { class: i === 0 ? 'absorbed' : '' }, swatch(c.name), ' ', nm(c.name),
+    h('div', { class: 'small muted' }, t('merge.per_stock', { value: money(c.value) })))),
+    surv ? h('th', {}, swatch(surv), ' ', nm(surv), h('div', { class: 'small muted' }, t('merge.per_stock_after', { value: money(plan.final_value) }))) : null);
+  const rows = v.players.map((p, i) => h('tr', { class: i === page.seat ? 'me' : '', dataset: { seat: i } }, h('td', {}, page.seatName(i)),
+    cols.map((c, j) => {
+      const k = c.s.stocks[i];
+      const parts = [k === null ? h('span', { class: 'muted' }, '?') : String(k)];
+      if (k) parts.push(h('div', { class: `${j === 0 ? 'sell-now' : 'if-absorbed'} small`, dataset: { company: c.name } },
+        t(j === 0 ? 'merge.sell_now' : 'merge.if_absorbed', { amount: money(k * c.value) })));
+      return h('td', { class: j === 0 ? 'absorbed' : '', dataset: { company: c.name } }, parts);
+    }),
+    surv ? (() => {
+      const k = p.stocks ? (p.stocks[surv] || 0) : null;
+      return h('td', { dataset: { company: surv } }, k === null ? h('span', { class: 'muted' }, '?') : String(k),
+        k ? h('div', { class: 'small muted keep-worth' }, t('merge.kept_worth', { amount: money(k * plan.final_value) })) : null);
+    })() : null));
   return h('div', { class: 'merger-holders', id: 'merger-holders' },
     h('div', { class: 'table-wrap' }, h('table', { class: 'holdings' }, h('thead', {}, head), h('tbody', {}, rows))),
-    notes.map((x) => h('p', { class: 'small muted' }, x)));
+    cols.length ? h('p', { class: 'small muted' }, t('merge.keep_may', { company: nm(cols[0].name) })) : null);
 }
 
 // The Golden Age's flags explained where one can be bought (the trade

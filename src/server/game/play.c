@@ -467,7 +467,8 @@ static const char *common_part(srv_game *g)
 }
 
 /* A seat's legal moves and their prices as the state frame carries them:
- * the lines as JSON strings, then `],"prices":` and the prices (the frame
+ * the lines as JSON strings, then `],"prices":` and the prices, and in a
+ * merger `,"previews":` and what each choice leads to (the frame
  * writes the brackets around). malloc'd, NULL when out of memory. Any thread:
  * the view workers make it beside each view of a decision (srv_legal_make),
  * so that the event loop finds it made. */
@@ -491,6 +492,12 @@ char *srv_legal_json(const ch_state *st, int seat)
     PUT_LIT(&lb, "],\"prices\":");
     if (chx_prices_json(st, seat, &lb) != 0)
         PUT_LIT(&lb, "{}");
+    /* in a merger's decision, what each choice leads to (issue 31) */
+    if (st->phase == CH_PH_CREDIT || st->phase == CH_PH_MERGE || st->phase == CH_PH_MERGE_SELL) {
+        PUT_LIT(&lb, ",\"previews\":");
+        if (chx_previews_json(st, seat, &lb) != 1)
+            PUT_LIT(&lb, "{}");
+    }
     if (lb.oom || !lb.s) {
         free(lb.s);
         return NULL;
