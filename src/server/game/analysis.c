@@ -513,6 +513,7 @@ static void task_done(void *arg)
     if (a->err[0]) {
         srv_logf(SRV_LOG_ERROR, "analysis.failed", "game=%s an analysis failed: %s", a->game,
                  a->err);
+        a->storing = 1; /* no further task until its row is written and it is gone */
         job_write(a, J_FAILED, stored);
         return;
     }
@@ -524,6 +525,7 @@ static void task_done(void *arg)
         a->result = result_json(a);
         if (!a->result) {
             snprintf(a->err, sizeof a->err, "out of memory");
+            a->storing = 1;
             job_write(a, J_FAILED, stored);
             return;
         }
