@@ -13,6 +13,7 @@ first.
 import json
 import operator
 import os
+import re
 import secrets
 import sys
 
@@ -224,6 +225,16 @@ class Game:
         """The game's parameters as a dict (load_game(short_name, **them))."""
         return dict(self._params)
 
+    def __str__(self):
+        """OpenSpiel's game string, "chartered_amsterdam(arrangement=standard,
+        players=4)": load_game(str(game)) makes the same game. A game of a
+        variant has no such string (its text holds what a game string
+        cannot): ValueError; use get_parameters() then."""
+        if "variant_text" in self._params:
+            raise ValueError("a game of a variant has no game string: use get_parameters()")
+        items = ",".join(f"{k}={v}" for k, v in sorted(self._params.items()))
+        return f"{SHORT_NAMES[self.edition]}({items})"
+
     def observation_tensor_shape(self):
         return [self.layout.size]
 
@@ -284,9 +295,40 @@ HISTORY_COLUMNS = lib.CH_M_NTYPES
 MAX_GAME_LENGTH = 10000
 
 
+def _parse_game_string(text):
+    """OpenSpiel's game string "name(key=value,...)" as (name, dict): values
+    are ints, True/False, or text (a value may not hold "," or ")"; a
+    variant_text cannot be given this way)."""
+    m = re.fullmatch(r"\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*", text, re.S)
+    if not m:
+        raise ValueError(f"{text!r} is not a game string (name or name(key=value,...))")
+    params = {}
+    for item in filter(None, (m.group(2) or "").split(",")):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key.isidentifier():
+            raise ValueError(f"{text!r}: {item!r} is not key=value")
+        if key in params:
+            raise ValueError(f"{text!r}: {key} is given twice")
+        if re.fullmatch(r"-?[0-9]+", value):
+            value = int(value)
+        elif value in ("True", "False", "true", "false"):
+            value = value in ("True", "true")
+        params[key] = value
+    return m.group(1), params
+
+
 def load_game(edition=None, **params):
     """OpenSpiel's pyspiel.load_game: a Game from its name ("amsterdam",
-    "golden-age", or the short_name get_type() reports) and parameters."""
+    "golden-age", or the short_name get_type() reports) and parameters given
+    as keywords, or as a game string "chartered_amsterdam(players=3)" (what
+    str(game) gives; keywords given too must not contradict it)."""
+    if isinstance(edition, str) and "(" in edition:
+        edition, given = _parse_game_string(edition)
+        for k, v in params.items():
+            if k in given and given[k] != v:
+                raise ValueError(f"{k}={v!r}, but the game string says {given[k]!r}")
+        params = {**given, **params}
     for ed, short in SHORT_NAMES.items():
         if edition == short:
             edition = ed
@@ -307,7 +349,7 @@ def _restore(edition, params, seed, history, json_text):
 class State:
     """A game in progress. See docs/python.md for the API and its conventions."""
 
-    __slots__ = ("game", "_st", "_buf", "_cap", "_msg", "_move", "_history", "seed", "_dm")
+    __slots__ = ("game", "_st", "_buf", "_cap", "_msg", "_move", "_history", "seed", "_dm", "_own")
 
     def __init__(self, game, seed=0, _copy_of=None, _load=None, _from_ptr=None):
         self.game = game
@@ -318,6 +360,7 @@ class State:
         self._move = ffi.new("ch_move *")
         self._dm = ffi.new("unsigned *")
         self.seed = None
+        self._own = {}  # information_state_tensor: per player, its moves counted so far
         if _copy_of is not None:
             ffi.memmove(self._st, _copy_of._st, ffi.sizeof("ch_state"))
             self._history = list(_copy_of._history)
@@ -638,15 +681,23 @@ class State:
         move): docs/python.md "Information state"."""
         p = self._player(player)
         n = self.game.layout.size
-        t = np.zeros(n + HISTORY_COLUMNS, dtype=np.float32)
+        t = np.empty(n + HISTORY_COLUMNS, dtype=np.float32)
         self.observation_tensor_into(p, t[:n])
-        h = t[n:]
-        for q, a in self._history:
+        # the counts go on from the last call's (the history only grows; a
+        # new list, as apply_actions makes, is counted again)
+        hist = self._history
+        mine = self._own.get(p)
+        if mine is None or mine[0] is not hist or mine[1] > len(hist):
+            mine = [hist, 0, np.zeros(HISTORY_COLUMNS, dtype=np.float32)]
+            self._own[p] = mine
+        counts = mine[2]
+        for q, a in hist[mine[1]:]:
             if q == p:
-                h[0] += 1
-                h[a & 0xFF] += 1
-        h[0] /= 1000
-        h[1:] /= 100
+                counts[0] += 1
+                counts[a & 0xFF] += 1
+        mine[1] = len(hist)
+        t[n] = counts[0] / np.float32(1000)
+        t[n + 1:] = counts[1:] / np.float32(100)
         return t
 
     def observation_tensor_into(self, player, out):

@@ -139,10 +139,28 @@ for ed in ("amsterdam", "golden-age"):
     g2 = chartered.load_game(short, **g.get_parameters())
     check(g2.get_type() == g.get_type() and g2.num_distinct_actions() == g.num_distinct_actions(),
           f"load_game({short!r})")
+    # OpenSpiel's game string: str(game) loads the same game back
+    text = str(g)
+    check(text.startswith(short + "(") and chartered.load_game(text).get_parameters() == g.get_parameters(),
+          f"{ed}: the game string {text!r} does not load the same game")
     longest = 0
     for seed in range(20):
         longest = max(longest, chartered.random_playout(g.new_initial_state(seed), seed))
     check(0 < longest <= g.max_game_length() < 100000, f"{ed}: max_game_length {g.max_game_length()}")
+for bad in ("amsterdam(players)", "amsterdam(players=3", "amsterdam(players=3,players=4)",
+            "amsterdam(1=2)", "chess(players=2)"):
+    try:
+        chartered.load_game(bad)
+        check(False, f"the game string {bad!r} was accepted")
+    except ValueError:
+        pass
+try:
+    chartered.load_game("amsterdam(players=3)", players=4)
+    check(False, "a keyword contradicting the game string was accepted")
+except ValueError:
+    pass
+check(chartered.load_game("chartered_golden_age(players=5,events=True)").get_parameters()["events"] is True,
+      "a game string's bool")
 
 # ---- the observation tensor in place ---------------------------------------------------
 s = game.new_initial_state(8)
