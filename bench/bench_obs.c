@@ -120,12 +120,15 @@ static int run(int edition, int n, double seconds, int single)
     }
     const char *name = edition == CH_ED_GOLDEN_AGE ? "golden-age" : "amsterdam";
     const double d = (double)decisions;
+    char alone[64] = "not measured";
+    if (single)
+        snprintf(alone, sizeof alone, "%.0f", t_single * 1e9 / d);
     printf("%s, 4 players, N=%d: %ld decisions, %ld games; ns per decision: step %.0f, step+obs %.0f "
-           "(the observation %.0f, %.2f x the step), ch_observation alone %.0f; games/CPU-s: step %.0f, "
+           "(the observation %.0f, %.2f x the step), ch_observation alone %s; games/CPU-s: step %.0f, "
            "step+obs %.0f; observation %d floats (%d bytes)\n",
            name, n, decisions, games, t_step * 1e9 / d, t_both * 1e9 / d, (t_both - t_step) * 1e9 / d,
-           (t_both - t_step) / t_step, t_single * 1e9 / d, (double)games / t_step, (double)games / t_both,
-           osize, osize * (int)sizeof(float));
+           (t_both - t_step) / t_step, alone, (double)games / t_step, (double)games / t_both, osize,
+           osize * (int)sizeof(float));
     ch_vec_free(v);
     ch_vec_free(w);
     free(player), free(legal), free(nlegal), free(act), free(rewards), free(obs), free(term), free(trunc),

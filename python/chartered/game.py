@@ -292,6 +292,7 @@ SHORT_NAMES = {"amsterdam": "chartered_amsterdam", "golden-age": "chartered_gold
 # state"): the player's own decisions so far / 1,000, then the player's moves
 # of each move type t (ch_move_type 1 .. CH_M_NTYPES - 1) / 100.
 HISTORY_COLUMNS = lib.CH_M_NTYPES
+_HISTORY_SCALE = np.array([1000] + [100] * (HISTORY_COLUMNS - 1), dtype=np.float32)
 MAX_GAME_LENGTH = 10000
 
 
@@ -668,8 +669,9 @@ class State:
         """A float32 numpy vector of game.observation_tensor_size() built from
         player's view only; the layout is docs/python.md's."""
         p = self._player(player)
-        t = np.empty(self.game.layout.size, dtype=np.float32)
-        self.observation_tensor_into(p, t)
+        n = self.game.layout.size
+        t = np.empty(n, dtype=np.float32)
+        lib.ch_observation(self._st, p, ffi.from_buffer("float[]", t), n)  # p checked: cannot fail
         return t
 
     def information_state_tensor(self, player):
@@ -682,7 +684,7 @@ class State:
         p = self._player(player)
         n = self.game.layout.size
         t = np.empty(n + HISTORY_COLUMNS, dtype=np.float32)
-        self.observation_tensor_into(p, t[:n])
+        lib.ch_observation(self._st, p, ffi.from_buffer("float[]", t), n)  # p checked: cannot fail
         # the counts go on from the last call's (the history only grows; a
         # new list, as apply_actions makes, is counted again)
         hist = self._history
@@ -696,8 +698,7 @@ class State:
                 counts[0] += 1
                 counts[a & 0xFF] += 1
         mine[1] = len(hist)
-        t[n] = counts[0] / np.float32(1000)
-        t[n + 1:] = counts[1:] / np.float32(100)
+        np.divide(counts, _HISTORY_SCALE, out=t[n:])
         return t
 
     def observation_tensor_into(self, player, out):
