@@ -121,7 +121,8 @@ def memory_child(ed, form, games):
     while len(kept) < games:
         for i in range(50):
             k = int(infos["num_legal"][i])
-            ids = (env.legal[i, :k] if k <= env.legal_cap else np.flatnonzero(env.action_mask[i])).astype(np.int32)
+            ids = env.legal[i, :k] if k <= env.legal_cap else np.flatnonzero(env.action_mask[i])
+            ids = ids.astype(np.int32)
             if form == "dense":
                 o = obs[i].copy()
             else:

@@ -11,6 +11,8 @@ docs/python.md "The fixed action space", "Observation tensor built in C",
 - A random seed when none is given; load_game accepts get_type()'s
   short_name; max_game_length() bounds real games.
 - observation_tensor is the C tensor, written into a caller's array in place.
+- OpenSpiel's game string round-trips; Gymnasium's spaces have the shapes
+  (with a stand-in module when Gymnasium is not installed).
 usage: python3 test_research.py
 """
 import copy
@@ -225,6 +227,54 @@ for ed, params in [("amsterdam", {}), ("golden-age", {"events": True})]:
     check(env.observation_space("player_0") is not None and env.action_space("player_0") is not None,
           "spaces")
 print("AEC environment: ok")
+
+# ---- Gymnasium's spaces -------------------------------------------------------------
+# Gymnasium is not a Debian package, so the machine usually has none: the spaces are
+# then plain shapes. Here a stand-in with the documented constructors
+# (spaces.Box(low, high, shape, dtype), Discrete(n), MultiDiscrete(nvec)) is put in its
+# place and the two modules are loaded again, to check what they would build.
+import importlib  # noqa: E402
+import types  # noqa: E402
+
+if "gymnasium" not in sys.modules:
+    made = []
+
+    class _Space:
+        def __init__(self, *args, **kw):
+            self.kind, self.args, self.kw = type(self).__name__, args, kw
+            made.append(self)
+
+    stub = types.ModuleType("gymnasium")
+    stub.spaces = types.SimpleNamespace(**{k: type(k, (_Space,), {})
+                                           for k in ("Box", "Discrete", "MultiDiscrete")})
+    sys.modules["gymnasium"] = stub
+    try:
+        vec_mod = importlib.reload(chartered.vector)
+        aec_mod = importlib.reload(chartered.aec)
+        venv = vec_mod.VectorEnv("golden-age", 3, players=4)
+        aenv = aec_mod.AECEnv("amsterdam", players=3)
+        O, A = venv.obs_size, venv.num_actions
+        box = venv.single_observation_space
+        check(box.kind == "Box" and box.kw["shape"] == (O,) and box.kw["dtype"] == np.float32 and
+              box.kw["low"] == 0.0, f"VectorEnv.single_observation_space: {box.kind} {box.kw}")
+        d = venv.single_action_space
+        check(d.kind == "Discrete" and d.args == (A,), "VectorEnv.single_action_space")
+        check(venv.observation_space.kw["shape"] == (3, O), "VectorEnv.observation_space")
+        md = venv.action_space
+        check(md.kind == "MultiDiscrete" and list(md.args[0]) == [A] * 3, "VectorEnv.action_space")
+        g3 = chartered.load_game("amsterdam", players=3)
+        ob, ac = aenv.observation_space("player_1"), aenv.action_space("player_1")
+        check(ob.kind == "Box" and ob.kw["shape"] == (g3.observation_tensor_size(),),
+              "AECEnv observation_space")
+        check(ac.kind == "Discrete" and ac.args == (g3.num_distinct_actions(),), "AECEnv action_space")
+    finally:
+        del sys.modules["gymnasium"]
+        importlib.reload(chartered.vector)
+        importlib.reload(chartered.aec)
+    plain = chartered.VectorEnv("amsterdam", 1).single_action_space
+    check(plain[2] == chartered.load_game("amsterdam").num_distinct_actions(),
+          "without Gymnasium: plain shapes")
+    print(f"Gymnasium spaces (a stand-in): {len(made)} built, ok")
 
 if failures:
     print(f"{len(failures)} failures")
