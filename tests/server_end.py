@@ -6,6 +6,10 @@ leaves "My games" (where it stood with the person to move), stays so after a
 restart, and is counted in /api/health; a second end is refused (409). Who
 else may not end it: no session (401), another guest (403); what may not be
 ended: a rated game against bots, a practice game of two people (403).
+A tutorial step's game is created with "listed": false: it is in neither
+public list (in play, finished) while in play, once ended, nor after a
+restart, while a listed practice game ended so is in the finished list; only
+a practice game may be unlisted (400).
 
 usage: python3 server_end.py BINARY SRCDIR WORKDIR
 """
@@ -30,6 +34,12 @@ hand 1 random 5
 hand 3 random 5
 """
 BOTS3 = [{"kind": "bot", "bot": "greedy"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+
+
+def listed(status=None):
+    st, r = http_json(srv.port, "GET", "/api/games" + (f"?status={status}" if status else ""))
+    check(st == 200, f"the public list {status}: {st} {r}")
+    return [x["id"] for x in r.get("games", [])]
 
 
 def my_games(cookie):
@@ -73,6 +83,31 @@ try:
     st, h = http_json(srv.port, "GET", "/api/health")
     check(h.get("games_abandoned") == 1, f"/api/health counts it: {h.get('games_abandoned')}")
 
+    # a tutorial step's game: unlisted
+    st, u = http_json(srv.port, "POST", "/api/games", {"position": LESSON, "seats": BOTS3, "listed": False},
+                      cookie=me)
+    check(st == 201, f"an unlisted practice game: {st} {u}")
+    uid = u["id"]
+    st, s1 = http_json(srv.port, "GET", f"/api/games/{uid}")
+    check(s1.get("unlisted") is True and s1.get("practice") is True, f"its summary says unlisted: {s1}")
+    cu = srv.ws(me)
+    cu.send({"type": "join", "game": uid})
+    cu.recv_until(lambda m: m["type"] == "state" and m["status"] == "playing")
+    check(uid in my_games(me), "the unlisted game is in its person's \"My games\"")
+    check(uid not in listed() and gid not in listed(), "neither game is in the public list of games in play")
+    st, r = http_json(srv.port, "POST", f"/api/games/{uid}/end", cookie=me)
+    check(st == 200 and r.get("status") == "abandoned", f"the learner ends the unlisted game: {st} {r}")
+    cu.close()
+    over = listed("over")
+    check(gid in over, "the listed practice game ended is in the public finished list")
+    check(uid not in over, "the unlisted one is not in the public finished list")
+    st, s2 = http_json(srv.port, "GET", f"/api/games/{uid}")
+    check(st == 200 and s2.get("status") == "abandoned", f"its link still answers: {st} {s2}")
+    for bad, want in ((dict(edition="amsterdam", players=2, listed=False), "only a practice game"),
+                      (dict(position=LESSON, listed="no"), "listed must be true or false")):
+        st, r = http_json(srv.port, "POST", "/api/games", bad, cookie=me)
+        check(st == 400 and want in r.get("error", ""), f"refused: {bad.get('listed')!r}: {st} {r}")
+
     # what cannot be ended
     st, g2 = http_json(srv.port, "POST", "/api/games", {"edition": "amsterdam", "players": 2, "seats": [
         {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}, cookie=me)
@@ -96,6 +131,8 @@ try:
     st, s = http_json(srv.port, "GET", f"/api/games/{gid}")
     check(st == 200 and s.get("status") == "abandoned", f"abandoned after a restart: {st} {s}")
     check(gid not in my_games(me), "not back in \"My games\" after a restart")
+    over = listed("over")
+    check(gid in over and uid not in over, "after a restart: the listed game is in the finished list, the unlisted not")
 finally:
     code = srv.stop()
     check(code == 0, f"the server exits cleanly (status {code})")

@@ -165,7 +165,9 @@ export class TutorialStepPage {
     let g;
     try {
       await ensureSession('');
-      g = await api('POST', '/api/games', { position: step.position.join('\n') + '\n', seats });
+      // unlisted: a step's game is nobody else's business, and ends as
+      // abandoned when the learner leaves it (docs/protocol.md, "listed")
+      g = await api('POST', '/api/games', { position: step.position.join('\n') + '\n', seats, listed: false });
     } catch (e) {
       if (this.closed) return;
       // too many games created a minute (docs/protocol.md, "Limits"): wait

@@ -124,7 +124,7 @@ static int api_list(struct lws *wsi, srv_pss *pss)
     json_t *a = json_array();
     int count = 0;
     for (srv_game *g = g_tables.games; g && count < 200; g = g->lnext)
-        if ((g->status == GAME_OVER) == over) {
+        if ((g->status == GAME_OVER) == over && !g->unlisted) {
             json_array_append_new(a, srv_game_summary(g));
             count++;
         }

@@ -460,6 +460,8 @@ void srv_cluster_list(json_t *a, size_t max)
         srv_game *g = srv_game_held(e->id);
         if (g && g->lease == SRV_LEASE_HELD)
             continue; /* ours now (taken over): listed already */
+        if (json_is_true(json_object_get(e->summary, "unlisted")))
+            continue; /* an unlisted practice game of another node (lobby.c) */
         json_array_append(a, e->summary);
     }
 }

@@ -325,6 +325,9 @@ json_t *srv_setup_json(const srv_game *g)
     json_object_set_new(o, "seed", json_string(seed));
     if (g->practice)
         json_object_set_new(o, "practice", json_true());
+    /* saved.c's lists leave out a setup holding "unlisted":true (compact) */
+    if (g->unlisted)
+        json_object_set_new(o, "unlisted", json_true());
     if (g->position)
         json_object_set_new(o, "position", json_string(g->position));
     if (g->variant)
@@ -424,6 +427,7 @@ int srv_setup_from_json(srv_game *g, json_t *setup, char *why, size_t n)
     const char *seed = json_string_value(json_object_get(setup, "seed"));
     g->setup.seed = seed ? strtoull(seed, NULL, 10) : 0;
     g->practice = json_is_true(json_object_get(setup, "practice"));
+    g->unlisted = json_is_true(json_object_get(setup, "unlisted"));
     g->days = (int)json_integer_value(json_object_get(setup, "days"));
     const char *pos = json_string_value(json_object_get(setup, "position"));
     if (pos && !(g->position = strdup(pos))) {
@@ -630,7 +634,7 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
     }
     static const char *known[] = {"edition", "players", "arrangement", "preset", "events",
                                   "seed", "practice", "turn_timer", "seats", "mode", "days", "seat",
-                                  "position", "variant", NULL};
+                                  "position", "variant", "listed", NULL};
     const char *key;
     json_t *v;
     json_object_foreach(req, key, v) {
@@ -697,6 +701,22 @@ srv_game *srv_game_create(json_t *req, const srv_ident *creator, char *why, size
         g->setup.seed = (uint64_t)json_integer_value(v);
     } else {
         g->setup.seed = srv_random_u64() >> 11;
+    }
+    /* "listed": false keeps a practice game out of the public lists of games
+       in play and finished (a tutorial step's game, ended as abandoned when
+       the learner leaves it, is nobody else's business: issue 31); its link
+       and its players' "My games" still find it. A rated game is always
+       listed: its result is public. */
+    if ((v = json_object_get(req, "listed")) && !json_is_null(v)) {
+        if (!json_is_boolean(v)) {
+            snprintf(why, n, "listed must be true or false");
+            goto fail;
+        }
+        if (json_is_false(v) && !g->practice) {
+            snprintf(why, n, "only a practice game (unrated) can be unlisted: add practice true");
+            goto fail;
+        }
+        g->unlisted = json_is_false(v);
     }
     if ((v = json_object_get(req, "turn_timer")) && !json_is_null(v)) {
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 86400) {
@@ -880,6 +900,8 @@ json_t *srv_game_summary(const srv_game *g)
         json_object_set_new(o, "events", json_boolean(g->setup.events));
     }
     json_object_set_new(o, "practice", json_boolean(g->practice));
+    if (g->unlisted)
+        json_object_set_new(o, "unlisted", json_true());
     if (g->variant) /* a variant's game (docs/variants.md): unrated */
         json_object_set_new(o, "variant", json_string(g->variant_name));
     if (g->practice) /* the chosen seed, for everyone to see */

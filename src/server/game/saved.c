@@ -21,6 +21,10 @@
 #include "game/game_impl.h"
 
 #define GAME_COLUMNS "id, setup, seats, status, turn_timer, created"
+/* The public lists leave out unlisted practice games (lobby.c, "listed"):
+ * their stored setup, written compact by srv_setup_json, holds the member
+ * "unlisted":true (a string member cannot: its quotes are escaped). */
+#define NOT_UNLISTED "setup NOT LIKE '%\"unlisted\":true%' "
 
 
 /* Compact text of j, which is released. */
@@ -345,8 +349,8 @@ json_t *srv_store_list_idle_db(db_conn *db, int limit)
     json_t *a = json_array();
     db_rows *st = db_query(db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
                            "WHERE game=games.id), t.days FROM games JOIN turn_clock t ON "
-                           "t.game=games.id WHERE status NOT IN ('over','abandoned') "
-                           "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
+                           "t.game=games.id WHERE status NOT IN ('over','abandoned') AND "
+                           NOT_UNLISTED "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
     int rc = st ? 0 : -1;
     while (st && (rc = db_next(st)) == 1) {
         const char *id = db_text(st, 0), *status = db_text(st, 3);
@@ -379,7 +383,7 @@ json_t *srv_store_list_over_db(db_conn *db, int limit)
     db_rows *st = db_query(db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
                            "WHERE game=games.id), r.finished, r.scores, r.winners FROM games "
                            "LEFT JOIN results r ON r.game=games.id "
-                           "WHERE status IN ('over','abandoned') "
+                           "WHERE status IN ('over','abandoned') AND " NOT_UNLISTED
                            "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
     int rc = st ? 0 : -1;
     while (st && (rc = db_next(st)) == 1) {

@@ -100,6 +100,8 @@ struct srv_game {
     int practice;               /* an unrated practice game: its creator chose the
                                    seed, which every seat is shown (lobby.c) */
     int days;                   /* turn-based: days per move (1, 2, 3, 7); 0 live */
+    int unlisted;               /* a practice game kept out of the public lists
+                                   (a tutorial step's: lobby.c, "listed") */
     int creator_seat;           /* the seat its creator took at once, -1 */
     char rematch[SRV_ID_HEX + 1]; /* over: the game proposed after it ("": none) */
     int chat_next;              /* the next chat message's number (0: not read yet) */
