@@ -67,7 +67,7 @@ void srv_analysis_limits(srv_anl_limits *l)
 {
     /* 60 s of CPU for a game (the goal of issue 33: about 300 decisions at
        0.2 s each), at most 0.2 s a decision */
-    l->cpu_game = env_num("CHARTERED_ANALYSIS_CPU", 60, 0.01, 3600);
+    l->cpu_game = env_num("CHARTERED_ANALYSIS_CPU", 60, 1, 3600);
     l->cpu_decision = 0.2;
     l->iterations = (long)env_num("CHARTERED_ANALYSIS_ITERATIONS", 0, 0, 1e7);
     l->per_day = (int)env_num("CHARTERED_ANALYSES_PER_DAY", 5, 1, 1000);
