@@ -19,6 +19,8 @@ decision, 60 a hint) and one bot thread:
    from the database (its own count of analyses stays 0) and a POST does not
    queue it again.
 5. The daily share (2 here): a third analysis the same day is refused (429).
+   A row left under way by a node that stopped reads as none and is taken
+   over by the next request.
 6. Hints: a guest against a greedy bot asks for one on its turn (200: a
    legal move, a chance, the move in three languages); another session (409),
    no session (401); the seat then shows "hints": 1 in the summary, the
@@ -34,7 +36,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import (Server, http_call, http_json, session_cookie, guest, sql_rows,  # noqa: E402
+from wsclient import (Server, http_call, http_json, session_cookie, guest, sql_rows, sql_exec,  # noqa: E402
                       expand_legal, pick_move, check, finish, test_args)
 
 BIN, SRC, WORK = test_args()
@@ -198,6 +200,16 @@ try:
     st, r = http_json(P, "POST", f"/api/games/{g3}/analysis", {}, cookie=ann)
     check(st == 429 and r.get("per_day") == 2, f"a third one the same day: 429 ({st} {r})")
     check(row(g3) is None, "nothing stored for it")
+    # a row left under way by a node that stopped (10 minutes without a
+    # word): read as none, and the next request takes it over
+    sql_exec(db, f"INSERT INTO analyses(game, status, requester, requested, updated, node, done, "
+                 f"total, cpu_ms) VALUES ('{g3}', 'running', 'g:gone', 1, 1, 'gone', 7, {n1}, 0)")
+    st, r = analysis(g3)
+    check(st == 404 and "went away" in r.get("error", ""), f"a stopped node's row reads as none ({st} {r})")
+    st, r = http_json(P, "POST", f"/api/games/{g3}/analysis", {}, cookie=bob)
+    check(st == 202 and r.get("node") == "beta", f"and is taken over by this node ({st} {r})")
+    r, _ = wait_done(g3)
+    check(r.get("status") == "done", f"the taken-over analysis is done: {r.get('status')}")
 
     # 6. hints
     st, hg = http_json(P, "POST", "/api/games", {"edition": "amsterdam", "players": 2, "seats": [

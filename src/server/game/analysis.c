@@ -109,6 +109,7 @@ static struct {
     int nqueued;
     uint64_t done_total;        /* analyses finished on this node */
     double cpu_total;           /* and their CPU seconds */
+    int64_t touched_ms;         /* the waiting requests' rows last touched */
 } g_anl;
 
 static anl *anl_find(const char *id)
@@ -258,7 +259,7 @@ static char *result_json(anl *a)
     "result, error"
 
 /* A job of the writer thread for a request: what it is asked, and answers. */
-enum { J_GET, J_REQUEST, J_PROGRESS, J_DONE, J_FAILED };
+enum { J_GET, J_REQUEST, J_PROGRESS, J_TOUCH, J_DONE, J_FAILED };
 typedef struct anl_job {
     int kind;
     char game[SRV_ID_HEX + 1];
@@ -309,14 +310,26 @@ static void job_get(db_conn *db, anl_job *j)
     db_rows *r = db_query(db, "SELECT " ANL_COLUMNS " FROM analyses WHERE game = $1",
                           DB_P(DB_T(j->game)));
     int st = r ? db_next(r) : -1;
-    if (st == 1)
-        j->body = row_answer(r, &j->status);
+    int stale = 0;
+    if (st == 1) {
+        const char *t = db_text(r, 1) ? db_text(r, 1) : "";
+        /* under way on a node that stopped: nobody will finish it */
+        stale = (!strcmp(t, "queued") || !strcmp(t, "running")) &&
+                db_int(r, 4) <= srv_now_ms() - ANL_STALE_MS;
+        if (!stale)
+            j->body = row_answer(r, &j->status);
+    }
     if (r && db_end(r) != 0)
         st = -1;
     if (st < 0) {
         json_decref(j->body);
         j->body = NULL;
         j->status = 500;
+    } else if (stale) {
+        j->status = 404;
+        j->body = json_pack("{s:s,s:s,s:s}", "game", j->game, "status", "none", "error",
+                            "its analysis stopped (the server computing it went away): "
+                            "POST here to ask again");
     } else if (st == 0) {
         j->status = 404;
         j->body = json_pack("{s:s,s:s,s:s}", "game", j->game, "status", "none", "error",
@@ -417,6 +430,12 @@ static void job_run(db_conn *db, void *arg)
                     DB_P(DB_I(j->done_n), DB_I(now), DB_T(j->game), DB_T(j->node))) != 0)
             srv_logf(SRV_LOG_ERROR, "db.error", "game=%s an analysis's progress is not written: "
                      "%s", j->game, db_errmsg(db));
+        break;
+    case J_TOUCH: /* still queued here: not taken for a stopped node's */
+        if (db_exec(db, "UPDATE analyses SET updated = $1 WHERE game = $2 AND node = $3 AND "
+                    "status = 'queued'", DB_P(DB_I(now), DB_T(j->game), DB_T(j->node))) != 0)
+            srv_logf(SRV_LOG_ERROR, "db.error", "game=%s a waiting analysis is not touched: %s", j->game,
+                     db_errmsg(db));
         break;
     case J_DONE:
         j->status = db_exec(db, "UPDATE analyses SET status = 'done', done = $1, updated = $2, "
@@ -539,6 +558,13 @@ static void task_done(void *arg)
     if (now - a->reported_ms >= 1000) {
         a->reported_ms = now;
         job_write(a, J_PROGRESS, NULL);
+    }
+    /* the requests waiting behind it, about once a minute: a row not
+       updated for ANL_STALE_MS is taken for one of a node that stopped */
+    if (now - g_anl.touched_ms >= 60000) {
+        g_anl.touched_ms = now;
+        for (anl *w = a->next; w; w = w->next)
+            job_write(w, J_TOUCH, NULL);
     }
     kick();
 }
