@@ -65,8 +65,7 @@ try {
   await page.goto(`${BASE}/#/replay/${id}`);
   await page.waitForSelector('#analysis-request', { timeout: 20000 });
   check(true, 'the replay offers "Analyse this game"');
-  // a session to ask with (the page makes none by itself on a replay)
-  await page.evaluate(async () => { await fetch('/api/guest', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":"Analyst"}' }); });
+  // no session yet: the page asks as a new guest
   await page.click('#analysis-request');
   await page.waitForSelector('#analysis-graph', { timeout: 60000 });
   const lines = await page.$$eval('#analysis-graph polyline.chance-line', (ls) => ls.map((l) => ({ seat: l.dataset.seat, stroke: l.getAttribute('stroke'), n: l.getAttribute('points').split(' ').length })));

@@ -13,6 +13,7 @@ import { h, clear } from './dom.js';
 import { t, lang } from './i18n.js';
 import { api } from './api.js';
 import { SEAT_COLORS } from './colors.js';
+import { ensure as ensureSession } from './session.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs, ...children) {
@@ -61,6 +62,8 @@ export class AnalysisPanel {
     this.state = { status: 'asking' };
     this.render();
     try {
+      // the shares are a person's: someone with no session asks as a guest
+      await ensureSession();
       const r = await api('POST', `/api/games/${encodeURIComponent(this.game)}/analysis`, {});
       this.took(r);
     } catch (e) {
