@@ -158,10 +158,10 @@ try:
 finally:
     srv.stop()
 v = version_of(db)
-check(v == 9, f"the schema version is now 9: {v}")
+check(v == 10, f"the schema version is now 10: {v}")
 tables = tables_of(db)
 check({"games", "moves", "accounts", "sessions", "turn_clock", "results", "ratings",
-       "rating_changes", "game_players", "chat"} <= tables, f"the tables: {tables}")
+       "rating_changes", "game_players", "chat", "tutorial_progress"} <= tables, f"the tables: {tables}")
 stored = sql_rows(db, "SELECT seats FROM games")[0][0]
 check(all(t not in stored for t in T) and stored.count("token_hash") == 3,
       f"the seat tokens are stored as hashes only: {stored[:200]}")
@@ -190,7 +190,7 @@ srv = Server(BIN, db3).start()
 st, g = http_json(srv.port, "GET", "/api/games/fedcba9876543210")
 check(st == 200 and g["decision"] == len(moves), f"the version-2 game resumes: {st} {g}")
 srv.stop()
-check(version_of(db3) == 9, "version 2 upgraded to 9")
+check(version_of(db3) == 10, "version 2 upgraded to 10")
 gp = sql_rows(db3, "SELECT user_id, game, seat FROM game_players")
 check(gp == [["1", "fedcba9876543210", "1"]], f"game_players filled from the seats: {gp}")
 

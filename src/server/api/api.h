@@ -121,6 +121,9 @@ int srv_analysis_route(struct lws *wsi, srv_game *g, const char *verb, int is_po
 /* The following routes (follow_api.c): /api/following...; 1 when `rest`
  * is one of them. */
 int srv_follow_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* The tutorial progress routes (tutorial_api.c): /api/tutorial...; 1 when
+ * `rest` is one of them. */
+int srv_tutorial_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* Detach every connection of the session with that hash (logout). */
 void srv_ws_logout(const char *hash);
 /* The request in flight on this HTTP connection (auth_api.c). */

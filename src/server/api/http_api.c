@@ -516,6 +516,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     int frc; /* following players (follow_api.c) */
     if (srv_follow_route(wsi, rest, pss->is_post, &frc))
         return frc;
+    int trc; /* an account's tutorial progress (tutorial_api.c) */
+    if (srv_tutorial_route(wsi, rest, pss->is_post, &trc))
+        return trc;
     int prc; /* players, leaderboards, "My games" (profile_api.c) */
     if (srv_profile_route(wsi, rest, pss->is_post, &prc, pss))
         return prc;

@@ -238,6 +238,14 @@ static const char *schema_v9 =
     " answer TEXT NOT NULL, PRIMARY KEY (offer, seat)) WITHOUT ROWID;"
     "CREATE INDEX IF NOT EXISTS rematch_answers_owner ON rematch_answers(owner);";
 
+/* Version 10: an account's tutorial progress (api/tutorial_api.c, issue 31):
+ * one row a step done, by its id in web/tutorial/EDITION.json; a guest's
+ * stays in the browser. */
+static const char *schema_v10 =
+    "CREATE TABLE IF NOT EXISTS tutorial_progress ("
+    " user_id INTEGER NOT NULL, edition TEXT NOT NULL, step TEXT NOT NULL,"
+    " done_at INTEGER NOT NULL, PRIMARY KEY (user_id, edition, step)) WITHOUT ROWID;";
+
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
 static int hash_seat_tokens(db_conn *db)
 {
@@ -320,6 +328,9 @@ int srv_schema_migrate(db_conn *db, char *why, size_t n)
         goto fail;
     step = "migration to version 9";
     if (v < 9 && db_script(db, schema_v9) != 0)
+        goto fail;
+    step = "migration to version 10";
+    if (v < 10 && db_script(db, schema_v10) != 0)
         goto fail;
     step = "setting the schema version";
     if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)
