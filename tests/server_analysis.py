@@ -22,7 +22,8 @@ decision, 60 a hint) and one bot thread:
    A row left under way by a node that stopped reads as none and is taken
    over by the next request.
 6. Hints: a guest against a greedy bot asks for one on its turn (200: a
-   legal move, a chance, the move in three languages); another session (409),
+   legal move, a chance, the move in three languages; asked again, the same
+   hint, counted once); another session (409),
    no session (401); the seat then shows "hints": 1 in the summary, the
    lobby's list and the stored seats. A rated game of two accounts refuses
    hints (403, "rated"), and a game without bots too (403).
@@ -229,9 +230,11 @@ try:
           legal_has(m["legal"], hint.get("move", "")) and 0 <= hint.get("chance", -1) <= 1 and
           set(hint.get("text", {})) == {"en", "nl", "ja"},
           f"a hint: a legal move with its chance and words ({st} {hint})")
+    st, again = http_json(P, "POST", f"/api/games/{hg['id']}/hint", {}, cookie=ann)
+    check(st == 200 and again == hint, f"asked again at the same decision: the same hint ({st})")
     st, s = http_json(P, "GET", f"/api/games/{hg['id']}")
     check(s["seats"][0].get("hints") == 1 and "hints" not in s["seats"][1],
-          f"the seat shows its hint: {s['seats']}")
+          f"the seat shows its hint, counted once: {s['seats']}")
     d = m["decision"]
     w.send({"type": "move", "move": hint["move"], "decision": d})
     m = w.recv_until(lambda x: x["type"] == "state" and x["decision"] > d, timeout=30)

@@ -795,6 +795,25 @@ typedef struct hint_task {
 
 static hint_task *g_hints;
 
+/* The last hints given (game, seat, decision): asked again at the same
+ * decision, the same answer without another search, and not counted again. */
+#define HINT_CACHE 64
+static struct hint_cached {
+    char game[SRV_ID_HEX + 1];
+    int seat, decision;
+    json_t *body;
+} g_hint_cache[HINT_CACHE];
+static int g_hint_next;
+
+static struct hint_cached *hint_cached(const char *game, int seat, int decision)
+{
+    for (int i = 0; i < HINT_CACHE; i++)
+        if (g_hint_cache[i].body && g_hint_cache[i].seat == seat &&
+            g_hint_cache[i].decision == decision && !strcmp(g_hint_cache[i].game, game))
+            return &g_hint_cache[i];
+    return NULL;
+}
+
 static void hint_unlink(hint_task *t)
 {
     if (t->prev)
@@ -822,6 +841,10 @@ void srv_analysis_stop(void)
     }
     g_anl.head = g_anl.tail = NULL;
     g_anl.nqueued = 0;
+    for (int i = 0; i < HINT_CACHE; i++) {
+        json_decref(g_hint_cache[i].body);
+        g_hint_cache[i].body = NULL;
+    }
     /* hints still out: dropped by the workers' stop; their requests are
        answered so that nothing waits or leaks */
     while (g_hints) {
@@ -899,6 +922,13 @@ static void hint_done(void *arg)
                           in_langs(&t->st, t->h.other), "other_chance",
                           round(t->h.other_win * 1000) / 1000, "same", t->h.same, "compared",
                           t->h.narms, "iterations", (json_int_t)t->iterations);
+    struct hint_cached *c = &g_hint_cache[g_hint_next];
+    g_hint_next = (g_hint_next + 1) % HINT_CACHE;
+    json_decref(c->body);
+    memcpy(c->game, t->game, sizeof c->game);
+    c->seat = t->seat;
+    c->decision = t->decision;
+    c->body = json_deep_copy(b);
     t->cb(t->ctx, 200, b);
     free(t);
 }
@@ -952,6 +982,19 @@ void srv_hint_request(srv_game *g, const char *owner, srv_anl_answer cb, void *c
         cb(ctx, 409, json_pack("{s:s}", "error", "it is not your turn in this game"));
         return;
     }
+    /* one search a seat and decision: asked again, the same answer */
+    struct hint_cached *c = hint_cached(g->id, seat, g->nmoves);
+    if (c) {
+        json_t *b = json_deep_copy(c->body);
+        cb(ctx, b ? 200 : 500, b ? b : json_pack("{s:s}", "error", "out of memory"));
+        return;
+    }
+    for (hint_task *o = g_hints; o; o = o->next)
+        if (o->seat == seat && o->decision == g->nmoves && !strcmp(o->game, g->id)) {
+            cb(ctx, 429, json_pack("{s:s,s:i}", "error", "the bot is still thinking about "
+                                   "your last hint", "retry_after", 1));
+            return;
+        }
     hint_task *t = calloc(1, sizeof *t);
     if (!t) {
         cb(ctx, 500, json_pack("{s:s}", "error", "out of memory"));
