@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cli_server_metrics.sh: runs tests/server_metrics.py (GET /metrics, the token,
 # promtool; issue 35) against `chartered serve` over real sockets (registered
-# with CTest by the tests/cli_*.sh glob).
+# with CTest by the tests/cli_*.sh glob; pg_server_metrics runs it on PostgreSQL).
 # usage: bash cli_server_metrics.sh BINARY SRCDIR
 set -euo pipefail
 BIN=$1

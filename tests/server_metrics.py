@@ -17,7 +17,9 @@ item 2; docs/deploy.md "Metrics") against `chartered serve` over real sockets:
    latency histogram counted each acknowledged move once, commits at least
    one and at most one per move, the bot-wait histogram at least one per bot
    move; the WebSocket gauge 1 while connected, then 0; one more finished
-   game in memory; no database error.
+   game in memory; no database error. On PostgreSQL (pg_server_metrics), the
+   server's connections are then cut: the lost link and the reconnection
+   are counted, and a game is made again.
 3. A server with --metrics-listen and no token: the separate address answers
    without one, and the main port's /metrics is 404 (not served there).
 
@@ -34,7 +36,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 from wsclient import (WS, Server, http_call, guest, pick_move, free_port, check,  # noqa: E402
-                      finish, test_args)
+                      finish, test_args, pg_mode, sql_exec)
 
 BIN, SRC, WORK = test_args()
 PROMTOOL = shutil.which("promtool")
@@ -257,6 +259,28 @@ try:
     check("chartered_mail_queue_depth" not in after_text, "no mail queue without --smtp")
     check(not any("node=" in k[1] for k in a if k[0] != "chartered_build_info"),
           "a single server puts no node label on its series")
+
+    # ---- on PostgreSQL: a lost link is counted, and so is the reconnection ----
+    if pg_mode():
+        sql_exec(db, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                 "datname = current_database() AND pid <> pg_backend_pid()")
+        lost = rec = 0
+        made = 0
+        deadline = time.time() + 30
+        while time.time() < deadline and not (lost >= 1 and rec >= 1 and made):
+            st, _, _ = http_call(P, "POST", "/api/games", {
+                "edition": "amsterdam", "players": 2,
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}, cookie=cookie)
+            made += st == 201
+            s2 = parse(good(P, "the main port after the link was cut"))
+            lost = v(s2, "chartered_database_errors_total", '{class="lost"}') - \
+                v(a, "chartered_database_errors_total", '{class="lost"}')
+            rec = v(s2, "chartered_database_reconnects_total") - \
+                v(a, "chartered_database_reconnects_total")
+            time.sleep(0.3)
+        check(lost >= 1 and rec >= 1 and made,
+              f"PostgreSQL's connections cut: lost links counted ({lost}), reconnections "
+              f"({rec}), a game made again ({made})")
 finally:
     srv.stop()
 
