@@ -18,7 +18,10 @@
 // - the menu does not show every step done at the end, or a step cannot be
 //   replayed from it;
 // - a step's game is left in play (in "My games") once the learner moved on
-//   (the tutorial ends each one: POST /api/games/ID/end).
+//   (the tutorial ends each one: POST /api/games/ID/end);
+// - an account's step done is not shown done in another browser logged in
+//   to the account (the server keeps it: /api/tutorial), or a reset there
+//   is not the server's too.
 // It prints, per edition and language, the steps, the clicks a scripted
 // newcomer made, the seconds the script took, and the minutes a person would
 // need by a stated estimate (reading the texts shown at 200 words a minute,
@@ -228,6 +231,46 @@ try {
       }
       await page.context().close();
     }
+  }
+  // an account's progress is the server's (GET/POST /api/tutorial): a step
+  // done in one browser is marked in another one logged in to the same
+  // account, and "Start again" forgets it there too
+  {
+    const ed = 'amsterdam', step = DATA[ed].steps[0];
+    const login = async (page, path) => {
+      const r = await page.context().request.post(`${BASE}/api/${path}`, { data: { name: 'Learner', password: 'learner secret pw' }, headers: { Origin: BASE } });
+      check(r.ok(), `the account ${path}: ${r.status()}`);
+    };
+    const menuDone = async (page) => {
+      await page.goto(`${BASE}/#/learn`);
+      await page.waitForSelector(`#tutorial-progress-${ed}`);
+      await page.waitForTimeout(300);
+      return page.locator(`#tutorial-${ed} li.done`).count();
+    };
+    const a = await newPage('en', DESKTOP);
+    await login(a, 'signup');
+    await a.goto(`${BASE}/#/learn/${ed}/1`);
+    await stepReady(a, step);
+    await makeMove(a, step, { n: 0 });
+    await until(a, () => document.getElementById('app').dataset.tutorial === 'done', null, 20000, 'the account\'s move taken');
+    let kept = false;
+    for (let k = 0; k < 40 && !kept; k++) {
+      kept = await a.evaluate(async (x) => ((await (await fetch('/api/tutorial')).json()).done || {})[x.ed]?.includes(x.id), { ed, id: step.id });
+      if (!kept) await a.waitForTimeout(100);
+    }
+    check(kept, 'an account\'s step done is kept by the server');
+    await a.context().close();
+    const b = await newPage('en', DESKTOP);
+    await login(b, 'login');
+    check(await menuDone(b) === 1, 'another browser of the same account shows the step done');
+    check(norm(await b.textContent('#tutorial-kept')) === norm(JSON.parse(fs.readFileSync(path.join(SRC, 'web/i18n/en.json'), 'utf8'))['tutorial.kept_account']), 'the menu says the progress is kept for the account');
+    await b.click(`#tutorial-reset-${ed}`);
+    await until(b, (x) => document.querySelectorAll(`#tutorial-${x} li.done`).length === 0, ed, 10000, 'the reset shown');
+    await b.context().close();
+    const c = await newPage('en', DESKTOP);
+    await login(c, 'login');
+    check(await menuDone(c) === 0, 'a reset is the server\'s too: a third browser shows no step done');
+    await c.context().close();
   }
   // a step at a phone's width, for the docs
   {

@@ -16,9 +16,10 @@
 // chooses which of the legal moves it asks for.
 // Leaving a step ends its game (POST /api/games/ID/end): it does not stay in
 // "My games" with the learner to move.
-// Progress (the steps done) is kept in this browser's localStorage, per
-// account (or one entry for guests): the server keeps no per-account data
-// a client may write (docs/protocol.md has no such endpoint).
+// Progress (the steps done) is kept by the server for an account (GET and
+// POST /api/tutorial, docs/protocol.md "Tutorial progress": every device
+// sees it), and in this browser's localStorage for a guest (one entry for
+// all guests) and as the account's copy when the server cannot be asked.
 import { h, clear } from './dom.js';
 import { t, lang } from './i18n.js';
 import { api } from './api.js';
@@ -54,10 +55,39 @@ function progressOwner() {
   const w = who();
   return w && w.kind === 'account' ? `account:${w.name}` : 'guest';
 }
+const accountName = () => { const w = who(); return w && w.kind === 'account' ? w.name : null; };
+// the account's steps as the server last answered them: { name, done: { EDITION: Set } }
+let kept = null;
+const keptFor = () => (kept && kept.name === accountName() ? kept : null);
+function keep(name, done) {
+  kept = { name, done: Object.fromEntries(EDITIONS.map((e) => [e, new Set((done && done[e]) || [])])) };
+}
 function readAll() {
   try { return JSON.parse(localStorage.getItem(STORE) || '{}') || {}; } catch (e) { return {}; }
 }
+function writeAll(all) {
+  try { localStorage.setItem(STORE, JSON.stringify(all)); } catch (e) { /* private mode: not kept */ }
+}
+// An account's progress from the server, once a page shows it; steps this
+// browser kept for the account before (or while the server could not be
+// asked) are sent up, so none is lost.
+export async function loadProgress() {
+  const name = accountName();
+  if (!name) return;
+  try {
+    const r = await api('GET', '/api/tutorial');
+    keep(name, r.done);
+    const local = readAll()[progressOwner()] || {};
+    for (const ed of EDITIONS) {
+      for (const id of local[ed] || []) {
+        if (!kept.done[ed].has(id)) keep(name, (await api('POST', '/api/tutorial', { edition: ed, step: id })).done);
+      }
+    }
+  } catch (e) { /* the browser's copy is shown */ }
+}
 export function doneSteps(edition) {
+  const k = keptFor();
+  if (k) return new Set(k.done[edition]);
   const all = readAll();
   return new Set(((all[progressOwner()] || {})[edition]) || []);
 }
@@ -67,12 +97,20 @@ function markDone(edition, id) {
   const list = new Set(mine[edition] || []);
   list.add(id);
   mine[edition] = [...list];
-  try { localStorage.setItem(STORE, JSON.stringify(all)); } catch (e) { /* private mode: not kept */ }
+  writeAll(all);
+  const name = accountName();
+  if (!name) return;
+  if (keptFor()) kept.done[edition].add(id);
+  api('POST', '/api/tutorial', { edition, step: id }).then((r) => keep(name, r.done)).catch(() => { /* kept in the browser: sent up later */ });
 }
-function forget(edition) {
+async function forget(edition) {
   const all = readAll();
   if (all[progressOwner()]) delete all[progressOwner()][edition];
-  try { localStorage.setItem(STORE, JSON.stringify(all)); } catch (e) { /* not kept */ }
+  writeAll(all);
+  const name = accountName();
+  if (!name) return;
+  if (keptFor()) kept.done[edition].clear();
+  try { keep(name, (await api('POST', '/api/tutorial/reset', { edition })).done); } catch (e) { /* the browser's copy is cleared */ }
 }
 
 // Does a move answer the step? The asked move, or one the step's pattern
@@ -98,7 +136,7 @@ export class TutorialMenu {
     const R = this.root;
     let datas;
     try {
-      datas = await Promise.all(EDITIONS.map(loadTutorial));
+      [datas] = await Promise.all([Promise.all(EDITIONS.map(loadTutorial)), loadProgress()]);
     } catch (e) {
       clear(R).appendChild(h('p', { class: 'error-banner', role: 'alert' }, t('tutorial.load_failed', { why: e.message })));
       return;
@@ -119,7 +157,7 @@ export class TutorialMenu {
         h('div', { class: 'row-buttons' },
           h('a', { class: 'button primary', id: `tutorial-start-${ed}`, href: `#/learn/${ed}/${next < 0 ? 1 : next + 1}` },
             t(done.size === 0 ? 'tutorial.start' : next < 0 ? 'tutorial.again' : 'tutorial.continue')),
-          done.size ? h('button', { type: 'button', class: 'secondary', id: `tutorial-reset-${ed}`, onclick: () => { forget(ed); this.render(); } }, t('tutorial.reset')) : null),
+          done.size ? h('button', { type: 'button', class: 'secondary', id: `tutorial-reset-${ed}`, onclick: async () => { await forget(ed); this.render(); } }, t('tutorial.reset')) : null),
         h('ol', { class: 'tutorial-steps' }, data.steps.map((s, i) => h('li', { class: done.has(s.id) ? 'done' : '', dataset: { step: s.id } },
           h('a', { href: `#/learn/${ed}/${i + 1}` }, stepText(data, s, 'title')),
           done.has(s.id) ? h('span', { class: 'tick', 'aria-label': t('tutorial.done') }, ' ✓') : null)))));
