@@ -124,6 +124,22 @@ int ch_board_find(const ch_board *b, const char *text, int *consumed);
 int ch_plot_name(const ch_board *b, int plot, char *buf, size_t n);
 
 /* ---- setup --------------------------------------------------------------- */
+/* The prices a game charges (docs/variants.md, "price"): the rulebook's
+ * unless a variant sets them. Building Amsterdam: a purchase f50, a refresh
+ * f100, an action card f100, stocks at least f50 (R-11, R-28, "Action
+ * cards"); The Golden Age: a purchase f50, a refresh f50, stocks at least
+ * f50, the first flag f200 and the second f400 (G-21, "Flags"). */
+typedef struct ch_prices {
+    int16_t purchase;     /* up to two cards bought in a purchase              */
+    int16_t refresh;      /* a new market before a purchase                    */
+    int16_t action;       /* Building Amsterdam: using an action card          */
+    int16_t stock_min;    /* a stock costs its value, at least this            */
+    int16_t flag[2];      /* The Golden Age: the first flag, the second        */
+} ch_prices;
+#define CH_PRICE_MAX 10000
+/* The rulebook's prices of an edition. */
+void ch_prices_rulebook(int edition, ch_prices *out);
+
 typedef struct ch_setup {
     int edition;          /* CH_ED_* */
     int nplayers;         /* 2..5 for Building Amsterdam */
@@ -146,6 +162,12 @@ typedef struct ch_setup {
                              the last one is placed (R-49, G-27)              */
     int no_stock_events;  /* Building Amsterdam: 1 plays without the 15 stock
                              event cards (a chart line then does nothing)     */
+    ch_prices prices;     /* each price f1 to CH_PRICE_MAX; 0 keeps the
+                             rulebook's                                       */
+    int end_turns;        /* the game also ends after this turn (1 to 65535;
+                             0: no such end)                                  */
+    int end_value;        /* ... or after the turn in which a company reaches
+                             this value (within the edition's chart; 0: no)  */
 } ch_setup;
 #define CH_VARIANT_CASH_MAX 100000
 void ch_setup_default(ch_setup *s, int edition);
@@ -175,6 +197,9 @@ typedef struct ch_variant {
     int32_t cash[CH_MAX_PLAYERS], cash_add[CH_MAX_PLAYERS]; /* one seat each   */
     int cash_line;        /* the first cash line, for messages                 */
     int hand, hand_limit, open, warehouses; /* 0: not said                     */
+    ch_prices prices;     /* 0: not said                                       */
+    int prices_line;      /* the first price line, for messages                */
+    int end_turns, end_value; /* 0: not said                                   */
 } ch_variant;
 /* Read a variant text into *out. file names the text in messages. On error
  * returns CH_EFORMAT with "file:line: reason" in err and leaves *out
@@ -335,6 +360,9 @@ typedef struct ch_state {
     int32_t total_money;        /* cash ever given to players at setup        */
     uint8_t warehouses_total;   /* 62                                          */
     uint8_t roofs_total;        /* 10                                           */
+    ch_prices prices;           /* the rulebook's, or a variant's               */
+    uint16_t end_turns;         /* a variant's last turn (0: none)              */
+    int16_t end_value;          /* a variant's ending company value (0: none)   */
     uint8_t card_plot[CH_MAX_CARDS];  /* plot of a plot card, CH_NONE for levels */
     uint8_t card_level[CH_MAX_CARDS]; /* 2..5 for level cards, 0 for plots      */
     uint8_t card_event[CH_MAX_CARDS]; /* Golden Age: 1 + event kind, 0 otherwise */

@@ -43,6 +43,10 @@ hand 6
 hand-limit 11
 open 4
 warehouses 30
+price purchase f60
+price refresh f120
+price stock-min f40
+end turns 200
 EOF
 cat >"$TMP/bad.variant" <<'EOF'
 variant bad
@@ -59,6 +63,8 @@ grep -q "board crossroads" "$TMP/out" || fail "new did not use the variant's arr
 G="d['state']['game']"
 [ "$(state "$TMP/g.json" "($G['warehouses_total'], $G['market_size'], $G['hand_limit'], $G['open_events'], d['state']['table']['supply'])")" = "(30, 4, 11, 0, 30)" ] ||
     fail "supply, open cards, hand limit, open events: $(state "$TMP/g.json" "$G")"
+[ "$(state "$TMP/g.json" "($G['prices'], $G['end_turns'])")" = "({'purchase': 60, 'refresh': 120, 'action': 100, 'stock_min': 40}, 200)" ] ||
+    fail "prices and end: $(state "$TMP/g.json" "$G")"
 [ "$(state "$TMP/g.json" "[len(p['hand']) for p in d['state']['players']]")" = "[6, 6, 6]" ] ||
     fail "hands: $(state "$TMP/g.json" "[len(p['hand']) for p in d['state']['players']]")"
 state "$TMP/g.json" "d['setup']['variant']['text']" >"$TMP/kept"
@@ -71,11 +77,13 @@ done
 grep -q "the stored state matches" "$TMP/out" || fail "replay: $(cat "$TMP/out")"
 # its position carries the settings, and loads back
 "$BIN" show "$TMP/g.json" --position >"$TMP/g.pos" || fail "show --position"
-for l in "events off" "open 4" "hand-limit 11" "warehouses 30"; do
+for l in "events off" "open 4" "hand-limit 11" "warehouses 30" "price purchase f60" \
+    "price refresh f120" "price stock-min f40" "end turns 200"; do
     grep -qx "$l" "$TMP/g.pos" || fail "the position has no '$l' line"
 done
 "$BIN" new --position "$TMP/g.pos" -o "$TMP/p.json" >/dev/null 2>&1 || fail "the position does not load"
-[ "$(state "$TMP/p.json" "$G['warehouses_total']")" = 30 ] || fail "position: supply lost"
+[ "$(state "$TMP/p.json" "($G['warehouses_total'], $G['prices']['purchase'], $G['end_turns'])")" = "(30, 60, 200)" ] ||
+    fail "position: supply, prices or end lost"
 echo "ok: new, replay and positions keep every setting"
 
 echo "== refusals"

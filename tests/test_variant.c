@@ -1,7 +1,8 @@
 /* test_variant.c: variant files (docs/variants.md): ch_variant_parse reads
  * every setting and refuses a bad one with file:line; ch_variant_apply puts
  * them into a setup; ch_new honours each (money per seat, hand, hand limit,
- * open cards, supply, no stock events) and refuses values beyond the state's
+ * open cards, supply, no stock events, prices, end conditions) and refuses
+ * values beyond the state's
  * fixed bounds; games of every shipped variant in data/variants/ play to the
  * end under ch_validate and survive JSON and position round trips. */
 #include <stdarg.h>
@@ -166,8 +167,21 @@ static void parse_refusals(void **s)
     refused("variant x\ncash +f1\ncash +f2\n", 3, "every seat's change of money is set twice");
     refused("variant x\narrangement\n", 2, "needs a built-in arrangement");
     refused("variant x\narrangement a\narrangement b\n", 3, "set twice");
-    refused("variant x\nprice purchase f60\n", 2, "prices are fixed");
-    refused("variant x\nend turn 30\n", 2, "set 'warehouses'");
+    refused("variant x\nprice purchase 60\n", 2, "a price is f1 to f10000, not '60'");
+    refused("variant x\nprice purchase f0\n", 2, "a price is f1 to f10000");
+    refused("variant x\nprice fuel f60\n", 2, "unknown price 'fuel'");
+    refused("variant x\nprice refresh\n", 2, "needs an amount");
+    refused("variant x\nprice flags f200\n", 2, "two amounts");
+    refused("variant x\nprice refresh f60 f70\n", 2, "unexpected 'f70'");
+    refused("variant x\nprice refresh f60\nprice refresh f70\n", 3, "price refresh is set twice (first on line 2)");
+    refused("variant x\nedition amsterdam\nprice flags f1 f2\n", 3, "flags are The Golden Age's");
+    refused("variant x\nedition golden-age\nprice action f60\n", 3, "no action cards");
+    refused("variant x\nend turn 30\n", 2, "unknown end 'turn'");
+    refused("variant x\nend turns 0\n", 2, "turn 1 to 65535");
+    refused("variant x\nend turns 30 31\n", 2, "needs one value");
+    refused("variant x\nend value 250\n", 2, "written f250");
+    refused("variant x\nedition amsterdam\nend value f400\n", 3, "f21 to f300");
+    refused("variant x\nend turns 9\nend turns 10\n", 3, "end turns is set twice");
     refused("variant x\nedition amsterdam\npreset golden-age\n", 3, "Building Amsterdam");
     refused("variant x\npreset golden-age\nedition amsterdam\n", 2, "Building Amsterdam");
     refused("variant x\nedition golden-age\nhand-limit 9\n", 3, "no hand limit");
@@ -265,13 +279,170 @@ static void defaults_unchanged(void **s)
     }
 }
 
+/* A state from a variant's text on the edition's usual board. */
+static void new_from(ch_state *st, const char *text, int edition, int players, uint64_t seed)
+{
+    ch_variant v;
+    ch_msg m = {{0}};
+    if (parse(&v, text, &m) != CH_OK)
+        fail_msg("%s", m.text);
+    ch_setup set;
+    ch_setup_default(&set, edition);
+    set.nplayers = players;
+    set.seed = seed;
+    if (ch_variant_apply(&v, &set, &m) != CH_OK)
+        fail_msg("%s", m.text);
+    ch_board b;
+    const char *arr = edition == CH_ED_GOLDEN_AGE ? ch_ga_side(set.preset, players) : "standard";
+    assert_int_equal(ch_board_builtin(&b, edition, arr, &m), CH_OK);
+    if (ch_new(st, &set, &b, &m) != CH_OK)
+        fail_msg("%s", m.text);
+}
+
+/* The cash a legal move of the decider's changes, found by its text's first word. */
+static int cost_of(const ch_state *st, const char *first_word)
+{
+    ch_move mv[512];
+    int p = t_decider(st);
+    int n = ch_legal(st, p, mv, 512);
+    for (int i = 0; i < n; i++) {
+        char text[128];
+        ch_move_str(st, mv[i], text, sizeof text);
+        if (strncmp(text, first_word, strlen(first_word)) == 0) {
+            ch_state c = *st;
+            ch_msg m;
+            assert_int_equal(ch_apply(&c, p, mv[i], &m), CH_OK);
+            return st->pl[p].cash - c.pl[p].cash;
+        }
+    }
+    return -1;
+}
+
+/* Prices as data (docs/variants.md, "price"): the rulebook's without a
+ * line; a variant's are charged by the moves, kept by JSON and positions,
+ * and refused where the edition has no such price. */
+static void prices_charged(void **s)
+{
+    (void)s;
+    ch_state st;
+    new_from(&st, "variant none\n", CH_ED_AMSTERDAM, 4, 5);
+    assert_int_equal(st.prices.purchase, 50);
+    assert_int_equal(st.prices.refresh, 100);
+    assert_int_equal(st.prices.action, 100);
+    assert_int_equal(st.prices.stock_min, 50);
+    assert_int_equal(cost_of(&st, "draw"), 50);
+    assert_int_equal(cost_of(&st, "refresh"), 100);
+    new_from(&st, "variant dear\nprice purchase f70\nprice refresh f130\nprice action f20\n"
+                  "price stock-min f80\n", CH_ED_AMSTERDAM, 4, 5);
+    assert_int_equal(cost_of(&st, "draw"), 70);
+    assert_int_equal(cost_of(&st, "refresh"), 130);
+    assert_int_equal(st.prices.action, 20);
+    assert_int_equal(st.prices.stock_min, 80);
+    /* JSON and a position keep them; a rulebook game's JSON has no prices */
+    ch_msg m = {{0}};
+    char *j = ch_state_to_json(&st);
+    assert_non_null(strstr(j, "\"prices\""));
+    ch_state back;
+    assert_int_equal(ch_state_from_json(&back, j, &m), CH_OK);
+    assert_memory_equal(&back, &st, sizeof st);
+    ch_free(j);
+    char *pos = ch_position_write(&st, -1);
+    assert_non_null(strstr(pos, "price purchase f70\n"));
+    ch_state again;
+    if (ch_position_read(&again, pos, strlen(pos), "p", &m) != CH_OK)
+        fail_msg("%s\n%s", m.text, pos);
+    assert_memory_equal(&again.prices, &st.prices, sizeof st.prices);
+    ch_free(pos);
+    ch_state plain;
+    new_from(&plain, "variant none\n", CH_ED_AMSTERDAM, 4, 5);
+    j = ch_state_to_json(&plain);
+    assert_null(strstr(j, "\"prices\""));
+    ch_free(j);
+    /* a bad price in JSON is refused with its path */
+    j = ch_state_to_json(&st);
+    char *at = strstr(j, "\"purchase\": 70");
+    assert_non_null(at);
+    memcpy(at, "\"purchase\": -7", 14);
+    assert_int_not_equal(ch_state_from_json(&back, j, &m), CH_OK);
+    if (!strstr(m.text, "purchase"))
+        fail_msg("%s", m.text);
+    ch_free(j);
+    /* The Golden Age: its purchase and refresh, its flags */
+    new_from(&st, "variant ga\nedition golden-age\nprice flags f150 f250\nprice refresh f10\n",
+             CH_ED_GOLDEN_AGE, 4, 3);
+    assert_int_equal(st.prices.flag[0], 150);
+    assert_int_equal(st.prices.flag[1], 250);
+    assert_int_equal(st.prices.action, 0);
+    int c = cost_of(&st, "refresh");
+    assert_int_equal(c, 10); /* the refresh itself; its purchase follows as a move */
+    /* the setup's bounds, for a program without a file */
+    ch_setup set;
+    ch_setup_default(&set, CH_ED_AMSTERDAM);
+    set.prices.flag[0] = 100;
+    ch_board b;
+    assert_int_equal(ch_board_builtin(&b, CH_ED_AMSTERDAM, "standard", &m), CH_OK);
+    assert_int_equal(ch_new(&st, &set, &b, &m), CH_EINVAL);
+    assert_non_null(strstr(m.text, "no flags"));
+    ch_setup_default(&set, CH_ED_AMSTERDAM);
+    set.prices.purchase = CH_PRICE_MAX + 1;
+    assert_int_equal(ch_new(&st, &set, &b, &m), CH_EINVAL);
+}
+
+/* End conditions as data (docs/variants.md, "end"): after turn N, or after
+ * the turn in which a company reaches a value; games end there, and never
+ * before the rulebook's own end would have come. */
+static void ends_honoured(void **s)
+{
+    (void)s;
+    for (int ed = 0; ed < 2; ed++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            ch_state st;
+            new_from(&st, ed ? "variant t\nedition golden-age\nend turns 12\n" : "variant t\nend turns 12\n",
+                     ed ? CH_ED_GOLDEN_AGE : CH_ED_AMSTERDAM, 3, seed);
+            assert_int_equal(st.end_turns, 12);
+            uint64_t rng = seed * 31;
+            int steps = 0;
+            while (t_random_step(&st, &rng) && steps < 20000)
+                steps++;
+            assert_int_equal(t_decider(&st), -1);
+            assert_true(st.over);
+            assert_true(st.turn_no <= 12);
+            /* the game went to turn 12 unless the rulebook ended it sooner */
+            if (st.turn_no < 12)
+                assert_true(st.end_triggered || st.passes >= st.nplayers);
+            t_valid(&st);
+        }
+    int stopped_by_value = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        ch_state st;
+        new_from(&st, "variant v\nend value f100\n", CH_ED_AMSTERDAM, 4, seed);
+        uint64_t rng = seed * 17;
+        int steps = 0, turn = st.turn_no, reached_at = 0;
+        while (!st.over && t_random_step(&st, &rng) && steps < 20000) {
+            steps++;
+            for (int c = 0; c < st.ncompanies && !reached_at; c++)
+                if (st.co[c].on_chart && st.co[c].value >= 100)
+                    reached_at = st.turn_no;
+            turn = st.turn_no;
+        }
+        assert_true(st.over);
+        if (reached_at) {
+            /* over at the end of the turn in which a value reached f100 (or
+               of a later one: a value may fall again within that turn) */
+            stopped_by_value += turn == reached_at;
+        }
+        t_valid(&st);
+    }
+    assert_true(stopped_by_value >= 3);
+}
+
 /* Every variant shipped in data/variants/: a whole random game under the
  * debug checks, and the state through JSON and a position unchanged. */
 static void shipped_variants_play(void **s)
 {
     (void)s;
     const char *names[] = {"rich-start", "small-hand", "no-events", "short-game", "first-seat-bonus",
-                           "golden-age-short"};
+                           "golden-age-short", "dear-market", "forty-turns"};
     const char *dir = getenv("CH_DATA_DIR");
     assert_non_null(dir);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -335,6 +506,7 @@ int main(void)
         cmocka_unit_test(parse_every_setting), cmocka_unit_test(parse_golden_age),
         cmocka_unit_test(parse_refusals),      cmocka_unit_test(apply_and_new_refusals),
         cmocka_unit_test(defaults_unchanged),  cmocka_unit_test(shipped_variants_play),
+        cmocka_unit_test(prices_charged),      cmocka_unit_test(ends_honoured),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,14 +165,15 @@ static double purchase_score(ai_ws *ws, const ch_state *st, int p, ch_move m, co
     if (m.type != CH_M_DRAW && m.type != CH_M_TAKE && m.type != CH_M_REFRESH)
         return NEG;
     int first_of_turn = ph == CH_PH_TURN || ph == CH_PH_FORCED;
+    /* the game's prices (a variant may change them: docs/variants.md) */
     if (ga) {
-        cost = m.type == CH_M_REFRESH ? 100 : 50;
+        cost = m.type == CH_M_REFRESH ? st->prices.refresh + st->prices.purchase : st->prices.purchase;
         extra[nx++] = m.type == CH_M_TAKE ? market_value(bi, m.a) : bi->avg + (m.type == CH_M_REFRESH ? 10 : 0);
     } else if (!first_of_turn) {
         /* the second card of a purchase is free */
         extra[nx++] = m.type == CH_M_TAKE ? market_value(bi, m.a) : bi->avg;
     } else {
-        cost = m.type == CH_M_REFRESH ? 100 : 50;
+        cost = m.type == CH_M_REFRESH ? st->prices.refresh : st->prices.purchase;
         int two = bi->room >= 2;
         if (m.type == CH_M_REFRESH) {
             extra[nx++] = bi->avg + 5;

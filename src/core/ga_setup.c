@@ -89,6 +89,8 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     s.max_hand = 255; /* no hand limit */
     s.warehouses_total = (uint8_t)supply;
     s.supply = (uint8_t)supply;
+    if (setup_prices_end(setup, &s, err) != CH_OK)
+        return CH_EINVAL;
     if (board_intern(board, &s.board_id, err) != CH_OK)
         return CH_EINVAL;
     rng_seed(s.rng, setup->seed);

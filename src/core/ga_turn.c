@@ -8,18 +8,20 @@
  * company.c, merger.c). */
 #include "internal.h"
 
-#define GA_PURCHASE 50
-#define GA_REFRESH 50
 #define GA_FOUND_VALUE 30
 #define GA_EVENT_MONEY 50
 #define GA_EVENT_VALUE 30
-static const int ga_flag_price[3] = {0, 400, 200}; /* by flags left: first f200, second f400 */
+/* by flags left (2: the first flag, 1: the second; "Flags": f200, then f400) */
+static inline int ga_flag_price(const ch_state *st, int left)
+{
+    return left == 2 ? st->prices.flag[0] : st->prices.flag[1];
+}
 
 /* ---- cards coming into play -------------------------------------------------- */
 
 static int purchase_possible(const ch_state *st, int p)
 {
-    if (st->pl[p].cash < GA_PURCHASE)
+    if (st->pl[p].cash < st->prices.purchase)
         return 0;
     if (st->ndeck > 0)
         return 1;
@@ -491,7 +493,7 @@ int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
     case CH_PH_TURN: {
         int can_buy = purchase_possible(st, p);
         if (can_buy)
-            n = gen_purchase_moves(st, buf, cap, n, pl->cash >= GA_REFRESH + GA_PURCHASE);
+            n = gen_purchase_moves(st, buf, cap, n, pl->cash >= st->prices.refresh + st->prices.purchase);
         int before = n;
         n = gen_ga_plays(st, buf, cap, n);
         int cards_left = st->ndeck > 0;
@@ -519,7 +521,7 @@ int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
          * nothing left to sell who still cannot pay ends the turn (issue 29). */
         n = gen_sells(st, p, buf, cap, 0);
         if (purchase_possible(st, p))
-            n = gen_purchase_moves(st, buf, cap, n, pl->cash >= GA_REFRESH + GA_PURCHASE);
+            n = gen_purchase_moves(st, buf, cap, n, pl->cash >= st->prices.refresh + st->prices.purchase);
         else if (n == 0)
             emit(buf, cap, &n, CH_M_DONE, 0, 0, 0, 0);
         return n;
@@ -554,7 +556,7 @@ int ga_legal(const ch_state *st, int p, ch_move *buf, int cap)
         /* G-18: a flag instead of trading, for the enterprise just built on */
         int b = st->ga_built;
         if (st->trades == 0 && b != CH_NONE && pl->flags > 0 && !st->co[b].flag &&
-            st->co[b].on_chart && pl->cash >= ga_flag_price[pl->flags])
+            st->co[b].on_chart && pl->cash >= ga_flag_price(st, pl->flags))
             emit(buf, cap, &n, CH_M_FLAG, b, 0, 0, 0);
         emit(buf, cap, &n, CH_M_DONE, 0, 0, 0, 0);
         return n;
@@ -573,7 +575,7 @@ static void ga_purchase(ch_state *st, ch_move m)
     int p = st->active;
     if (m.type == CH_M_REFRESH) {
         /* optional: f50 to shuffle the open cards back and draw new ones */
-        pay_bank(st, p, GA_REFRESH);
+        pay_bank(st, p, st->prices.refresh);
         market_to_deck(st);
         st->taken = 0;
         st->ga_dest = CH_NONE;
@@ -581,7 +583,7 @@ static void ga_purchase(ch_state *st, ch_move m)
             ga_after_delivery(st);
         return;
     }
-    pay_bank(st, p, GA_PURCHASE);
+    pay_bank(st, p, st->prices.purchase);
     st->taken = 1;
     if (m.type == CH_M_DRAW) {
         st->ga_dest = (uint8_t)(0x80 | p);
@@ -751,7 +753,7 @@ static void ga_apply_move(ch_state *st, int p, ch_move m)
             sell_one(st, p, m.a);
             break;
         case CH_M_FLAG:
-            pay_bank(st, p, ga_flag_price[st->pl[p].flags]);
+            pay_bank(st, p, ga_flag_price(st, st->pl[p].flags));
             st->pl[p].flags--;
             st->co[m.a].flag = (uint8_t)(p + 1);
             end_turn(st);

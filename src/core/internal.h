@@ -355,7 +355,7 @@ static inline int stock_price(const ch_state *st, int c)
     int v = st->co[c].value;
     if (st->founded == c && st->discount_left > 0)
         return v;
-    int floor = ED(st)->min_stock_price;
+    int floor = st->prices.stock_min;
     return v < floor ? floor : v;
 }
 
@@ -489,6 +489,18 @@ int ga_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
 /* Variant settings shared by both editions' setup (setup.c): each seat's
  * starting money from the rulebook's capital cap, and the bounds of the
  * supply, open cards and hand. */
+/* A setup's prices and end conditions into a new state (0 in the setup:
+ * the rulebook's prices, no variant end), checked against their bounds. */
+int setup_prices_end(const ch_setup *setup, ch_state *s, ch_msg *err);
+/* The variant's end conditions (end turns, end value) are met at the end of
+ * this turn (docs/variants.md). */
+int variant_end_reached(const ch_state *st);
+/* variant.c: a "price ..." or "end ..." line (key "price" or "end", s the
+ * rest), shared by variant files and positions: sets the price or end into
+ * *pr, *end_turns, *end_value and which (0-4: the price purchase, refresh,
+ * action, stock-min, flags; 5 end turns; 6 end value); -1 and why. */
+int variant_price_end(const char *key, const char *s, ch_prices *pr, int *end_turns,
+                      int *end_value, int *which, char *why, size_t n);
 int setup_variant_common(const ch_setup *setup, int cap, int32_t cash_out[CH_MAX_PLAYERS],
                          ch_msg *err);
 /* The rulebook's open cards, supply and hand limit (255: none) of a game. */

@@ -690,12 +690,81 @@ static int r_section(rctx *c, json_t *root, const char *name, const char *const 
     return read_field(c, root, base, &f);
 }
 
+/* A variant's prices and end conditions (docs/variants.md), written only
+ * where they are not the rulebook's: absent, the rulebook's prices and no
+ * variant end. */
+static int r_game_variant(rctx *c, json_t *game)
+{
+    ch_state *st = c->st;
+    ch_prices_rulebook(st->edition, &st->prices);
+    st->end_turns = 0;
+    st->end_value = 0;
+    json_t *v = json_object_get(game, "prices");
+    size_t o = push_key(c, "game");
+    int r = 0;
+    if (v) {
+        static const char *const keys[] = {"purchase", "refresh", "action", "stock_min", "flags",
+                                           NULL};
+        size_t o2 = push_key(c, "prices");
+        r = want(c, v, JSON_OBJECT, "an object");
+        if (!r)
+            r = only_keys(c, v, keys);
+        int16_t *slot[6] = {&st->prices.purchase, &st->prices.refresh, &st->prices.action,
+                            &st->prices.stock_min, &st->prices.flag[0], &st->prices.flag[1]};
+        for (int i = 0; !r && i < 5; i++) {
+            json_t *x = json_object_get(v, keys[i]);
+            if (!x)
+                continue;
+            size_t o3 = push_key(c, keys[i]);
+            if (i == 4) { /* "flags": [first, second] */
+                if (!json_is_array(x) || json_array_size(x) != 2)
+                    r = jfail(c, "the flags' prices are [first, second]");
+                for (size_t k = 0; !r && k < 2; k++) {
+                    long long y = 0;
+                    size_t o4 = push_idx(c, k);
+                    r = v_int(c, json_array_get(x, k), 1, CH_PRICE_MAX, &y);
+                    pop(c, o4);
+                    *slot[4 + k] = (int16_t)y;
+                }
+            } else {
+                long long y = 0;
+                r = v_int(c, x, 1, CH_PRICE_MAX, &y);
+                *slot[i] = (int16_t)y;
+            }
+            pop(c, o3);
+        }
+        if (!r && ((st->edition == CH_ED_GOLDEN_AGE) ? json_object_get(v, "action") != NULL
+                                                    : json_object_get(v, "flags") != NULL))
+            r = jfail(c, "%s has no %s price",
+                      st->edition == CH_ED_GOLDEN_AGE ? "The Golden Age" : "Building Amsterdam",
+                      st->edition == CH_ED_GOLDEN_AGE ? "action" : "flag");
+        pop(c, o2);
+    }
+    long long y;
+    if (!r && (v = json_object_get(game, "end_turns"))) {
+        size_t o2 = push_key(c, "end_turns");
+        r = v_int(c, v, 1, 65535, &y);
+        st->end_turns = (uint16_t)y;
+        pop(c, o2);
+    }
+    if (!r && (v = json_object_get(game, "end_value"))) {
+        size_t o2 = push_key(c, "end_value");
+        const ed_rules *ed = ED(st);
+        r = v_int(c, v, ed->min_value + 1, ed->max_value, &y);
+        st->end_value = (int16_t)y;
+        pop(c, o2);
+    }
+    pop(c, o);
+    return r;
+}
+
 static int r_game(rctx *c, json_t *root)
 {
     static const char *const keys[] = {"player_count", "company_count", "card_count",
                                        "market_size", "open_events", "hand_limit",
                                        "first_player", "total_money", "warehouses_total",
-                                       "roofs_total", "preset", "events_on", NULL};
+                                       "roofs_total", "preset", "events_on", "prices",
+                                       "end_turns", "end_value", NULL};
     static const fspec fields[] = {
         F_INT(ch_state, nplayers, "player_count", 1, CH_MAX_PLAYERS),
         F_U8(ch_state, ncompanies, "company_count", CH_MAX_COMPANIES),
@@ -710,7 +779,8 @@ static int r_game(rctx *c, json_t *root)
         F_U8(ch_state, preset, "preset", 1),
         F_BOOL(ch_state, events_on, "events_on"),
     };
-    return r_section(c, root, "game", keys, fields, COUNT(fields), c->st);
+    TRY(r_section(c, root, "game", keys, fields, COUNT(fields), c->st));
+    return r_game_variant(c, json_object_get(root, "game"));
 }
 
 /* A card's plot, level and event are arrays of bytes indexed by card, read

@@ -795,7 +795,9 @@ static int same_game(const ch_state *a, const ch_state *b)
            a->nevent_open == b->nevent_open && a->max_hand == b->max_hand &&
            a->first_player == b->first_player && a->total_money == b->total_money &&
            a->warehouses_total == b->warehouses_total && a->roofs_total == b->roofs_total &&
-           a->preset == b->preset && a->events_on == b->events_on;
+           a->preset == b->preset && a->events_on == b->events_on &&
+           memcmp(&a->prices, &b->prices, sizeof a->prices) == 0 &&
+           a->end_turns == b->end_turns && a->end_value == b->end_value;
 }
 
 static void w_game(wr *w)
@@ -819,6 +821,29 @@ static void w_game(wr *w)
     put_int(w, KEY("roofs_total"), st->roofs_total);
     put_int(w, KEY("preset"), st->preset);
     put_bool(w, KEY("events_on"), st->events_on);
+    /* a variant's prices and end (docs/variants.md), only where they are not
+       the rulebook's, so a rulebook game's JSON is as it always was */
+    ch_prices rb;
+    ch_prices_rulebook(st->edition, &rb);
+    if (memcmp(&rb, &st->prices, sizeof rb) != 0) {
+        obj_open(w, KEY("prices"));
+        put_int(w, KEY("purchase"), st->prices.purchase);
+        put_int(w, KEY("refresh"), st->prices.refresh);
+        if (st->edition == CH_ED_GOLDEN_AGE) {
+            arr_open(w, KEY("flags"));
+            put_int(w, ELEM, st->prices.flag[0]);
+            put_int(w, ELEM, st->prices.flag[1]);
+            close_(w);
+        } else {
+            put_int(w, KEY("action"), st->prices.action);
+        }
+        put_int(w, KEY("stock_min"), st->prices.stock_min);
+        close_(w);
+    }
+    if (st->end_turns)
+        put_int(w, KEY("end_turns"), st->end_turns);
+    if (st->end_value)
+        put_int(w, KEY("end_value"), st->end_value);
     close_(w);
 }
 

@@ -299,6 +299,23 @@ char *ch_position_write(const ch_state *st, int viewer)
             sb_put(b, "hand-limit %d\n", st->max_hand);
         if (st->warehouses_total != wh)
             sb_put(b, "warehouses %d\n", st->warehouses_total);
+        ch_prices rb;
+        ch_prices_rulebook(st->edition, &rb);
+        const ch_prices *pr = &st->prices;
+        if (pr->purchase != rb.purchase)
+            sb_put(b, "price purchase f%d\n", pr->purchase);
+        if (pr->refresh != rb.refresh)
+            sb_put(b, "price refresh f%d\n", pr->refresh);
+        if (pr->action != rb.action)
+            sb_put(b, "price action f%d\n", pr->action);
+        if (pr->stock_min != rb.stock_min)
+            sb_put(b, "price stock-min f%d\n", pr->stock_min);
+        if (pr->flag[0] != rb.flag[0] || pr->flag[1] != rb.flag[1])
+            sb_put(b, "price flags f%d f%d\n", pr->flag[0], pr->flag[1]);
+        if (st->end_turns)
+            sb_put(b, "end turns %u\n", st->end_turns);
+        if (st->end_value)
+            sb_put(b, "end value f%d\n", st->end_value);
     }
     /* the seed decides every deal: a copy leaves it out, as a view does */
     if (full)
@@ -549,6 +566,8 @@ typedef struct rctx {
     int events_said;           /* an 'events' line was read                   */
     int open, hand_limit, warehouses; /* variant settings (docs/variants.md), 0:
                                   the rulebook's                               */
+    ch_prices prices;          /* a variant's prices, 0: the rulebook's       */
+    int end_turns, end_value;  /* a variant's end, 0: none                    */
     int players_line; /* the line of 'players N', for its message */
     uint64_t seed;
     char arr[32];
@@ -650,7 +669,7 @@ static const char *mean(const suggest *s, const char *word, char *buf, size_t n)
 }
 
 static const char *const keywords[] = {
-    "edition", "arrangement", "players", "preset", "events", "open", "hand-limit", "warehouses", "seed", "first", "turn", "actor", "rng",
+    "edition", "arrangement", "players", "preset", "events", "open", "hand-limit", "warehouses", "price", "end", "seed", "first", "turn", "actor", "rng",
     "warehouse", "placeholder", "company", "player", "stocks", "hand", "known", "market", "reserve",
     "look", "discard", "deck", "stocks-hidden", "events-open", "events-discard", "events-deck", "bids", "offer-to",
     "offer-give", "offer-ask", "deck-top"};
@@ -917,6 +936,9 @@ static int start(rctx *r)
     s.open = r->open;
     s.hand_limit = r->hand_limit;
     s.warehouses = r->warehouses;
+    s.prices = r->prices;
+    s.end_turns = r->end_turns;
+    s.end_value = r->end_value;
     if (ch_new(&r->st, &s, &board, &m) != CH_OK)
         return rfail(r, r->line, "%s", m.text);
     ch_state *st = &r->st;
@@ -1024,6 +1046,15 @@ static int header_line(rctx *r, const char *key, const char *rest)
         else
             return rfail(r, r->line, "events is on or off, not '%s'", w);
         r->events_said = 1;
+    } else if (!strcmp(key, "price") || !strcmp(key, "end")) {
+        /* a variant's prices and end, written as in a variant file
+           (docs/variants.md); ch_new checks them against the edition */
+        char why[160];
+        int which;
+        if (variant_price_end(key, rest, &r->prices, &r->end_turns, &r->end_value, &which, why,
+                              sizeof why))
+            return rfail(r, r->line, "%s", why);
+        return CH_OK;
     } else if (!strcmp(key, "open") || !strcmp(key, "hand-limit") || !strcmp(key, "warehouses")) {
         /* a variant's game (docs/variants.md): ch_new checks the bounds */
         int rc = need_uint(r, w, 255, key, &v);
@@ -2319,7 +2350,8 @@ int ch_position_read(ch_state *out, const char *text, size_t len, const char *fi
             *k = (char)tolower((unsigned char)*k);
         if (!strcmp(key, "edition") || !strcmp(key, "arrangement") || !strcmp(key, "players") ||
             !strcmp(key, "preset") || !strcmp(key, "events") || !strcmp(key, "seed") || !strcmp(key, "first") ||
-            !strcmp(key, "open") || !strcmp(key, "hand-limit") || !strcmp(key, "warehouses")) {
+            !strcmp(key, "open") || !strcmp(key, "hand-limit") || !strcmp(key, "warehouses") ||
+            !strcmp(key, "price") || !strcmp(key, "end")) {
             rc = header_line(r, key, s);
             continue;
         }

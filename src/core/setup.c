@@ -53,6 +53,59 @@ int setup_variant_common(const ch_setup *setup, int cap, int32_t cash_out[CH_MAX
     return CH_OK;
 }
 
+void ch_prices_rulebook(int edition, ch_prices *out)
+{
+    memset(out, 0, sizeof *out);
+    out->purchase = BA_PURCHASE_COST; /* both editions: f50 (R-11; G-21) */
+    out->stock_min = (int16_t)ed_table[edition == CH_ED_GOLDEN_AGE].min_stock_price;
+    if (edition == CH_ED_GOLDEN_AGE) {
+        out->refresh = 50;             /* the printed rulebook, "Purchase"  */
+        out->flag[0] = 200;            /* "Flags": the first f200, then f400 */
+        out->flag[1] = 400;
+    } else {
+        out->refresh = BA_REFRESH_COST;
+        out->action = BA_ACTION_COST;
+    }
+}
+
+int setup_prices_end(const ch_setup *setup, ch_state *s, ch_msg *err)
+{
+    int ga = s->edition == CH_ED_GOLDEN_AGE;
+    ch_prices_rulebook(s->edition, &s->prices);
+    const int16_t *want = &setup->prices.purchase;
+    int16_t *have = &s->prices.purchase;
+    for (int i = 0; i < 6; i++) {
+        if (!want[i])
+            continue;
+        if (want[i] < 1 || want[i] > CH_PRICE_MAX)
+            return fail(err, CH_EINVAL, "a price is f1 to f%d, not f%d", CH_PRICE_MAX, want[i]);
+        if (!have[i]) /* the edition has no such price */
+            return ga ? fail(err, CH_EINVAL, "The Golden Age has no action cards to price")
+                      : fail(err, CH_EINVAL, "Building Amsterdam has no flags to price");
+        have[i] = want[i];
+    }
+    if (setup->end_turns < 0 || setup->end_turns > 65535)
+        return fail(err, CH_EINVAL, "a game ends after turn 1 to 65535, not %d", setup->end_turns);
+    const ed_rules *ed = &ed_table[ga];
+    if (setup->end_value && (setup->end_value <= ed->min_value || setup->end_value > ed->max_value))
+        return fail(err, CH_EINVAL, "an ending value is f%d to f%d on this edition's chart, not f%d",
+                    ed->min_value + 1, ed->max_value, setup->end_value);
+    s->end_turns = (uint16_t)setup->end_turns;
+    s->end_value = (int16_t)setup->end_value;
+    return CH_OK;
+}
+
+int variant_end_reached(const ch_state *st)
+{
+    if (st->end_turns && st->turn_no >= st->end_turns)
+        return 1;
+    if (st->end_value)
+        for (int c = 0; c < st->ncompanies; c++)
+            if (st->co[c].on_chart && st->co[c].value >= st->end_value)
+                return 1;
+    return 0;
+}
+
 void setup_rulebook(int edition, int preset, int nplayers, int *open, int *warehouses,
                     int *hand_limit, int *capital)
 {
@@ -114,6 +167,8 @@ int ch_new(ch_state *st, const ch_setup *setup, const ch_board *board, ch_msg *e
     s.roofs_total = BA_ROOFS;
     s.supply = (uint8_t)supply;
     s.roofs_left = BA_ROOFS;
+    if (setup_prices_end(setup, &s, err) != CH_OK)
+        return CH_EINVAL;
     if (board_intern(board, &s.board_id, err) != CH_OK)
         return CH_EINVAL;
     rng_seed(s.rng, setup->seed);

@@ -80,7 +80,7 @@ int gen_stock_trades(const ch_state *st, int p, ch_move *buf, int cap, int n)
     /* stock_price, with what it reads taken once (a move store could alias
      * the state, which would reload it for every company) */
     const ch_player *pl = &st->pl[p];
-    const int cash = pl->cash, nc = st->ncompanies, floor = ED(st)->min_stock_price;
+    const int cash = pl->cash, nc = st->ncompanies, floor = st->prices.stock_min;
     const int discounted = st->discount_left > 0 ? st->founded : -1;
     if (n >= 0 && cap - n >= 2 * CH_MAX_COMPANIES) {
         /* room for every trade: straight stores, no count against cap, and
@@ -178,7 +178,10 @@ void end_turn(ch_state *st)
         st->passes = 0;
     else if (!(st->extra_turn && st->passes > 0))
         st->passes = (uint8_t)(st->passes + 1);
-    if (st->passes >= st->nplayers || st->end_triggered) {
+    /* A variant may end the game sooner: after a given turn, or once a
+       company's value reaches a given amount (docs/variants.md, "end"); as
+       the last warehouse does, at the end of the turn (R-49, G-25). */
+    if (st->passes >= st->nplayers || st->end_triggered || variant_end_reached(st)) {
         game_over(st);
         return;
     }
@@ -292,9 +295,9 @@ static int gen_turn(const ch_state *st, ch_move *buf, int cap)
     int n = 0, p = st->active;
     const ch_player *pl = &st->pl[p];
     if (hand_count(st, p) < st->max_hand) {
-        if (pl->cash >= BA_PURCHASE_COST)
+        if (pl->cash >= st->prices.purchase)
             n = gen_take(st, buf, cap, n, 1);
-        if (pl->cash >= BA_REFRESH_COST && st->ndeck + market_count(st) > 0)
+        if (pl->cash >= st->prices.refresh && st->ndeck + market_count(st) > 0)
             emit(buf, cap, &n, CH_M_REFRESH, 0, 0, 0, 0);
     }
     n = gen_plays(st, buf, cap, n);
@@ -334,12 +337,12 @@ static void apply_purchase(ch_state *st, ch_move m)
 {
     int p = st->active;
     if (st->phase == CH_PH_TURN && m.type != CH_M_REFRESH)
-        pay_bank(st, p, BA_PURCHASE_COST);
+        pay_bank(st, p, st->prices.purchase);
     switch (m.type) {
     case CH_M_REFRESH:
         /* Refresh: f100, the market is shuffled back and redrawn; then the
          * purchase proceeds without further payment (R-12). */
-        pay_bank(st, p, BA_REFRESH_COST);
+        pay_bank(st, p, st->prices.refresh);
         market_to_deck(st);
         draw_market_refill(st);
         st->taken = 0;
@@ -368,7 +371,7 @@ static int gen_trade(const ch_state *st, ch_move *buf, int cap)
     int p = st->active;
     const ch_player *pl = &st->pl[p];
     int n = gen_stock_trades(st, p, buf, cap, 0);
-    if (st->trades == 0 && pl->actions > 0 && pl->cash >= BA_ACTION_COST) {
+    if (st->trades == 0 && pl->actions > 0 && pl->cash >= st->prices.action) {
         if (st->roofs_left > 0)
             emit(buf, cap, &n, CH_M_ACTION, 0, 0, 0, 0);
         if (event_choosable(st))
@@ -411,7 +414,7 @@ static void apply_trade(ch_state *st, ch_move m)
     case CH_M_ACTION:
         /* Action cards: f100 instead of trading, for a broken roof or an
          * immediate stock event (Rulebook "Action cards"; R-30). */
-        pay_bank(st, p, BA_ACTION_COST);
+        pay_bank(st, p, st->prices.action);
         st->pl[p].actions--;
         if (m.a == 0) {
             st->pl[p].roofs++;
@@ -634,9 +637,9 @@ static int explain(const ch_state *st, int p, ch_move m, ch_msg *why)
         (phase == CH_PH_TURN || phase == CH_PH_PURCHASE)) {
         if (hand_count(st, p) >= st->max_hand)
             return fail(why, CH_EILLEGAL, "you cannot purchase: your hand holds %d cards, the maximum", st->max_hand);
-        if (phase == CH_PH_TURN && pl->cash < (m.type == CH_M_REFRESH ? BA_REFRESH_COST : BA_PURCHASE_COST))
+        if (phase == CH_PH_TURN && pl->cash < (m.type == CH_M_REFRESH ? st->prices.refresh : st->prices.purchase))
             return fail(why, CH_EILLEGAL, "you cannot purchase: it costs f%d and you have f%d",
-                        m.type == CH_M_REFRESH ? BA_REFRESH_COST : BA_PURCHASE_COST, pl->cash);
+                        m.type == CH_M_REFRESH ? st->prices.refresh : st->prices.purchase, pl->cash);
         if (m.type == CH_M_DRAW && st->ndeck == 0)
             return fail(why, CH_EILLEGAL, "the deck is empty");
         if (m.type == CH_M_REFRESH)
@@ -678,15 +681,16 @@ static int explain(const ch_state *st, int p, ch_move m, ch_msg *why)
             return fail(why, CH_EILLEGAL, "a flag goes only on the enterprise you just built on");
         if (m.a < st->ncompanies && st->co[m.a].flag)
             return fail(why, CH_EILLEGAL, "%s already carries a flag", ch_company_name(st, m.a));
-        return fail(why, CH_EILLEGAL, "a flag costs f%d and you have f%d", pl->flags == 2 ? 200 : 400, pl->cash);
+        return fail(why, CH_EILLEGAL, "a flag costs f%d and you have f%d",
+                    pl->flags == 2 ? st->prices.flag[0] : st->prices.flag[1], pl->cash);
     }
     if (m.type == CH_M_FREE && phase == CH_PH_FREE)
         return fail(why, CH_EILLEGAL, "the free warehouses need two empty lots that form a connected group of three with the HQ, at least four lots from every other enterprise");
     if (m.type == CH_M_ACTION && phase == CH_PH_TRADE) {
         if (!pl->actions)
             return fail(why, CH_EILLEGAL, "you have used both action cards");
-        if (pl->cash < BA_ACTION_COST)
-            return fail(why, CH_EILLEGAL, "an action costs f%d and you have f%d", BA_ACTION_COST, pl->cash);
+        if (pl->cash < st->prices.action)
+            return fail(why, CH_EILLEGAL, "an action costs f%d and you have f%d", st->prices.action, pl->cash);
         if (st->trades)
             return fail(why, CH_EILLEGAL, "an action card is used instead of trading, and you have traded");
         if (m.a == 0 && !st->roofs_left)

@@ -159,6 +159,18 @@ int ch_validate(const ch_state *st, ch_msg *why)
     if (cash + st->bank_net != st->total_money)
         return fail(why, CH_EINVARIANT, "money not conserved: players f%lld + bank ledger f%lld != f%d",
                     (long long)cash, (long long)st->bank_net, st->total_money);
+    /* Prices: each of the edition's within its bounds, the others none
+       (docs/variants.md); a variant's ending value within the chart. */
+    {
+        const int16_t *pr = &st->prices.purchase;
+        int has[6] = {1, 1, !(st->edition == CH_ED_GOLDEN_AGE), 1,
+                      st->edition == CH_ED_GOLDEN_AGE, st->edition == CH_ED_GOLDEN_AGE};
+        for (int i = 0; i < 6; i++)
+            if (has[i] ? pr[i] < 1 || pr[i] > CH_PRICE_MAX : pr[i] != 0)
+                return fail(why, CH_EINVARIANT, "a price is f%d, out of its bounds (f1 to f%d)", pr[i], CH_PRICE_MAX);
+        if (st->end_value && (st->end_value <= ED(st)->min_value || st->end_value > ED(st)->max_value))
+            return fail(why, CH_EINVARIANT, "the ending value f%d is off the chart", st->end_value);
+    }
     /* Warehouses: board + supply = 62; placeholders taken from the supply count. */
     int on_board = 0, roofs_on_board = 0;
     int ga = st->edition == CH_ED_GOLDEN_AGE;

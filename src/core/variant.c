@@ -1,7 +1,8 @@
 /* variant.c: variant files (docs/variants.md), a game set up unlike the
  * rulebook's, one setting a line: the edition, player count, Golden Age
  * preset, events, arrangement, each seat's starting money, the starting
- * hand, the hand limit, the open cards and the warehouse supply. The text is
+ * hand, the hand limit, the open cards, the warehouse supply, the prices and
+ * the end conditions. The text is
  * read here (no I/O: the front ends read the file and the arrangement file it
  * names); ch_variant_apply puts it into a ch_setup, whose bounds ch_new
  * checks again, so that the state stays the fixed-size struct it is. */
@@ -18,6 +19,7 @@ typedef struct vctx {
        settings made at the end */
     int l_edition, l_players, l_preset, l_events, l_hand, l_limit, l_open, l_wh;
     int l_cash_all, l_add_all, l_cash[CH_MAX_PLAYERS], l_add[CH_MAX_PLAYERS];
+    int l_price[5], l_end_turns, l_end_value;
 } vctx;
 
 static int vfail(vctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -102,7 +104,7 @@ static int rest_of_line(const char *s, char *out, size_t n)
 
 static const char *const keys[] = {"variant", "edition", "players", "preset", "events",
                                    "arrangement", "cash", "hand", "hand-limit", "open",
-                                   "warehouses"};
+                                   "warehouses", "price", "end"};
 #define NKEYS (int)(sizeof keys / sizeof keys[0])
 
 static int distance(const char *a, const char *b)
@@ -194,6 +196,108 @@ static int cash_line(vctx *c, int line, const char *s)
     return CH_OK;
 }
 
+/* An amount written fN, 1..max. */
+static int amount(const char *w, long max, long *out)
+{
+    return (w[0] == 'f' || w[0] == 'F') && number(w + 1, max, out) && *out >= 1;
+}
+
+int variant_price_end(const char *key, const char *s, ch_prices *pr, int *end_turns,
+                      int *end_value, int *which, char *why, size_t n)
+{
+    char w[64], a[64], b[64], extra[64];
+    long v, v2;
+    if (!word(&s, w, sizeof w)) {
+        snprintf(why, n, "%s",
+                 ieq(key, "end") ? "end needs 'turns N' or 'value fN'"
+                                 : "price needs what it prices and an amount: 'price refresh f150'");
+        return -1;
+    }
+    if (ieq(key, "end")) {
+        if (!word(&s, a, sizeof a) || word(&s, extra, sizeof extra)) {
+            snprintf(why, n, "'end %s' needs one value: 'end turns 40' or 'end value f250'", w);
+            return -1;
+        }
+        if (ieq(w, "turns")) {
+            if (!number(a, 65535, &v) || v < 1) {
+                snprintf(why, n, "the game ends after turn 1 to 65535, not '%s'", a);
+                return -1;
+            }
+            *end_turns = (int)v;
+            *which = 5;
+            return 0;
+        }
+        if (ieq(w, "value")) {
+            if (!amount(a, 100000, &v)) {
+                snprintf(why, n, "an ending value is written f250, not '%s'", a);
+                return -1;
+            }
+            *end_value = (int)v;
+            *which = 6;
+            return 0;
+        }
+        snprintf(why, n, "unknown end '%s' (turns N, or value fN: the rulebook's ends stay)", w);
+        return -1;
+    }
+    static const char *const items[] = {"purchase", "refresh", "action", "stock-min", "flags"};
+    int k;
+    for (k = 0; k < 5; k++)
+        if (ieq(w, items[k]))
+            break;
+    if (k == 5) {
+        snprintf(why, n, "unknown price '%s' (purchase, refresh, action, stock-min or flags)", w);
+        return -1;
+    }
+    if (!word(&s, a, sizeof a)) {
+        snprintf(why, n, "price %s needs an amount: f60", items[k]);
+        return -1;
+    }
+    if (!amount(a, CH_PRICE_MAX, &v)) {
+        snprintf(why, n, "a price is f1 to f%d, not '%s'", CH_PRICE_MAX, a);
+        return -1;
+    }
+    v2 = 0;
+    if (k == 4) { /* flags: the first and the second */
+        if (!word(&s, b, sizeof b) || !amount(b, CH_PRICE_MAX, &v2)) {
+            snprintf(why, n, "price flags needs two amounts, the first flag's and the second's: f200 f400");
+            return -1;
+        }
+    }
+    if (word(&s, extra, sizeof extra)) {
+        snprintf(why, n, "unexpected '%s' after the price", extra);
+        return -1;
+    }
+    int16_t *slot[] = {&pr->purchase, &pr->refresh, &pr->action, &pr->stock_min, &pr->flag[0]};
+    *slot[k] = (int16_t)v;
+    if (k == 4)
+        pr->flag[1] = (int16_t)v2;
+    *which = k;
+    return 0;
+}
+
+/* price ITEM fN, end turns N | end value fN */
+static int price_end_line(vctx *c, int line, const char *key, const char *s)
+{
+    char why[160];
+    int which = -1;
+    ch_prices pr = c->v.prices;
+    int et = c->v.end_turns, ev = c->v.end_value;
+    if (variant_price_end(key, s, &pr, &et, &ev, &which, why, sizeof why))
+        return vfail(c, line, "%s", why);
+    static const char *const what[] = {"price purchase", "price refresh", "price action",
+                                       "price stock-min", "price flags", "end turns", "end value"};
+    int *seen = which < 5 ? &c->l_price[which] : which == 5 ? &c->l_end_turns : &c->l_end_value;
+    int rc = once(c, seen, line, what[which]);
+    if (rc)
+        return rc;
+    c->v.prices = pr;
+    c->v.end_turns = et;
+    c->v.end_value = ev;
+    if (which < 5 && !c->v.prices_line)
+        c->v.prices_line = line;
+    return CH_OK;
+}
+
 /* hand, hand-limit, open, warehouses: one whole number */
 static int count_line(vctx *c, int line, const char *key, const char *s, int lo, int hi,
                       int *seen, int *out, const char *what)
@@ -218,6 +322,8 @@ static int setting(vctx *c, int line, const char *key, const char *s)
     char w[64], w2[64];
     if (ieq(key, "cash"))
         return cash_line(c, line, s);
+    if (ieq(key, "price") || ieq(key, "end"))
+        return price_end_line(c, line, key, s);
     if (ieq(key, "hand"))
         return count_line(c, line, "hand", s, 1, CH_MAX_CARDS - 1, &c->l_hand, &c->v.hand,
                           "a starting hand");
@@ -300,6 +406,16 @@ static int check_together(vctx *c)
         return vfail(c, c->l_limit, "The Golden Age has no hand limit");
     if (v->edition == CH_ED_AMSTERDAM && v->nplayers > 5)
         return vfail(c, c->l_players, "Building Amsterdam is for 2 to 5 players, not %d", v->nplayers);
+    if (v->edition == CH_ED_AMSTERDAM && c->l_price[4])
+        return vfail(c, c->l_price[4], "flags are The Golden Age's, and this variant is for Building Amsterdam");
+    if (v->edition == CH_ED_GOLDEN_AGE && c->l_price[2])
+        return vfail(c, c->l_price[2], "The Golden Age has no action cards to price");
+    if (v->edition >= 0 && c->l_end_value) {
+        int lo = v->edition == CH_ED_GOLDEN_AGE ? 30 : 20, hi = v->edition == CH_ED_GOLDEN_AGE ? 500 : 300;
+        if (v->end_value <= lo || v->end_value > hi)
+            return vfail(c, c->l_end_value, "an ending value is f%d to f%d on this edition's chart, not f%d",
+                         lo + 1, hi, v->end_value);
+    }
     if (v->hand && v->hand_limit && v->hand > v->hand_limit)
         return vfail(c, c->l_hand > c->l_limit ? c->l_hand : c->l_limit,
                      "a starting hand of %d is over the hand limit of %d", v->hand, v->hand_limit);
@@ -372,15 +488,6 @@ int ch_variant_parse(ch_variant *out, const char *text, size_t len, const char *
         }
         if (ieq(key, "variant")) {
             rc = vfail(c, line, "a file holds one variant: 'variant' comes once, on the first line");
-        } else if (ieq(key, "price") || ieq(key, "prices")) {
-            /* the engine's prices are rule constants (RULINGS.md: a purchase
-               f50, a refresh f100, an action card f100, stocks at least f50,
-               flags f200 and f400) that every front end shows: not yet data */
-            rc = vfail(c, line, "prices are fixed by the rules (purchase f50, refresh f100, action card f100, "
-                                "stocks at least f50); a variant cannot change them");
-        } else if (ieq(key, "end")) {
-            rc = vfail(c, line, "a game ends when the last warehouse is placed or a whole round passes "
-                                "(R-49, R-51): set 'warehouses' for a shorter or longer game");
         } else {
             int k;
             for (k = 0; k < NKEYS; k++)
@@ -471,6 +578,27 @@ int ch_variant_apply(const ch_variant *v, ch_setup *setup, ch_msg *err)
         s.open = v->open;
     if (v->warehouses)
         s.warehouses = v->warehouses;
+    /* prices and ends: what the edition has (ch_new checks the bounds) */
+    if (ga && v->prices.action)
+        return fail(err, CH_EINVAL, "variant '%s' prices action cards, and The Golden Age has none", v->name);
+    if (!ga && v->prices.flag[0])
+        return fail(err, CH_EINVAL, "variant '%s' prices flags, and the game is Building Amsterdam", v->name);
+    {
+        const int16_t *from = &v->prices.purchase;
+        int16_t *to = &s.prices.purchase;
+        for (int i = 0; i < 6; i++)
+            if (from[i])
+                to[i] = from[i];
+    }
+    if (v->end_turns)
+        s.end_turns = v->end_turns;
+    if (v->end_value) {
+        int lo = ga ? 30 : 20, hi = ga ? 500 : 300;
+        if (v->end_value <= lo || v->end_value > hi)
+            return fail(err, CH_EINVAL, "variant '%s' ends the game at f%d, and the chart runs f%d to f%d",
+                        v->name, v->end_value, lo, hi);
+        s.end_value = v->end_value;
+    }
     /* the money each seat ends up with, as ch_new will work it out */
     int open, wh, limit, capital;
     setup_rulebook(s.edition, s.preset, s.nplayers, &open, &wh, &limit, &capital);
