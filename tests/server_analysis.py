@@ -25,7 +25,8 @@ decision, 60 a hint) and one bot thread:
    legal move, a chance, the move in three languages; asked again, the same
    hint, counted once); another session (409),
    no session (401); the seat then shows "hints": 1 in the summary, the
-   lobby's list and the stored seats. A rated game of two accounts refuses
+   lobby's list and the stored seats, and an account's finished game in its
+   profile. A rated game of two accounts refuses
    hints (403, "rated"), and a game without bots too (403).
 
 usage: python3 server_analysis.py BINARY SRCDIR WORKDIR
@@ -251,12 +252,39 @@ try:
     check('"hints"' in stored, f"the stored seats count it: {stored}")
     w.close()
 
-    # rated: two accounts, no bot
     def signup(name):
         st, r, hd = http_call(P, "POST", "/api/signup", {"name": name, "password": name + " pw secret"})
         check(st == 201, f"sign-up {name}: {st} {r}")
         return session_cookie(hd)
     cas, dirk = signup("casper"), signup("dirk")
+
+    # an account's finished game with a hint: marked in its profile's list
+    st, pg = http_json(P, "POST", "/api/games", {"edition": "amsterdam", "players": 2, "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}, cookie=cas)
+    w = srv.ws(cas)
+    w.send({"type": "join", "game": pg["id"]})
+    m = w.recv_until(lambda m: m["type"] == "state" and m["legal"], timeout=30)
+    st, r = http_json(P, "POST", f"/api/games/{pg['id']}/hint", {}, cookie=cas)
+    check(st == 200, f"casper's hint: {st} {r}")
+    while m["status"] != "over":
+        d = m["decision"]
+        time.sleep(0.06)  # within the frame rate (20 a second)
+        w.send({"type": "move", "move": pick_move(m["legal"], rng), "decision": d})
+        m = w.recv_until(lambda x: x["type"] == "error" or (x["type"] == "state" and (
+            x["status"] == "over" or (x["decision"] > d and x["legal"]))), timeout=60)
+        if m["type"] != "state":
+            check(False, f"casper's move: {m}")
+            break
+    w.close()
+    end = time.time() + 10
+    mine = []
+    while time.time() < end and not mine:
+        st, prof = http_json(P, "GET", "/api/players/casper")
+        mine = [x for x in prof.get("games", []) if x.get("id") == pg["id"]]
+        time.sleep(0.2)
+    check(mine and mine[0].get("hints") == 1, f"casper's profile marks the game: {mine}")
+
+    # rated: two accounts, no bot
     st, rg = http_json(P, "POST", "/api/games", {"edition": "amsterdam", "players": 2, "seats": [
         {"kind": "human"}, {"kind": "human", "access": "reserved"}]}, cookie=cas)
     check(st == 201, f"a game of two accounts: {st} {rg}")

@@ -112,7 +112,8 @@ export class ProfilePage {
         h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })), ' · ', dateText(g.finished), ' · ',
         won ? h('span', { class: 'won' }, t('profile.won')) : t('profile.place', { n: (g.place ?? rank(g, me)) + 1 }),
         change !== null ? h('span', { class: `change ${change >= 0 ? 'up' : 'down'}` }, ` ${g.rating_before} → ${g.rating_after} (${change >= 0 ? '+' : ''}${change})`)
-          : h('span', { class: 'muted' }, ` · ${t('profile.unrated_game')}`)),
+          : h('span', { class: 'muted' }, ` · ${t('profile.unrated_game')}`),
+        g.hints ? [' · ', h('span', { class: 'tag hinted', title: t('hint.used_title') }, t('hint.used_n', { n: g.hints }))] : null),
       h('div', { class: 'muted small' }, g.names.map((n, i) => `${n} ${g.scores[i] !== undefined ? `f${g.scores[i]}` : ''}`).join(', ')),
       h('a', { class: 'button small', href: g.replay }, t('lobby.replay')));
   }

@@ -46,6 +46,15 @@ static json_t *rating_json(const char *edition, double r, double rd, int games)
                      "games", games);
 }
 
+/* The hints seat s was given (issue 33: "hints" in the stored seats). */
+static int seat_hints(const char *seats_text, int s)
+{
+    json_t *seats = seats_text ? json_loads(seats_text, 0, NULL) : NULL;
+    json_int_t n = json_integer_value(json_object_get(json_array_get(seats, (size_t)s), "hints"));
+    json_decref(seats);
+    return n > 0 && n < 1000000 ? (int)n : 0;
+}
+
 /* Names of the seats of a stored seats array. */
 static json_t *seat_names(const char *seats_text)
 {
@@ -129,6 +138,9 @@ static json_t *player_db(db_conn *c, const char *name, int *status, const char *
                                    "scores", sc ? sc : json_array(), "winners",
                                    w ? w : json_array(), "rated", (int)db_int(st, 7),
                                    "replay", replay);
+            int hints = seat_hints(db_text(st, 3), (int)db_int(st, 1));
+            if (hints) /* a game in which hints were used is marked */
+                json_object_set_new(gm, "hints", json_integer(hints));
             if (!db_null(st, 8)) {
                 json_object_set_new(gm, "place", json_integer(db_int(st, 8)));
                 json_object_set_new(gm, "rating_before",
