@@ -14,6 +14,7 @@ int cmd_serve(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_backup(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_admin(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -38,6 +39,7 @@ static const command commands[] = {
     {"config", cmd_config, "check, list or show the server's settings (config files)"},
     {"backup", cmd_backup, "copy a running server's SQLite database (mode 0600)"},
     {"restore", cmd_restore, "put a backup back as a server's database"},
+    {"admin", cmd_admin, "roles, bans, mutes, reports, audit log on a server's database"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *f)

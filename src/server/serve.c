@@ -154,6 +154,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     t0 = SRV_LS_T0();
     srv_limits_tick(srv_now_ms());
     srv_session_sweep(srv_now_ms()); /* expired sessions, hourly (session.c) */
+    srv_mod_tick(srv_now_ms()); /* moderation done elsewhere (moderation_api.c) */
     srv_ls_sec_end(SRV_LS_LIMITS, t0);
     if (interrupted && !g_tables.draining)
         begin_stop(); /* a signal between the start line and the loop's watchers */

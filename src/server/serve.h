@@ -50,5 +50,7 @@ int cmd_config(int argc, char **argv);
 /* backup.c: `chartered backup` and `chartered restore` (SQLite). */
 int cmd_backup(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+/* `chartered admin`: roles and moderation on a database (admin.c). */
+int cmd_admin(int argc, char **argv);
 
 #endif

@@ -73,6 +73,9 @@ struct srv_read {
     int want_alive;             /* asked: is session `hash` still there */
     char hash[SRV_HASH_HEX + 1];
     int alive;
+    int64_t uid;                /* with want_alive: that account's mute too */
+    int muted;                  /* answers: muted by a moderator (moderation.c) */
+    int64_t muted_until;        /* until then (0: permanently) */
     int want_list;              /* asked: the lobby's list from the database */
     int list_over;              /* finished games (else idle turn-based ones) */
     json_t *list;               /* NULL: the database could not list them */
@@ -124,6 +127,17 @@ int srv_follow_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* The tutorial progress routes (tutorial_api.c): /api/tutorial...; 1 when
  * `rest` is one of them. */
 int srv_tutorial_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* Moderation (moderation_api.c): POST /api/reports and /api/mod/...; 1 when
+ * `rest` is one of them. */
+int srv_moderation_route(struct lws *wsi, const char *rest, int is_post, int *rc);
+/* From the periodic tick: the audit log's new rows read every
+ * SRV_MOD_POLL_MS (other nodes' and `chartered admin`'s actions: an account's
+ * connections closed, an aborted game ended in memory). */
+#define SRV_MOD_POLL_MS 1000
+void srv_mod_tick(int64_t now_ms);
+/* Close every WebSocket connection of account uid with why (a ban, its
+ * sessions ended); how many. */
+int srv_ws_close_user(int64_t uid, const char *why);
 /* Detach every connection of the session with that hash (logout). */
 void srv_ws_logout(const char *hash);
 /* The request in flight on this HTTP connection (auth_api.c). */

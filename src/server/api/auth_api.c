@@ -167,7 +167,13 @@ static json_t *who_json(const srv_ident *id)
 {
     if (!id->owner[0])
         return json_pack("{s:s}", "kind", "none");
-    return json_pack("{s:s,s:s}", "kind", id->user_id ? "account" : "guest", "name", id->name);
+    json_t *j = json_pack("{s:s,s:s}", "kind", id->user_id ? "account" : "guest", "name",
+                          id->name);
+    /* a moderator's or an admin's page shows the moderation link (the
+       routes check the role themselves: api/moderation_api.c) */
+    if (id->role > SRV_ROLE_PLAYER)
+        json_object_set_new(j, "role", json_string(srv_role_name(id->role)));
+    return j;
 }
 
 /* The session made for a finished job, answered on its connection. */
@@ -212,6 +218,8 @@ typedef struct sess_job {
     srv_newsession ns;
     srv_ident from;             /* a sign-up's guest session, or none */
     int carried;                /* its stored games rewritten */
+    int64_t banned_until;       /* rc 4: the account is banned (0: permanently) */
+    char ban_reason[200];
 } sess_job;
 
 static void sess_write(db_conn *wdb, void *arg)
@@ -229,8 +237,20 @@ static void sess_write(db_conn *wdb, void *arg)
         s->rc = look > 0 ? 3 : look < 0 ? -1 : srv_account_insert(wdb, j->name, j->hash, &uid);
         s->ns.id.user_id = uid;
         srv_session_owner(&s->ns);
-    } else if (s->rehash) { /* stored with older parameters: keep the new hash */
-        srv_account_set_hash(wdb, j->user_id, j->hash);
+    } else {
+        /* a login: a banned account gets no session (moderation.c); read
+           here, after the password matched, so the answer tells only its
+           owner of the ban */
+        int b = srv_mod_sanction_db(wdb, j->user_id, "ban", srv_now_ms(), &s->banned_until,
+                                    s->ban_reason, sizeof s->ban_reason);
+        int role = srv_role_of_db(wdb, j->user_id);
+        s->ns.id.role = role < 0 ? SRV_ROLE_PLAYER : role;
+        if (b != 0) {
+            s->rc = b > 0 ? 4 : -1;
+            return;
+        }
+        if (s->rehash) /* stored with older parameters: keep the new hash */
+            srv_account_set_hash(wdb, j->user_id, j->hash);
     }
     if (s->rc == 0 && srv_session_write(wdb, &s->ns) != 0)
         s->rc = -1;
@@ -289,6 +309,15 @@ static void sess_written(void *arg)
     } else if (s->rc == 2) {
         srv_auth_answer_later(j, 409, json_pack("{s:s}", "error", "that name is an account's (or looks "
                                        "like one): a guest picks another"), NULL);
+    } else if (s->rc == 4) {
+        char until[48], msg[400];
+        srv_mod_until_text(s->banned_until, until, sizeof until);
+        snprintf(msg, sizeof msg, "this account is banned %s: %s", until, s->ban_reason);
+        json_t *b = json_pack("{s:s,s:s,s:s}", "error", msg, "code", "banned", "reason",
+                              s->ban_reason);
+        json_object_set_new(b, "until", s->banned_until > 0 ? json_integer(s->banned_until)
+                                                            : json_null());
+        srv_auth_answer_later(j, 403, b, NULL);
     } else if (s->rc == 3) {
         srv_auth_answer_later(j, 409, json_pack("{s:s}", "error", "that user name looks too much like "
                                        "another account's"), NULL);

@@ -519,6 +519,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     int trc; /* an account's tutorial progress (tutorial_api.c) */
     if (srv_tutorial_route(wsi, rest, pss->is_post, &trc))
         return trc;
+    int orc; /* reports and moderation (moderation_api.c) */
+    if (srv_moderation_route(wsi, rest, pss->is_post, &orc))
+        return orc;
     int prc; /* players, leaderboards, "My games" (profile_api.c) */
     if (srv_profile_route(wsi, rest, pss->is_post, &prc, pss))
         return prc;

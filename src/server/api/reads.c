@@ -34,6 +34,9 @@ static void run(db_conn *db, void *arg)
         r->ident_found = srv_session_lookup_db(db, r->token, &r->ident) == 0;
     if (r->want_alive)
         r->alive = srv_session_alive_db(db, r->hash);
+    if (r->want_alive && r->alive && r->uid > 0) /* a chat's sender muted? */
+        r->muted = srv_mod_sanction_db(db, r->uid, "mute", srv_now_ms(), &r->muted_until,
+                                       NULL, 0) > 0;
     if (r->want_game)
         r->g = srv_store_load_db(db, r->game);
     if (r->want_list)

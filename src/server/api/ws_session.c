@@ -276,6 +276,27 @@ void srv_ws_logout(const char *hash)
         }
 }
 
+/* A moderator banned the account, or ended its sessions (moderation_api.c):
+ * each of its connections is told why and closed (code 1008), seated or
+ * watching; what it sends meanwhile is not acted on. */
+int srv_ws_close_user(int64_t uid, const char *why)
+{
+    int n = 0;
+    for (srv_client *c = all_clients; c; c = c->anext) {
+        if (c->ident.user_id != uid || c->closing || c->peer_closed || !c->wsi)
+            continue;
+        send_error(c, "no_session", why);
+        detach(c);
+        memset(&c->ident, 0, sizeof c->ident);
+        c->closing = 2; /* after the error frame */
+        c->close_why = why;
+        c->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
+        kick(c);
+        n++;
+    }
+    return n;
+}
+
 static void handle(srv_client *c, const char *text, size_t len);
 
 /* A frame received while a read of this client is out (reads.c): kept, in
@@ -313,6 +334,11 @@ static void dispatch(srv_client *c, const char *text, size_t len)
     c->bl_n++;
 }
 
+/* The frame being handled again after its read: its sender's account is
+ * muted by a moderator (reads.c, people/moderation.c), until then. */
+static int frame_muted;
+static int64_t frame_muted_until;
+
 /* The client's read is back: its session, or the game of the frame that
    waited (handled again now), then the frames received meanwhile. */
 static void read_back(srv_read *r)
@@ -328,7 +354,10 @@ static void read_back(srv_read *r)
             if (r->game_absent)
                 snprintf(c->absent, sizeof c->absent, "%s", r->game);
             c->alive_ok = r->want_alive;
+            frame_muted = r->muted;
+            frame_muted_until = r->muted_until;
             handle(c, r->frame, r->frame_len);
+            frame_muted = 0;
             c->absent[0] = 0;
             c->alive_ok = 0;
         }
@@ -420,6 +449,7 @@ static void handle(srv_client *c, const char *text, size_t len)
         if (copy) {
             memcpy(copy, text, len);
             r->want_alive = 1;
+            r->uid = c->ident.user_id;
             snprintf(r->hash, sizeof r->hash, "%s", c->ident.hash);
             const char *id = !strcmp(type, "join")
                                  ? json_string_value(json_object_get(msg, "game")) : NULL;
@@ -490,6 +520,11 @@ static void handle(srv_client *c, const char *text, size_t len)
             c->bkey_sent = 0;
             srv_client_want_state(c);
         }
+    } else if (!strcmp(type, "chat") && frame_muted) {
+        char until[48];
+        srv_mod_until_text(frame_muted_until, until, sizeof until);
+        snprintf(why, sizeof why, "a moderator muted you %s: you cannot chat", until);
+        send_error(c, "muted", why);
     } else if (!strcmp(type, "chat")) {
         const char *code = srv_chat_say(c, json_string_value(json_object_get(msg, "text")), why,
                                         sizeof why);

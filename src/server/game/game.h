@@ -48,6 +48,9 @@ void srv_limits_tick(int64_t now);
 /* A practice game of `owner` against bots only, ended by them as abandoned
  * (POST /api/games/ID/end): 0, or the HTTP status and *why. */
 int srv_game_end_practice(srv_game *g, const char *owner, const char **why);
+/* A moderator's abort: g over, stored as "aborted" (no result, no rating):
+ * 0, or 409 and *why (over already; a move being stored: try again). */
+int srv_game_abort(srv_game *g, const char **why);
 /* Take g out of the id hash (lobby.c). */
 void srv_game_unhash(srv_game *g);
 /* The game with that id: in memory, else a finished game read back from the

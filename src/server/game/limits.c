@@ -312,6 +312,27 @@ int srv_game_end_practice(srv_game *g, const char *owner, const char **why)
     return 0;
 }
 
+/* A moderator ends g (api/moderation_api.c, docs/moderation.md): over,
+ * stored as "aborted", with no result and no rating change, as an abandoned
+ * game. Not while a move is on its way to the database (as above): 409, and
+ * the caller tries again. */
+int srv_game_abort(srv_game *g, const char **why)
+{
+    if (g->status == GAME_OVER) {
+        *why = "the game is over already";
+        return 409;
+    }
+    if (g->npending || g->commit_busy) {
+        *why = "a move is being stored: try again in a moment";
+        return 409;
+    }
+    if (g->status == GAME_WAITING)
+        srv_limit_unwait(g);
+    abandon(g, "aborted by a moderator");
+    g->abandoned = 2;
+    return 0;
+}
+
 void srv_limits_tick(int64_t now)
 {
     static int64_t last_sweep;

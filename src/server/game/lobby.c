@@ -147,7 +147,9 @@ void srv_game_unhash(srv_game *g)
 
 const char *srv_game_status(const srv_game *g)
 {
-    return g->status == GAME_OVER && g->abandoned ? "abandoned" : srv_status_name(g->status);
+    if (g->status == GAME_OVER && g->abandoned)
+        return g->abandoned == 2 ? "aborted" : "abandoned";
+    return srv_status_name(g->status);
 }
 
 void srv_game_add(srv_game *g)

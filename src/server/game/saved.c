@@ -244,6 +244,10 @@ static srv_game *load_row_why(db_conn *db, db_rows *st, char *err, size_t errn)
         g->status = GAME_OVER;
         g->abandoned = 1;
     }
+    if (status && strcmp(status, "aborted") == 0) { /* a moderator's (limits.c) */
+        g->status = GAME_OVER;
+        g->abandoned = 2;
+    }
     g->end_logged = g->status == GAME_OVER; /* its end was said when it was stored */
     /* a finished game needs no bots (they are made when needed anyway) */
     for (int i = 0; i < g->nseats && g->status != GAME_OVER; i++)
@@ -284,7 +288,7 @@ int srv_store_load(srv_store *s, int skip_damaged, char *why, size_t n)
     /* finished games stay in the database until asked for, and so do the
        turn-based games in play (turnbased.c) */
     db_rows *st = db_query(db, "SELECT " GAME_COLUMNS " FROM games WHERE status NOT IN "
-                           "('over','abandoned') AND id NOT IN (SELECT game FROM turn_clock) "
+                           "('over','abandoned','aborted') AND id NOT IN (SELECT game FROM turn_clock) "
                            "ORDER BY created, id", 0, NULL);
     if (!st) {
         snprintf(why, n, "database: %s", db_errmsg(db));
@@ -349,7 +353,7 @@ json_t *srv_store_list_idle_db(db_conn *db, int limit)
     json_t *a = json_array();
     db_rows *st = db_query(db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
                            "WHERE game=games.id), t.days FROM games JOIN turn_clock t ON "
-                           "t.game=games.id WHERE status NOT IN ('over','abandoned') AND "
+                           "t.game=games.id WHERE status NOT IN ('over','abandoned','aborted') AND "
                            NOT_UNLISTED "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
     int rc = st ? 0 : -1;
     while (st && (rc = db_next(st)) == 1) {
@@ -383,7 +387,7 @@ json_t *srv_store_list_over_db(db_conn *db, int limit)
     db_rows *st = db_query(db, "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM moves "
                            "WHERE game=games.id), r.finished, r.scores, r.winners FROM games "
                            "LEFT JOIN results r ON r.game=games.id "
-                           "WHERE status IN ('over','abandoned') AND " NOT_UNLISTED
+                           "WHERE status IN ('over','abandoned','aborted') AND " NOT_UNLISTED
                            "ORDER BY created DESC, id DESC LIMIT $1", DB_P(DB_I(limit)));
     int rc = st ? 0 : -1;
     while (st && (rc = db_next(st)) == 1) {

@@ -150,7 +150,8 @@ struct srv_game {
                                    seats again when the away flags differ */
     char creator_addr[64];      /* who created it (limits.c) */
     int counted_waiting;        /* counted in its creator's waiting games */
-    int abandoned;              /* over because nobody came back (limits.c) */
+    int abandoned;              /* over because nobody came back (limits.c); 2:
+                                   aborted by a moderator (no result either) */
     int end_logged;             /* its "game.ended" line is written (commit.c), or it
                                    was over when loaded */
     int64_t alone_since_ms;     /* playing with no person connected since; 0: not */

@@ -16,6 +16,7 @@ typedef struct srv_ident {
     char name[32];              /* the account's or the guest's name */
     int64_t user_id;            /* 0 for a guest */
     char hash[SRV_HASH_HEX + 1]; /* the session's stored hash */
+    int role;                   /* SRV_ROLE_* of the account (moderation.c) */
 } srv_ident;
 /* The session of a request's cookie (HTTP or the WebSocket upgrade) into id
  * (owner "" when none, expired, or the request comes from another site). */
@@ -177,5 +178,91 @@ int srv_mail_unsubscribe_db(db_conn *db, const char *token, int64_t now);
 json_t *srv_mail_info_db(db_conn *db, int64_t uid);
 /* 1 set, 0 no address, -1 error. */
 int srv_mail_prefs_db(db_conn *db, int64_t uid, int turn_mail);
+
+/* Roles and moderation (moderation.c; docs/moderation.md): database steps
+ * on any connection, shared by the server's routes (api/moderation_api.c,
+ * on the writer thread) and `chartered admin` (admin.c). Times in unix ms. */
+enum { SRV_ROLE_PLAYER = 0, SRV_ROLE_MODERATOR = 1, SRV_ROLE_ADMIN = 2 };
+/* "admin", "moderator", "player" (NULL or "": player); -1 unknown. */
+int srv_role_parse(const char *s);
+const char *srv_role_name(int role);
+/* An account's role; -1 on a database error. */
+int srv_role_of_db(db_conn *db, int64_t uid);
+enum { SRV_MOD_BAN = 1, SRV_MOD_UNBAN, SRV_MOD_MUTE, SRV_MOD_UNMUTE, SRV_MOD_REVOKE,
+       SRV_MOD_ABORT, SRV_MOD_GRANT, SRV_MOD_RESOLVE, SRV_MOD_DISMISS, SRV_MOD_REPORT };
+const char *srv_mod_action_name(int action);
+int srv_mod_action_parse(const char *s);
+/* The reasons a report gives (NULL-terminated): abuse, cheating, spam,
+ * name, other. */
+extern const char *const srv_mod_reasons[];
+int srv_mod_reason_ok(const char *r);
+/* A person files at most this many reports in this window. */
+#define SRV_MOD_REPORTS_MAX 5
+#define SRV_MOD_REPORTS_WINDOW_MS (10LL * 60 * 1000)
+/* Who acts: an account (uid, its name), or the command line (uid 0, a
+ * name such as "admin (command line, user)"), which acts as an admin. */
+typedef struct srv_mod_actor {
+    int64_t uid;
+    char name[64];
+} srv_mod_actor;
+typedef struct srv_mod_act {
+    int action;                 /* SRV_MOD_* (not REPORT) */
+    const char *target;         /* the account's name: ban, unban, mute, unmute, revoke, grant */
+    const char *game;           /* abort */
+    int64_t report;             /* resolve, dismiss; or the report another action answers */
+    const char *reason;         /* required, kept in the audit log */
+    int64_t until;              /* ban, mute: the end; 0 permanent */
+    const char *role;           /* grant: admin, moderator, player */
+} srv_mod_act;
+typedef struct srv_mod_result {
+    int status;                 /* HTTP-like: 200, 201; 400, 403, 404, 409, 429; 500 */
+    char why[200];
+    int64_t target_uid;         /* the account acted on (0: none) */
+    char target[32];
+    int64_t report;             /* a report made: its number */
+    int64_t audit_id;           /* the audit log's row */
+    srv_hashes ended;           /* ban, revoke: the sessions ended (h malloc'ed) */
+} srv_mod_result;
+/* One action and its audit row in one transaction; the actor's role is read
+ * inside it (uid 0: the command line, an admin). out->status says how it
+ * went (out->ended.h to free). */
+void srv_mod_act_db(db_conn *db, const srv_mod_actor *who, const srv_mod_act *a, int64_t now,
+                    srv_mod_result *out);
+typedef struct srv_mod_report {
+    const char *name;           /* a player reported ... */
+    const char *game;           /* ... or a chat message: its game and number */
+    int64_t chat_n;
+    const char *reason;         /* srv_mod_reasons */
+    const char *details;        /* free text, at most 1000 bytes */
+} srv_mod_report;
+/* A report (rate-limited per reporter), kept with the chat lines around the
+ * message, and its audit row: out->status 201 and out->report, or a refusal. */
+void srv_mod_report_db(db_conn *db, const srv_mod_actor *who, const srv_mod_report *rp,
+                       int64_t now, srv_mod_result *out);
+/* A ban or mute ("ban", "mute") of uid in force at now: 1 (its end, 0 for
+ * permanent, and its reason), 0 none, -1 error. */
+int srv_mod_sanction_db(db_conn *db, int64_t uid, const char *kind, int64_t now,
+                        int64_t *until, char *reason, size_t n);
+/* "until 2026-12-05 10:00 UTC" or "permanently". */
+void srv_mod_until_text(int64_t until, char *out, size_t n);
+/* Reports (status "open", "resolved", "dismissed" or NULL/"all"), newest
+ * first; the audit log, newest first; the sanctions in force. NULL on error. */
+json_t *srv_mod_reports_db(db_conn *db, const char *status, int limit);
+json_t *srv_mod_audit_db(db_conn *db, int limit);
+json_t *srv_mod_sanctions_db(db_conn *db, int64_t now);
+/* The audit rows after id `after` that a running server acts on (ban,
+ * revoke: the account's connections closed; abort: the game in memory
+ * ended) or logs (every action of the command line), at most max into ev; *last: the newest id read. after < 0: only
+ * *last (the newest id) is set. The count, or -1. */
+typedef struct srv_mod_event {
+    int action;
+    int64_t uid;
+    char game[SRV_ID_HEX + 1];
+    int cli;                    /* made by `chartered admin` (no account) */
+    char target[32];            /* for the log: the account or the game */
+    char reason[200];
+    int64_t until;
+} srv_mod_event;
+int srv_mod_since_db(db_conn *db, int64_t after, srv_mod_event *ev, int max, int64_t *last);
 
 #endif

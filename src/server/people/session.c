@@ -103,7 +103,7 @@ int srv_session_lookup_db(db_conn *dbc, const char *token, srv_ident *id)
     if (!token || strlen(token) != SRV_SESSION_HEX)
         return -1;
     srv_token_hash(token, id->hash);
-    db_rows *st = db_query(dbc, "SELECT s.sid, s.user_id, s.guest_name, s.created, a.name FROM "
+    db_rows *st = db_query(dbc, "SELECT s.sid, s.user_id, s.guest_name, s.created, a.name, a.role FROM "
                            "sessions s LEFT JOIN accounts a ON a.id = s.user_id "
                            "WHERE s.hash = $1", DB_P(DB_T(id->hash)));
     if (!st) {
@@ -126,6 +126,10 @@ int srv_session_lookup_db(db_conn *dbc, const char *token, srv_ident *id)
             else
                 snprintf(id->owner, sizeof id->owner, "g:%s", sid);
             snprintf(id->name, sizeof id->name, "%s", uid ? aname : (gname ? gname : "guest"));
+            /* the role as stored now (moderation.c): read with the session
+               at every request, so a role taken away counts at once */
+            int role = uid ? srv_role_parse(db_text(st, 5)) : SRV_ROLE_PLAYER;
+            id->role = role < 0 ? SRV_ROLE_PLAYER : role;
             found = 1;
         }
     }

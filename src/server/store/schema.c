@@ -246,6 +246,29 @@ static const char *schema_v10 =
     " user_id INTEGER NOT NULL, edition TEXT NOT NULL, step TEXT NOT NULL,"
     " done_at INTEGER NOT NULL, PRIMARY KEY (user_id, edition, step)) WITHOUT ROWID;";
 
+/* Version 11: roles and moderation (people/moderation.c, issue 35 item 1):
+ * an account's role ("admin", "moderator", NULL: a player); players'
+ * reports of a player or a chat message, kept with the lines around it; the
+ * sanctions in force (a ban or a mute per account, with its end; NULL:
+ * permanent); and the audit log of every moderation action, which the
+ * servers also read to act on what another node or `chartered admin` did. */
+static const char *schema_v11 =
+    "ALTER TABLE accounts ADD COLUMN role TEXT;"
+    "CREATE TABLE IF NOT EXISTS mod_reports ("
+    " id INTEGER PRIMARY KEY, created INTEGER NOT NULL, reporter_uid INTEGER NOT NULL,"
+    " reporter TEXT NOT NULL, target_uid INTEGER, target TEXT NOT NULL, game TEXT,"
+    " chat_n INTEGER, message TEXT, context TEXT, reason TEXT NOT NULL, details TEXT NOT NULL,"
+    " status TEXT NOT NULL, handled_by TEXT, handled_at INTEGER, resolution TEXT);"
+    "CREATE INDEX IF NOT EXISTS mod_reports_status ON mod_reports(status, created);"
+    "CREATE INDEX IF NOT EXISTS mod_reports_reporter ON mod_reports(reporter_uid, created);"
+    "CREATE TABLE IF NOT EXISTS mod_sanctions ("
+    " user_id INTEGER NOT NULL, kind TEXT NOT NULL, since INTEGER NOT NULL, until INTEGER,"
+    " reason TEXT NOT NULL, by_name TEXT NOT NULL, PRIMARY KEY (user_id, kind)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS mod_audit ("
+    " id INTEGER PRIMARY KEY, at INTEGER NOT NULL, actor_uid INTEGER, actor TEXT NOT NULL,"
+    " action TEXT NOT NULL, target_uid INTEGER, target TEXT, game TEXT, report INTEGER,"
+    " reason TEXT NOT NULL, until INTEGER);";
+
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
 static int hash_seat_tokens(db_conn *db)
 {
@@ -331,6 +354,9 @@ int srv_schema_migrate(db_conn *db, char *why, size_t n)
         goto fail;
     step = "migration to version 10";
     if (v < 10 && db_script(db, schema_v10) != 0)
+        goto fail;
+    step = "migration to version 11";
+    if (v < 11 && db_script(db, schema_v11) != 0)
         goto fail;
     step = "setting the schema version";
     if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)
