@@ -11,12 +11,15 @@ a game (issue 17 item 5), with two nodes behind HAProxy on loopback
   shows the old decision and view, never the refused move (issue 28 item 3:
   before, commit_failed kept it in memory and the resync sent it);
 - the stored move list is exactly the moves the players were shown, each
-  number once: nothing lost, nothing applied twice.
+  number once: nothing lost, nothing applied twice;
+- the owner's log says so (issue 35, item 3): db.lost, then db.reconnected,
+  each line one record (libpq's multi-line messages joined).
 
 usage: python3 cluster_dbloss.py BINARY SRCDIR WORKDIR
 """
 import os
 import random
+import re
 import sys
 import time
 
@@ -54,7 +57,7 @@ def mover(conns):
     return None, None
 
 
-with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3) as cl:
+with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3, quiet=False) as cl:
     print(f"cluster up: storage {cl.store}, HAProxy on {cl.port}", flush=True)
     gid, toks, cookies, game, conns = cluster.two_players(cl, 7)
     own = owner_of(cl, gid)
@@ -138,6 +141,15 @@ with cluster.Cluster(BIN, SRC, WORK, nodes=2, lease=3) as cl:
           f"move numbers 0..{len(stored) - 1}, each once")
     check(len(stored) >= game.acked and len(stored) >= stored_before,
           f"every acknowledged move is stored ({len(stored)} stored, {game.acked} acknowledged)")
+    with open(cl.node(own).log, encoding="utf-8", errors="replace") as f:
+        lines = f.read().splitlines()
+    stamp = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (debug|info|warn|error) [a-z_.]+"
+    odd = [l for l in lines if not re.match(stamp, l)]
+    check(not odd, f"every line of node {own}'s log is a record: {odd[:3]}")
+    lost = [i for i, l in enumerate(lines) if " db.lost" in l]
+    back = [i for i, l in enumerate(lines) if " db.reconnected" in l]
+    check(lost and back and lost[0] < back[-1],
+          f"node {own}'s log: db.lost then db.reconnected: {[l[:140] for l in lines[-12:]]}")
     for n, mv in sorted(game.seen.items()):
         check(n < len(stored) and stored[n][1] == mv, f"move {n}: shown {mv}, stored "
               f"{stored[n][1] if n < len(stored) else 'nothing'}")

@@ -18,7 +18,10 @@ docs/deploy.md "Logs"), in each format of --log-format, with --access-log:
   query, the token segment as ***, the status, bytes, ms, addr);
 - the start line is on standard output too;
 - kill -9 right after a game is created (the 201 read): its game.created
-  line is in the file, and the file ends with a whole line.
+  line is in the file, and the file ends with a whole line;
+- libpq's connection error (its lines) is one record.
+
+Under CHARTERED_TEST_PG=1 (pg_server_logs) the database is PostgreSQL.
 
 usage: python3 server_logs.py BINARY SRCDIR WORKDIR
 """
@@ -27,6 +30,7 @@ import os
 import random
 import re
 import signal
+import subprocess
 import sys
 import time
 
@@ -254,6 +258,19 @@ def scenario(fmt):
 
 
 counts = {fmt: scenario(fmt) for fmt in ("json", "logfmt", "text")}
+
+# libpq's connection error (two lines from libpq: the failure, then "Is the
+# server running...?") is one record, whole
+for fmt in ("json", "logfmt"):
+    r = subprocess.run([BIN, "serve", "--host", "127.0.0.1", "--port", "0", "--log-format", fmt,
+                        "--db", "postgresql://nobody@127.0.0.1:1/none"],
+                       capture_output=True, text=True, timeout=60)
+    recs = records(fmt, r.stderr)
+    check(r.returncode == 1 and len(recs) == 1 and recs[0][0] == "server.failed" and
+          "Connection refused" in recs[0][2].get("msg", "") and
+          "Is the server running" in recs[0][2].get("msg", ""),
+          f"[{fmt}] a PostgreSQL that cannot be reached: one line, libpq's lines joined: "
+          f"{r.returncode} {r.stderr!r}")
 finish("server_logs: one log format a run (json, logfmt, text), every line a record with "
        f"time, level, event ({counts}); no password, cookie or token written; the events "
        "and the access log there; a line survives kill -9")

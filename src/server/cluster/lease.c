@@ -147,6 +147,24 @@ static void set_link(int up, const char *why)
         was_up = 1;
 }
 
+/* What the server says on a connection of this file (a warning, the
+ * "FATAL: terminating connection" of a server shutting down), through the
+ * one log as one line instead of libpq's default, raw lines on standard
+ * error. */
+static void notice(void *arg, const PGresult *res)
+{
+    (void)arg;
+    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+    srv_log_level level = sev && (!strcmp(sev, "WARNING") || !strcmp(sev, "FATAL") ||
+                                  !strcmp(sev, "PANIC")) ? SRV_LOG_WARN : SRV_LOG_DEBUG;
+    if (!srv_log_on(level))
+        return;
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(res));
+    srv_log_one_line(msg, sizeof msg);
+    srv_logf(level, "db.notice", "db=postgresql link=lease %s", msg);
+}
+
 /* ---- on the thread ------------------------------------------------------------ */
 
 static PGconn *pc;
@@ -190,6 +208,7 @@ static int connect_db(void)
         drop_conn(PQerrorMessage(pc));
         return -1;
     }
+    PQsetNoticeReceiver(pc, notice, NULL);
     /* two nodes starting at once may both create the table: the loser's
        error is a unique violation, and the table is there */
     PGresult *r = PQexec(pc, "CREATE TABLE IF NOT EXISTS chartered_lease ("
@@ -544,9 +563,11 @@ static PGconn *loop_conn(char *why, size_t n)
     lpc = PQconnectdbParams(keys, vals, 1);
     if (PQstatus(lpc) != CONNECTION_OK) {
         snprintf(why, n, "the database is unreachable (%s)", PQerrorMessage(lpc));
+        srv_log_one_line(why, n);
         PQfinish(lpc);
         lpc = NULL;
-    }
+    } else
+        PQsetNoticeReceiver(lpc, notice, NULL);
     return lpc;
 }
 

@@ -605,7 +605,8 @@ int srv_log_lws_levels(void)
 void srv_log_one_line(char *s, size_t cap)
 {
     /* libpq's messages are several lines ("FATAL:  ...\nDETAIL:  ..."):
-       each line break, with the blanks around it, becomes "; " */
+       each line break, with the blanks around it, becomes "; " (a space
+       before an indented line) */
     char *out = malloc(cap ? cap : 1);
     if (!out || !cap) {
         free(out);
@@ -616,10 +617,17 @@ void srv_log_one_line(char *s, size_t cap)
         if (*p == '\n' || *p == '\r') {
             while (k && (out[k - 1] == ' ' || out[k - 1] == '\t'))
                 k--;
+            while (*p == '\n' || *p == '\r')
+                p++;
+            /* an indented line that starts in lower case goes on the
+               sentence before it (libpq's "terminated abnormally\n\tbefore
+               or while ..."): a space */
+            int goes_on = *p == ' ' || *p == '\t';
             while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
                 p++;
             if (*p && k) {
-                out[k++] = ';';
+                if (!goes_on || (*p >= 'A' && *p <= 'Z')) /* a sentence of its own */
+                    out[k++] = ';';
                 out[k++] = ' ';
             }
             continue;

@@ -62,7 +62,8 @@ static void notice(void *arg, const PGresult *res)
 {
     (void)arg;
     const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-    srv_log_level level = sev && !strcmp(sev, "WARNING") ? SRV_LOG_WARN : SRV_LOG_DEBUG;
+    srv_log_level level = sev && (!strcmp(sev, "WARNING") || !strcmp(sev, "FATAL") ||
+                                  !strcmp(sev, "PANIC")) ? SRV_LOG_WARN : SRV_LOG_DEBUG;
     if (!srv_log_on(level))
         return;
     char msg[600];
@@ -71,14 +72,29 @@ static void notice(void *arg, const PGresult *res)
     srv_logf(level, "db.notice", "db=postgresql %s", msg);
 }
 
-/* The link was lost (a class DB_LOST error): said once until it is back. */
+/* The link was lost (a class DB_LOST error) and is back. The server has a
+ * few connections (the loop's, the writer's, the mailer's), each finding out
+ * when it is next used: the log says "db.lost" when the first of them is
+ * lost and "db.reconnected" when the last is back, not a line each. */
+static int links_lost; /* connections lost now (atomic) */
+
 static void lost(pg_conn *p)
 {
     if (p->lost)
         return;
     p->lost = 1;
-    srv_logf(SRV_LOG_WARN, "db.lost", "db=postgresql the link to the database is lost: %s",
-            p->h.err);
+    if (__atomic_fetch_add(&links_lost, 1, __ATOMIC_ACQ_REL) == 0)
+        srv_logf(SRV_LOG_WARN, "db.lost", "db=postgresql the link to the database is lost: %s",
+                 p->h.err);
+}
+
+static void found(pg_conn *p)
+{
+    if (!p->lost)
+        return;
+    p->lost = 0;
+    if (__atomic_sub_fetch(&links_lost, 1, __ATOMIC_ACQ_REL) == 0)
+        srv_logf(SRV_LOG_INFO, "db.reconnected", "db=postgresql connected to the database again");
 }
 
 static int set_err(pg_conn *p, PGresult *res)
@@ -136,10 +152,7 @@ static int link_up(pg_conn *p)
     PQreset(p->pg);
     if (PQstatus(p->pg) == CONNECTION_OK) {
         PQsetNoticeReceiver(p->pg, notice, NULL);
-        if (p->lost)
-            srv_logf(SRV_LOG_INFO, "db.reconnected", "db=postgresql connected to the database "
-                    "again");
-        p->lost = 0;
+        found(p);
         srv_metrics_inc(SRV_M_DB_RECONNECTS, 1);
         return session_settings(p);
     }
@@ -430,6 +443,8 @@ static int pq_writable(db_conn *c, char *why, size_t n)
 
 static void pq_close(db_conn *c)
 {
+    if (PG(c)->lost) /* no longer counted among the lost */
+        __atomic_sub_fetch(&links_lost, 1, __ATOMIC_ACQ_REL);
     PQfinish(PG(c)->pg);
     free(c);
 }
