@@ -19,7 +19,8 @@ item 2; docs/deploy.md "Metrics") against `chartered serve` over real sockets:
    move; the WebSocket gauge 1 while connected, then 0; one more finished
    game in memory; no database error. On PostgreSQL (pg_server_metrics), the
    server's connections are then cut: the lost link and the reconnection
-   are counted, and a game is made again.
+   are counted, and a game is made again; a cluster node (--cluster on)
+   puts node="NAME" on every series.
 3. A server with --metrics-listen and no token: the separate address answers
    without one, and the main port's /metrics is 404 (not served there).
 
@@ -299,6 +300,21 @@ try:
     check(st == 404, f"whatever the token: {st}")
 finally:
     srv2.stop()
+
+# ---- a cluster node (PostgreSQL): its name on every series --------------------
+if pg_mode():
+    MPORT3 = free_port()
+    srv3 = Server(BIN, db, extra=["--cluster", "on", "--node", "metrics-a",
+                                  "--metrics-listen", f"127.0.0.1:{MPORT3}"]).start()
+    try:
+        st, text, _ = scrape(MPORT3, token=None)
+        s3 = parse(text)
+        check(st == 200 and s3 and all('node="metrics-a"' in k[1] for k in s3),
+              f"a cluster node puts node=\"metrics-a\" on every series: {st} "
+              f"{[k for k in s3 if 'node=' not in k[1]][:3]}")
+        promtool(text, "a cluster node's text")
+    finally:
+        srv3.stop()
 
 # a bad address or token file stops the start
 bad = subprocess.run([BIN, "serve", "--port", "0", "--db", os.path.join(WORK, "b.db"),
