@@ -119,7 +119,8 @@ try {
       const pend = await text(page, '#merger-pending');
       check(pend === fill(l, 'dlg.pending', { list: `${por} (f80)` }), `${l} ${vw}: what is still to merge ("${pend}")`);
       const next = await text(page, '#merger-next');
-      check(next && next.includes(fill(l, 'merge.plan_step', { b: tea, vb: 'f110', a: por, va: 'f80' })) && next.includes(fill(l, 'merge.plan_survivor', { b: tea, value: 'f190' })), `${l} ${vw}: what follows this pair ("${next}")`);
+      check(next && next.includes(fill(l, 'merge.plan_step', { b: tea, vb: 'f110', a: por, va: 'f80' })) && next.includes(fill(l, 'merge.plan_survivor', { b: tea, value: 'f190' }))
+        && next.includes(fill(l, 'merge.plan_sell_then', { company: por, list: '' }).slice(0, -1).trim()) && next.includes(item(1, 'f80', 'f80')), `${l} ${vw}: what follows this pair, its sale then ("${next}")`);
       const cells = await page.$$eval('#merger-holders tbody tr', (rs) => rs.map((r) => [r.dataset.seat, [...r.querySelectorAll('td[data-company]')].map((td) => [td.dataset.company, td.textContent])]));
       const cell = (seat, co) => ((cells.find(([s]) => s === String(seat)) || [0, []])[1].find(([c]) => c === co) || [0, ''])[1];
       check(cell(0, 'Gunpowder').includes(fill(l, 'merge.sell_now', { amount: 'f100' })) && cell(2, 'Gunpowder').includes(fill(l, 'merge.sell_now', { amount: 'f50' }))

@@ -98,14 +98,15 @@ function afterText({ nm }, s) {
 
 // One plan of the engine (a choice's outcome): the credit, each pair with
 // what its holders' stocks sell for, then the survivor or the choice left,
-// and the builder's payout.
-function planNodes(ctx, plan, { payout = true } = {}) {
+// and the builder's payout. selling: the plan's first pair is being sold
+// now (its sales are "now", the others' "then").
+function planNodes(ctx, plan, { payout = true, selling = false } = {}) {
   const { page, ga, nm } = ctx;
   const out = [];
   if (plan.credited) out.push(t('merge.plan_credit', { c: nm(plan.credited), from: money(plan.credited_from), to: money(plan.credited_value) }), ' ');
   const steps = plan.steps.map((s, i) => h('li', { class: 'merger-step', dataset: { absorbed: s.absorbed, absorber: s.absorber } },
     t('merge.plan_step', { b: nm(s.absorber), vb: money(s.absorber_value), a: nm(s.absorbed), va: money(s.absorbed_value) }), ' ', afterText(ctx, s), ' ',
-    sales(ctx, s, i === 0 && page.view.turn.phase === 'merge-sell')));
+    sales(ctx, s, selling && i === 0)));
   if (steps.length) out.push(h('ol', { class: 'merger-steps small' }, steps));
   if (plan.choose.length) {
     out.push(h('span', { class: 'merger-choose' }, t('merge.plan_choose', {
