@@ -26,7 +26,14 @@ for ((k = 0; k < CHUNKS; k++)); do
         done
     done
     [ -n "$done_all" ] && continue
-    rm -rf "$ROOT/seed-$s"
+    # only this run's unfinished figures: two loops over other editions may
+    # share ROOT and seeds (removing the whole seed-S/ deleted the other
+    # loop's games under way, and its arena then failed)
+    for ed in $EDITIONS; do
+        for f in $FIGURES; do
+            [ -f "$ROOT/seed-$s/$ed-$f/summary.json" ] || rm -rf "$ROOT/seed-$s/$ed-$f" "$ROOT/seed-$s/$ed-$f.txt"
+        done
+    done
     GAMES=$CHUNK SEED=$s OUT="$ROOT/seed-$s" EDITIONS="$EDITIONS" FIGURES="$FIGURES" \
         bash "$here/strength.sh" "$BIN"
 done

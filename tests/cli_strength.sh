@@ -61,3 +61,19 @@ mkdir -p "$TMP/bad/x-2" && echo '{"run":' >"$TMP/bad/x-2/summary.json"
 python3 "$ROOT/bench/strength-total.py" "$TMP/bad" >"$TMP/total" 2>&1 && fail "broken summary accepted"
 grep -q "not an arena summary" "$TMP/total" || fail "broken summary: no reason"
 ok "bad input refused"
+
+# bench/strength-chunks.sh: loops over other editions share ROOT and seeds;
+# a loop starting a chunk keeps the other editions' figures of that seed
+# (it removed the whole seed-S/, and with it another loop's finished or
+# running games)
+for ed in golden-age amsterdam; do
+    CHUNKS=1 CHUNK=4 SEED=1 EDITIONS=$ed FIGURES=1 JOBS=2 ROOT="$TMP/chunks" \
+        bash "$ROOT/bench/strength-chunks.sh" "$BIN" >"$TMP/out-c-$ed" 2>&1 ||
+        { cat "$TMP/out-c-$ed" >&2; fail "strength-chunks.sh for $ed"; }
+done
+for ed in golden-age amsterdam; do
+    [ -f "$TMP/chunks/seed-1/$ed-1/summary.json" ] || fail "strength-chunks.sh lost the $ed chunk of seed 1"
+done
+python3 "$ROOT/bench/strength-total.py" "$TMP/chunks" >"$TMP/total" 2>&1 || { cat "$TMP/total" >&2; fail "chunks total"; }
+[ "$(grep -cE '^(amsterdam|golden-age) +1 4 +greedy ' "$TMP/total")" = 2 ] || { cat "$TMP/total" >&2; fail "chunks: not both editions"; }
+ok "strength-chunks.sh keeps another edition's chunk of the same seed"
