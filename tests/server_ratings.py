@@ -12,7 +12,8 @@ and the limit of turn-based games of `chartered serve`, over real sockets
 2. Unrated games: anke against a bot, and anke and bram in a practice game
    (chosen seed), both played to the end: no rating moves, the profiles list
    them as unrated. A game in play is not listed as finished.
-3. Rematch: bram proposes one (201) and anke gets the same game (200);
+3. Rematch: bram proposes one (201, pending: anke is asked), anke's own
+   proposal is her yes and it starts; bram asking again gets it (200);
    cato (not a player) 403, nobody 401, a game in play 409. The new game
    has anke and bram in their seats and is in play; the old game's frames
    and summary name it; "My games" lists it for both, with whose turn it is.
@@ -247,11 +248,14 @@ try:
 
     # 3. rematch
     st, r = http_json(P, "POST", f"/api/games/{g1}/rematch", {}, cookie=bram)
-    check(st == 201 and r.get("created") is True, f"bram proposes a rematch: {st} {r}")
-    g2 = r.get("id")
+    check(st == 201 and r.get("status") == "pending", f"bram proposes a rematch: {st} {r}")
     st, r2 = http_json(P, "POST", f"/api/games/{g1}/rematch", {}, cookie=anke)
-    check(st == 200 and r2.get("id") == g2 and r2.get("created") is False,
-          f"anke gets the same rematch: {st} {r2}")
+    check(st == 200 and r2.get("status") == "started" and r2.get("id") == r.get("id"),
+          f"anke proposing it too accepts it: it starts: {st} {r2}")
+    g2 = r2.get("rematch")
+    st, r3 = http_json(P, "POST", f"/api/games/{g1}/rematch", {}, cookie=bram)
+    check(st == 200 and r3.get("rematch") == g2 and r3.get("created") is False,
+          f"bram then gets the same rematch: {st} {r3}")
     st, r = http_json(P, "POST", f"/api/games/{g1}/rematch", {}, cookie=cato)
     check(st == 403, f"cato did not play: {st} {r}")
     st, r = http_json(P, "POST", f"/api/games/{g1}/rematch", {})

@@ -186,6 +186,8 @@ static const opt_def opts[] = {
      "30", "5", "a mail the relay refused is tried again after this long (at least 0.1)"},
     {"mail-scan-seconds", "S", K_SECONDS, 0, 10000000, NULL, "CHARTERED_MAIL_SCAN_SECONDS",
      "30", "5", "how often the mail queue is looked through (at least 0.1)"},
+    {"rematch-seconds", "S", K_SECONDS, 1, 10000000, NULL, "CHARTERED_REMATCH_SECONDS", "600",
+     "60", "a live game's rematch offer waits this long for every person's answer"},
     {"loop-stats", "FILE", K_TEXT, 0, 0, NULL, "CHARTERED_LOOP_STATS", "", "/tmp/loop.txt",
      "write an account of the event loop's time to FILE at the stop (docs/performance.md)"},
 };

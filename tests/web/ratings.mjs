@@ -8,8 +8,9 @@
 // same session, as a second tab would be) while the game page follows. At
 // the end: both profile pages show a rating for Building Amsterdam (with the
 // provisional mark) where there was none, and list the game with its replay
-// link; the leaderboard lists both; the result box offers the rematch, whose
-// click opens the new game of the same two people. Screenshots of the
+// link; the leaderboard lists both; the result box offers the rematch: one
+// proposes it, the other accepts it in theirs, and the new game of the same
+// two people opens. Screenshots of the
 // profile, the leaderboard, the lobby's finished games and the result box go
 // to $CH_ARTIFACTS.
 import { chromium } from 'playwright-core';
@@ -142,10 +143,16 @@ try {
   check(names.includes(A.user) && names.includes(B.user), `the leaderboard lists both (${names.join(', ')})`);
   await shot(A.page, 'ratings-03-leaderboard');
 
-  // the rematch: one click on the result box
+  // the rematch: proposed by one click on the result box, then accepted by
+  // the other person in theirs (each person is asked: rematch.js); both are
+  // taken to the new game
   await B.page.goto(`${BASE}/#/play/${gid}`);
   await B.page.waitForSelector('#rematch', { timeout: 30000 });
   await B.page.click('#rematch');
+  await B.page.waitForSelector('#rematch-offer', { timeout: 30000 });
+  await A.page.goto(`${BASE}/#/play/${gid}`);
+  await A.page.waitForSelector('#rematch-accept', { timeout: 30000 });
+  await A.page.click('#rematch-accept');
   await B.page.waitForFunction((old) => /#\/play\/[0-9a-f]{16}$/.test(location.hash) && !location.hash.includes(old), gid, { timeout: 30000 });
   const newId = B.page.url().split('/').pop();
   // Once in a local run this request on a kept-alive connection idle for the

@@ -7,8 +7,9 @@
 //   - an opt-in browser notification on this device (the Notifications API)
 //     when a game becomes this person's turn, unless that game is the page
 //     being looked at.
-// The same poll reads GET /api/challenges ("Challenges"): incoming
-// challenges count in the badge too, the lobby lists them (onChallenges),
+// The same poll reads GET /api/challenges ("Challenges") and
+// GET /api/rematches ("Rematch"): incoming challenges and the rematch offers
+// one is asked count in the badge too, the lobby lists them (onChallenges),
 // and a new one gets an opt-in notification.
 // A light poll rather than a message on every connection: the lobby and
 // profile pages hold no WebSocket, and the read is a short indexed one.
@@ -44,6 +45,9 @@ export function onChallenges(f) {
 }
 
 // Challenges are between accounts: a guest or no session has none (401).
+// Rematch offers (GET /api/rematches, "Rematch") are for guests too: the
+// ones this person is asked count in the badge and are listed with the
+// challenges (chall.rematches).
 async function refreshChallenges() {
   let next;
   try {
@@ -52,8 +56,16 @@ async function refreshChallenges() {
     if (e.status !== 401) return;
     next = { incoming: [], outgoing: [] };
   }
-  const ids = new Set(next.incoming.map((c) => c.id));
+  try {
+    next.rematches = (await api('GET', '/api/rematches')).offers
+      .filter((o) => o.status === 'pending' && o.mine === 'ask');
+  } catch (e) {
+    if (e.status !== 401 && chall) next.rematches = chall.rematches || [];
+    else next.rematches = [];
+  }
+  const ids = new Set([...next.incoming.map((c) => c.id), ...next.rematches.map((o) => o.id)]);
   if (challIds) for (const c of next.incoming) if (!challIds.has(c.id)) notifyChallenge(c);
+  if (challIds) for (const o of next.rematches) if (!challIds.has(o.id)) notifyRematch(o);
   challIds = ids;
   chall = next;
   drawBadge();
@@ -98,7 +110,7 @@ export function mountBadge(el) {
 function drawBadge() {
   if (!badgeEl) return;
   const n = games ? games.filter((g) => g.your_turn).length : 0;
-  const c = chall ? chall.incoming.length : 0;
+  const c = chall ? chall.incoming.length + (chall.rematches || []).length : 0;
   badgeEl.textContent = n + c ? String(n + c) : '';
   badgeEl.hidden = !(n + c);
   const title = [n ? t('nav.badge_title', { n }) : '', c ? t('nav.badge_challenges', { n: c }) : '']
@@ -155,6 +167,14 @@ function notifyChallenge(c) {
   notify(t('notify.challenge', { name: c.from }), {
     body: t('notify.challenge_body', { name: c.from, edition: t(`edition.${ed}`, { _default: ed || '' }) }),
     tag: `challenge-${c.id}`, icon: '/icon-192.png', data: { url: '/#/' },
+  });
+}
+
+// A rematch offer: answered in the old game's end screen or the lobby.
+function notifyRematch(o) {
+  notify(t('notify.rematch', { name: o.by }), {
+    body: t('notify.rematch_body', { name: o.by, edition: t(`edition.${o.edition}`, { _default: o.edition }) }),
+    tag: `rematch-${o.id}`, icon: '/icon-192.png', data: { url: `/#/play/${o.game}` },
   });
 }
 

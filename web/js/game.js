@@ -556,7 +556,8 @@ export class GamePage {
     const v = this.view;
     const phase = v.turn.phase;
     this.el.decision.hidden = false;
-    if (this.frame.status === 'over' || v.turn.over) {
+    // an abandoned game ends too: its end screen offers the rematch
+    if (this.frame.status === 'over' || this.frame.status === 'abandoned' || v.turn.over) {
       // the end screen comes first, above the board
       if (this.el.boardWrap.previousSibling !== this.el.decision) this.el.boardWrap.before(this.el.decision);
       E.appendChild(this.resultBox());
@@ -874,6 +875,15 @@ export class GamePage {
 
   resultBox() {
     const r = this.frame.result;
+    if (this.frame.status === 'abandoned') {
+      // ended with nobody at the table: no result, no winner, not rated
+      // (docs/protocol.md, "Abandoned games"); the same people may play again
+      const box = h('div', { class: 'result endscreen', id: 'result' }, h('h2', {}, t('ui.game_abandoned')),
+        h('p', { class: 'small', id: 'end-abandoned' }, t('ui.game_abandoned_note')));
+      const rematch = rematchBox(this);
+      if (rematch) box.appendChild(rematch);
+      return box;
+    }
     const box = h('div', { class: 'result endscreen', id: 'result' }, h('h2', {}, t('ui.game_over')));
     if (r && r.parts) box.appendChild(this.endTable(r));
     else if (r && r.scores) {

@@ -57,7 +57,8 @@ export class LobbyPage {
     if (!C) return;
     const c = this.challenges || { incoming: [], outgoing: [] };
     clear(C);
-    C.hidden = !c.incoming.length && !c.outgoing.length;
+    const rem = c.rematches || [];
+    C.hidden = !c.incoming.length && !c.outgoing.length && !rem.length;
     if (C.hidden) return;
     const what = (x) => {
       const s = x.settings || {};
@@ -78,6 +79,22 @@ export class LobbyPage {
         h('div', { class: 'row-buttons' },
           h('button', { type: 'button', class: 'primary small challenge-accept', onclick: () => act(x, 'accept') }, t('challenge.accept')),
           h('button', { type: 'button', class: 'small challenge-decline', onclick: () => act(x, 'decline') }, t('challenge.decline')))));
+    }
+    // rematch offers this person is asked (rematch.js; "Rematch")
+    for (const o of rem) {
+      const answer = async (verb) => {
+        try {
+          const r = await api('POST', `/api/rematches/${o.id}/${verb}`, {});
+          if (r.status === 'started' && r.link) { location.hash = r.link.replace(/^\/?#/, '#'); return; }
+        } catch (e) { toast(e.message, 'error'); }
+        refreshMyGames();
+      };
+      C.appendChild(h('div', { class: 'game-row rematch-in', dataset: { offer: o.id } },
+        h('div', {}, h('b', {}, t('rematch.asked', { name: o.by })), ' · ', t(`edition.${o.edition}`, { _default: o.edition }), ' · ',
+          h('a', { href: `#/play/${o.game}` }, t('rematch.old_game'))),
+        h('div', { class: 'row-buttons' },
+          h('button', { type: 'button', class: 'primary small rematch-accept', onclick: () => answer('accept') }, t('rematch.accept')),
+          h('button', { type: 'button', class: 'small rematch-decline', onclick: () => answer('decline') }, t('rematch.decline')))));
     }
     for (const x of c.outgoing) {
       C.appendChild(h('div', { class: 'game-row challenge-out', dataset: { challenge: x.id } },

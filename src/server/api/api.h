@@ -29,8 +29,11 @@ enum { SRV_PROFILE_PLAYER = 1, SRV_PROFILE_BOARD, SRV_PROFILE_MINE, SRV_PROFILE_
 int srv_profile_want(struct lws *wsi, const char *rest, int is_post, struct srv_read *r);
 /* On the writer thread: the page r asked for, into r->profile (reads.c). */
 void srv_profile_read_db(db_conn *db, struct srv_read *r);
-/* POST /api/games/ID/rematch. */
+/* POST /api/games/ID/rematch (rematch.c). */
 int srv_rematch(struct lws *wsi, srv_game *old);
+/* GET /api/rematches, POST /api/rematches/ID/accept|decline (rematch.c): 1
+ * when `rest` is one of them. */
+int srv_rematch_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* GET /api/games/ID/position: the position as the request's session may see it (position_api.c). */
 int srv_position_api(struct lws *wsi, srv_game *g);
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,

@@ -522,6 +522,9 @@ static int route(struct lws *wsi, srv_pss *pss, const char *url)
     int orc; /* reports and moderation (moderation_api.c) */
     if (srv_moderation_route(wsi, rest, pss->is_post, &orc))
         return orc;
+    int rrc; /* rematch offers and their answers (rematch.c) */
+    if (srv_rematch_route(wsi, rest, pss->is_post, &rrc))
+        return rrc;
     int prc; /* players, leaderboards, "My games" (profile_api.c) */
     if (srv_profile_route(wsi, rest, pss->is_post, &prc, pss))
         return prc;
