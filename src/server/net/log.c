@@ -31,7 +31,7 @@
 
 #include "net/net.h"
 
-#define LINE_MAX_BYTES 8192   /* a line; a longer one is cut (values marked "...") */
+#define LINE_MAX_BYTES 8192   /* a line; a longer one has its values cut ("...") */
 #define VALUE_MAX 1024        /* one field's value before escaping */
 #define FIELDS_MAX 16
 
@@ -85,6 +85,7 @@ typedef struct line {
     char buf[LINE_MAX_BYTES];
     size_t n;
     int full;
+    size_t cap;               /* bytes of a value or message written, then "..." */
 } line;
 
 static void put(line *l, const char *s, size_t k)
@@ -127,6 +128,10 @@ static void put_escaped(line *l, const char *s, int quoted)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
+        if ((size_t)(p - (const unsigned char *)s) >= l->cap) {
+            puts_(l, "...");
+            return;
+        }
         char esc[8];
         if (*p == '"' && quoted) {
             puts_(l, "\\\"");
@@ -164,7 +169,7 @@ static void put_escaped(line *l, const char *s, int quoted)
  * non-ASCII character and is not empty; else quoted. */
 static void put_logfmt_value(line *l, const char *v)
 {
-    int bare = *v != 0;
+    int bare = *v != 0 && strlen(v) <= l->cap;
     for (const unsigned char *p = (const unsigned char *)v; *p && bare; p++)
         if (*p <= ' ' || *p == '=' || *p == '"' || *p == '\\' || *p >= 0x7f)
             bare = 0;
@@ -376,12 +381,11 @@ static void stamp(char out[32])
     snprintf(out + k, 32 - k, ".%03dZ", (int)(ts.tv_nsec / 1000000));
 }
 
-/* The line of (level, event, msg, fields) in the format chosen. */
-static void format_line(line *l, srv_log_level level, const char *event, const char *msg,
-                        const field *fs, int nf)
+/* The line of (level, event, msg, fields) in the format chosen, each value
+ * cut at l->cap bytes. */
+static void format_once(line *l, const char *t, srv_log_level level, const char *event,
+                        const char *msg, const field *fs, int nf)
 {
-    char t[32];
-    stamp(t);
     const char *lv = level_name[level];
     l->n = 0;
     l->full = 0;
@@ -443,32 +447,28 @@ static void format_line(line *l, srv_log_level level, const char *event, const c
         }
         break;
     }
-    if (l->full) {
-        /* cut: still one whole line (a JSON line still parses: the cut
-           falls inside a value only when the value is the last thing) */
-        if (L.format == SRV_LOG_JSON) {
-            /* the cut may fall anywhere: end the line as a valid object
-               saying it was cut, dropping the rest */
-            l->n = 0;
-            l->full = 0;
-            puts_(l, "{\"time\":\"");
-            puts_(l, t);
-            puts_(l, "\",\"level\":\"");
-            puts_(l, lv);
-            puts_(l, "\",\"event\":");
-            put_json_string(l, event);
-            puts_(l, ",\"cut\":true");
-            if (msg && *msg && strlen(msg) < LINE_MAX_BYTES / 2) {
-                puts_(l, ",\"msg\":");
-                put_json_string(l, msg);
-            }
-            puts_(l, "}");
-        } else {
-            memcpy(l->buf + l->n, "...", 3);
-            l->n += 3;
-        }
-    } else if (L.format == SRV_LOG_JSON)
+    if (!l->full && L.format == SRV_LOG_JSON)
         puts_(l, "}");
+}
+
+static void format_line(line *l, srv_log_level level, const char *event, const char *msg,
+                        const field *fs, int nf)
+{
+    char t[32];
+    stamp(t);
+    l->cap = (size_t)-1;
+    format_once(l, t, level, event, msg, fs, nf);
+    if (l->full) {
+        /* too long (values of control characters are escaped six bytes
+           each): written again with each value and the message cut so that
+           the whole fits, every quote closed */
+        l->cap = (LINE_MAX_BYTES - 1600) / (((size_t)nf + 1) * 6 + 6);
+        format_once(l, t, level, event, msg, fs, nf);
+        if (l->full) { /* cannot happen with keys of at most 39 bytes: "..." each */
+            l->cap = 0;
+            format_once(l, t, level, event, msg, fs, nf);
+        }
+    }
     l->buf[l->n++] = '\n';
 }
 
@@ -613,7 +613,7 @@ void srv_log_one_line(char *s, size_t cap)
         return;
     }
     size_t k = 0;
-    for (const char *p = s; *p && k + 3 < cap;) {
+    for (const char *p = s; *p && k + 1 < cap;) {
         if (*p == '\n' || *p == '\r') {
             while (k && (out[k - 1] == ' ' || out[k - 1] == '\t'))
                 k--;
@@ -625,7 +625,7 @@ void srv_log_one_line(char *s, size_t cap)
             int goes_on = *p == ' ' || *p == '\t';
             while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
                 p++;
-            if (*p && k) {
+            if (*p && k && k + 3 < cap) {
                 if (!goes_on || (*p >= 'A' && *p <= 'Z')) /* a sentence of its own */
                     out[k++] = ';';
                 out[k++] = ' ';
