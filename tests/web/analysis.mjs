@@ -89,6 +89,8 @@ try {
   const mx = await page.$eval(`#analysis-graph .moment-mark[data-rank="${m.rank}"] circle`, (c) => +c.getAttribute('cx'));
   check(Math.abs(now - mx) < 0.5, `the graph's position line is at the moment (${now} vs ${mx})`);
   await shot(page, 'moment');
+  // the panel alone (docs/screenshots/analysis.png is a copy)
+  await (await page.$('#analysis')).screenshot({ path: path.join(ART, 'analysis-panel.png') });
 
   // a click on the graph's left edge: the first move
   const box = await (await page.$('#analysis-graph')).boundingBox();
