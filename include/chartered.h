@@ -543,6 +543,7 @@ typedef struct ch_merge_step {
     int16_t value_after;             /* the survivor's value after it (capped)    */
     int8_t flag;                     /* the seat holding the absorbed one's flag,
                                         -1 none (The Golden Age)                  */
+    int32_t flag_sale;               /* what that flag is sold for (0: none)      */
     int8_t stocks[CH_MAX_PLAYERS];   /* each seat's stocks of the absorbed one,
                                         -1 where p may not see them              */
 } ch_merge_step;
@@ -557,6 +558,7 @@ typedef struct ch_merger_plan {
     int8_t pair_absorbed[CH_MAX_NEIGH * (CH_MAX_NEIGH - 1)], pair_absorber[CH_MAX_NEIGH * (CH_MAX_NEIGH - 1)];
     int survivor;          /* the last company standing, -1 while choose is set  */
     int survivor_flag;     /* the seat holding the survivor's flag, -1 none       */
+    int survivor_flag_worth; /* what that flag scores at final_value (0: none)    */
     int final_value;       /* the survivor's final value (whatever the choices)   */
     int builder;           /* who is paid final_value, once, when the last pair is
                               done (Rulebook "C. Merging" step 8; R-24; G-15)      */

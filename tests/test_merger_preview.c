@@ -197,7 +197,7 @@ static void refusals(void **s)
 }
 
 /* ---- the property: every preview is what the engine does ----------------- */
-static int checked_choices, checked_now, checked_pairs, checked_sales, checked_ga;
+static int checked_choices, checked_now, checked_pairs, checked_sales, checked_ga, checked_flags;
 
 /* Play the merger st is in (after the previewed move, if any) to its end
  * with random choices, checking it against pl: the pairs before any choice
@@ -287,6 +287,13 @@ static void follow(const ch_state *before, const ch_state *start, const ch_merge
         for (int i = 0; i < pl->nsteps; i++)
             assert_int_equal(c->co[pl->step[i].absorbed].on_chart, 0);
         assert_int_equal(pl->survivor_flag, c->co[pl->survivor].flag - 1);
+        if (pl->survivor_flag >= 0) {
+            /* the survivor's flag scores what the end's breakdown says */
+            ch_score_part parts[CH_MAX_PLAYERS];
+            assert_int_equal(ch_score_parts(c, parts), CH_OK);
+            assert_int_equal(parts[pl->survivor_flag].flags[pl->survivor], pl->survivor_flag_worth);
+            checked_flags++;
+        }
         /* each player's money over the whole merger */
         for (int q = 0; q < c->nplayers; q++) {
             int32_t want = sales[q] + (q == pl->builder ? pl->final_value : 0);
@@ -300,7 +307,9 @@ static void follow(const ch_state *before, const ch_state *start, const ch_merge
                         assert_int_equal(s->stocks[q], -1);
                     want += before->pl[q].stock[s->absorbed] * s->absorbed_value;
                     if (s->flag == q)
-                        want += 4 * s->absorbed_value;
+                        want += s->flag_sale;
+                    else
+                        assert_true(s->flag >= 0 || s->flag_sale == 0);
                     checked_ga++;
                 }
             assert_int_equal(c->pl[q].cash - before->pl[q].cash, want);
@@ -368,8 +377,9 @@ static void random_games(void **s)
     }
     free(st);
     print_message("checked %d choices, %d mergers as they stand, %d pairs, %d sales, "
-                  "%d Golden Age holdings (%d of its credits)\n",
-                  checked_choices, checked_now, checked_pairs, checked_sales, checked_ga, ga_credits);
+                  "%d Golden Age holdings (%d of its credits), %d survivors' flags\n",
+                  checked_choices, checked_now, checked_pairs, checked_sales, checked_ga, ga_credits,
+                  checked_flags);
     assert_true(checked_choices > 50);
     assert_true(checked_pairs > 20);
     assert_true(checked_sales > 20);

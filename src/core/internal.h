@@ -22,6 +22,9 @@
 #define BA_REFRESH_COST 100
 #define BA_ACTION_COST 100
 #define BA_ROOF_DELTA (-50)
+/* The Golden Age: a flag counts as four stocks of its enterprise, at the end
+ * and when the enterprise is absorbed (RULINGS.md "Merger"; scores.c). */
+#define GA_FLAG_STOCKS 4
 #define BA_MAX_OFFERS 10     /* Coopmanscappen                                 */
 #define BA_LOOK 10           /* Veilinge options 3 and 4                       */
 #define BA_AUCTION_STEP 10

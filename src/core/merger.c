@@ -138,7 +138,7 @@ static void liquidate(ch_state *st, int a)
         }
     }
     if (st->co[a].flag) {
-        bank_pays(st, st->co[a].flag - 1, 4 * v);
+        bank_pays(st, st->co[a].flag - 1, GA_FLAG_STOCKS * v);
         st->co[a].flag = 0; /* the flag is gone for good */
     }
 }
@@ -256,6 +256,7 @@ static void preview_pair(ch_state *w, const ch_state *st, int p, int a, int b,
     s->absorber_value = w->co[b].value;
     s->value_after = clamp_value(w, w->co[b].value + w->co[a].value);
     s->flag = (int8_t)(w->co[a].flag ? w->co[a].flag - 1 : -1);
+    s->flag_sale = s->flag >= 0 ? GA_FLAG_STOCKS * s->absorbed_value : 0;
     for (int q = 0; q < CH_MAX_PLAYERS; q++)
         s->stocks[q] = q < st->nplayers ? seen_stocks(st, p, q, a) : 0;
     w->co[b].value = (int16_t)s->value_after;
@@ -288,6 +289,7 @@ static void preview_walk(ch_state *w, const ch_state *st, int p, ch_merger_plan 
     }
     out->survivor = __builtin_ctz(w->m_set);
     out->survivor_flag = (int8_t)(w->co[out->survivor].flag ? w->co[out->survivor].flag - 1 : -1);
+    out->survivor_flag_worth = out->survivor_flag >= 0 ? GA_FLAG_STOCKS * out->final_value : 0;
 }
 
 int ch_merger_preview(const ch_state *st, int p, const ch_move *m, ch_merger_plan *out)

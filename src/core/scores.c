@@ -25,7 +25,7 @@ int ch_score_parts(const ch_state *st, ch_score_part parts[CH_MAX_PLAYERS])
             if (ga && st->co[c].on_chart && st->co[c].flag == p + 1) {
                 /* The Golden Age: a flag is worth four stocks (printed
                  * rulebook "End of the game") */
-                o->flags[c] = 4 * st->co[c].value;
+                o->flags[c] = GA_FLAG_STOCKS * st->co[c].value;
                 s += o->flags[c];
             }
         }

@@ -54,6 +54,8 @@ static void put_plan(chx_buf *b, const ch_state *st, const ch_merger_plan *pl)
         chx_buf_int(b, s->value_after);
         chx_buf_puts(b, ",\"flag\":");
         put_seat(b, s->flag);
+        chx_buf_puts(b, ",\"flag_sale\":");
+        chx_buf_int(b, s->flag_sale);
         chx_buf_puts(b, ",\"stocks\":[");
         for (int q = 0; q < st->nplayers; q++) {
             if (q)
@@ -84,6 +86,8 @@ static void put_plan(chx_buf *b, const ch_state *st, const ch_merger_plan *pl)
     put_company(b, st, pl->survivor);
     chx_buf_puts(b, ",\"survivor_flag\":");
     put_seat(b, pl->survivor_flag);
+    chx_buf_puts(b, ",\"survivor_flag_worth\":");
+    chx_buf_int(b, pl->survivor_flag_worth);
     chx_buf_puts(b, ",\"final_value\":");
     chx_buf_int(b, pl->final_value);
     chx_buf_puts(b, ",\"builder\":");

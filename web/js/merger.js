@@ -114,7 +114,7 @@ function planNodes(ctx, plan, { payout = true, selling = false } = {}) {
   }
   else if (plan.survivor) {
     out.push(h('span', { class: 'merger-end' }, t('merge.plan_survivor', { b: nm(plan.survivor), value: money(plan.final_value) })));
-    if (plan.survivor_flag !== null) out.push(' ', t('merge.plan_survivor_flag', { name: page.seatName(plan.survivor_flag), company: nm(plan.survivor), amount: money(4 * plan.final_value) }));
+    if (plan.survivor_flag !== null) out.push(' ', t('merge.plan_survivor_flag', { name: page.seatName(plan.survivor_flag), company: nm(plan.survivor), amount: money(plan.survivor_flag_worth) }));
   }
   if (payout) out.push(' ', h('span', { class: 'merger-paid' }, plan.builder === page.seat
     ? t('merge.choice_paid', { amount: money(plan.final_value) }) : t('merge.payout_other_n', { name: page.seatName(plan.builder), amount: money(plan.final_value) })));
@@ -136,7 +136,7 @@ function sales({ page, ga, nm }, s, selling) {
   if (items.length) parts.push(t(ga ? 'merge.plan_sold_ga' : selling ? 'merge.plan_sell_now' : 'merge.plan_sell_then', { company: nm(s.absorbed), list: items.join('; ') }));
   else if (!hidden) parts.push(t('merge.plan_no_holder', { company: nm(s.absorbed) }));
   if (hidden) parts.push(t('merge.plan_hidden', { company: nm(s.absorbed) }));
-  if (s.flag !== null) parts.push(t('merge.plan_flag', { name: page.seatName(s.flag), company: nm(s.absorbed), value: money(s.absorbed_value), amount: money(4 * s.absorbed_value) }));
+  if (s.flag !== null) parts.push(t('merge.plan_flag', { name: page.seatName(s.flag), company: nm(s.absorbed), value: money(s.absorbed_value), amount: money(s.flag_sale) }));
   return h('span', { class: 'merger-sales', dataset: { company: s.absorbed } }, parts.join(' '));
 }
 
