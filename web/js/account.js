@@ -9,6 +9,7 @@ import { forgotForm } from './email.js';
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import * as S from './session.js';
+import { bannedText } from './moderation.js';
 
 // The header's account box: rendered into `el` now and whenever the session
 // changes.
@@ -93,7 +94,7 @@ export function openForm(mode, { note, closable = true } = {}) {
               : await S.guest(name.value.trim());
           close(who);
         } catch (x) {
-          err.textContent = x.message.replace(/^\d+: /, '');
+          err.textContent = bannedText(x) || x.message.replace(/^\d+: /, '');
           err.hidden = false;
         }
       } },

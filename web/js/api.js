@@ -17,6 +17,7 @@ export async function api(method, path, body) {
     const why = (data && (data.error || data.message)) || text || r.statusText;
     const err = new Error(`${r.status}: ${why}`);
     err.status = r.status;
+    err.data = data; // the whole answer (a ban's end: moderation.js)
     throw err;
   }
   return data;

@@ -12,6 +12,7 @@
 //                           the pages e-mail links open (email.js)
 //   #/rules/EDITION[/SECTION] an edition's rules, at a section (rules.js)
 //   #/learn[/EDITION/N]     the tutorial's menu, or its step N (tutorial.js)
+//   #/mod                   moderation: reports, actions, audit log (moderators; moderation.js)
 // Keeping the token in the hash means a reload rejoins the same seat, and the
 // token is never sent to the server in a request line or a Referer.
 import { h, clear } from './dom.js';
@@ -28,6 +29,7 @@ import { AccountPage } from './accountpage.js';
 import { MailLinkPage } from './email.js';
 import { RulesPage, loadCites } from './rules.js';
 import { TutorialPage } from './tutorial.js';
+import { ModerationPage, mountModLink } from './moderation.js';
 
 let page = null;
 let routeKey = null;
@@ -58,6 +60,7 @@ function renderHeader() {
   if (old) old.replaceWith(hd); else document.body.prepend(hd);
   mountAccount(document.getElementById('account'));
   mountBadge(document.getElementById('turn-badge'));
+  mountModLink(hd.querySelector('nav'));
   document.title = t('app.title');
 }
 
@@ -80,6 +83,7 @@ function route() {
   else if (parts[0] === 'reset') page = new MailLinkPage(root, { kind: 'reset', token: parts[1] });
   else if (parts[0] === 'unsubscribe') page = new MailLinkPage(root, { kind: 'unsub', token: parts[1] });
   else if (parts[0] === 'learn') page = TutorialPage(root, { edition: parts[1], n: parts[2] });
+  else if (parts[0] === 'mod') page = new ModerationPage(root);
   else if (parts[0] === 'rules') page = new RulesPage(root, { edition: parts[1], section: parts[2] });
   else page = new LobbyPage(root);
 }

@@ -2,10 +2,12 @@
 // player writes to the table, a spectator to the spectators; messages come in
 // "chat" frames (the history after a join, then each new one) and are shown
 // as text only — never as HTML: h() makes text nodes, so "<b>" stays "<b>".
-// A player may mute another seat (and unmute it) from a message's button.
+// A player may mute another seat (and unmute it) from a message's button, and
+// an account may report another person's message to the moderators (⚑).
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { who, onSession } from './session.js';
+import { reportDialog } from './moderation.js';
 
 export class ChatPanel {
   // A seat played by a guest session (the state frame's "guest"): its
@@ -68,15 +70,21 @@ export class ChatPanel {
   render() {
     clear(this.list);
     const me = this.page.frame ? this.page.frame.seat : -1;
+    const w = who() || { kind: 'none' };
     const all = [...this.msgs.values()].sort((a, b) => a.n - b.n).slice(-200);
     for (const m of all) {
       if (this.muted.has(m.seat)) continue;
       const canMute = me >= 0 && m.seat >= 0 && m.seat !== me;
+      // reports come from accounts (docs/moderation.md); not of one's own lines
+      const mine = (me >= 0 && m.seat === me && m.channel === 'table') || (!m.guest && m.name === w.name);
+      const canReport = w.kind === 'account' && !mine;
       this.list.appendChild(h('li', { dataset: { n: m.n, seat: m.seat, channel: m.channel }, class: m.channel === 'spectators' ? 'spectator' : '' },
         h('b', { class: 'chat-name' }, m.name, m.channel === 'spectators' ? ` (${t('chat.spectator')})` : '',
           m.guest || (m.channel !== 'spectators' && this.seatGuest(m.seat)) ? ` (${t('ui.guest_tag')})` : '', ': '),
         h('span', { class: 'chat-text' }, m.text),
-        canMute ? h('button', { type: 'button', class: 'small secondary chat-mute', dataset: { seat: m.seat }, title: t('chat.mute'), onclick: () => this.toggle(m.seat) }, t('chat.mute')) : null));
+        canMute ? h('button', { type: 'button', class: 'small secondary chat-mute', dataset: { seat: m.seat }, title: t('chat.mute'), onclick: () => this.toggle(m.seat) }, t('chat.mute')) : null,
+        canReport ? h('button', { type: 'button', class: 'small secondary chat-report', dataset: { n: m.n }, title: t('mod.report'), 'aria-label': t('mod.report'),
+          onclick: () => reportDialog({ game: this.page.game, n: m.n, name: m.name, text: m.text }) }, '⚑') : null));
     }
     if (this.muted.size) {
       this.list.appendChild(h('li', { class: 'muted small' }, t('chat.muted_seats', { names: [...this.muted].map((s) => this.page.seatName(s)).join(', ') }), ' ',

@@ -557,7 +557,7 @@ export class GamePage {
     const phase = v.turn.phase;
     this.el.decision.hidden = false;
     // an abandoned game ends too: its end screen offers the rematch
-    if (this.frame.status === 'over' || this.frame.status === 'abandoned' || v.turn.over) {
+    if (this.frame.status === 'over' || this.frame.status === 'abandoned' || this.frame.status === 'aborted' || v.turn.over) {
       // the end screen comes first, above the board
       if (this.el.boardWrap.previousSibling !== this.el.decision) this.el.boardWrap.before(this.el.decision);
       E.appendChild(this.resultBox());
@@ -875,11 +875,13 @@ export class GamePage {
 
   resultBox() {
     const r = this.frame.result;
-    if (this.frame.status === 'abandoned') {
-      // ended with nobody at the table: no result, no winner, not rated
-      // (docs/protocol.md, "Abandoned games"); the same people may play again
-      const box = h('div', { class: 'result endscreen', id: 'result' }, h('h2', {}, t('ui.game_abandoned')),
-        h('p', { class: 'small', id: 'end-abandoned' }, t('ui.game_abandoned_note')));
+    if (this.frame.status === 'abandoned' || this.frame.status === 'aborted') {
+      // ended with nobody at the table, or by a moderator (docs/moderation.md):
+      // no result, no winner, not rated (docs/protocol.md, "Abandoned games");
+      // the same people may play again
+      const ab = this.frame.status === 'aborted' ? 'aborted' : 'abandoned';
+      const box = h('div', { class: 'result endscreen', id: 'result' }, h('h2', {}, t(`ui.game_${ab}`)),
+        h('p', { class: 'small', id: `end-${ab}` }, t(`ui.game_${ab}_note`)));
       const rematch = rematchBox(this);
       if (rematch) box.appendChild(rematch);
       return box;

@@ -370,6 +370,7 @@ export class LobbyPage {
       O.appendChild(h('div', { class: `game-row${abandoned ? ' abandoned' : ''}`, dataset: { game: g.id } },
         h('div', {}, h('b', {}, t(`edition.${g.edition}`, { _default: g.edition })),
           abandoned ? [' · ', h('span', { class: 'tag off' }, t('status.abandoned'))] : null,
+          g.status === 'aborted' ? [' · ', h('span', { class: 'tag off' }, t('status.aborted'))] : null,
           g.finished ? [' · ', h('span', { class: 'finished' }, t('lobby.finished_on', { date: dateText(g.finished) }))] : null,
           winners ? [' · ', h('span', { class: 'winner' }, t('lobby.winner', { name: winners }))] : null, hintTag(g)),
         h('div', { class: 'muted small scores scores-line' }, g.seats.map((s, i) => who(s) + (g.scores ? ` f${g.scores[i]}` : '')).join(', ')),

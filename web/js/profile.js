@@ -5,13 +5,14 @@
 // GET /api/players/NAME (docs/protocol.md, "Players"). Another account's
 // page has "Challenge": a game of two of the edition and pace chosen
 // (POST /api/challenges, "Challenges"), answered in that person's lobby,
-// and Follow / Unfollow (following.js; "Following").
+// and Follow / Unfollow (following.js; "Following"), and Report (moderation.js).
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { who, onSession } from './session.js';
 import { refreshMyGames } from './badge.js';
 import { followButton } from './following.js';
+import { reportButton } from './moderation.js';
 
 // "1642?" for a provisional rating (lichess's mark)
 export function ratingText(r) { return `${r.rating}${r.provisional ? '?' : ''}`; }
@@ -51,7 +52,7 @@ export class ProfilePage {
     const d = this.data;
     R.appendChild(h('div', { class: 'profile', id: 'profile' },
       h('section', { class: 'panel' },
-        h('h2', { id: 'profile-name' }, d.name, ' ', followButton(d.name)),
+        h('h2', { id: 'profile-name' }, d.name, ' ', followButton(d.name), ' ', reportButton(d.name)),
         h('p', { class: 'muted' }, t('profile.since', { date: dateText(d.created) }), ' · ',
           h('span', { id: 'profile-played' }, t('profile.played', { n: d.played })), ' · ',
           t('profile.playing', { n: d.playing })),
