@@ -12,6 +12,9 @@ on loopback (issue 32, "E-mail"; Debian's aiosmtpd, tests/support/smtpsink.py):
    turn, with a one-click unsubscribe (List-Unsubscribe, RFC 8058); not a
    second one for the same game the same day; after the one-click POST, no
    more.
+4b. A challenge by name: a message to the challenged person, in their
+   language (Dutch), with the edition, the pace, the lobby's link and a
+   one-click unsubscribe; none to someone without a confirmed address.
 5. The relay down: setting an address answers at once, moves are
    acknowledged at once, the message waits in the queue (nothing lost) and
    goes when the relay is back.
@@ -281,6 +284,29 @@ try:
     st, r = http_json(P, "GET", "/api/email", cookie=bram)
     check(r.get("turn_mail") is True, f"and on again from the account page: {r}")
 
+    # 4b. a challenge by e-mail: in the challenged person's language, with
+    # the lobby's link and a one-click unsubscribe; none to someone without
+    # a confirmed address
+    n_anke = len(to("anke@example.org"))
+    st, r = http_json(P, "POST", "/api/challenges", {"name": "anke", "edition": "golden-age",
+                                                      "mode": "turn-based", "days": 3}, cookie=bram)
+    check(st == 201, f"bram challenges anke: {st} {r}")
+    m = wait_mail("anke@example.org", n_anke + 1, "the challenge's message")
+    check(m is not None and "bram daagt je uit" in (m["Subject"] or "") and
+          "The Golden Age" in body(m) and "3 dagen per zet" in body(m) and
+          f"{PUBLIC}/#/" in body(m) and link_token(m, "unsubscribe") and
+          m["List-Unsubscribe"], f"in Dutch, what, where, and the unsubscribe link: "
+          f"{m and m['Subject']} {body(m)[:300]}")
+    secrets.append(link_token(m, "unsubscribe") or "x")
+    cees = signup("cees")
+    n_all = len(messages())
+    st, r = http_json(P, "POST", "/api/challenges", {"name": "cees", "edition": "amsterdam"},
+                      cookie=anke)
+    check(st == 201, f"anke challenges cees: {st} {r}")
+    time.sleep(1.0)
+    check(len(messages()) == n_all, "no message to someone without an address")
+    check(cees is not None, "cees has a session")
+
     # 5. the relay down: nothing waits on it, nothing is lost
     sink.stop()
     t0 = time.time()
@@ -309,5 +335,5 @@ finally:
 log = srv.log_text()
 leaked = [s for s in secrets if s and s in log]
 check(not leaked, f"no token or password in the server's log ({len(log)} bytes)")
-finish("server_mail: addresses confirmed, passwords reset, your-turn mail with one-click "
+finish("server_mail: addresses confirmed, passwords reset, your-turn and challenge mail with one-click "
        "unsubscribe, and a relay that is down delays mail without losing it or a move")

@@ -42,6 +42,7 @@ typedef struct cjob {
     char id[SRV_ID_HEX + 1];    /* the challenge */
     char game[SRV_ID_HEX + 1];  /* C_GAME: the game made */
     char *settings;             /* JSON text of the game's settings */
+    int mailed;                 /* create: an e-mail was queued */
     int status;                 /* the answer's HTTP status */
     const char *why;
     json_t *body;
@@ -124,6 +125,20 @@ static void run_create(db_conn *db, cjob *c, int64_t now)
     c->status = 201;
     c->body = json_pack("{s:s,s:s,s:s,s:s}", "id", c->id, "from", c->name, "to", c->other,
                         "status", "pending");
+    /* the challenged person is told by e-mail too (when mail is on and they
+       have a confirmed address): a row of the mail queue, sent by the mailer
+       thread; a failure to queue it leaves the challenge made */
+    json_t *set = json_loads(c->settings, 0, NULL);
+    int days = (int)json_integer_value(json_object_get(set, "days"));
+    const char *mode = json_string_value(json_object_get(set, "mode"));
+    int m = srv_mail_challenge_db(db, c->other_uid, c->name,
+                                  json_string_value(json_object_get(set, "edition")),
+                                  mode && !strcmp(mode, "turn-based") ? (days > 0 ? days : 1) : 0,
+                                  now);
+    json_decref(set);
+    if (m < 0)
+        srv_logf(SRV_LOG_ERROR, "db.error", "challenge=%s its e-mail is not queued", c->id);
+    c->mailed = m > 0;
 }
 
 static void run_list(db_conn *db, cjob *c, int64_t now)
@@ -314,6 +329,8 @@ static int make_game(cjob *c, char *why, size_t n)
 static void done(void *arg)
 {
     cjob *c = arg;
+    if (c->mailed)
+        srv_mail_kick();
     unsigned status = (unsigned)c->status;
     json_t *body = NULL;
     if (status == 500 && !c->why)

@@ -14,6 +14,8 @@
  *     of a cluster never send one twice; a relay that is down leaves the row
  *     for later (a back-off of 30 s doubling up to 15 min): mail is delayed,
  *     none lost;
+ *   - (a challenge by name queues its message in the challenge's own job:
+ *     srv_mail_challenge_db);
  *   - every 30 s looks for people whose turn it is in a turn-based game
  *     (turn_clock, game_players, emails) for a while (10 min: someone at the
  *     table answers first) and queues their message, once a decision and at
@@ -316,6 +318,61 @@ int srv_mail_reset_db(db_conn *db, const char *token, const char *pwhash, int64_
     ended->n = 0;
     ended->h = NULL;
     return rc == 0 ? 0 : -1;
+}
+
+/* A challenge by name (api/challenge_api.c): its message to the challenged
+ * person, queued in the challenge's own job, when mail is on and that
+ * person has a confirmed address with game mail on (the switch of "your
+ * turn": one unsubscribe stops both), in their language, with a one-click
+ * unsubscribe like "your turn". 1 queued, 0 nobody to send it to, -1 a
+ * database error. */
+int srv_mail_challenge_db(db_conn *db, int64_t to_uid, const char *from, const char *edition,
+                          int days, int64_t now)
+{
+    if (!srv_mail_on())
+        return 0;
+    db_rows *r = db_query(db, "SELECT e.address, e.lang, a.name FROM emails e JOIN accounts a ON "
+                          "a.id = e.user_id WHERE e.user_id = $1 AND e.confirmed = 1 AND "
+                          "e.turn_mail = 1", DB_P(DB_I(to_uid)));
+    if (!r)
+        return -1;
+    char address[300] = "", lang[8] = "en", name[64] = "";
+    int st = db_next(r);
+    if (st == 1) {
+        snprintf(address, sizeof address, "%s", db_text(r, 0) ? db_text(r, 0) : "");
+        snprintf(lang, sizeof lang, "%s", db_text(r, 1) ? db_text(r, 1) : "en");
+        snprintf(name, sizeof name, "%s", db_text(r, 2) ? db_text(r, 2) : "");
+    }
+    if (db_end(r) != 0 || st < 0)
+        return -1;
+    if (st == 0 || !address[0])
+        return 0;
+    int l = lang_of(lang);
+    char tok[SRV_SESSION_HEX + 1], hash[SRV_HASH_HEX + 1], link[400], unsub[400], post[400],
+        ed[80], pace[80], k[48], n[16];
+    if (new_token(tok, hash) != 0)
+        return -1;
+    snprintf(link, sizeof link, "%s/#/", M.base);
+    snprintf(unsub, sizeof unsub, "%s/#/unsubscribe/%s", M.base, tok);
+    snprintf(post, sizeof post, "%s/api/unsubscribe/%s", M.base, tok);
+    snprintf(k, sizeof k, "mail.edition.%s", edition && !strcmp(edition, "golden-age")
+             ? "golden-age" : "amsterdam");
+    chx_format(l, ed, sizeof ed, k, (char *)NULL);
+    snprintf(n, sizeof n, "%d", days);
+    if (days > 0) {
+        char dtext[64];
+        chx_format(l, dtext, sizeof dtext, "mail.days", "n", n, (char *)NULL);
+        chx_format(l, pace, sizeof pace, "mail.pace_days", "days", dtext, (char *)NULL);
+    } else {
+        chx_format(l, pace, sizeof pace, "mail.pace_live", (char *)NULL);
+    }
+    int rc = put_token(db, hash, to_uid, "unsub", address, now + UNSUB_MS);
+    if (rc == 0)
+        rc = queue(db, address, l, "mail.challenge", post, now, "name", name, "from", from,
+                   "edition", ed, "pace", pace, "link", link, "unsubscribe", unsub,
+                   (char *)NULL);
+    sodium_memzero(tok, sizeof tok);
+    return rc == 0 ? 1 : -1;
 }
 
 int srv_mail_unsubscribe_db(db_conn *db, const char *token, int64_t now)

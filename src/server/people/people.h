@@ -174,6 +174,12 @@ int srv_mail_reset_db(db_conn *db, const char *token, const char *pwhash, int64_
                       srv_hashes *ended);
 /* "Your turn" messages off for the token's account: 1, 0 no such link, -1. */
 int srv_mail_unsubscribe_db(db_conn *db, const char *token, int64_t now);
+/* A challenge's message to the challenged account (to_uid) from `from`, of
+ * edition ("amsterdam", "golden-age") and days a move (0: live), when mail
+ * is on and that account has a confirmed address with game mail on: 1
+ * queued (srv_mail_kick it), 0 none, -1 a database error. */
+int srv_mail_challenge_db(db_conn *db, int64_t to_uid, const char *from, const char *edition,
+                          int days, int64_t now);
 /* {enabled, address, confirmed, turn_mail}; NULL on error. */
 json_t *srv_mail_info_db(db_conn *db, int64_t uid);
 /* 1 set, 0 no address, -1 error. */
