@@ -37,7 +37,7 @@ typedef struct mjob {
     char target[32], game[SRV_ID_HEX + 1], reason[512], role[12], details[1024];
     srv_mod_result out;
     json_t *body;
-    int64_t after, last;        /* M_POLL */
+    int64_t after, last, from;  /* M_POLL */
     srv_mod_event ev[MOD_EVENTS];
     int nev;
 } mjob;
@@ -56,6 +56,7 @@ static void mjob_free(mjob *m)
 /* ---- the server acts on the audit log ---------------------------------------- */
 
 static int64_t last_seen = -1;  /* the newest audit row read (-1: not yet) */
+static int64_t started_ms;      /* the first tick's time: the server's start */
 static int poll_out;            /* a poll is on the writer thread */
 static int64_t poll_at;
 /* aborted games held here that had a move on its way to the database: tried
@@ -100,7 +101,7 @@ static void run(db_conn *db, void *arg)
     mjob *m = arg;
     int64_t now = srv_now_ms();
     if (m->kind == M_POLL) {
-        m->nev = srv_mod_since_db(db, m->after, m->ev, MOD_EVENTS, &m->last);
+        m->nev = srv_mod_since_db(db, m->after, m->from, m->ev, MOD_EVENTS, &m->last);
         return;
     }
     if (m->kind == M_REPORT) {
@@ -141,7 +142,7 @@ static void done(void *arg)
     if (m->kind == M_POLL) {
         poll_out = 0;
         if (m->nev >= 0) {
-            for (int i = 0; i < m->nev && last_seen >= 0; i++) {
+            for (int i = 0; i < m->nev; i++) {
                 srv_mod_event *e = &m->ev[i];
                 /* the command line's actions are logged by the servers
                    that read them (it has no log of its own) */
@@ -229,6 +230,11 @@ void srv_mod_tick(int64_t now)
         return;
     m->kind = M_POLL;
     m->after = last_seen;
+    /* the first read starts at the rows of the server's own life (a minute
+       of margin for another machine's clock: acting twice does nothing) */
+    if (!started_ms)
+        started_ms = now;
+    m->from = started_ms - 60000;
     poll_at = now;
     poll_out = 1;
     if (srv_dbjob_submit(run, done, m) != 0) {

@@ -623,15 +623,21 @@ json_t *srv_mod_sanctions_db(db_conn *db, int64_t now)
     return out;
 }
 
-int srv_mod_since_db(db_conn *db, int64_t after, srv_mod_event *ev, int max, int64_t *last)
+int srv_mod_since_db(db_conn *db, int64_t after, int64_t from_ms, srv_mod_event *ev, int max,
+                     int64_t *last)
 {
-    /* the first call of a server's life starts at the newest row: what was
-       done before it started is in the database already (sessions gone,
-       games stored as aborted) */
+    /* the first call of a server's life starts after the rows written
+       before the server started: what they did is in the database already
+       (sessions gone, games stored as aborted). Not at the newest row: this
+       first read waits on the writer thread, and a row written meanwhile
+       (a `chartered admin revoke` right after the start) would be passed
+       over (cli_server_moderation). Acting on a row twice does nothing. */
     if (after < 0) {
         int rc = 0;
-        *last = db_one_int(db, "SELECT max(id) FROM mod_audit", 0, NULL, 0, &rc);
-        return rc ? -1 : 0;
+        after = db_one_int(db, "SELECT coalesce(max(id), 0) FROM mod_audit WHERE at < $1",
+                           DB_P(DB_I(from_ms)), 0, &rc);
+        if (rc)
+            return -1;
     }
     db_rows *r = db_query(db, "SELECT id, action, target_uid, game, actor_uid, target, reason, "
                           "until FROM mod_audit WHERE id > $1 ORDER BY id LIMIT $2",

@@ -258,8 +258,8 @@ json_t *srv_mod_audit_db(db_conn *db, int limit);
 json_t *srv_mod_sanctions_db(db_conn *db, int64_t now);
 /* The audit rows after id `after` that a running server acts on (ban,
  * revoke: the account's connections closed; abort: the game in memory
- * ended) or logs (every action of the command line), at most max into ev; *last: the newest id read. after < 0: only
- * *last (the newest id) is set. The count, or -1. */
+ * ended) or logs (every action of the command line), at most max into ev; *last: the newest id read.
+ * The count, or -1. */
 typedef struct srv_mod_event {
     int action;
     int64_t uid;
@@ -269,6 +269,11 @@ typedef struct srv_mod_event {
     char reason[200];
     int64_t until;
 } srv_mod_event;
-int srv_mod_since_db(db_conn *db, int64_t after, srv_mod_event *ev, int max, int64_t *last);
+/* The audit rows after row `after` that a server acts on, into ev (at most
+ * max; *last: the newest row read). after < 0: the server's first read;
+ * it starts after the rows written before from_ms (ms since the epoch: the
+ * server's start less a margin), whose effect is in the database already. */
+int srv_mod_since_db(db_conn *db, int64_t after, int64_t from_ms, srv_mod_event *ev, int max,
+                     int64_t *last);
 
 #endif
