@@ -340,7 +340,11 @@ void srv_bots_drain(srv_bots *b)
             int rc = srv_play_move(g, j->seat, j->move, why, sizeof why);
             srv_metrics_inc(SRV_M_MOVES_RECEIVED_BOT, 1);
             srv_count_refused(rc);
-            if (rc != MOVE_OK && j->decision == g->nmoves && !g_tables.draining)
+            /* a game this node cannot play now (the database is down, or
+               the lease is another node's) refuses every move: not the
+               bot's fault, and db.lost has said why (pg_server_storage) */
+            if (rc != MOVE_OK && rc != MOVE_NO_LEASE && j->decision == g->nmoves &&
+                !g_tables.draining)
                 srv_logf(SRV_LOG_ERROR, "bot.bad_move", "game=%s seat=%d a bot made a bad move: %s",
                         g->id, j->seat, why);
         } else if (j->rc != CH_OK && plays && srv_seat_decides(g, j->seat)) {
