@@ -185,6 +185,12 @@ for method, path in (("GET", "/api/health"), ("GET", "/index.html"), ("GET", "/a
           f"{hdrs.get('keep-alive')!r}")
 st, _, hdrs = http_call(srv.port, "POST", "/api/games", raw=b"{")
 check(hdrs.get("connection") == "close", f"a POST's answer ({st}) closes: {hdrs.get('connection')!r}")
+# every JSON answer ends its connection (net/http.c: libwebsockets 4.1 read
+# a request pipelined behind one from a freed buffer, fuzz_http_api)
+took, got = whole(b"GET /api/nothing HTTP/1.1\r\nHost: x\r\n\r\n"
+                  b"POST /api/playe HTTP/1.1\r\nContent-Length: 329\r\n\r\n{\"pl", limit=10)
+check(got.startswith(b"HTTP/1.1 404") and got.count(b"HTTP/1.1 ") == 1 and
+      b"connection: close" in got.lower(), f"a GET's JSON answer closes its connection: {got[:200]!r}")
 
 # Two POSTs sent at once on one connection: libwebsockets 4.1 looped for ever
 # on the second body and the server answered nobody again (fuzz_http_api,
@@ -200,7 +206,7 @@ check(st.startswith("HTTP/1.1 200"), f"the server answers after two POSTs at onc
 # ... and what it promises: an idle connection stays open that long (a
 # loaded machine only makes the close later), and is closed in the end
 s = socket.create_connection(("127.0.0.1", srv.port), timeout=30)
-s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+s.sendall(b"GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n")  # a static file's connection stays
 got = b""
 while b"\r\n\r\n" not in got:
     got += s.recv(65536)

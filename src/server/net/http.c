@@ -51,8 +51,14 @@ int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *co
        reads off the loop ends its connection too (g_net.answer_closes):
        4.1 hands a request pipelined behind it a body taken from the wrong
        place in its buffer (fuzz_http_api); closing tells the client to
-       send what it pipelined again (RFC 9112 9.3.2). */
-    int post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 || g_net.answer_closes;
+       send what it pipelined again (RFC 9112 9.3.2). And in the end every
+       JSON answer: after any answer that leaves the connection open, 4.1
+       replays a request pipelined behind it from a buffer it has freed
+       (fuzz_http_api: a GET answered 404 at once, then a POST whose body
+       had not all come). Browsers do not pipeline; an API request costs a
+       new connection (static files keep theirs alive). */
+    int post = 1; /* every JSON answer, as said above */
+    (void)g_net.answer_closes;
     if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
         (!post || lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
                                                (const unsigned char *)"close", 5, &p, end) == 0) &&
