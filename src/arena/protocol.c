@@ -407,6 +407,13 @@ int proto_option_line(const char *line, size_t len, proto_option *o,
         snprintf(err, n, "sent '%s': option %s has no default", q, o->name);
         return PROTO_EHANDSHAKE;
     }
+    /* strtod would skip carriage returns before a number, and a value may
+       not hold one (proto_option_value): the default is one of its values
+       (fuzz_protocol) */
+    if (strchr(o->def, '\r')) {
+        snprintf(err, n, "sent '%s': the default holds a line break", q);
+        return PROTO_EHANDSHAKE;
+    }
     if (!strcmp(o->type, "int") || !strcmp(o->type, "float")) {
         int integer = o->type[0] == 'i';
         double d;
