@@ -112,7 +112,8 @@ int srv_read_submit(srv_read *r, void (*fn)(srv_read *));
  * way), else 0. */
 int srv_auth_route(struct lws *wsi, const char *rest, int is_post, int *rc);
 /* Answer the request of a finished job j with body (released) and a cookie
- * (NULL: none), once writable; nothing when the request went away. */
+ * (NULL: none), once writable; nothing when the request went away or when
+ * nobody waits (j NULL: a follow-up job of the server's own). */
 void srv_auth_answer_later(srv_pwjob *j, unsigned status, json_t *body, const char *cookie);
 /* The e-mail routes (mail_api.c): /api/email..., /api/password/forgot and
  * reset, /api/unsubscribe/TOKEN; 1 when `rest` is one of them. */

@@ -179,7 +179,7 @@ static json_t *who_json(const srv_ident *id)
 /* The session made for a finished job, answered on its connection. */
 void srv_auth_answer_later(srv_pwjob *j, unsigned status, json_t *body, const char *cookie)
 {
-    if (!j->wsi) {
+    if (!j || !j->wsi) { /* nobody waits (a job of the server's own), or gone */
         json_decref(body);
         return;
     }

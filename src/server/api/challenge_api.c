@@ -19,7 +19,7 @@
 
 #include <sodium.h>
 
-#include "api/api.h"
+#include "api/api_impl.h"
 
 /* At most this many pending challenges sent by one account: a person
  * cannot flood others' lobbies. */
@@ -48,8 +48,9 @@ typedef struct cjob {
     json_t *body;
 } cjob;
 
-static void cjob_free(cjob *c)
+static void cjob_free(void *arg)
 {
+    cjob *c = arg;
     srv_pwjob *j = c->j;
     free(c->settings);
     json_decref(c->body);
@@ -241,19 +242,6 @@ static void run(db_conn *db, void *arg)
     }
 }
 
-static void answer(cjob *c, unsigned status, json_t *body)
-{
-    if (c->j)
-        srv_auth_answer_later(c->j, status, body, NULL);
-    else
-        json_decref(body);
-}
-
-static void cjob_done(void *arg)
-{
-    cjob_free(arg);
-}
-
 /* A follow-up write with nobody waiting (C_GAME, C_REVERT). */
 static void later(cjob *c, int kind)
 {
@@ -263,7 +251,7 @@ static void later(cjob *c, int kind)
     f->kind = kind;
     memcpy(f->id, c->id, sizeof f->id);
     memcpy(f->game, c->game, sizeof f->game);
-    if (srv_dbjob_submit(run, cjob_done, f) != 0)
+    if (srv_dbjob_submit(run, cjob_free, f) != 0)
         cjob_free(f);
 }
 
@@ -340,7 +328,7 @@ static void done(void *arg)
         int st = make_game(c, why, sizeof why);
         if (st != 201) {
             later(c, C_REVERT);
-            answer(c, (unsigned)st, json_pack("{s:s}", "error", why));
+            srv_auth_answer_later(c->j, (unsigned)st, json_pack("{s:s}", "error", why), NULL);
             cjob_free(c);
             return;
         }
@@ -359,27 +347,13 @@ static void done(void *arg)
         body = json_pack("{s:s,s:s}", "id", c->id, "status",
                          c->kind == C_DECLINE ? "declined" : "cancelled");
     }
-    answer(c, status, body);
+    srv_auth_answer_later(c->j, status, body, NULL);
     cjob_free(c);
 }
 
 static int submit(struct lws *wsi, cjob *c)
 {
-    srv_pwjob *j = calloc(1, sizeof *j);
-    if (!j) {
-        cjob_free(c);
-        return srv_http_error(wsi, 500, "out of memory");
-    }
-    j->wsi = wsi;
-    c->j = j;
-    srv_pss *pss = lws_wsi_user(wsi);
-    pss->pwjob = j;
-    if (srv_dbjob_submit(run, done, c) != 0) {
-        pss->pwjob = NULL;
-        cjob_free(c);
-        return srv_http_error(wsi, 503, "the server is busy: try again");
-    }
-    return 0;
+    return srv_api_job_submit(wsi, &c->j, run, done, c, cjob_free);
 }
 
 /* The settings of a new challenge: the create-game settings that make

@@ -21,7 +21,7 @@
 
 #include <sodium.h>
 
-#include "api/api.h"
+#include "api/api_impl.h"
 
 enum { M_INFO, M_SET, M_CONFIRM, M_PREFS, M_FORGOT, M_RESET, M_UNSUB };
 
@@ -39,8 +39,9 @@ typedef struct mjob {
     srv_hashes ended;
 } mjob;
 
-static void mjob_free(mjob *m)
+static void mjob_free(void *arg)
 {
+    mjob *m = arg;
     srv_pwjob *j = m->j;
     free(m->ended.h);
     sodium_memzero(m, sizeof *m);
@@ -84,7 +85,6 @@ static void run(db_conn *db, void *arg)
 static void done(void *arg)
 {
     mjob *m = arg;
-    srv_pwjob *j = m->j;
     if (m->rc > 0 && (m->kind == M_SET || m->kind == M_FORGOT))
         srv_mail_kick(); /* a message waits: the mailer sends it now */
     if (m->kind == M_RESET) {
@@ -118,34 +118,14 @@ static void done(void *arg)
     } else {
         body = json_pack("{s:b}", "ok", 1);
     }
-    if (j) {
-        /* answered (or dropped, if the request went away) */
-        srv_auth_answer_later(j, status, body, NULL);
-    } else {
-        json_decref(body);
-    }
+    srv_auth_answer_later(m->j, status, body, NULL); /* dropped if the request went away */
     json_decref(m->info);
     mjob_free(m);
 }
 
-/* A job for this request; the answer follows (0), or -1 answered here. */
 static int submit(struct lws *wsi, mjob *m)
 {
-    srv_pwjob *j = calloc(1, sizeof *j);
-    if (!j) {
-        free(m);
-        return srv_http_error(wsi, 500, "out of memory");
-    }
-    j->wsi = wsi;
-    m->j = j;
-    srv_pss *pss = lws_wsi_user(wsi);
-    pss->pwjob = j;
-    if (srv_dbjob_submit(run, done, m) != 0) {
-        pss->pwjob = NULL;
-        mjob_free(m);
-        return srv_http_error(wsi, 503, "the server is busy: try again");
-    }
-    return 0;
+    return srv_api_job_submit(wsi, &m->j, run, done, m, mjob_free);
 }
 
 static int too_many(struct lws *wsi, int retry_s)

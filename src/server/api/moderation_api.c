@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
+#include "api/api_impl.h"
 
 enum { M_REPORT, M_LIST, M_AUDIT, M_SANCTIONS, M_ACT, M_POLL };
 
@@ -42,8 +42,9 @@ typedef struct mjob {
     int nev;
 } mjob;
 
-static void mjob_free(mjob *m)
+static void mjob_free(void *arg)
 {
+    mjob *m = arg;
     if (!m)
         return;
     srv_pwjob *j = m->j;
@@ -185,30 +186,13 @@ static void done(void *arg)
             json_object_set_new(body, "target", json_string(m->out.target));
         json_object_set_new(body, "sessions_ended", json_integer(m->out.ended.n));
     }
-    if (m->j)
-        srv_auth_answer_later(m->j, status, body, NULL);
-    else
-        json_decref(body);
+    srv_auth_answer_later(m->j, status, body, NULL);
     mjob_free(m);
 }
 
 static int submit(struct lws *wsi, mjob *m)
 {
-    srv_pwjob *j = calloc(1, sizeof *j);
-    if (!j) {
-        mjob_free(m);
-        return srv_http_error(wsi, 500, "out of memory");
-    }
-    j->wsi = wsi;
-    m->j = j;
-    srv_pss *pss = lws_wsi_user(wsi);
-    pss->pwjob = j;
-    if (srv_dbjob_submit(run, done, m) != 0) {
-        pss->pwjob = NULL;
-        mjob_free(m);
-        return srv_http_error(wsi, 503, "the server is busy: try again");
-    }
-    return 0;
+    return srv_api_job_submit(wsi, &m->j, run, done, m, mjob_free);
 }
 
 void srv_mod_tick(int64_t now)

@@ -31,7 +31,7 @@
 
 #include <sodium.h>
 
-#include "api/api.h"
+#include "api/api_impl.h"
 
 /* An offer ended (declined, expired, started) stays listed this long, so
  * the end screen says what became of it. */
@@ -65,8 +65,9 @@ typedef struct rjob {
     json_t *body;
 } rjob;
 
-static void rjob_free(rjob *c)
+static void rjob_free(void *arg)
 {
+    rjob *c = arg;
     srv_pwjob *j = c->j;
     free(c->request);
     json_decref(c->body);
@@ -478,11 +479,6 @@ static void run(db_conn *db, void *arg)
 
 /* ---- on the loop ---------------------------------------------------------- */
 
-static void cjob_done(void *arg)
-{
-    rjob_free(arg);
-}
-
 /* A follow-up write with nobody waiting (R_STARTED, R_FAILED). */
 static void later(rjob *c, int kind)
 {
@@ -494,16 +490,8 @@ static void later(rjob *c, int kind)
     memcpy(f->old, c->old, sizeof f->old);
     memcpy(f->game, c->game, sizeof f->game);
     memcpy(f->whybuf, c->whybuf, sizeof f->whybuf);
-    if (srv_dbjob_submit(run, cjob_done, f) != 0)
+    if (srv_dbjob_submit(run, rjob_free, f) != 0)
         rjob_free(f);
-}
-
-static void answer(rjob *c, unsigned status, json_t *body)
-{
-    if (c->j)
-        srv_auth_answer_later(c->j, status, body, NULL);
-    else
-        json_decref(body);
 }
 
 /* Everyone said yes: the game. */
@@ -539,36 +527,14 @@ static void done(void *arg)
     rjob *c = arg;
     if (c->start)
         start(c);
-    if (c->status == 500 && !c->why)
-        c->why = "the database could not do it: try again later";
-    json_t *body;
-    if (c->status >= 400) {
-        body = json_pack("{s:s}", "error", c->why);
-    } else {
-        body = c->body;
-        c->body = NULL;
-    }
-    answer(c, (unsigned)c->status, body);
+    srv_auth_answer_later(c->j, (unsigned)c->status, srv_api_job_body(c->status, c->why, &c->body),
+                          NULL);
     rjob_free(c);
 }
 
 static int submit(struct lws *wsi, rjob *c)
 {
-    srv_pwjob *j = calloc(1, sizeof *j);
-    if (!j) {
-        rjob_free(c);
-        return srv_http_error(wsi, 500, "out of memory");
-    }
-    j->wsi = wsi;
-    c->j = j;
-    srv_pss *pss = lws_wsi_user(wsi);
-    pss->pwjob = j;
-    if (srv_dbjob_submit(run, done, c) != 0) {
-        pss->pwjob = NULL;
-        rjob_free(c);
-        return srv_http_error(wsi, 503, "the server is busy: try again");
-    }
-    return 0;
+    return srv_api_job_submit(wsi, &c->j, run, done, c, rjob_free);
 }
 
 /* How long the people have to answer: a live game's people are at the end

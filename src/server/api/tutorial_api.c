@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/api.h"
+#include "api/api_impl.h"
 
 /* Rows kept an account: the two tutorials have 14 steps each; room for
  * longer ones, and a bound on what a client can make the server store. */
@@ -36,8 +36,9 @@ typedef struct tjob {
     json_t *body;
 } tjob;
 
-static void tjob_free(tjob *f)
+static void tjob_free(void *arg)
 {
+    tjob *f = arg;
     srv_pwjob *j = f->j;
     json_decref(f->body);
     free(f);
@@ -139,39 +140,14 @@ static void run(db_conn *db, void *arg)
 static void done(void *arg)
 {
     tjob *f = arg;
-    json_t *body;
-    if (f->status == 500 && !f->why)
-        f->why = "the database could not do it: try again later";
-    if (f->status >= 400) {
-        body = json_pack("{s:s}", "error", f->why);
-    } else {
-        body = f->body;
-        f->body = NULL;
-    }
-    if (f->j)
-        srv_auth_answer_later(f->j, (unsigned)f->status, body, NULL);
-    else
-        json_decref(body);
+    srv_auth_answer_later(f->j, (unsigned)f->status, srv_api_job_body(f->status, f->why, &f->body),
+                          NULL);
     tjob_free(f);
 }
 
 static int submit(struct lws *wsi, tjob *f)
 {
-    srv_pwjob *j = calloc(1, sizeof *j);
-    if (!j) {
-        tjob_free(f);
-        return srv_http_error(wsi, 500, "out of memory");
-    }
-    j->wsi = wsi;
-    f->j = j;
-    srv_pss *pss = lws_wsi_user(wsi);
-    pss->pwjob = j;
-    if (srv_dbjob_submit(run, done, f) != 0) {
-        pss->pwjob = NULL;
-        tjob_free(f);
-        return srv_http_error(wsi, 503, "the server is busy: try again");
-    }
-    return 0;
+    return srv_api_job_submit(wsi, &f->j, run, done, f, tjob_free);
 }
 
 int srv_tutorial_route(struct lws *wsi, const char *rest, int is_post, int *rc)
