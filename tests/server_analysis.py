@@ -6,7 +6,8 @@ decision, 60 a hint) and one bot thread:
    reads as "none" (404); nothing is stored for them.
 2. A guest asks for the analysis of a finished game of two greedy bots
    (202, queued); asking for a second game while it runs is refused (429:
-   one under way a person); the progress rises to the total; once done the
+   one under way a person), also to another guest session of the same
+   network; the progress rises to the total; once done the
    result has one entry per move with each player's chance (summing to 1),
    the bot's move, and the moments with their advice in en, nl and ja; the
    row is stored "done" with its result.
@@ -18,7 +19,9 @@ decision, 60 a hint) and one bot thread:
    result); after a restart under another node name the new node serves it
    from the database (its own count of analyses stays 0) and a POST does not
    queue it again.
-5. The daily share (2 here): a third analysis the same day is refused (429).
+5. The daily share (2 here): a third analysis the same day is refused (429),
+   also to a new guest session from the same network (the guests of a network
+   share one share: schema 12's analyses.origin), not to an account.
    A row left under way by a node that stopped reads as none and is taken
    over by the next request.
 6. Hints: a guest against a greedy bot asks for one on its turn (200: a
@@ -128,6 +131,10 @@ try:
     check(st == 429 and "under way" in r.get("error", ""), f"a second one meanwhile: 429 ({st} {r})")
     st, r = http_json(P, "POST", f"/api/games/{g1}/analysis", {}, cookie=bob)
     check(st == 202, f"another person asking for the same game gets its progress ({st} {r})")
+    # a new guest session is no new share: the guests of one network share one
+    st, r = http_json(P, "POST", f"/api/games/{g2}/analysis", {}, cookie=guest(P, "Cid"))
+    check(st == 429 and "guest on your network" in r.get("error", ""),
+          f"another guest from the same network meanwhile: 429 ({st} {r})")
 
     # 3. a person plays against a greedy bot while it runs (one bot thread)
     w = srv.ws(bob)
@@ -201,15 +208,21 @@ try:
     wait_done(g2)
     st, r = http_json(P, "POST", f"/api/games/{g3}/analysis", {}, cookie=ann)
     check(st == 429 and r.get("per_day") == 2, f"a third one the same day: 429 ({st} {r})")
-    check(row(g3) is None, "nothing stored for it")
+    st, r = http_json(P, "POST", f"/api/games/{g3}/analysis", {}, cookie=guest(P, "Eve"))
+    check(st == 429 and r.get("per_day") == 2 and "log in" in r.get("error", ""),
+          f"and for a new guest session from the same network (its share is theirs): 429 ({st} {r})")
+    check(row(g3) is None, "nothing stored for them")
     # a row left under way by a node that stopped (10 minutes without a
     # word): read as none, and the next request takes it over
     sql_exec(db, f"INSERT INTO analyses(game, status, requester, requested, updated, node, done, "
                  f"total, cpu_ms) VALUES ('{g3}', 'running', 'g:gone', 1, 1, 'gone', 7, {n1}, 0)")
     st, r = analysis(g3)
     check(st == 404 and "went away" in r.get("error", ""), f"a stopped node's row reads as none ({st} {r})")
-    st, r = http_json(P, "POST", f"/api/games/{g3}/analysis", {}, cookie=bob)
-    check(st == 202 and r.get("node") == "beta", f"and is taken over by this node ({st} {r})")
+    st, r, hd = http_call(P, "POST", "/api/signup", {"name": "fenna", "password": "fenna pw secret"})
+    check(st == 201, f"an account signs up: {st} {r}")
+    st, r = http_json(P, "POST", f"/api/games/{g3}/analysis", {}, cookie=session_cookie(hd))
+    check(st == 202 and r.get("node") == "beta", f"and is taken over by this node, for an account "
+          f"from the same network (a share of its own) ({st} {r})")
     r, _ = wait_done(g3)
     check(r.get("status") == "done", f"the taken-over analysis is done: {r.get('status')}")
 

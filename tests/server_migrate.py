@@ -158,7 +158,7 @@ try:
 finally:
     srv.stop()
 v = version_of(db)
-check(v == 11, f"the schema version is now 11: {v}")
+check(v == 12, f"the schema version is now 12: {v}")
 tables = tables_of(db)
 check({"games", "moves", "accounts", "sessions", "turn_clock", "results", "ratings",
        "rating_changes", "game_players", "chat", "tutorial_progress"} <= tables, f"the tables: {tables}")
@@ -190,7 +190,7 @@ srv = Server(BIN, db3).start()
 st, g = http_json(srv.port, "GET", "/api/games/fedcba9876543210")
 check(st == 200 and g["decision"] == len(moves), f"the version-2 game resumes: {st} {g}")
 srv.stop()
-check(version_of(db3) == 11, "version 2 upgraded to 11")
+check(version_of(db3) == 12, "version 2 upgraded to 12")
 gp = sql_rows(db3, "SELECT user_id, game, seat FROM game_players")
 check(gp == [["1", "fedcba9876543210", "1"]], f"game_players filled from the seats: {gp}")
 

@@ -68,9 +68,14 @@ int srv_analysis_route(struct lws *wsi, srv_game *g, const char *verb, int is_po
     }
     if (hint)
         srv_hint_request(g, me.owner, answered, j);
-    else if (is_post)
-        srv_analysis_request(g, me.owner, srv_node_name(), answered, j);
-    else
+    else if (is_post) {
+        /* a guest's share is its network's (game/analysis.c): a new guest
+           session is no new share */
+        char net[48] = "";
+        if (me.user_id <= 0)
+            srv_client_network(wsi, net, sizeof net);
+        srv_analysis_request(g, me.owner, net, srv_node_name(), answered, j);
+    } else
         srv_analysis_get(g->id, answered, j);
     *rc = 0;
     return 1;

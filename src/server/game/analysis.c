@@ -19,7 +19,10 @@
  * Fair shares (checked on the row's writer-thread job, so that they hold
  * across a cluster's nodes): one analysis queued or running per person
  * (the session's owner), a daily number per person, and a CPU budget per
- * game (spread over its decisions). A row left running by a node that
+ * game (spread over its decisions). A guest session costs nothing to make,
+ * so the guests of one network (the row's origin, schema version 12) are
+ * one person for both shares: a new guest session is no new share; an
+ * account has its own. A row left running by a node that
  * stopped is taken over by the next request once it has not moved for
  * ANL_STALE_MS.
  *
@@ -264,6 +267,7 @@ typedef struct anl_job {
     int kind;
     char game[SRV_ID_HEX + 1];
     char requester[SRV_OWNER_MAX];
+    char origin[48];            /* a guest's network; "" for an account */
     char node[48];
     int per_day;
     ch_state start;             /* J_REQUEST: the game's first state */
@@ -360,30 +364,39 @@ static void job_request(db_conn *db, anl_job *j, int64_t now)
     }
     if (j->body)
         return;
-    /* the person's shares: one under way, and so many a day */
-    int rc = 0;
-    int64_t busy = db_one_int(db, "SELECT COUNT(*) FROM analyses WHERE requester = $1 AND "
-                              "status IN ('queued','running') AND updated > $2",
-                              DB_P(DB_T(j->requester), DB_I(now - ANL_STALE_MS)), -1, &rc);
+    /* the person's shares: one under way, and so many a day; a guest's
+       counted with every guest of its network (origin), an account's alone
+       (an account's rows have no origin) */
+    int rc = 0, guest = j->origin[0] != 0;
+    int64_t busy = db_one_int(db, "SELECT COUNT(*) FROM analyses WHERE (requester = $1 OR "
+                              "origin = $3) AND status IN ('queued','running') AND updated > $2",
+                              DB_P(DB_T(j->requester), DB_I(now - ANL_STALE_MS),
+                                   guest ? DB_T(j->origin) : DB_NULL), -1, &rc);
     int64_t today = rc ? -1 : db_one_int(db, "SELECT COUNT(*) FROM analyses WHERE "
-                                         "requester = $1 AND requested > $2",
-                                         DB_P(DB_T(j->requester), DB_I(now - ANL_DAY_MS)), -1,
-                                         &rc);
+                                         "(requester = $1 OR origin = $3) AND requested > $2",
+                                         DB_P(DB_T(j->requester), DB_I(now - ANL_DAY_MS),
+                                              guest ? DB_T(j->origin) : DB_NULL), -1, &rc);
     if (rc || busy < 0 || today < 0) {
         j->status = 500;
         return;
     }
     if (busy > 0) {
         j->status = 429;
-        j->body = json_pack("{s:s,s:i}", "error", "you already have an analysis under way: "
-                            "wait for it to finish", "retry_after", 60);
+        j->body = json_pack("{s:s,s:i}", "error", guest
+                            ? "a guest on your network already has an analysis under way: "
+                              "wait for it to finish, or log in for a share of your own"
+                            : "you already have an analysis under way: wait for it to finish",
+                            "retry_after", 60);
         return;
     }
     if (today >= j->per_day) {
         j->status = 429;
-        j->body = json_pack("{s:s,s:i,s:i}", "error", "you have asked for as many analyses "
-                            "as a day allows: try again tomorrow", "per_day", j->per_day,
-                            "retry_after", 3600);
+        j->body = json_pack("{s:s,s:i,s:i}", "error", guest
+                            ? "the guests on your network have asked for as many analyses as "
+                              "a day allows: log in for a share of your own, or try again "
+                              "tomorrow"
+                            : "you have asked for as many analyses as a day allows: try again "
+                              "tomorrow", "per_day", j->per_day, "retry_after", 3600);
         return;
     }
     j->moves = srv_moves_read(db, j->game);
@@ -392,13 +405,14 @@ static void job_request(db_conn *db, anl_job *j, int64_t now)
         return;
     }
     /* the row, unless another node took it meanwhile (then its answer) */
-    if (db_exec(db, "INSERT INTO analyses(" ANL_COLUMNS ") VALUES ($1, 'queued', $2, $3, $3, "
-                "$4, 0, $5, 0, NULL, NULL) ON CONFLICT (game) DO UPDATE SET status = 'queued', "
-                "requester = $2, requested = $3, updated = $3, node = $4, done = 0, total = $5, "
-                "cpu_ms = 0, result = NULL, error = NULL WHERE analyses.status = 'failed' OR "
+    if (db_exec(db, "INSERT INTO analyses(" ANL_COLUMNS ", origin) VALUES ($1, 'queued', $2, "
+                "$3, $3, $4, 0, $5, 0, NULL, NULL, $7) ON CONFLICT (game) DO UPDATE SET status = "
+                "'queued', requester = $2, requested = $3, updated = $3, node = $4, done = 0, "
+                "total = $5, cpu_ms = 0, result = NULL, error = NULL, origin = $7 WHERE analyses.status = 'failed' OR "
                 "(analyses.status IN ('queued','running') AND analyses.updated <= $6)",
                 DB_P(DB_T(j->game), DB_T(j->requester), DB_I(now), DB_T(j->node),
-                     DB_I((int64_t)json_array_size(j->moves)), DB_I(now - ANL_STALE_MS))) != 0) {
+                     DB_I((int64_t)json_array_size(j->moves)), DB_I(now - ANL_STALE_MS),
+                     guest ? DB_T(j->origin) : DB_NULL)) != 0) {
         j->status = 500;
         return;
     }
@@ -716,8 +730,8 @@ void srv_analysis_get(const char *game, srv_anl_answer cb, void *ctx)
     }
 }
 
-void srv_analysis_request(srv_game *g, const char *requester, const char *node,
-                          srv_anl_answer cb, void *ctx)
+void srv_analysis_request(srv_game *g, const char *requester, const char *origin,
+                          const char *node, srv_anl_answer cb, void *ctx)
 {
     if (g->status != GAME_OVER) {
         cb(ctx, 403, json_pack("{s:s}", "error", "the game is not over yet: an analysis is "
@@ -767,6 +781,7 @@ void srv_analysis_request(srv_game *g, const char *requester, const char *node,
     j->kind = J_REQUEST;
     memcpy(j->game, g->id, sizeof j->game);
     snprintf(j->requester, sizeof j->requester, "%s", requester);
+    snprintf(j->origin, sizeof j->origin, "%s", origin ? origin : "");
     snprintf(j->node, sizeof j->node, "%s", node ? node : "");
     j->per_day = l.per_day;
     j->answer = cb;

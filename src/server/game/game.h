@@ -172,9 +172,11 @@ typedef void (*srv_anl_answer)(void *ctx, unsigned status, json_t *body);
 void srv_analysis_get(const char *game, srv_anl_answer cb, void *ctx);
 /* Ask for the analysis of finished game g for requester (a session's
  * owner): 200 already done, 202 queued or under way, 401/403/409/429/503
- * refused; node: the node's name, stored with the row. */
-void srv_analysis_request(srv_game *g, const char *requester, const char *node,
-                          srv_anl_answer cb, void *ctx);
+ * refused; node: the node's name, stored with the row. origin: a guest's
+ * network (srv_client_network), whose guests share one share; NULL or ""
+ * for an account. */
+void srv_analysis_request(srv_game *g, const char *requester, const char *origin,
+                          const char *node, srv_anl_answer cb, void *ctx);
 /* This node's analyses: queued, running, done, their CPU seconds. */
 json_t *srv_analysis_stats(void);
 /* After the bot workers stopped: the requests left are freed. */

@@ -57,6 +57,9 @@ typedef struct srv_newsession {
 /* Where a new session comes from, for the list of one's sessions: the
  * client's network (IPv4 /24, IPv6 /48) and User-Agent. */
 void srv_session_origin(struct lws *wsi, srv_newsession *ns);
+/* The client's network alone, in the same form ("?" when unknown): also
+ * what the guests' shared analysis share is counted by (game/analysis.c). */
+void srv_client_network(struct lws *wsi, char *out, size_t n);
 /* The sessions of me's account (a guest: its own one), newest first: id,
  * created, last_seen, address, agent, current. NULL on a database error. */
 json_t *srv_sessions_list_db(db_conn *db, const srv_ident *me);

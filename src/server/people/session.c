@@ -217,7 +217,7 @@ int srv_session_write(db_conn *wdb, const srv_newsession *ns)
                ? -1 : 0;
 }
 
-void srv_session_origin(struct lws *wsi, srv_newsession *ns)
+void srv_client_network(struct lws *wsi, char *out, size_t n)
 {
     char a[64];
     srv_client_addr(wsi, a, sizeof a);
@@ -227,7 +227,7 @@ void srv_session_origin(struct lws *wsi, srv_newsession *ns)
     char tail;
     if (sscanf(a, "%d.%d.%d.%d%c", &o[0], &o[1], &o[2], &o[3], &tail) == 4 && o[0] >= 0 &&
         o[0] < 256 && o[1] >= 0 && o[1] < 256 && o[2] >= 0 && o[2] < 256) {
-        snprintf(ns->addr, sizeof ns->addr, "%d.%d.%d.0/24", o[0], o[1], o[2]);
+        snprintf(out, n, "%d.%d.%d.0/24", o[0], o[1], o[2]);
     } else if (strchr(a, ':')) { /* IPv6: the first three groups, a /48 */
         size_t k = 0;
         int groups = 0;
@@ -237,10 +237,15 @@ void srv_session_origin(struct lws *wsi, srv_newsession *ns)
             if (!strchr("0123456789abcdefABCDEF:", a[k]))
                 break;
         }
-        snprintf(ns->addr, sizeof ns->addr, "%.*s::/48", (int)k, a);
+        snprintf(out, n, "%.*s::/48", (int)k, a);
     } else {
-        snprintf(ns->addr, sizeof ns->addr, "?");
+        snprintf(out, n, "?");
     }
+}
+
+void srv_session_origin(struct lws *wsi, srv_newsession *ns)
+{
+    srv_client_network(wsi, ns->addr, sizeof ns->addr);
     char ua[512];
     ns->agent[0] = 0;
     if (hdr(wsi, WSI_TOKEN_HTTP_USER_AGENT, ua, sizeof ua) == 0) {

@@ -269,6 +269,14 @@ static const char *schema_v11 =
     " action TEXT NOT NULL, target_uid INTEGER, target TEXT, game TEXT, report INTEGER,"
     " reason TEXT NOT NULL, until INTEGER);";
 
+/* Version 12: the network a guest asked for an analysis from (the form of
+ * sessions.addr: IPv4 /24, IPv6 /48; NULL for an account), so that all the
+ * guest sessions of one network share one person's analysis share
+ * (game/analysis.c): a new guest session is no new share. */
+static const char *schema_v12 =
+    "ALTER TABLE analyses ADD COLUMN origin TEXT;"
+    "CREATE INDEX IF NOT EXISTS analyses_origin ON analyses(origin, requested);";
+
 /* Version 2: every stored seat token becomes its hash (tokens.c). */
 static int hash_seat_tokens(db_conn *db)
 {
@@ -357,6 +365,9 @@ int srv_schema_migrate(db_conn *db, char *why, size_t n)
         goto fail;
     step = "migration to version 11";
     if (v < 11 && db_script(db, schema_v11) != 0)
+        goto fail;
+    step = "migration to version 12";
+    if (v < 12 && db_script(db, schema_v12) != 0)
         goto fail;
     step = "setting the schema version";
     if (v != SRV_SCHEMA_VERSION && db_set_schema_version(db, SRV_SCHEMA_VERSION) != 0)

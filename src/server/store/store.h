@@ -36,7 +36,7 @@ srv_store *srv_store_open(const char *path, int sync_full, char *why, size_t n);
 /* The store's database connection (db.h; the event loop's: session.c). */
 db_conn *srv_store_db(srv_store *s);
 /* The schema version this code writes (db_schema_version). */
-#define SRV_SCHEMA_VERSION 11
+#define SRV_SCHEMA_VERSION 12
 /* Bring db's schema up to SRV_SCHEMA_VERSION in one transaction (schema.c;
  * srv_store_open runs it): 0, or -1 with the reason. */
 int srv_schema_migrate(db_conn *db, char *why, size_t n);
