@@ -811,9 +811,8 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
             cur_len = pss->body_len;
             pss->body = NULL;
             pss->body_len = 0;
-            g_net.answer_closes = 1; /* net/http.c says why */
-            int rc = route_read(wsi, pss);
-            g_net.answer_closes = 0;
+            int rc = route_read(wsi, pss); /* its answer ends the connection
+                                              (net/http.c says why) */
             free(body);
             cur_body = NULL;
             cur_len = 0;

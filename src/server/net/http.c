@@ -42,26 +42,24 @@ int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *co
     }
     unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + cap;
     int rc = -1;
-    /* A POST's answer ends its connection. libwebsockets 4.1 loops for
-       ever (lws_service_do_ripe_rxflow) when a second request with a body
-       is already waiting on the connection of a first one, and then
-       answers no client at all (found by fuzz_http_api, issue 28). POSTs
-       are few (sign-in, creating a game; moves go over the WebSocket), so
-       a new connection per POST costs little. An answer that waited for
-       reads off the loop ends its connection too (g_net.answer_closes):
-       4.1 hands a request pipelined behind it a body taken from the wrong
-       place in its buffer (fuzz_http_api); closing tells the client to
-       send what it pipelined again (RFC 9112 9.3.2). And in the end every
+    /* Every JSON answer ends its connection. A POST's first: libwebsockets
+       4.1 loops for ever (lws_service_do_ripe_rxflow) when a second
+       request with a body is already waiting on the connection of a first
+       one, and then answers no client at all (found by fuzz_http_api, issue
+       28). POSTs are few (sign-in, creating a game; moves go over the
+       WebSocket), so a new connection per POST costs little. Then an
+       answer that waited for reads off the loop: 4.1 hands a request
+       pipelined behind it a body taken from the wrong place in its buffer
+       (fuzz_http_api); closing tells the client to send what it pipelined
+       again (RFC 9112 9.3.2). And in the end every
        JSON answer: after any answer that leaves the connection open, 4.1
        replays a request pipelined behind it from a buffer it has freed
        (fuzz_http_api: a GET answered 404 at once, then a POST whose body
        had not all come). Browsers do not pipeline; an API request costs a
        new connection (static files keep theirs alive). */
-    int post = 1; /* every JSON answer, as said above */
-    (void)g_net.answer_closes;
     if (lws_add_http_common_headers(wsi, status, "application/json", bl, &p, end) == 0 &&
-        (!post || lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
-                                               (const unsigned char *)"close", 5, &p, end) == 0) &&
+        lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
+                                     (const unsigned char *)"close", 5, &p, end) == 0 &&
         lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end) == 0 &&
         srv_http_security_headers(wsi, &p, end) == 0 &&
@@ -74,8 +72,9 @@ int srv_http_respond(struct lws *wsi, unsigned status, json_t *j, const char *co
         lws_finalize_write_http_header(wsi, start, &p, end) == 0) {
         memcpy(start, body, bl);
         srv_http_access(wsi, status, bl); /* before the request's headers are gone */
-        if (lws_write(wsi, start, bl, LWS_WRITE_HTTP_FINAL) == (int)bl)
-            rc = post || lws_http_transaction_completed(wsi) ? -1 : 0;
+        /* rc stays -1 whether or not it was all written: the connection
+           ends (above) */
+        (void)lws_write(wsi, start, bl, LWS_WRITE_HTTP_FINAL);
     }
     free(buf);
     free(body);

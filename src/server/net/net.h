@@ -29,9 +29,6 @@ typedef struct srv_net {
                                    (lws_cancel_service) */
     int quiet;                  /* --quiet: no notices, errors only */
     int trust_proxy;            /* --trust-proxy: believe X-Forwarded-For/-Proto */
-    int answer_closes;          /* the answer being written ends its connection
-                                   (set by the api layer around an answer that
-                                   waited off the loop; see srv_http_respond) */
 } srv_net;
 extern srv_net g_net;
 
