@@ -148,6 +148,10 @@ try {
   await M.page.click('#mod-free-go');
   await B.page.waitForSelector('#end-aborted', { timeout: 10000 });
   check(/A moderator ended the game/.test(await B.page.textContent('#result')), 'Bram\'s table says a moderator ended the game');
+  // and so does its status line, which no longer says the game is rated
+  const statusLine = await B.page.textContent('#game-status');
+  check(/A moderator ended the game/.test(statusLine) && /Unrated: the game ended without a result/.test(statusLine) && !/Rated:/.test(statusLine),
+    `the status line says it ended without a result, unrated (${statusLine})`);
   const sum = await B.ctx.request.get(`${BASE}/api/games/${gid}`).then((x) => x.json());
   check(sum.status === 'aborted', `the game is aborted (${sum.status})`);
   // a player may be reported from their profile too

@@ -70,6 +70,10 @@ try {
   // Anke proposes the rematch: Bram is asked, nothing starts
   await A.page.goto(`${BASE}/#/play/${old}`);
   await A.page.waitForSelector('#rematch', { timeout: 30000 });
+  // a game of two accounts, abandoned: the status line says so, and unrated
+  const line = await A.page.textContent('#game-status');
+  check(s.status !== 'abandoned' || (/The game was abandoned/.test(line) && /Unrated: the game ended without a result/.test(line) && !/Rated:/.test(line)),
+    `the status line: abandoned, unrated (${line})`);
   await A.page.click('#rematch');
   await A.page.waitForSelector('#rematch-offer', { timeout: 15000 });
   const box = await A.page.textContent('#rematch-box');

@@ -358,6 +358,13 @@ export class GamePage {
     if (this.invitesFor !== taken) { this.invitesFor = taken; this.invites.load(); }
   }
 
+  // The game has ended: by the rules ("over"), or without a result
+  // (abandoned, or aborted by a moderator: docs/protocol.md "Abandoned games").
+  ended() {
+    const s = this.frame && this.frame.status;
+    return s === 'over' || s === 'abandoned' || s === 'aborted' || !!(this.view && this.view.turn.over);
+  }
+
   renderStatus() {
     const f = this.frame, v = this.view;
     const E = clear(this.el.status);
@@ -366,7 +373,8 @@ export class GamePage {
     E.appendChild(h('span', { class: 'who' }, who));
     E.appendChild(h('span', { class: 'turn-no' }, t('ui.turn_n', { n: v.turn.number })));
     if (f.status === 'waiting') E.appendChild(h('span', { class: 'state-waiting' }, t('ui.waiting_players')));
-    else if (f.status === 'over' || v.turn.over) E.appendChild(h('span', { class: 'state-over' }, t('ui.game_over')));
+    else if (f.status === 'abandoned' || f.status === 'aborted') E.appendChild(h('span', { class: 'state-over', id: 'state-no-result' }, t(`ui.game_${f.status}`)));
+    else if (this.ended()) E.appendChild(h('span', { class: 'state-over' }, t('ui.game_over')));
     else if (this.myTurn) E.appendChild(h('span', { class: 'your-turn' }, t('ui.your_decision')));
     else if (deciders.length && !this.replay) E.appendChild(h('span', { class: 'waiting-for' }, t('ui.waiting_for', { names: deciders.join(', ') })));
     // rated or not (rated.js: the server's rule, docs/ratings.md)
@@ -376,7 +384,7 @@ export class GamePage {
     const rated = rec ? { rated: rec.rated, text: t(rec.rated ? 'rated.done_yes' : 'rated.was_not') } : gameRated(f);
     E.appendChild(h('span', { class: `rated rated-${rated.rated}`, id: 'rated-note', title: rated.text }, rated.text));
     // once over, "The game is over" says it: the phase's name would repeat it
-    if (!(f.status === 'over' || v.turn.over)) E.appendChild(h('span', { class: 'phase' }, phaseName(v.turn.phase, v.edition)));
+    if (!this.ended()) E.appendChild(h('span', { class: 'phase' }, phaseName(v.turn.phase, v.edition)));
     // the turn timer: seconds left before a bot stands in for the deciders
     clearInterval(this.timerTick);
     const tm = f.timer;
@@ -557,7 +565,7 @@ export class GamePage {
     const phase = v.turn.phase;
     this.el.decision.hidden = false;
     // an abandoned game ends too: its end screen offers the rematch
-    if (this.frame.status === 'over' || this.frame.status === 'abandoned' || this.frame.status === 'aborted' || v.turn.over) {
+    if (this.ended()) {
       // the end screen comes first, above the board
       if (this.el.boardWrap.previousSibling !== this.el.decision) this.el.boardWrap.before(this.el.decision);
       E.appendChild(this.resultBox());
@@ -802,7 +810,7 @@ export class GamePage {
       if (seatInfo.kind === 'human' && seatInfo.connected === false && !this.replay) tags.push(h('span', { class: 'tag off' }, t('ui.offline')));
       if (seatInfo.away && !this.replay) tags.push(h('span', { class: 'tag off' }, t('ui.away')));
       if (deciders.has(i)) tags.push(h('span', { class: 'tag deciding' }, t('ui.deciding')));
-      if (v.turn.active === i && !(this.frame.status === 'over' || v.turn.over)) tags.push(h('span', { class: 'tag active' }, t('ui.active')));
+      if (v.turn.active === i && !this.ended()) tags.push(h('span', { class: 'tag active' }, t('ui.active')));
       const stocks = p.stocks ? Object.entries(p.stocks).filter(([, n]) => n > 0)
         .map(([co, n]) => { const ci = v.companies.findIndex((c) => c.name === co); const cv = (v.companies[ci] || {}).value || 0; const chip = h('span', { class: 'stock', tabindex: '0', title: t('tip.holding', { n, company: companyName(co), value: `f${cv}`, worth: `f${n * cv}` }), dataset: { company: co }, style: { background: companyColor(co, ci), color: inkOn(companyColor(co, ci)) } }, `${companyMark(co)} ${companyName(co)} ×${n}`); this.hoverCompany(chip, co); return chip; })
         : [h('span', { class: 'muted' }, t('ui.stocks_hidden'))];
@@ -948,7 +956,7 @@ export class GamePage {
     const D = this.el.dialog;
     const v = this.view;
     const phase = v.turn.phase;
-    if (!this.myTurn || !DIALOG_PHASES.has(phase) || this.dialogHidden || this.frame.status === 'over') {
+    if (!this.myTurn || !DIALOG_PHASES.has(phase) || this.dialogHidden || this.ended()) {
       D.hidden = true; clear(D); return;
     }
     clear(D);

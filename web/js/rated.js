@@ -20,6 +20,9 @@ export function formRatedText(form) {
 // A game: the state frame's status, seats ({kind, guest}) and practice.
 export function gameRated(frame) {
   const seats = (frame && frame.seats) || [];
+  // ended without a result (abandoned, or aborted by a moderator): nothing
+  // was rated, whoever sat there (docs/ratings.md, docs/moderation.md)
+  if (frame && (frame.status === 'abandoned' || frame.status === 'aborted')) return { rated: false, text: t('rated.no_result') };
   if (seats.some((s) => s.kind === 'bot')) return { rated: false, text: t('rated.no_bot') };
   if (frame.practice) return { rated: false, text: t('rated.no_practice') };
   if (frame.variant) return { rated: false, text: t('rated.no_variant') };
