@@ -270,11 +270,7 @@ void srv_http_access(struct lws *wsi, unsigned status, size_t bytes)
                 uri[0] = 0;
             break;
         }
-    char *q = strchr(uri, '?'); /* lws keeps the query apart; if not, it is cut */
-    if (q)
-        *q = 0;
-    char path[SRV_URL_MAX + 1], addr[64];
-    path_shown(uri, path, sizeof path);
+    char addr[64];
     srv_client_addr(wsi, addr, sizeof addr);
     unsigned s = acc_slot(wsi);
     double ms = -1;
@@ -282,6 +278,22 @@ void srv_http_access(struct lws *wsi, unsigned status, size_t bytes)
         ms = (double)(srv_ls_now() - acc[s].t0_us) / 1000.0;
         acc[s].wsi = NULL;
     }
-    srv_log_access("method=%s path=%s status=%u bytes=%zu ms=%.1f addr=%s", method,
-                   path[0] ? path : "-", status, bytes, ms, addr[0] ? addr : "-");
+    srv_http_access_line(method, uri, status, bytes, ms, addr);
+}
+
+void srv_http_access_line(const char *method, const char *uri, unsigned status, size_t bytes,
+                          double ms, const char *addr)
+{
+    if (!srv_log_access_on())
+        return;
+    char u[SRV_URL_MAX + 1];
+    snprintf(u, sizeof u, "%s", uri ? uri : "");
+    char *q = strchr(u, '?'); /* lws keeps the query apart; if not, it is cut */
+    if (q)
+        *q = 0;
+    char path[SRV_URL_MAX + 1];
+    path_shown(u, path, sizeof path);
+    srv_log_access("method=%s path=%s status=%u bytes=%zu ms=%.1f addr=%s",
+                   method && method[0] ? method : "-", path[0] ? path : "-", status, bytes, ms,
+                   addr && addr[0] ? addr : "-");
 }

@@ -190,6 +190,10 @@ void srv_client_addr(struct lws *wsi, char *out, size_t n);
 void srv_http_begin(struct lws *wsi);
 void srv_http_access(struct lws *wsi, unsigned status, size_t bytes);
 void srv_http_forget(struct lws *wsi);
+/* The access line itself, for an answer written without lws (rawguard.c's
+ * 431, 414, 408): uri's query cut and its token-like segments as ***. */
+void srv_http_access_line(const char *method, const char *uri, unsigned status, size_t bytes,
+                          double ms, const char *addr);
 /* The same: the client's address as text ("" when unknown). */
 void srv_peer_addr(struct lws *wsi, char *out, size_t n);
 

@@ -36,7 +36,8 @@
  *   which limit) on the socket itself, shuts its side down, and from then
  *   on reads and discards what the client still sends (at most 1 MiB, then
  *   the connection is closed) so that the answer is not destroyed by a
- *   reset; lws never sees the oversized request. lws' own header buffer is
+ *   reset; lws never sees the oversized request. Each answer written here
+ *   has its access line (raw_access), as lws' answers have theirs. lws' own header buffer is
  *   made larger than anything that passes these limits can fill (serve.c),
  *   so lws cannot fail first.
  * - An unmasked client frame: the WebSocket connection is closed with code
@@ -68,6 +69,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include "net/net.h"
 
@@ -82,6 +85,11 @@ typedef struct rg_conn {
     uint8_t upgrade, chunked;
     uint64_t content_length;
     char line[32];             /* start of the current line, lower case */
+    char method[8];            /* the request line's method and path (as sent, */
+    char path[96];             /* cut at its query, a space or the size) for the
+                                  access line of an answer written here */
+    uint8_t rl_part;           /* 0 method, 1 path, 2 the rest of the line */
+    uint8_t rl_len;
     uint32_t line_len;
     /* body */
     uint64_t left;             /* body bytes, or payload bytes, still to skip */
@@ -184,9 +192,51 @@ int srv_rawguard_unmasked(int fd)
     return c && c->unmasked;
 }
 
+/* The access line of an answer written here (--access-log, as http.c's for
+ * every other answer: method, path without its query, status, bytes, ms,
+ * addr; never a header's value). The headers were not read, so behind
+ * --trust-proxy the client's address is unknown: "unread-xff@PEER". */
+static void raw_access(int fd, rg_conn *c, unsigned status, size_t bytes)
+{
+    if (!srv_log_access_on())
+        return;
+    struct sockaddr_storage sa;
+    socklen_t sl = sizeof sa;
+    char peer[INET6_ADDRSTRLEN] = "?", addr[INET6_ADDRSTRLEN + 16];
+    if (getpeername(fd, (struct sockaddr *)&sa, &sl) == 0) {
+        if (sa.ss_family == AF_INET)
+            inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr, peer, sizeof peer);
+        else if (sa.ss_family == AF_INET6)
+            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr, peer, sizeof peer);
+    }
+    const char *p = !strncmp(peer, "::ffff:", 7) && strchr(peer, '.') ? peer + 7 : peer;
+    if (g_net.trust_proxy)
+        snprintf(addr, sizeof addr, "unread-xff@%s", p);
+    else
+        snprintf(addr, sizeof addr, "%s", p);
+    /* the bytes as sent may be anything: each one outside printable ASCII,
+       and '"', '\\', '?', written as %XX (as a URL would) */
+    char path[sizeof c->path * 3 + 1];
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof c->path && c->path[i]; i++) {
+        unsigned char b = (unsigned char)c->path[i];
+        if (b > 0x20 && b < 0x7f && !strchr("\"\\?", b))
+            path[k++] = (char)b;
+        else
+            k += (size_t)snprintf(path + k, sizeof path - k, "%%%02X", b);
+    }
+    path[k] = 0;
+    char method[sizeof c->method];
+    for (k = 0; k + 1 < sizeof method && c->method[k]; k++)
+        method[k] = c->method[k] >= 'A' && c->method[k] <= 'Z' ? c->method[k] : '?';
+    method[k] = 0;
+    double ms = c->req_start ? (double)(srv_now_ms() - c->req_start) : -1;
+    srv_http_access_line(method, path, status, bytes, ms, addr);
+}
+
 /* Writes an error answer on the socket itself (lws has not begun one: the
- * request is still coming). */
-static void raw_answer(int fd, const char *status, const char *what)
+ * request is still coming), and its access line. */
+static void raw_answer(int fd, rg_conn *c, const char *status, const char *what)
 {
     char body[160], head[768];
     int bl = snprintf(body, sizeof body, "{\"error\":\"%s\"}", what);
@@ -200,14 +250,40 @@ static void raw_answer(int fd, const char *status, const char *what)
     ssize_t n = send(fd, head, (size_t)hl, MSG_NOSIGNAL);
     if (n == hl)
         (void)send(fd, body, (size_t)bl, MSG_NOSIGNAL);
+    raw_access(fd, c, (unsigned)atoi(status), (size_t)bl);
 }
 
 static void too_large(int fd, rg_conn *c, const char *status, const char *what)
 {
-    raw_answer(fd, status, what);
+    raw_answer(fd, c, status, what);
     shutdown(fd, SHUT_WR);
     c->phase = RG_DRAIN;
     c->drained = 0;
+}
+
+static void request_line_reset(rg_conn *c)
+{
+    c->method[0] = c->path[0] = 0;
+    c->rl_part = c->rl_len = 0;
+}
+
+/* A byte of the request line: its method and path kept (for raw_access). */
+static void request_line_byte(rg_conn *c, unsigned char b)
+{
+    if (b == ' ' || b == '\r' || b == '\n') {
+        if (c->rl_len || c->rl_part)
+            c->rl_part = c->rl_part < 2 ? c->rl_part + 1 : 2;
+        c->rl_len = 0;
+        return;
+    }
+    if (c->rl_part == 1 && b == '?')
+        c->rl_part = 2; /* the query: never kept */
+    char *d = c->rl_part == 0 ? c->method : c->rl_part == 1 ? c->path : NULL;
+    size_t cap = c->rl_part == 0 ? sizeof c->method : sizeof c->path;
+    if (d && c->rl_len + 1u < cap) {
+        d[c->rl_len++] = (char)b;
+        d[c->rl_len] = 0;
+    }
 }
 
 /* The end of a header line: what it says, and whether the headers end. */
@@ -259,14 +335,18 @@ static int feed(int fd, rg_conn *c, const unsigned char *p, size_t n)
         switch (c->phase) {
         case RG_HEAD: {
             unsigned char b = p[i++];
-            if (!c->req_start)
-                c->req_start = now_ms; /* the first byte of a request */
+            if (!c->req_start) { /* the first byte of a request */
+                c->req_start = now_ms;
+                request_line_reset(c);
+            }
             if (++c->head_bytes > SRV_HEADER_MAX) {
                 too_large(fd, c, "431 Request Header Fields Too Large",
                           "the request line and headers may be at most " SRV_STR(SRV_HEADER_MAX)
                           " bytes");
                 return -1;
             }
+            if (c->head_lines == 0)
+                request_line_byte(c, b);
             if (b == '&' && c->head_lines == 0 && ++c->query_args > SRV_QUERY_ARGS) {
                 too_large(fd, c, "414 URI Too Long",
                           "the URL may have at most " SRV_STR(SRV_QUERY_ARGS) " query arguments");
@@ -391,7 +471,7 @@ void srv_rawguard_tick(int64_t now, int64_t limit_ms)
         char what[120];
         snprintf(what, sizeof what, "the request (headers and body) must arrive within %lld s",
                  (long long)(limit_ms / 1000));
-        raw_answer(fd, "408 Request Timeout", what);
+        raw_answer(fd, c, "408 Request Timeout", what);
         /* both ways: lws' next read sees the end and closes the connection */
         shutdown(fd, SHUT_RDWR);
         c->phase = RG_OFF;
