@@ -99,3 +99,9 @@ void chx_buf_int(chx_buf *b, long long v)
         t[--k] = '-';
     chx_buf_add(b, t + k, sizeof t - (size_t)k);
 }
+
+void chx_buf_member_int(chx_buf *b, const char *lead, long long v)
+{
+    chx_buf_puts(b, lead);
+    chx_buf_int(b, v);
+}

@@ -32,10 +32,8 @@ static void put_plan(chx_buf *b, const ch_state *st, const ch_merger_plan *pl)
     chx_buf_puts(b, "{\"credited\":");
     put_company(b, st, pl->credited);
     if (pl->credited >= 0) {
-        chx_buf_puts(b, ",\"credited_from\":");
-        chx_buf_int(b, pl->credited_from);
-        chx_buf_puts(b, ",\"credited_value\":");
-        chx_buf_int(b, pl->credited_value);
+        chx_buf_member_int(b, ",\"credited_from\":", pl->credited_from);
+        chx_buf_member_int(b, ",\"credited_value\":", pl->credited_value);
     }
     chx_buf_puts(b, ",\"steps\":[");
     for (int i = 0; i < pl->nsteps; i++) {
@@ -46,16 +44,12 @@ static void put_plan(chx_buf *b, const ch_state *st, const ch_merger_plan *pl)
         put_company(b, st, s->absorbed);
         chx_buf_puts(b, ",\"absorber\":");
         put_company(b, st, s->absorber);
-        chx_buf_puts(b, ",\"absorbed_value\":");
-        chx_buf_int(b, s->absorbed_value);
-        chx_buf_puts(b, ",\"absorber_value\":");
-        chx_buf_int(b, s->absorber_value);
-        chx_buf_puts(b, ",\"value_after\":");
-        chx_buf_int(b, s->value_after);
+        chx_buf_member_int(b, ",\"absorbed_value\":", s->absorbed_value);
+        chx_buf_member_int(b, ",\"absorber_value\":", s->absorber_value);
+        chx_buf_member_int(b, ",\"value_after\":", s->value_after);
         chx_buf_puts(b, ",\"flag\":");
         put_seat(b, s->flag);
-        chx_buf_puts(b, ",\"flag_sale\":");
-        chx_buf_int(b, s->flag_sale);
+        chx_buf_member_int(b, ",\"flag_sale\":", s->flag_sale);
         chx_buf_puts(b, ",\"stocks\":[");
         for (int q = 0; q < st->nplayers; q++) {
             if (q)
@@ -86,12 +80,9 @@ static void put_plan(chx_buf *b, const ch_state *st, const ch_merger_plan *pl)
     put_company(b, st, pl->survivor);
     chx_buf_puts(b, ",\"survivor_flag\":");
     put_seat(b, pl->survivor_flag);
-    chx_buf_puts(b, ",\"survivor_flag_worth\":");
-    chx_buf_int(b, pl->survivor_flag_worth);
-    chx_buf_puts(b, ",\"final_value\":");
-    chx_buf_int(b, pl->final_value);
-    chx_buf_puts(b, ",\"builder\":");
-    chx_buf_int(b, pl->builder);
+    chx_buf_member_int(b, ",\"survivor_flag_worth\":", pl->survivor_flag_worth);
+    chx_buf_member_int(b, ",\"final_value\":", pl->final_value);
+    chx_buf_member_int(b, ",\"builder\":", pl->builder);
     chx_buf_puts(b, pl->sold_at_once ? ",\"sold_at_once\":true}" : ",\"sold_at_once\":false}");
 }
 

@@ -8,12 +8,6 @@
 
 #include "text.h"
 
-static void put_key(chx_buf *b, const char *k)
-{
-    chx_buf_json_str(b, k);
-    chx_buf_add(b, ":", 1);
-}
-
 int chx_result_json(const ch_state *st, chx_buf *b)
 {
     ch_score_part parts[CH_MAX_PLAYERS];
@@ -37,16 +31,11 @@ int chx_result_json(const ch_state *st, chx_buf *b)
         const ch_score_part *o = &parts[p];
         if (p)
             chx_buf_add(b, ",", 1);
-        chx_buf_puts(b, "{\"cash\":");
-        chx_buf_int(b, o->cash);
-        chx_buf_puts(b, ",\"hand\":");
-        chx_buf_int(b, o->hand);
-        chx_buf_puts(b, ",\"fine\":");
-        chx_buf_int(b, o->fine);
-        chx_buf_puts(b, ",\"total\":");
-        chx_buf_int(b, o->total);
-        chx_buf_puts(b, ",\"rank\":");
-        chx_buf_int(b, o->rank);
+        chx_buf_member_int(b, "{\"cash\":", o->cash);
+        chx_buf_member_int(b, ",\"hand\":", o->hand);
+        chx_buf_member_int(b, ",\"fine\":", o->fine);
+        chx_buf_member_int(b, ",\"total\":", o->total);
+        chx_buf_member_int(b, ",\"rank\":", o->rank);
         /* one entry per company the player holds stocks of or has the flag
          * of: count, value per stock (0 off the chart), worth, flag worth */
         chx_buf_puts(b, ",\"holdings\":[");
@@ -57,17 +46,12 @@ int chx_result_json(const ch_state *st, chx_buf *b)
                 continue;
             if (k++)
                 chx_buf_add(b, ",", 1);
-            chx_buf_add(b, "{", 1);
-            put_key(b, "company");
+            chx_buf_puts(b, "{\"company\":");
             chx_buf_json_str(b, ch_company_name(st, c));
-            chx_buf_puts(b, ",\"stocks\":");
-            chx_buf_int(b, n);
-            chx_buf_puts(b, ",\"value\":");
-            chx_buf_int(b, st->co[c].on_chart ? st->co[c].value : 0);
-            chx_buf_puts(b, ",\"worth\":");
-            chx_buf_int(b, o->stocks[c]);
-            chx_buf_puts(b, ",\"flag\":");
-            chx_buf_int(b, o->flags[c]);
+            chx_buf_member_int(b, ",\"stocks\":", n);
+            chx_buf_member_int(b, ",\"value\":", st->co[c].on_chart ? st->co[c].value : 0);
+            chx_buf_member_int(b, ",\"worth\":", o->stocks[c]);
+            chx_buf_member_int(b, ",\"flag\":", o->flags[c]);
             chx_buf_add(b, "}", 1);
         }
         chx_buf_puts(b, "]}");

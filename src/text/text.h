@@ -28,6 +28,9 @@ void chx_buf_again(chx_buf *b, size_t at, size_t n);
  * JSON integer. */
 void chx_buf_json_str(chx_buf *b, const char *s);
 void chx_buf_int(chx_buf *b, long long v);
+/* A member of a JSON object: lead (the text before the value, as
+ * ",\"total\":") then the integer v. */
+void chx_buf_member_int(chx_buf *b, const char *lead, long long v);
 
 /* Every legal move of player p into a malloc'd *out (NULL when none).
  * Returns the count, or -1 when out of memory. */
