@@ -8,45 +8,16 @@
 // shows the challenge accepted with a link to the game; both end up seated
 // in it, each at a board. The pages run under the server's
 // Content-Security-Policy (no waitForFunction: `until` polls instead).
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+import { BASE, ART, check, launch, person, until, finish } from './lib.mjs';
 import path from 'node:path';
 
-const BASE = process.env.CH_BASE;
-const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
-if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
-fs.mkdirSync(ART, { recursive: true });
-
-const failures = [];
-function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
-
-const browser = await chromium.launch({
-  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-});
-const pageErrors = [];
-async function person(name) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', permissions: ['notifications'] });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => { pageErrors.push(`${name}: ${e.message}`); console.log(`pageerror ${name}: ${e.message}`); });
-  const user = `${name}${Date.now() % 100000}`;
-  const r = await ctx.request.post(`${BASE}/api/signup`, { data: { name: user, password: `${user} password` } });
-  check(r.status() === 201, `${user} signs up (${r.status()})`);
-  return { ctx, page, user };
-}
-async function until(page, fn, arg, what, ms = 40000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await page.evaluate(fn, arg)) return true;
-    await page.waitForTimeout(200);
-  }
-  check(false, `timed out: ${what}`);
-  return false;
-}
+// each person's browser may show notifications (Bram asks for them below)
+const NOTIFY = { permissions: ['notifications'] };
+const browser = await launch();
 
 try {
-  const A = await person('anke');
-  const B = await person('bram');
+  const A = await person(browser, 'anke', NOTIFY);
+  const B = await person(browser, 'bram', NOTIFY);
 
   // Bram asks for notifications on this device, then waits in the lobby
   await B.page.goto(`${BASE}/#/my-games`);
@@ -111,6 +82,4 @@ try {
 } finally {
   await browser.close();
 }
-check(!pageErrors.length, `no page errors (${pageErrors.join('; ')})`);
-if (failures.length) { console.log(`${failures.length} failed`); process.exit(1); }
-console.log('challenge: all passed');
+finish('challenge');

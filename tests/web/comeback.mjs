@@ -13,42 +13,13 @@
 // so, and dead reset and confirmation links say so. Screenshots go to CH_ARTIFACTS
 // (comeback-*.png). The pages run under the server's Content-Security-Policy
 // (no waitForFunction: its eval is refused; `until` polls instead).
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+import { BASE, ART, check, launch, person, until, finish, pageErrors } from './lib.mjs';
 import path from 'node:path';
+import fs from 'node:fs';
 
-const BASE = process.env.CH_BASE;
-const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
-if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
-fs.mkdirSync(ART, { recursive: true });
-
-const failures = [];
-function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
 const shot = (page, name) => page.screenshot({ path: path.join(ART, `comeback-${name}.png`) });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-});
-const pageErrors = [];
-async function person(name, extra = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...extra });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => { pageErrors.push(`${name}: ${e.message}`); console.log(`pageerror ${name}: ${e.message}`); });
-  const user = `${name}${Date.now() % 100000}`;
-  const r = await ctx.request.post(`${BASE}/api/signup`, { data: { name: user, password: `${user} password` } });
-  check(r.status() === 201, `${user} signs up (${r.status()})`);
-  return { ctx, page, user };
-}
-async function until(page, fn, arg, what, ms = 40000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await page.evaluate(fn, arg)) return true;
-    await page.waitForTimeout(200);
-  }
-  check(false, `timed out: ${what}`);
-  return false;
-}
+const browser = await launch();
 
 // Play this page's seat of game gid over a WebSocket of the page's session
 // until another seat decides (one turn of this person's); resolves with the
@@ -83,8 +54,8 @@ function playTurn(page, gid, mySeat) {
 }
 
 try {
-  const A = await person('anke', { permissions: ['notifications'] });
-  const B = await person('bram', { permissions: ['notifications'] });
+  const A = await person(browser, 'anke', { permissions: ['notifications'] });
+  const B = await person(browser, 'bram', { permissions: ['notifications'] });
   const r = await A.ctx.request.post(`${BASE}/api/games`, {
     data: { edition: 'amsterdam', players: 2, mode: 'turn-based', days: 1,
       seats: [{ kind: 'human' }, { kind: 'human', access: 'reserved' }] },
@@ -215,6 +186,4 @@ try {
 } finally {
   await browser.close();
 }
-check(!pageErrors.length, `no page errors (${pageErrors.join('; ')})`);
-if (failures.length) { console.log(`${failures.length} failed`); process.exit(1); }
-console.log('comeback: all passed');
+finish('comeback');

@@ -10,53 +10,23 @@
 // longer reaches Bram, her login is refused with the ban's end, and the
 // audit log on Mia's page shows the report and the ban. Mia then aborts the
 // game, and Bram's table says a moderator ended it.
-import { chromium } from 'playwright-core';
+import { BASE, ART, check, launch, person, until, finish } from './lib.mjs';
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 
-const BASE = process.env.CH_BASE;
-const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
-if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
-fs.mkdirSync(ART, { recursive: true });
 // the server's binary and database, as run.sh started it
 const CMD = JSON.parse(process.env.CH_SERVER_CMD || '[]');
 const BIN = CMD[0];
 const DB = CMD[CMD.indexOf('--db') + 1];
 
-const failures = [];
-function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
-
-const browser = await chromium.launch({
-  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-});
-const pageErrors = [];
-async function person(name) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => { pageErrors.push(`${name}: ${e.message}`); console.log(`pageerror ${name}: ${e.message}`); });
-  const user = `${name}${Date.now() % 100000}`;
-  const r = await ctx.request.post(`${BASE}/api/signup`, { data: { name: user, password: `${user} password` } });
-  check(r.status() === 201, `${user} signs up (${r.status()})`);
-  return { ctx, page, user };
-}
-async function until(page, fn, arg, what, ms = 20000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await page.evaluate(fn, arg)) return true;
-    await page.waitForTimeout(150);
-  }
-  check(false, `timed out: ${what}`);
-  return false;
-}
+const browser = await launch();
 const chatHas = (text) => [...document.querySelectorAll('#chat-list .chat-text')].some((e) => e.textContent === text);
 
 try {
   check(!!BIN && !!DB, `the server's binary and database are known (${BIN} ${DB})`);
-  const A = await person('anke');
-  const B = await person('bram');
-  const M = await person('mia');
+  const A = await person(browser, 'anke');
+  const B = await person(browser, 'bram');
+  const M = await person(browser, 'mia');
   const g = spawnSync(BIN, ['admin', '--db', DB, 'grant', M.user, 'moderator'], { encoding: 'utf8' });
   check(g.status === 0 && /moderator/.test(g.stdout), `Mia is made a moderator from the command line (${g.stdout}${g.stderr})`);
 
@@ -167,6 +137,4 @@ try {
 } finally {
   await browser.close();
 }
-check(!pageErrors.length, `no page errors (${pageErrors.join('; ')})`);
-if (failures.length) { console.log(`${failures.length} failed`); process.exit(1); }
-console.log('moderation: all passed');
+finish('moderation');
