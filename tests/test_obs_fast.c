@@ -3,11 +3,12 @@
  *
  * obs.c writes the tensor from bitsets and codes, and into a buffer it
  * wrote before (the vector of games, vec.c) only what changed since (an
- * obs_memo). Here ref_observation is the plain writer it replaced (clear
- * everything, then every value in turn, card by card and plot by plot),
- * kept as the reference. Along random games of both editions (Building
- * Amsterdam with 2 to 5 players, The Golden Age with 2 to 6, both presets,
- * with and without event cards), at every decision:
+ * obs_memo). Here ref_observation writes the plots and the cards as the
+ * plain writer it replaced did (plot by plot, card by card), and the other
+ * blocks by the full writer ch_observation (see there). Along random games
+ * of both editions (Building Amsterdam with 2 to 5 players, The Golden Age
+ * with 2 to 6, both presets, with and without event cards), at every
+ * decision:
  * - ch_observation of the decider and of one other seat, into a buffer full
  *   of garbage, equals the reference float for float;
  * - a buffer kept with its memo across the game and written for the decider
@@ -29,8 +30,6 @@
 
 #include <cmocka.h>
 
-#define EV_SLOTS 12
-#define MONEY 1000.0f
 enum { B_PLOTS, B_COMPANIES, B_PLAYERS, B_CARDS, B_PILES, B_TURN, B_EVENT, B_COUNT };
 
 static int has(const uint64_t set[2], int c)
@@ -38,16 +37,26 @@ static int has(const uint64_t set[2], int c)
     return (int)(set[c >> 6] >> (c & 63) & 1);
 }
 
-/* The writer of main 611f1e9 (src/core/obs.c), unchanged but for its checks. */
+/* The reference. The plots and the cards, which obs.c now writes from
+ * codes and bitsets, by the plain writer of main 611f1e9 (src/core/obs.c),
+ * unchanged but for its checks: an independent writer of those blocks. The
+ * other blocks (companies, players, piles, turn, event) as the library's
+ * full writer ch_observation makes them: obs.c writes them as it did then,
+ * and a copy of that code here would only compare it with itself; so the
+ * kept buffers are compared with the full writer there. */
 static int ref_observation(const ch_state *st, int p, float *buf)
 {
     const int size = ch_observation_size(st);
-    memset(buf, 0, (size_t)size * sizeof *buf);
+    const int rc = ch_observation(st, p, buf, (size_t)size);
+    if (rc != CH_OK)
+        return rc;
     const int N = BRD(st)->nplots, C = st->ncompanies, K = st->ncards, P = st->nplayers;
-    const int ga = st->edition == CH_ED_GOLDEN_AGE;
-    int off[B_COUNT], rows, cols[B_COUNT];
+    int off[B_COUNT], rows[B_COUNT], cols[B_COUNT];
     for (int b = 0; b < B_COUNT; b++)
-        assert_non_null(ch_observation_block(st, b, &off[b], &rows, &cols[b]));
+        assert_non_null(ch_observation_block(st, b, &off[b], &rows[b], &cols[b]));
+    for (int b = 0; b < B_COUNT; b++)
+        if (b == B_PLOTS || b == B_CARDS)
+            memset(buf + off[b], 0, (size_t)(rows[b] * cols[b]) * sizeof *buf);
 #define AT(b, row, col) buf[off[b] + (row) * cols[b] + (col)]
 #define REL(q) (((q) - p + P) % P)
 
@@ -58,43 +67,6 @@ static int ref_observation(const ch_state *st, int p, float *buf)
         for (int f = 0; f < 5; f++)
             AT(B_PLOTS, x, 2 + C + f) = (float)(st->pflags[x] >> f & 1);
         AT(B_PLOTS, x, 7 + C) = (float)(x == st->b_plot || x == st->b_plot2);
-    }
-    /* companies: value; on the chart; bank; HQ on the board; no flag; the
-       flag's owner; founded this turn; merger: absorbed, absorber, to merge */
-    for (int c = 0; c < C; c++) {
-        const ch_company *co = &st->co[c];
-        AT(B_COMPANIES, c, 0) = co->value / 500.0f;
-        AT(B_COMPANIES, c, 1) = co->on_chart ? 1 : 0;
-        AT(B_COMPANIES, c, 2) = co->bank / 9.0f;
-        AT(B_COMPANIES, c, 3) = co->hq != CH_NONE;
-        if (co->flag == 0 || co->flag > P)
-            AT(B_COMPANIES, c, 4) = 1;
-        else
-            AT(B_COMPANIES, c, 5 + REL(co->flag - 1)) = 1;
-        AT(B_COMPANIES, c, 5 + P) = st->founded == c;
-        AT(B_COMPANIES, c, 6 + P) = st->m_absorbed == c;
-        AT(B_COMPANIES, c, 7 + P) = st->m_absorber == c;
-        AT(B_COMPANIES, c, 8 + P) = (float)(st->m_set >> c & 1);
-    }
-    /* players: cash; action cards; roofs; hand size; flags; hidden levels;
-       extra turn pending, armed; stocks visible; stocks per company */
-    for (int q = 0; q < P; q++) {
-        const ch_player *pl = &st->pl[q];
-        int k = REL(q);
-        AT(B_PLAYERS, k, 0) = pl->cash / MONEY;
-        AT(B_PLAYERS, k, 1) = pl->actions / 2.0f;
-        AT(B_PLAYERS, k, 2) = pl->roofs / 10.0f;
-        AT(B_PLAYERS, k, 3) = ch_hand_count(st, q) / 15.0f;
-        AT(B_PLAYERS, k, 4) = pl->flags / 9.0f;
-        AT(B_PLAYERS, k, 5) = pl->hidden_levels / 15.0f;
-        AT(B_PLAYERS, k, 6) = pl->extra_pending ? 1 : 0;
-        AT(B_PLAYERS, k, 7) = pl->extra_armed ? 1 : 0;
-        /* stock holdings are private in The Golden Age (RULINGS.md "Hidden information") */
-        if (!ga || q == p) {
-            AT(B_PLAYERS, k, 8) = 1;
-            for (int c = 0; c < C; c++)
-                AT(B_PLAYERS, k, 9 + c) = pl->stock[c] / 9.0f;
-        }
     }
     /* cards: in my hand; market; discard; looked at; offered; asked; known
        to be in relative player k's hand */
@@ -120,106 +92,6 @@ static int ref_observation(const ch_state *st, int p, float *buf)
         for (int q = 0; q < P; q++)
             if (l == CH_LOC_HAND + q && has(st->pl[q].known, c))
                 AT(B_CARDS, c, 6 + REL(q)) = 1;
-    }
-    /* piles: deck, reserve, event deck, discard sizes; open event cards by
-       kind; whether the top of the closed stack is an event card (G-07) */
-    AT(B_PILES, 0, 0) = K ? st->ndeck / (float)K : 0;
-    AT(B_PILES, 0, 1) = st->nreserve / 4.0f;
-    AT(B_PILES, 0, 2) = st->nev_deck / 15.0f;
-    AT(B_PILES, 0, 3) = K ? st->ndiscard / (float)K : 0;
-    for (int i = 0; i < st->nevent_open && i < CH_EVENT_OPEN_MAX; i++)
-        if (st->ev_open[i] < EV_SLOTS)
-            AT(B_PILES, 0, 4 + st->ev_open[i]) += 1.0f / 3;
-    int top = ch_deck_top_event(st);
-    AT(B_PILES, 0, 4 + EV_SLOTS) = top == 1;
-    AT(B_PILES, 0, 5 + EV_SLOTS) = top == 0;
-    /* turn: phase; active, actor, deciders (relative); I decide; end
-       triggered; over; turn number; passes; extra turn; built; cards taken;
-       trades; discount buys left; event due; a pass */
-    {
-        unsigned dmask = 0;
-        ch_decider_kind kind = ch_decider(st, &dmask);
-        int o = 0;
-        if (st->phase < CH_PH_COUNT)
-            AT(B_TURN, 0, st->phase) = 1;
-        o = CH_PH_COUNT;
-        if (st->active < P)
-            AT(B_TURN, 0, o + REL(st->active)) = 1;
-        if (st->actor < P)
-            AT(B_TURN, 0, o + P + REL(st->actor)) = 1;
-        for (int q = 0; q < P; q++)
-            if (kind != CH_DEC_TERMINAL && (dmask >> q & 1))
-                AT(B_TURN, 0, o + 2 * P + REL(q)) = 1;
-        o += 3 * P;
-        AT(B_TURN, 0, o + 0) = kind != CH_DEC_TERMINAL && (dmask >> p & 1);
-        AT(B_TURN, 0, o + 1) = st->end_triggered ? 1 : 0;
-        AT(B_TURN, 0, o + 2) = st->over ? 1 : 0;
-        AT(B_TURN, 0, o + 3) = st->turn_no / 200.0f;
-        AT(B_TURN, 0, o + 4) = st->passes / (float)P;
-        AT(B_TURN, 0, o + 5) = st->extra_turn ? 1 : 0;
-        AT(B_TURN, 0, o + 6) = st->built ? 1 : 0;
-        AT(B_TURN, 0, o + 7) = st->taken / 5.0f;
-        AT(B_TURN, 0, o + 8) = st->trades / 5.0f;
-        AT(B_TURN, 0, o + 9) = st->discount_left / 3.0f;
-        AT(B_TURN, 0, o + 10) = st->event_due ? 1 : 0;
-        AT(B_TURN, 0, o + 11) = st->passed ? 1 : 0;
-    }
-    /* event: kind; from an action card; Dreighinghe's losses; offers made;
-       offered to; auction option, high bid, high bidder, out; bidders, bids
-       in, bids (my own, or all once revealed) and whether each is seen;
-       revealed; round; the lowest bid I may make; the offer's stocks and
-       money both ways */
-    {
-        int o = 0;
-        if (st->ev_kind < EV_SLOTS)
-            AT(B_EVENT, 0, st->ev_kind) = 1;
-        o = EV_SLOTS;
-        AT(B_EVENT, 0, o++) = st->ev_from_action ? 1 : 0;
-        AT(B_EVENT, 0, o++) = st->lose_left / 9.0f;
-        AT(B_EVENT, 0, o++) = st->offers / 10.0f;
-        if (offering && st->offer.to < P)
-            AT(B_EVENT, 0, o + REL(st->offer.to)) = 1;
-        o += P;
-        if (st->au_option <= 4)
-            AT(B_EVENT, 0, o + st->au_option) = 1;
-        o += 5;
-        AT(B_EVENT, 0, o++) = st->au_high / MONEY;
-        if (st->au_high_bidder < P)
-            AT(B_EVENT, 0, o + REL(st->au_high_bidder)) = 1;
-        o += P;
-        for (int q = 0; q < P; q++) {
-            int k = REL(q);
-            AT(B_EVENT, 0, o + k) = (float)(st->au_out >> q & 1);
-            AT(B_EVENT, 0, o + P + k) = (float)(st->bid_mask >> q & 1);
-            AT(B_EVENT, 0, o + 2 * P + k) = (float)(st->bid_in >> q & 1);
-            /* a sealed bid: only the bidder's own until revealed */
-            if (st->bid_revealed || q == p) {
-                AT(B_EVENT, 0, o + 3 * P + k) = st->bid[q] / MONEY;
-                AT(B_EVENT, 0, o + 4 * P + k) = 1;
-            }
-        }
-        o += 5 * P;
-        AT(B_EVENT, 0, o++) = st->bid_revealed ? 1 : 0;
-        AT(B_EVENT, 0, o++) = st->bid_round / 5.0f;
-        AT(B_EVENT, 0, o++) = ch_bid_min(st, p) / MONEY;
-        if (offering)
-            for (int c = 0; c < C; c++) {
-                AT(B_EVENT, 0, o + c) = st->offer.give_stock[c] / 9.0f;
-                AT(B_EVENT, 0, o + C + c) = st->offer.ask_stock[c] / 9.0f;
-            }
-        o += 2 * C;
-        if (offering) {
-            AT(B_EVENT, 0, o) = st->offer.give_money / MONEY;
-            AT(B_EVENT, 0, o + 1) = st->offer.ask_money / MONEY;
-        }
-        o += 2;
-        /* who is in the offer as what: I give (the active player), I am asked */
-        AT(B_EVENT, 0, o) = offering && p == st->active;
-        AT(B_EVENT, 0, o + 1) = offering && p == st->offer.to;
-        AT(B_EVENT, 0, o + 2) = st->phase == CH_PH_MERGE_SELL && st->m_seller == p;
-        AT(B_EVENT, 0, o + 3) = st->m_sold_left / (float)P;
-        o += 4;
-        (void)o;
     }
 #undef AT
 #undef REL
