@@ -9,23 +9,12 @@
 // out, Cato is warned, and signs up instead, keeping the seat. Bram changes
 // his password and logs out everywhere from his account page. Anke logs out.
 // Screenshots go to CH_ARTIFACTS (acc-*.png).
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+import { BASE, ART, check, failures, launch } from './lib.mjs';
 import path from 'node:path';
 
-const BASE = process.env.CH_BASE;
-const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
-if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
-fs.mkdirSync(ART, { recursive: true });
-
-const failures = [];
-function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
 const shot = (page, name) => page.screenshot({ path: path.join(ART, `acc-${name}.png`) });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-});
+const browser = await launch();
 const pageErrors = [];
 async function newPage(label) {
   // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in

@@ -13,17 +13,9 @@
 // - A guest's game against a greedy bot offers a Hint on its turn: the bot's
 //   move with its reason; the seat is then marked as having used a hint.
 // Screenshots go to CH_ARTIFACTS (analysis-*.png).
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+import { BASE, ART, check, failures, launch } from './lib.mjs';
 import path from 'node:path';
 
-const BASE = process.env.CH_BASE;
-const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
-if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
-fs.mkdirSync(ART, { recursive: true });
-
-const failures = [];
-function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
 const shot = (page, name) => page.screenshot({ path: path.join(ART, `analysis-${name}.png`), fullPage: true });
 
 async function call(method, p, body) {
@@ -31,10 +23,7 @@ async function call(method, p, body) {
   return { status: r.status, json: await r.json().catch(() => null) };
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-});
+const browser = await launch();
 const pageErrors = [];
 // (the server's Content-Security-Policy refuses eval: poll with evaluate)
 async function until(page, fn, arg, what, ms = 30000) {

@@ -8,23 +8,12 @@
 // creator) sees no links. Every page visited (lobby, game, spectator, My
 // games, leaderboard) must run without a policy violation and carry the
 // security headers. Screenshots go to CH_ARTIFACTS (inv-*.png).
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+import { BASE, ART, check, failures, launch } from './lib.mjs';
 import path from 'node:path';
 
-const BASE = process.env.CH_BASE;
-const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
-if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
-fs.mkdirSync(ART, { recursive: true });
-
-const failures = [];
-function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
 const shot = (page, name) => page.screenshot({ path: path.join(ART, `inv-${name}.png`) });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-});
+const browser = await launch();
 const pageErrors = [], violations = [];
 async function newPage(label) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });

@@ -13,39 +13,17 @@
 // two people opens. Screenshots of the
 // profile, the leaderboard, the lobby's finished games and the result box go
 // to $CH_ARTIFACTS.
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+import { BASE, ART, check, failures, launch, CHROMIUM_ARGS, person, pageErrors } from './lib.mjs';
 import path from 'node:path';
 
-const BASE = process.env.CH_BASE;
-const ART = process.env.CH_ARTIFACTS || path.join(process.cwd(), 'artifacts');
-if (!BASE) { console.error('CH_BASE (the server address) is not set'); process.exit(2); }
-fs.mkdirSync(ART, { recursive: true });
-
-const failures = [];
-function check(ok, what) { console.log(`${ok ? 'ok' : 'FAIL'} - ${what}`); if (!ok) failures.push(what); }
 async function shot(page, name) { await page.screenshot({ path: path.join(ART, `${name}.png`), fullPage: true }); }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CH_CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--disable-dev-shm-usage'],
-});
-const pageErrors = [];
-async function person(name) {
-  // bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
-  // the page, which the server's Content-Security-Policy (script-src 'self')
-  // refuses; invites.mjs runs the pages under the policy.
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', bypassCSP: true });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => { pageErrors.push(`${name}: ${e.message}`); console.log(`pageerror ${name}: ${e.message}`); });
-  // a unique name per run: the test may run again on the same database
-  const user = `${name}${Date.now() % 100000}`;
-  const r = await ctx.request.post(`${BASE}/api/signup`, { data: { name: user, password: `${user} password` } });
-  check(r.status() === 201, `${user} signs up (${r.status()})`);
-  return { ctx, page, user };
-}
+const browser = await launch([...CHROMIUM_ARGS, '--disable-quic', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync']);
+// bypassCSP: Playwright's waitForFunction runs its predicate through eval() in
+// the page, which the server's Content-Security-Policy (script-src 'self')
+// refuses; invites.mjs runs the pages under the policy.
+const UNDER_NO_POLICY = { bypassCSP: true };
 
 // Play this page's seat of game gid to the end over a WebSocket of the
 // page's session; resolves with the final result.
@@ -79,7 +57,7 @@ function playToEnd(page, gid, seed) {
 }
 
 try {
-  const A = await person('anke'), B = await person('bram');
+  const A = await person(browser, 'anke', UNDER_NO_POLICY), B = await person(browser, 'bram', UNDER_NO_POLICY);
   for (const P of [A, B]) {
     await P.page.goto(`${BASE}/#/player/${P.user}`);
     await P.page.waitForSelector('#profile');
