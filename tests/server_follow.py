@@ -18,19 +18,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import (Server, http_call, http_json, session_cookie, guest, sql_rows,  # noqa: E402
-                      check, finish, test_args)
+from wsclient import (Server, signup, http_call, http_json, guest, sql_rows, check,  # noqa: E402
+                      finish, test_args)
 
 BIN, SRC, WORK = test_args()
 db = os.path.join(WORK, "follow.db")
 srv = Server(BIN, db).start()
 P = srv.port
-
-
-def signup(name):
-    st, r, h = http_call(P, "POST", "/api/signup", {"name": name, "password": name + " secret pw"})
-    check(st == 201, f"{name} signs up: {st} {r}")
-    return session_cookie(h)
 
 
 def rows():
@@ -44,7 +38,7 @@ def following(cookie):
 
 
 try:
-    anna, bart, cees = signup("anna"), signup("Bart"), signup("cees")
+    anna, bart, cees = signup(P, "anna"), signup(P, "Bart"), signup(P, "cees")
 
     # 1. bad input
     st, r = http_json(P, "POST", "/api/following", {"name": "Bart"})

@@ -29,7 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import (Server, WS, WSClosed, http_call, http_json, session_cookie, guest,  # noqa: E402
+from wsclient import (Server, signup, WS, WSClosed, http_call, http_json, session_cookie, guest,  # noqa: E402
                       sql_rows, db_target, check, finish, test_args)
 
 BIN, SRC, WORK = test_args()
@@ -45,12 +45,6 @@ def admin(*args, ok=True):
     if ok:
         check(r.returncode == 0, f"chartered admin {' '.join(args)}: {r.returncode} {r.stderr}")
     return r
-
-
-def signup(name):
-    st, r, h = http_call(P, "POST", "/api/signup", {"name": name, "password": name + PW})
-    check(st == 201, f"{name} signs up: {st} {r}")
-    return session_cookie(h)
 
 
 def login(name):
@@ -94,7 +88,7 @@ def closed(ws, secs):
 
 
 try:
-    mara, anna, bart = signup("Mara"), signup("anna"), signup("bart")
+    mara, anna, bart = (signup(P, n, n + PW) for n in ("Mara", "anna", "bart"))
 
     # 1. roles: the first admin from the command line, on the live database
     st, r = http_json(P, "GET", "/api/mod/reports")

@@ -34,8 +34,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import (Server, http_call, http_json, session_cookie, pick_move,  # noqa: E402
-                      check, finish, test_args)
+from wsclient import (Server, signup, http_json, pick_move, check, finish, test_args)  # noqa: E402
 
 BIN, SRC, WORK = test_args()
 db = os.path.join(WORK, "ratings.db")
@@ -99,12 +98,6 @@ def places(scores, winners):
 
 
 # ---- helpers ---------------------------------------------------------------
-def signup(name):
-    st, r, h = http_call(P, "POST", "/api/signup", {"name": name, "password": name + " secret pw"})
-    check(st == 201, f"sign-up {name}: {st} {r}")
-    return session_cookie(h)
-
-
 def create(cookie, body):
     st, g = http_json(P, "POST", "/api/games", body, cookie=cookie)
     check(st == 201, f"create {body}: {st} {g}")
@@ -169,7 +162,7 @@ def amsterdam(p):
 
 
 try:
-    anke, bram, cato = signup("anke"), signup("bram"), signup("cato")
+    anke, bram, cato = signup(P, "anke"), signup(P, "bram"), signup(P, "cato")
     st, r = http_json(P, "GET", "/api/players/nobody")
     check(st == 404, f"an unknown player: {st} {r}")
     st, r = http_json(P, "GET", "/api/leaderboard?edition=chess")

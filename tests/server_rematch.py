@@ -22,20 +22,14 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import (Server, http_call, http_json, session_cookie, guest, sql_rows,  # noqa: E402
-                      check, finish, test_args)
+from wsclient import (Server, signup, http_json, guest, sql_rows, check, finish,  # noqa: E402
+                      test_args)
 
 BIN, SRC, WORK = test_args()
 db = os.path.join(WORK, "rematch.db")
 os.environ["CHARTERED_ABANDON_SECONDS"] = "1"
 srv = Server(BIN, db).start()
 P = srv.port
-
-
-def signup(name):
-    st, r, h = http_call(P, "POST", "/api/signup", {"name": name, "password": name + " secret pw"})
-    check(st == 201, f"{name} signs up: {st} {r}")
-    return session_cookie(h)
 
 
 def games():
@@ -63,7 +57,7 @@ def answers(o):
 
 
 try:
-    anna, bart, cees = signup("anna"), signup("Bart"), signup("cees")
+    anna, bart, cees = signup(P, "anna"), signup(P, "Bart"), signup(P, "cees")
     gus = guest(P, "Gus")
 
     # 1. a table of three people and a bot

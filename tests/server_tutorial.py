@@ -16,19 +16,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import (Server, http_call, http_json, session_cookie, guest, sql_rows,  # noqa: E402
+from wsclient import (Server, signup, http_call, http_json, session_cookie, guest, sql_rows,  # noqa: E402
                       check, finish, test_args)
 
 BIN, SRC, WORK = test_args()
 db = os.path.join(WORK, "tutorial.db")
 srv = Server(BIN, db).start()
 P = srv.port
-
-
-def signup(name):
-    st, r, h = http_call(P, "POST", "/api/signup", {"name": name, "password": name + " secret pw"})
-    check(st == 201, f"{name} signs up: {st} {r}")
-    return session_cookie(h)
 
 
 def rows():
@@ -42,8 +36,8 @@ def done(cookie):
 
 
 try:
-    ann = signup("ann")
-    bob = signup("bob")
+    ann = signup(P, "ann")
+    bob = signup(P, "bob")
     g = guest(P, "Visitor")
     for who, cookie in (("no session", None), ("a guest", g)):
         st, r = http_json(P, "GET", "/api/tutorial", cookie=cookie)

@@ -480,6 +480,15 @@ def session_cookie(headers):
     return first if first.startswith("chartered_session=") else None
 
 
+def signup(port, name, password=None):
+    """A new account (POST /api/signup; the password NAME + " secret pw" unless
+    given): its Cookie header value. A refusal is a failed check."""
+    st, r, h = http_call(port, "POST", "/api/signup",
+                         {"name": name, "password": password or name + " secret pw"})
+    check(st == 201, f"{name} signs up: {st} {r}")
+    return session_cookie(h)
+
+
 def guest(port, name=None):
     """A guest session (POST /api/guest): its Cookie header value."""
     st, r, h = http_call(port, "POST", "/api/guest", {"name": name} if name else {})
