@@ -12,8 +12,9 @@ server runs:
 3. A mute: the muted player's chat is refused ("muted"), the others' is not;
    unmuted, it is accepted again.
 4. A ban answering the report: the banned player's WebSocket is closed at
-   once, the login is refused with the ban's end, the report is resolved, and
-   the audit log has the report and the ban.
+   once, the login is refused with the ban's end, the report is resolved with
+   every other open report about the player (one about someone else stays
+   open), and the audit log has the report and the ban.
 5. A moderator may not act on an admin nor give roles (403).
 6. From the command line on the live server: unban (the login works again),
    revoke (the new WebSocket is closed within the poll), abort (the game is
@@ -181,14 +182,20 @@ try:
     st, r = act(mara, action="unmute", name="anna", reason="again")
     check(st == 409, f"unmute of an account not muted: 409 ({st} {r})")
 
-    # 4. a ban answering the report
+    # 4. a ban answering the report (and the other open ones about anna, not
+    # one about someone else)
+    st, r = http_json(P, "POST", "/api/reports", {"name": "bart", "reason": "other",
+                                                  "details": "not about anna"}, cookie=mara)
+    check(st == 201, f"mara reports bart: {st} {r}")
+    other = r.get("id")
     st, r = act(mara, action="ban", name="anna", reason="", until=until)
     check(st == 400 and "reason" in r.get("error", ""), f"a ban needs a reason: {st} {r}")
     st, r = act(mara, action="ban", name="anna", reason="insults", until=until - 5000000)
     check(st == 400 and "future" in r.get("error", ""), f"an end in the past: {st} {r}")
     st, r = act(mara, action="ban", name="anna", reason="insults after a warning", until=until,
                 report=rep)
-    check(st == 200 and r.get("sessions_ended") == 1, f"mara bans anna: {st} {r}")
+    check(st == 200 and r.get("sessions_ended") == 1 and r.get("reports_closed") == 4,
+          f"mara bans anna, which closes the 4 other open reports about her: {st} {r}")
     check(closed(wa, 5), "anna's WebSocket is closed at once")
     st, r, _ = login("anna")
     check(st == 403 and r.get("code") == "banned" and "UTC" in r.get("error", "") and
@@ -196,8 +203,14 @@ try:
     st, r = http_json(P, "GET", "/api/me", cookie=anna)
     check(r.get("kind") == "none", f"anna's old session is gone: {r}")
     st, r = http_json(P, "GET", "/api/mod/reports/resolved", cookie=mara)
-    check([x["id"] for x in r.get("reports", [])] == [rep] and
-          r["reports"][0].get("handled_by") == "Mara", f"the report is resolved by Mara: {r}")
+    res = {x["id"]: x.get("resolution") for x in r.get("reports", [])}
+    check(set(res) == set(q) and rep in res and res[rep] == "ban" and
+          all(v == f"ban (report {rep})" for k, v in res.items() if k != rep) and
+          all(x.get("handled_by") == "Mara" for x in r["reports"]),
+          f"every report about anna is resolved by Mara, naming the ban: {res}")
+    st, r = http_json(P, "GET", "/api/mod/reports", cookie=mara)
+    check([x["id"] for x in r.get("reports", [])] == [other],
+          f"the report about bart stays open: {[x['id'] for x in r.get('reports', [])]}")
     st, r = http_json(P, "GET", "/api/mod/audit", cookie=mara)
     acts = [(x["action"], x.get("target"), x["actor"]) for x in r.get("audit", [])]
     check(("report", "anna", "bart") in acts and ("ban", "anna", "Mara") in acts,
@@ -254,10 +267,11 @@ try:
     out = json.loads(admin("audit", "--json").stdout)
     acts = [x["action"] for x in reversed(out)]
     check(acts == ["grant", "report", "report", "report", "report", "report", "mute", "unmute",
-                   "ban", "grant", "unban", "revoke", "abort"], f"the audit log in order: {acts}")
+                   "report", "ban", "grant", "unban", "revoke", "abort"],
+          f"the audit log in order: {acts}")
     check(all(x.get("reason") for x in out), "every row has its reason")
     out = admin("reports", "--status", "all").stdout
-    check(out.count("\n") == 5 and "resolved" in out and "idiot" in out,
+    check(out.count("\n") == 6 and "resolved" in out and "idiot" in out,
           f"reports --status all: {out}")
     wb.close()
 finally:

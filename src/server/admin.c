@@ -28,7 +28,8 @@ static void usage(FILE *f)
             "\n"
             "  grant NAME ROLE                 make an account admin, moderator or player\n"
             "  ban NAME --reason TEXT [--for D | --until DATE | --permanent]\n"
-            "                                  no login until the end; every session ended\n"
+            "                                  no login until the end; every session ended,\n"
+            "                                  every open report about the account closed\n"
             "  unban NAME --reason TEXT\n"
             "  mute NAME --reason TEXT [--for D | --until DATE | --permanent]\n"
             "                                  no chat until the end\n"
@@ -322,6 +323,9 @@ int cmd_admin(int argc, char **argv)
                    (long long)out.audit_id);
             if (out.ended.n)
                 printf("%d session%s ended\n", out.ended.n, out.ended.n == 1 ? "" : "s");
+            if (out.reports_closed)
+                printf("%d open report%s about the account closed with the ban\n",
+                       out.reports_closed, out.reports_closed == 1 ? "" : "s");
             rc = 0;
         }
     }

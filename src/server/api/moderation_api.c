@@ -185,6 +185,8 @@ static void done(void *arg)
         if (m->out.target[0])
             json_object_set_new(body, "target", json_string(m->out.target));
         json_object_set_new(body, "sessions_ended", json_integer(m->out.ended.n));
+        if (m->act.action == SRV_MOD_BAN)
+            json_object_set_new(body, "reports_closed", json_integer(m->out.reports_closed));
     }
     srv_auth_answer_later(m->j, status, body, NULL);
     mjob_free(m);

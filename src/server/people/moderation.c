@@ -323,6 +323,24 @@ static int act(db_conn *db, const srv_mod_actor *who, int role, const srv_mod_ac
             return -1;
         }
     }
+    /* a ban answers every open report about the account, not only the one
+       it was made from: the person can no longer play or chat, and reports
+       left open would send the next moderator to a case already decided
+       (docs/moderation.md). They are resolved naming the ban; the ban's
+       audit row stands for them all. */
+    if (a->action == SRV_MOD_BAN) {
+        char res[64];
+        if (a->report > 0)
+            snprintf(res, sizeof res, "ban (report %lld)", (long long)a->report);
+        else
+            snprintf(res, sizeof res, "ban");
+        if (db_exec(db, "UPDATE mod_reports SET status = 'resolved', handled_by = $1, "
+                    "handled_at = $2, resolution = $3 WHERE target_uid = $4 AND "
+                    "status = 'open'", DB_P(DB_T(who->name), DB_I(now), DB_T(res),
+                                            DB_I(out->target_uid))) != 0)
+            return -1;
+        out->reports_closed = (int)db_changes(db);
+    }
     /* a role given is part of what the log says */
     char given[600];
     snprintf(given, sizeof given, "%s%s%s", a->action == SRV_MOD_GRANT ? srv_role_name(

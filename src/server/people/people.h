@@ -231,6 +231,7 @@ typedef struct srv_mod_result {
     int64_t report;             /* a report made: its number */
     int64_t audit_id;           /* the audit log's row */
     srv_hashes ended;           /* ban, revoke: the sessions ended (h malloc'ed) */
+    int reports_closed;         /* ban: the other open reports about the account closed */
 } srv_mod_result;
 /* One action and its audit row in one transaction; the actor's role is read
  * inside it (uid 0: the command line, an admin). out->status says how it
