@@ -712,6 +712,12 @@ int ch_vec_reset(ch_vec *v, uint64_t seed, ch_msg *err);
  * is checked first: an illegal one gets CH_EILLEGAL or CH_EINVAL with the game
  * and the reason, and nothing changes. */
 int ch_vec_step(ch_vec *v, const int32_t *actions, ch_msg *err);
+/* A uniformly random legal id of each game's decider into actions (n ids),
+ * drawn from seed (the same seed and games give the same ids): the random
+ * policy without a round trip through the caller's language. A game that
+ * ended and waits for its deal (CH_VEC_NO_AUTORESET) gets -1. CH_OK, or
+ * CH_EINVAL (NULL, or no reset yet). */
+int ch_vec_sample(ch_vec *v, uint64_t seed, int32_t *actions, ch_msg *err);
 /* Deal game i alone anew from seed (after ch_vec_reset) and write its outputs. */
 int ch_vec_reset_game(ch_vec *v, int i, uint64_t seed, ch_msg *err);
 /* Game i now (NULL before the first reset or out of range): for bots, views,

@@ -12,7 +12,11 @@
  * - An illegal or out-of-range id is refused with the game named, and changes
  *   no state and no output; so are a step before the first reset and bad
  *   arguments to ch_vec_new.
- * - max_length truncates every game at that many decisions and deals anew. */
+ * - max_length truncates every game at that many decisions and deals anew.
+ * - ch_vec_sample (the random policy in C) draws only legal ids, the same
+ *   ones from the same seed, from long lists too (past legal_cap and the
+ *   512 kept), every id of a list about equally often, and -1 for a game
+ *   that ended and waits for its deal; its ids drive every other step here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -81,7 +85,52 @@ static void bufs_snapshot(const bufs *b, unsigned char *to)
 #undef PUT
 }
 
-static long long_lists, ends;
+static long long_lists, ends, long_samples;
+
+/* ch_vec_sample's ids: legal (the mask, checked against the twins by
+ * compare), the same again from the same seed; counts those drawn past the
+ * legal list's end (a long list's own path). */
+static void check_sample(ch_vec *v, const bufs *b, uint64_t seed, int32_t *got)
+{
+    ch_msg err;
+    int32_t *again = malloc((size_t)b->n * sizeof *again);
+    assert_non_null(again);
+    assert_int_equal(ch_vec_sample(v, seed, got, &err), CH_OK);
+    assert_int_equal(ch_vec_sample(v, seed, again, &err), CH_OK);
+    assert_memory_equal(got, again, (size_t)b->n * sizeof *got);
+    for (int i = 0; i < b->n; i++) {
+        assert_true(got[i] >= 0 && got[i] < b->na);
+        assert_int_equal(b->out.mask[(size_t)i * (size_t)b->na + (size_t)got[i]], 1);
+        int in_list = 0;
+        for (int k = 0; k < b->out.nlegal[i] && k < b->cap; k++)
+            in_list |= b->out.legal[(size_t)i * (size_t)b->cap + (size_t)k] == got[i];
+        long_samples += !in_list;
+    }
+    free(again);
+}
+
+/* Game 0's list drawn from 60 draws an id on average: every id is drawn,
+ * none more than twice or less than half as often as the mean. */
+static void check_uniform(ch_vec *v, const bufs *b)
+{
+    ch_msg err;
+    const int set = b->out.nlegal[0];
+    if (set > 64)
+        return;
+    int *count = calloc((size_t)b->na, sizeof *count);
+    int32_t *got = malloc((size_t)b->n * sizeof *got);
+    assert_true(count && got);
+    for (int d = 0; d < 60 * set; d++) {
+        assert_int_equal(ch_vec_sample(v, 1000 + (uint64_t)d, got, &err), CH_OK);
+        count[got[0]]++;
+    }
+    for (int a = 0; a < b->na; a++)
+        if (b->out.mask[a])
+            assert_true(count[a] >= 30 && count[a] <= 120);
+        else
+            assert_int_equal(count[a], 0);
+    free(count), free(got);
+}
 
 /* Game i of the vector against its single twin. */
 static void compare(const ch_vec *v, const bufs *b, int i, const ch_state *twin, float *obs, uint8_t *mask)
@@ -122,7 +171,10 @@ static void run_twins(const ch_setup *setup, const char *arrangement, int n, int
     assert_null(ch_vec_state(v, 0)); /* not dealt yet */
     int32_t *act = calloc((size_t)n, sizeof *act);
     assert_int_equal(ch_vec_step(v, act, &err), CH_EINVAL); /* before the first reset */
+    assert_int_equal(ch_vec_sample(v, 1, act, &err), CH_EINVAL);
     assert_int_equal(ch_vec_reset(v, seed, &err), CH_OK);
+    assert_int_equal(ch_vec_sample(v, 1, NULL, &err), CH_EINVAL);
+    assert_int_equal(ch_vec_sample(NULL, 1, act, &err), CH_EINVAL);
     uint64_t next = seed;
     for (int i = 0; i < n; i++) {
         ch_setup s = *setup;
@@ -133,9 +185,15 @@ static void run_twins(const ch_setup *setup, const char *arrangement, int n, int
     uint8_t *mask = malloc((size_t)na);
     assert_true(obs && mask && act);
     uint64_t rng = seed * 7 + 1;
+    int32_t *sampled = malloc((size_t)n * sizeof *sampled);
+    assert_non_null(sampled);
     for (int t = 0; t < steps; t++) {
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
             compare(v, &b, i, &twin[i], obs, mask);
+        check_sample(v, &b, seed + (uint64_t)t, sampled);
+        if (t % 50 == 0)
+            check_uniform(v, &b);
+        for (int i = 0; i < n; i++) {
             /* a random legal id: from the legal list, or the mask past its end */
             int set = b.out.nlegal[i], k = (int)(t_rand(&rng) % (uint64_t)set);
             if (k < b.cap) {
@@ -148,6 +206,8 @@ static void run_twins(const ch_setup *setup, const char *arrangement, int n, int
                         break;
                 act[i] = id;
             }
+            if (t % 2)
+                act[i] = sampled[i];
         }
         assert_int_equal(ch_vec_step(v, act, &err), CH_OK);
         for (int i = 0; i < n; i++) {
@@ -209,7 +269,7 @@ static void run_twins(const ch_setup *setup, const char *arrangement, int n, int
     free(before), free(after), free(states);
     ch_vec_free(v);
     bufs_free(&b);
-    free(twin), free(obs), free(mask), free(act);
+    free(twin), free(obs), free(mask), free(act), free(sampled);
 }
 
 static void test_twins_amsterdam(void **state)
@@ -240,9 +300,11 @@ static void test_twins_golden_age(void **state)
 static void test_met(void **state)
 {
     (void)state;
-    printf("# %ld games ended, %ld decisions with more than 512 legal ids\n", ends, long_lists);
+    printf("# %ld games ended, %ld decisions with more than 512 legal ids, %ld ids sampled past the "
+           "legal list\n", ends, long_lists, long_samples);
     assert_true(ends >= 10);
-    assert_true(long_lists > 0); /* the long-list path was taken */
+    assert_true(long_lists > 0);   /* the long-list path was taken */
+    assert_true(long_samples > 0); /* ... and sampled from */
 }
 
 static void test_truncation_and_errors(void **state)
@@ -349,12 +411,17 @@ static void test_no_autoreset(void **state)
         }
     }
     assert_true(ended[0] && ended[1] && ended[2]);
+    int32_t got[3];
+    assert_int_equal(ch_vec_sample(v, 9, got, &err), CH_OK); /* ended: no decider */
+    assert_true(got[0] == -1 && got[1] == -1 && got[2] == -1);
     assert_int_equal(ch_vec_reset_game(v, 3, 1, &err), CH_EINVAL);
     assert_int_equal(ch_vec_reset_game(v, 1, 77, &err), CH_OK);
     s.seed = 77;
     assert_int_equal(ch_new(&twin, &s, &board, &err), CH_OK);
     assert_memory_equal(ch_vec_state(v, 1), &twin, sizeof twin);
     assert_true(b.out.seed[1] == 77 && b.out.player[1] >= 0 && b.out.nlegal[1] > 0);
+    assert_int_equal(ch_vec_sample(v, 9, got, &err), CH_OK);
+    assert_true(got[0] == -1 && got[2] == -1 && b.out.mask[(size_t)na + (size_t)got[1]] == 1);
     ch_vec_free(v);
     bufs_free(&b);
 }

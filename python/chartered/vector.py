@@ -206,13 +206,20 @@ class VectorEnv:
         return np.flatnonzero(self._mask[i]).astype(np.int32)
 
     def sample_legal(self, rng):
-        """A uniformly random legal id for every game (numpy Generator rng):
-        the random policy, vectorized."""
-        k = (rng.random(self.num_envs) * self.num_legal).astype(np.int64)
-        over = self.num_legal > self.legal_cap
-        out = self.legal[np.arange(self.num_envs), np.minimum(k, self.legal_cap - 1)]
-        for i in np.flatnonzero(over):
-            out[i] = np.flatnonzero(self._mask[i])[k[i]]
+        """A uniformly random legal id for every game: the random policy,
+        vectorized. rng is a numpy Generator (or anything with random());
+        one 64-bit number is drawn from it and the library draws the ids
+        from that (ch_vec_sample: the same rng state and games give the
+        same ids). A game that ended and waits for reset_game (autoreset
+        off) gets -1."""
+        if not self._ready:
+            raise ValueError("reset() first")
+        bits = getattr(rng, "bit_generator", None)
+        seed = int(bits.random_raw()) if bits is not None else int(rng.random() * 2.0 ** 53)
+        out = np.empty(self.num_envs, np.int32)
+        rc = lib.ch_vec_sample(self._vec, seed, ffi.from_buffer("int32_t[]", out), self._msg)
+        if rc != lib.CH_OK:
+            raise ChError(rc, _msg_text(self._msg))
         return out
 
     def state(self, i):

@@ -38,10 +38,13 @@ struct ch_vec {
     int32_t (*ids)[VEC_CACHE];   /* ... and their ids (engine order) */
     int32_t *nids;             /* per game: ids kept, or -1: more than VEC_CACHE */
     int32_t *nmask;            /* ids set in the mask (to clear them), -1: all */
+    int32_t *nset;             /* per game: its decider's legal ids (0: none, ended) */
     ch_move *scratch;          /* a long list (bids, money), grown when needed */
     int scratch_cap;
     int32_t *pending;          /* step: the index in moves of each game's action */
     obs_memo *memo;            /* per game (with observations): what its row holds */
+    uint64_t *seen;            /* ch_vec_sample in a long list: the ids met, one bit each
+                                  (nactions bits, zero between calls) */
 };
 
 static void vec_release(ch_vec *v)
@@ -53,10 +56,12 @@ static void vec_release(ch_vec *v)
     free(v->ids);
     free(v->nids);
     free(v->nmask);
+    free(v->nset);
     free(v->scratch);
     free(v->pending);
     free(v->done);
     free(v->memo);
+    free(v->seen);
     free(v);
 }
 
@@ -107,11 +112,13 @@ int ch_vec_new(ch_vec **out, const ch_setup *setup, const ch_board *board, int n
     v->ids = malloc((size_t)n * sizeof *v->ids);
     v->nids = calloc((size_t)n, sizeof *v->nids);
     v->nmask = calloc((size_t)n, sizeof *v->nmask);
+    v->nset = calloc((size_t)n, sizeof *v->nset);
     v->pending = calloc((size_t)n, sizeof *v->pending);
     v->done = calloc((size_t)n, 1);
     v->memo = bufs->obs ? calloc((size_t)n, sizeof *v->memo) : NULL;
-    if (!v->st || !v->moves || !v->ids || !v->nids || !v->nmask || !v->pending || !v->done ||
-        (bufs->obs && !v->memo)) {
+    v->seen = calloc(((size_t)v->nactions + 63) / 64, sizeof *v->seen);
+    if (!v->st || !v->moves || !v->ids || !v->nids || !v->nmask || !v->nset || !v->pending || !v->done ||
+        !v->seen || (bufs->obs && !v->memo)) {
         vec_release(v);
         return fail(err, CH_ENOMEM, "out of memory for %d games", n);
     }
@@ -185,6 +192,7 @@ static int list_moves(ch_vec *v, int i, int p)
     }
     v->nids[i] = cached ? kept : -1;
     v->nmask[i] = cached ? kept : -1;
+    v->nset[i] = set;
     return set;
 }
 
@@ -225,6 +233,7 @@ static void write_done(ch_vec *v, int i)
     }
     v->nmask[i] = 0;
     v->nids[i] = 0;
+    v->nset[i] = 0;
     if (v->out.nlegal)
         v->out.nlegal[i] = 0;
     if (v->out.obs) {
@@ -403,6 +412,55 @@ int ch_vec_step(ch_vec *v, const int32_t *actions, ch_msg *err)
             return fail(err, rc, "game %d: %s after its step; reset the vector", i,
                         rc == CH_ENOMEM ? "out of memory" : "no move with an id");
         }
+    }
+    return CH_OK;
+}
+
+/* The k-th legal id of game i's decider in a list longer than the cache,
+ * counted as list_moves counts them (engine order; with a mask, an id met
+ * again left out): the moves listed and encoded again (a long run of bids
+ * or offered money; rare). */
+static int32_t kth_long(ch_vec *v, int i, int k)
+{
+    const ch_state *st = &v->st[i];
+    const int p = v->out.player[i];
+    int n = ch_legal(st, p, v->scratch, v->scratch_cap); /* the list fitted before */
+    int32_t found = -1;
+    for (int j = 0, set = 0; j < n && j < v->scratch_cap; j++) {
+        int32_t id = action_encode_in(st, v->scratch[j], &v->lay);
+        if (id < 0 || (v->out.mask && (v->seen[id >> 6] >> (id & 63) & 1)))
+            continue;
+        v->seen[id >> 6] |= 1ull << (id & 63);
+        if (set++ == k) {
+            found = id;
+            break;
+        }
+    }
+    memset(v->seen, 0, ((size_t)v->nactions + 63) / 64 * sizeof *v->seen);
+    return found;
+}
+
+int ch_vec_sample(ch_vec *v, uint64_t seed, int32_t *actions, ch_msg *err)
+{
+    if (!v || !actions)
+        return fail(err, CH_EINVAL, "ch_vec_sample: a NULL argument");
+    if (!v->ready)
+        return fail(err, CH_EINVAL, "ch_vec_sample: reset the vector first");
+    uint64_t rng[4];
+    rng_seed(rng, seed);
+    for (int i = 0; i < v->n; i++) {
+        const int32_t n = v->nset[i];
+        if (v->done[i] || n < 1) { /* ended (CH_VEC_NO_AUTORESET): no decider */
+            actions[i] = -1;
+            continue;
+        }
+        const int k = (int)rng_below(rng, (uint32_t)n);
+        if (v->nids[i] >= 0) /* the kept ids are the list, in its order */
+            actions[i] = v->ids[i][k];
+        else if (v->out.legal && k < v->out.legal_cap)
+            actions[i] = v->out.legal[(size_t)i * (size_t)v->out.legal_cap + (size_t)k];
+        else
+            actions[i] = kth_long(v, i, k);
     }
     return CH_OK;
 }

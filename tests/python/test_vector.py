@@ -10,7 +10,9 @@ docs/python.md "Vector environment").
 - The mask and the observations are read-only (the library rewrites only
   the parts that changed).
 - autoreset=False leaves an ended game alone until reset_game(i, seed);
-  copy=True returns copies; sample_legal draws legal ids only.
+  copy=True returns copies; sample_legal draws legal ids only, the same ones
+  from the same rng state (a Generator, or a random.Random), -1 for a game
+  that ended and waits, and refuses before reset().
 usage: python3 test_vector.py
 """
 import sys
@@ -128,6 +130,26 @@ for t in range(3000):
 check(all(done), "games did not end")
 env.reset_game(0, 123)
 check(env.state(0) == env.game.new_initial_state(123) and env.player[0] >= 0, "reset_game")
+ids = env.sample_legal(np.random.default_rng(4))
+check(ids[1] == -1 and env.action_mask[0][ids[0]] == 1, f"sample_legal with an ended game: {ids}")
+
+# ---- sample_legal: reproducible from the rng's state, any rng with random() ------------
+import random  # noqa: E402
+
+env = chartered.VectorEnv("amsterdam", 8, players=4, observations=False)
+try:
+    env.sample_legal(np.random.default_rng(0))
+    check(False, "sample_legal before reset()")
+except ValueError:
+    pass
+env.reset(seed=5)
+for _ in range(20):
+    a = env.sample_legal(np.random.default_rng(11))
+    b = env.sample_legal(np.random.default_rng(11))
+    c = env.sample_legal(random.Random(3))
+    check(np.array_equal(a, b) and a.dtype == np.int32, "sample_legal differs for one rng state")
+    check(all(env.action_mask[i][a[i]] and env.action_mask[i][c[i]] for i in range(8)), "an illegal sample")
+    env.step(a)
 
 if failures:
     print(f"{len(failures)} failures")
