@@ -154,15 +154,8 @@ static void set_link(int up, const char *why)
 static void notice(void *arg, const PGresult *res)
 {
     (void)arg;
-    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-    srv_log_level level = sev && (!strcmp(sev, "WARNING") || !strcmp(sev, "FATAL") ||
-                                  !strcmp(sev, "PANIC")) ? SRV_LOG_WARN : SRV_LOG_DEBUG;
-    if (!srv_log_on(level))
-        return;
-    char msg[600];
-    snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(res));
-    srv_log_one_line(msg, sizeof msg);
-    srv_logf(level, "db.notice", "db=postgresql link=lease %s", msg);
+    db_pg_notice(PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED), PQresultErrorMessage(res),
+                 "lease");
 }
 
 /* ---- on the thread ------------------------------------------------------------ */

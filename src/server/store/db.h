@@ -62,6 +62,12 @@ int db_checkpoint_aside(db_conn *c);
  * of it while a server may be writing (WAL), then checked (quick_check) and
  * left as a single file (no WAL). 0, or -1 with why. backup.c's commands. */
 int db_sqlite_copy(const char *from, const char *to, char *why, size_t n);
+/* A PostgreSQL server's notice (its non-localized severity, its message),
+ * through the one log (net/log.c) as one line: WARNING, FATAL and PANIC as
+ * warnings, the rest ("relation already exists, skipping": the migrations
+ * are meant to be repeated) as debug lines; link, when not NULL, names the
+ * connection ("lease"). The notice receivers of db_pg.c and cluster/lease.c. */
+void db_pg_notice(const char *severity, const char *message, const char *link);
 /* 1 when target names a PostgreSQL database. */
 int db_is_pg_target(const char *target);
 /* target as it may be printed: a password in it is shown as ***. */

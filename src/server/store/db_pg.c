@@ -55,21 +55,26 @@ static pg_conn *PG(db_conn *c)
     return (pg_conn *)c;
 }
 
-/* The server's notices, through the one log (net/log.c) as one line each:
- * its warnings as warnings; the rest ("relation already exists, skipping":
- * the migrations are meant to be repeated) as debug lines, not written. */
-static void notice(void *arg, const PGresult *res)
+void db_pg_notice(const char *sev, const char *message, const char *link)
 {
-    (void)arg;
-    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
     srv_log_level level = sev && (!strcmp(sev, "WARNING") || !strcmp(sev, "FATAL") ||
                                   !strcmp(sev, "PANIC")) ? SRV_LOG_WARN : SRV_LOG_DEBUG;
     if (!srv_log_on(level))
         return;
     char msg[600];
-    snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(res));
+    snprintf(msg, sizeof msg, "%s", message ? message : "");
     srv_log_one_line(msg, sizeof msg);
-    srv_logf(level, "db.notice", "db=postgresql %s", msg);
+    if (link)
+        srv_logf(level, "db.notice", "db=postgresql link=%s %s", link, msg);
+    else
+        srv_logf(level, "db.notice", "db=postgresql %s", msg);
+}
+
+/* The server's notices on the store's connections (db_pg_notice). */
+static void notice(void *arg, const PGresult *res)
+{
+    (void)arg;
+    db_pg_notice(PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED), PQresultErrorMessage(res), NULL);
 }
 
 /* The link was lost (a class DB_LOST error) and is back. The server has a
