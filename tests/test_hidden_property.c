@@ -13,7 +13,8 @@
  *   - the position copy written for that seat (ch_position_write),
  *   - the legal moves in notation and in words in every language
  *     (ch_move_str, chx_move_text, chx_legal_lines),
- *   - the prices of the money moves (chx_prices_json),
+ *   - the prices of the money moves (chx_prices_json), and what each flag
+ *     the seat may buy would score (chx_flag_worth_json),
  *   - what a merger's choices lead to (chx_previews_json, ch_merger_preview),
  *   - what the bot protocol sends for the decision (proto_decision_text),
  *     and the seat's entry for the next move in version 2's "moves" line
@@ -187,6 +188,8 @@ static char *observe(const ch_state *st, int p)
         free(t);
         chx_buf_puts(&b, "\n== prices\n");
         assert_int_equal(chx_prices_json(st, p, &b), 0);
+        chx_buf_puts(&b, "\n== flag worths\n");
+        assert_true(chx_flag_worth_json(st, p, &b) >= 0);
         t = proto_decision_text(st, p);
         section(&b, "bot protocol", t);
         free(t);

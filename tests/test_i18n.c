@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "chartered.h"
+#include "play.h"
 #include "text.h"
 
 static void test_catalogues_complete(void **state)
@@ -293,6 +294,47 @@ static void test_prices(void **state)
     free(st);
 }
 
+/* A Golden Age flag's worth comes from the engine's scoring, for the browser
+ * (issue 31's flag panel): where player 1 may buy the flag of Gold, it
+ * scores four times Gold's value (printed rulebook "End of the game": a flag
+ * counts as four stocks); where no flag may be bought, and in Building
+ * Amsterdam, nothing is written. */
+static void test_flag_worth(void **state)
+{
+    (void)state;
+    ch_state *st = malloc(sizeof *st);
+    assert_non_null(st);
+    t_position(st, "ga-flag-prices.pos");
+    chx_buf j = {0};
+    assert_int_equal(chx_flag_worth_json(st, 0, &j), 0); /* a card to play first */
+    assert_null(j.s);
+    t_play(st, 0, "play Harbour 13");
+    t_play(st, 0, "found Gold");
+    t_play(st, 0, "free Harbour 12 + Harbour 14");
+    assert_true(t_legal(st, 0, "flag Gold"));
+    int gold = -1;
+    for (int c = 0; c < st->ncompanies; c++)
+        if (!strcmp(ch_company_name(st, c), "Gold"))
+            gold = c;
+    assert_true(gold >= 0 && st->co[gold].value > 0);
+    assert_int_equal(chx_flag_worth_json(st, 0, &j), 1);
+    char want[64];
+    snprintf(want, sizeof want, "\"flag Gold\":%d", 4 * st->co[gold].value);
+    assert_non_null(strstr(j.s, want));
+    assert_true(j.s[0] == '{' && j.s[strlen(j.s) - 1] == '}');
+    free(j.s);
+    ch_board b;
+    ch_setup s;
+    ch_msg m;
+    ch_setup_default(&s, CH_ED_AMSTERDAM);
+    assert_int_equal(ch_board_builtin(&b, CH_ED_AMSTERDAM, "standard", &m), CH_OK);
+    assert_int_equal(ch_new(st, &s, &b, &m), CH_OK);
+    chx_buf k = {0};
+    assert_int_equal(chx_flag_worth_json(st, 0, &k), 0);
+    assert_null(k.s);
+    free(st);
+}
+
 /* Plural entries take their CLDR form from n in each language, and plot
  * and card names take their district's name in the language. */
 static void test_plurals_and_places(void **state)
@@ -469,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_plurals_and_places),
         cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_prices),
+        cmocka_unit_test(test_flag_worth),
         cmocka_unit_test(test_languages_and_widths),
         cmocka_unit_test(test_descriptions_random_games),
         cmocka_unit_test(test_describe_merger_sentence),

@@ -17,6 +17,11 @@
  * move's own known part (f50 a purchase, f50 a refresh, a sale's worth),
  * never what the hidden cards may add. Which event comes, if any, the game
  * shows when the move is made.
+ *
+ * A Golden Age flag's worth (chx_flag_worth_json) comes the same way: the
+ * flag bought on a copy, the copy scored by the engine (ch_score_parts: a
+ * flag counts as four stocks, printed rulebook "End of the game"), so no
+ * front end multiplies a value by four itself.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -87,4 +92,35 @@ int chx_prices_json(const ch_state *st, int p, chx_buf *b)
     if (mv != small)
         free(mv);
     return b->oom ? -1 : 0;
+}
+
+int chx_flag_worth_json(const ch_state *st, int p, chx_buf *b)
+{
+    if (st->edition != CH_ED_GOLDEN_AGE)
+        return 0;
+    ch_move small[256], *mv;
+    int n = chx_legal_into(st, p, small, 256, &mv);
+    if (n < 0)
+        return -1;
+    ch_state copy_buf, *copy = &copy_buf;
+    ch_score_part parts[CH_MAX_PLAYERS];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (mv[i].type != CH_M_FLAG)
+            continue;
+        memcpy(copy, st, sizeof *copy);
+        ch_apply_fast(copy, p, mv[i]); /* one of p's legal moves in st */
+        char text[128];
+        if (ch_score_parts(copy, parts) != CH_OK || ch_move_str(st, mv[i], text, sizeof text) < 0)
+            continue;
+        chx_buf_add(b, k++ ? "," : "{", 1);
+        chx_buf_json_str(b, text);
+        chx_buf_add(b, ":", 1);
+        chx_buf_int(b, parts[p].flags[mv[i].a]);
+    }
+    if (k)
+        chx_buf_add(b, "}", 1);
+    if (mv != small)
+        free(mv);
+    return b->oom ? -1 : k > 0;
 }

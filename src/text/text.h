@@ -152,6 +152,12 @@ int chx_move_read(int lang, const ch_state *st, int p, const char *text, ch_move
  * in The Golden Age the copy's closed stack holds no event card, so an event
  * a purchase may turn up is not in its price. 0, or -1 out of memory. */
 int chx_prices_json(const ch_state *st, int p, chx_buf *b);
+/* The Golden Age: a JSON object appended to b: each legal "flag X" move of
+ * player p -> what that flag would score at X's value now (the copy with the
+ * flag bought, scored by ch_score_parts). 1 when written, 0 (nothing
+ * written) when p may buy no flag or in Building Amsterdam, -1 out of
+ * memory. */
+int chx_flag_worth_json(const ch_state *st, int p, chx_buf *b);
 
 /* ---- merger previews (previews.c) -----------------------------------------
  * In a merger's decision (credit, merge, sell or keep), a JSON object

@@ -189,10 +189,19 @@ try {
     await step(() => page.click('#dialog button.move[data-move="found Gold"]'));
     await page.click('#board .plot.playable[data-plot="Harbour 12"]');
     await step(() => page.click('#board .plot.playable[data-plot="Harbour 14"]'));
+    // the page opened again, its frames read: what a flag scores is the
+    // engine's figure in the state frame ("flag_worth"), which the page shows
+    const worths = [];
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+      try { const m = JSON.parse(f.payload); if (m.type === 'state' && m.flag_worth) worths.push(m.flag_worth); } catch (e) { /* not JSON */ }
+    }));
+    await page.reload();
+    await until(page, () => document.querySelector('#app').dataset.myTurn === '1' && !!document.querySelector('#flag-info'));
     const info = await text(page, '#flag-info');
-    const items = await page.$$eval('#flag-info li', (ls) => ls.map((x) => x.textContent));
-    check(info && info.includes(cat.en['flag.what']) && items.length > 0 && items.every((x) => /you pay f\d+; at today's value it counts 4 × f\d+ = f\d+/.test(x)),
-      `The Golden Age: a flag's decision says what a flag is, costs and scores (${items.join(' | ')})`);
+    const items = await page.$$eval('#flag-info li', (ls) => ls.map((x) => [x.dataset.move, x.textContent]));
+    const fw = worths[worths.length - 1] || {};
+    check(info && info.includes(cat.en['flag.what']) && items.length > 0 && items.every(([m, x]) => fw[m] > 0 && /you pay f\d+; at today's value it counts 4 × f\d+ = f\d+/.test(x) && x.includes(`= f${fw[m]},`)),
+      `The Golden Age: a flag's decision says what a flag is, costs and scores, the engine's figure (${items.map((x) => x[1]).join(' | ')}; ${JSON.stringify(fw)})`);
     await page.context().close();
   }
 

@@ -171,19 +171,22 @@ function holders({ page, nm, swatch }, plan) {
 }
 
 // The Golden Age's flags explained where one can be bought (the trade
-// decision) : what it is, what it costs, what it scores and when.
+// decision) : what it is, what it costs, what it scores and when. What a
+// flag scores is the engine's figure (the state frame's "flag_worth",
+// chx_flag_worth_json), not worked out here.
 export function flagInfo(page) {
   const v = page.view;
   if (v.edition !== 'golden-age') return null;
   const flags = page.legal.verb('flag');
   if (!flags.length) return null;
   const prices = (page.frame && page.frame.prices) || {};
+  const worth = (page.frame && page.frame.flag_worth) || {};
   const box = h('div', { class: 'flag-info', id: 'flag-info' }, h('p', { class: 'small' }, t('flag.what')));
   box.appendChild(h('ul', { class: 'small' }, flags.map((m) => {
     const c = m.slice(5);
     const co = v.companies.find((x) => x.name === c) || { value: 0 };
     const cost = prices[m] < 0 ? money(-prices[m]) : '?';
-    return h('li', { dataset: { move: m } }, t('flag.choice', { company: companyName(c), cost, value: money(co.value), now: money(4 * co.value) }));
+    return h('li', { dataset: { move: m } }, t('flag.choice', { company: companyName(c), cost, value: money(co.value), now: worth[m] !== undefined ? money(worth[m]) : '?' }));
   })));
   return box;
 }

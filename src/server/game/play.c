@@ -492,6 +492,14 @@ char *srv_legal_json(const ch_state *st, int seat)
     PUT_LIT(&lb, "],\"prices\":");
     if (chx_prices_json(st, seat, &lb) != 0)
         PUT_LIT(&lb, "{}");
+    /* The Golden Age: what each flag the seat may buy would score now, from
+       the engine's scoring (the browser multiplies nothing itself) */
+    size_t at = lb.len;
+    PUT_LIT(&lb, ",\"flag_worth\":");
+    if (chx_flag_worth_json(st, seat, &lb) != 1 && !lb.oom) {
+        lb.len = at;
+        lb.s[at] = 0;
+    }
     /* in a merger's decision, what each choice leads to (issue 31) */
     if (st->phase == CH_PH_CREDIT || st->phase == CH_PH_MERGE || st->phase == CH_PH_MERGE_SELL) {
         PUT_LIT(&lb, ",\"previews\":");
