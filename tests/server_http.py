@@ -29,34 +29,17 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-from wsclient import Server, check, finish, http_call, test_args  # noqa: E402
+from wsclient import Server, check, finish, http_call, raw_status, test_args  # noqa: E402
 
 BIN, SRC, WORK = test_args()
 os.environ["CHARTERED_REQUEST_SECONDS"] = "3"
 srv = Server(BIN, os.path.join(WORK, "http.db")).start()
 
 
-def raw(req):
-    """The status line of the answer to the raw request (b"" when closed)."""
-    s = socket.create_connection(("127.0.0.1", srv.port), timeout=20)
-    s.sendall(req)
-    out = b""
-    try:
-        while b"\r\n" not in out:
-            d = s.recv(65536)
-            if not d:
-                break
-            out += d
-    except OSError:
-        pass
-    s.close()
-    return out.split(b"\r\n", 1)[0].decode("latin-1")
-
-
 def req(method, path, headers=b"", body=b""):
-    return raw(method.encode() + b" " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n" + headers +
-               b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" +
-               body)
+    return raw_status(srv.port, method.encode() + b" " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n" +
+                      headers + b"Content-Length: " + str(len(body)).encode() +
+                      b"\r\nConnection: close\r\n\r\n" + body)
 
 
 st = req("GET", "/" + "a" * 8192)

@@ -31,15 +31,14 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 from seats import Table  # noqa: E402
-from wsclient import (Server, http_call, http_json, session_cookie, check, finish,  # noqa: E402
-                      test_args)
+from wsclient import (Server, http_call, http_json, session_cookie, raw_status, check,  # noqa: E402
+                      finish, test_args)
 
 BIN, SRC, WORK = test_args()
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -118,23 +117,6 @@ def records(fmt, text):
         check(bool(ok), f"{fmt}: time (RFC 3339, UTC, ms), level and event: {raw[:200]!r}")
         out.append((r.get("event"), r.get("level"), r, raw))
     return out
-
-
-def raw_status(port, req, wait=20):
-    """The status line of the server's answer to raw bytes (b"" when closed)."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=wait)
-    s.sendall(req)
-    out = b""
-    try:
-        while b"\r\n" not in out:
-            d = s.recv(65536)
-            if not d:
-                break
-            out += d
-    except OSError:
-        pass
-    s.close()
-    return out.split(b"\r\n", 1)[0].decode("latin-1")
 
 
 def scenario(fmt):

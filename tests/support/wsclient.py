@@ -473,6 +473,23 @@ def http_json(port, method, path, body=None, raw=None, cookie=None):
     return st, r
 
 
+def raw_status(port, req, wait=20):
+    """The status line of the server's answer to raw bytes (b"" when closed)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=wait)
+    s.sendall(req)
+    out = b""
+    try:
+        while b"\r\n" not in out:
+            d = s.recv(65536)
+            if not d:
+                break
+            out += d
+    except OSError:
+        pass
+    s.close()
+    return out.split(b"\r\n", 1)[0].decode("latin-1")
+
+
 def session_cookie(headers):
     """The "chartered_session=..." pair of a Set-Cookie header, or None."""
     sc = headers.get("set-cookie", "")
