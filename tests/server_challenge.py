@@ -72,6 +72,10 @@ try:
     check(st == 400, f"not JSON: 400 ({st})")
     st, r = http_json(P, "POST", "/api/challenges/abc/frobnicate", {}, cookie=anna)
     check(st == 404, f"an unknown verb: 404 ({st} {r})")
+    for bad in ("", "a" * 17):  # no id, one longer than an id (16) (api/job_api.c)
+        st, r = http_json(P, "POST", f"/api/challenges/{bad}/accept", {}, cookie=anna)
+        check(st == 404 and "no such route" in r.get("error", ""),
+              f"an id of {len(bad)} characters: 404 ({st} {r})")
     st, r = http_json(P, "GET", "/api/challenges/abc/accept", cookie=anna)
     check(st == 405, f"accept by GET: 405 ({st} {r})")
     check(rows() == 0, "nothing stored for bad input")

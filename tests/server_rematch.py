@@ -98,6 +98,10 @@ try:
     check(st == 405, f"accept by GET: 405 ({st} {r})")
     st, r = http_json(P, "POST", f"/api/rematches/{oid}/shrug", {}, cookie=bart)
     check(st == 404, f"an unknown verb: 404 ({st} {r})")
+    for bad in ("", "a" * 17):  # no id, one longer than an id (16) (api/job_api.c)
+        st, r = http_json(P, "POST", f"/api/rematches/{bad}/accept", {}, cookie=bart)
+        check(st == 404 and "no such route" in r.get("error", ""),
+              f"an id of {len(bad)} characters: 404 ({st} {r})")
     for i in range(2):
         st, r = http_json(P, "POST", f"/api/rematches/{oid}/accept", {}, cookie=bart)
         check(st == 200 and r["status"] == "pending" and

@@ -2,7 +2,8 @@
  * its API (serve.c and the layers below never include it; tests/layers.py
  * refuses it outside api/). Today: a request answered by a job of the
  * writer thread (job_api.c), the pattern of the routes that read or write
- * rows (follow, tutorial, rematch, challenge, moderation, mail).
+ * rows (follow, tutorial, rematch, challenge, moderation, mail), and the
+ * "ID/VERB" of their paths.
  */
 #ifndef CHARTERED_SERVER_API_IMPL_H
 #define CHARTERED_SERVER_API_IMPL_H
@@ -23,5 +24,10 @@ int srv_api_job_submit(struct lws *wsi, srv_pwjob **handle, srv_dbjob_fn run,
  * without a why says the database could not do it), else *body, taken
  * (*body becomes NULL). */
 json_t *srv_api_job_body(int status, const char *why, json_t **body);
+
+/* The path after a route's prefix, "ID" or "ID/VERB": the id (1 to
+ * SRV_ID_HEX characters) into id, *verb the text after the slash ("" when
+ * none). 0, or -1 when there is no id or it is too long (answer 404). */
+int srv_api_path_id(const char *p, char id[SRV_ID_HEX + 1], const char **verb);
 
 #endif

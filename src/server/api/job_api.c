@@ -3,10 +3,12 @@
  * tutorial_api.c, rematch.c, challenge_api.c, moderation_api.c,
  * mail_api.c): the job submitted with the request's handle (a srv_pwjob the
  * connection keeps, so a request that goes away is not answered), and the
- * body of its outcome. Declared in api/api_impl.h. The loop never waits on
+ * body of its outcome; and the "ID/VERB" after a route's prefix. Declared
+ * in api/api_impl.h. The loop never waits on
  * the database (docs/storage.md).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/api_impl.h"
 
@@ -38,4 +40,16 @@ json_t *srv_api_job_body(int status, const char *why, json_t **body)
     json_t *b = *body;
     *body = NULL;
     return b;
+}
+
+int srv_api_path_id(const char *p, char id[SRV_ID_HEX + 1], const char **verb)
+{
+    const char *slash = strchr(p, '/');
+    size_t l = slash ? (size_t)(slash - p) : strlen(p);
+    *verb = slash ? slash + 1 : "";
+    if (l == 0 || l > SRV_ID_HEX)
+        return -1;
+    memcpy(id, p, l);
+    id[l] = 0;
+    return 0;
 }

@@ -653,11 +653,10 @@ int srv_rematch_route(struct lws *wsi, const char *rest, int is_post, int *rc)
         *rc = submit(wsi, c);
         return 1;
     }
-    const char *p = rest + 10, *slash = strchr(p, '/');
-    size_t l = slash ? (size_t)(slash - p) : strlen(p);
-    const char *verb = slash ? slash + 1 : "";
+    const char *verb;
+    int bad = srv_api_path_id(rest + 10, c->id, &verb);
     c->kind = !strcmp(verb, "accept") ? R_ACCEPT : !strcmp(verb, "decline") ? R_DECLINE : -1;
-    if (l == 0 || l > SRV_ID_HEX || c->kind < 0) {
+    if (bad || c->kind < 0) {
         rjob_free(c);
         *rc = srv_http_error(wsi, 404, "no such route: POST /api/rematches/ID/accept or "
                              "/decline");
@@ -668,8 +667,6 @@ int srv_rematch_route(struct lws *wsi, const char *rest, int is_post, int *rc)
         *rc = srv_http_error(wsi, 405, "POST here");
         return 1;
     }
-    memcpy(c->id, p, l);
-    c->id[l] = 0;
     *rc = submit(wsi, c);
     return 1;
 }
