@@ -75,6 +75,8 @@ typedef struct ai_feat {
     double worth[CH_MAX_COMPANIES];       /* what one stock is worth now           */
     double newco_worth;                   /* a stock of a company founded now       */
     double deck_avg;                      /* the average card still to come         */
+    double deck_sum;                      /* the deck's part of it: its cards' sum   */
+    int deck_n;                           /* and count (-1: not computed, a hint) */
     int best_lvl[6];                      /* payout of a level k card, 0: none     */
     int avail;                            /* companies that can be founded         */
     uint8_t pcomp[CH_MAX_PLOTS];          /* company of the piece on a plot        */

@@ -179,6 +179,7 @@ void ai_features_hint(const ch_state *st, const ai_params *pr, ai_feat *f, doubl
     /* the average card still to come (deck and market) */
     if (deck_avg > -1e299) {
         f->deck_avg = deck_avg;
+        f->deck_n = -1;
         return;
     }
     f->deck_avg = 0;
@@ -189,6 +190,10 @@ void ai_features_hint(const ch_state *st, const ai_params *pr, ai_feat *f, doubl
             sum += ai_card_value(st, f, pr, st->deck[i]);
             k++;
         }
+    /* the deck's own sum, for greedy's purchases (buy_info), which would
+     * otherwise value every deck card a second time */
+    f->deck_sum = sum;
+    f->deck_n = k;
     for (int i = 0; i < st->market_size; i++)
         if (st->market[i] != CH_NONE) {
             sum += ai_card_value(st, f, pr, st->market[i]);

@@ -18,20 +18,27 @@
  */
 #include "ai.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define FAST_SAMPLE 8      /* plays judged per build decision              */
 #define FAST_FOLLOW 6      /* follow-up decisions of one build filled in    */
 #define FAST_RESERVE 150   /* cash kept when buying stocks                  */
 
-/* Money on the table of each player: cash plus stocks at chart value. */
-static void material(const ch_state *st, double *m)
+/* Money on the table of each player: cash plus stocks at chart value.
+ * Whole guilders, so summed in integers (exact, and cheaper than the
+ * conversions to double: this runs for every play a playout judges). */
+static void material(const ch_state *st, int64_t *m)
 {
+    int32_t val[CH_MAX_COMPANIES];
+    int nc = st->ncompanies;
+    for (int c = 0; c < nc; c++)
+        val[c] = st->co[c].on_chart ? st->co[c].value : 0;
     for (int q = 0; q < st->nplayers; q++) {
-        double v = st->pl[q].cash;
-        for (int c = 0; c < st->ncompanies; c++)
-            if (st->co[c].on_chart)
-                v += (double)st->pl[q].stock[c] * st->co[c].value;
+        const ch_player *pl = &st->pl[q];
+        int64_t v = pl->cash;
+        for (int c = 0; c < nc; c++)
+            v += (int64_t)pl->stock[c] * val[c];
         m[q] = v;
     }
 }
@@ -39,12 +46,13 @@ static void material(const ch_state *st, double *m)
 /* p's material less the best opponent's. */
 static double relative(const ch_state *st, int p)
 {
-    double m[CH_MAX_PLAYERS], best = -1e300;
+    int64_t m[CH_MAX_PLAYERS], best = INT64_MIN;
     material(st, m);
     for (int q = 0; q < st->nplayers; q++)
         if (q != p && m[q] > best)
             best = m[q];
-    return m[p] - best;
+    /* (one player: no opponent, as the sum against -1e300 gave before) */
+    return best == INT64_MIN ? (double)m[p] + 1e300 : (double)(m[p] - best);
 }
 
 /* Apply m for p on a copy, fill in p's follow-up choices of the same build

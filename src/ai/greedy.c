@@ -112,12 +112,18 @@ static void buy_info(const ch_state *st, const ai_feat *f, const ai_params *pr, 
 {
     double sum = 0;
     int k = 0;
-    for (int i = 0; i < st->ndeck; i++) {
-        int c = st->deck[i];
-        if (st->card_event[c])
-            continue;
-        sum += ai_card_value(st, f, pr, c);
-        k++;
+    if (f->deck_n >= 0) {
+        /* the features valued the deck already, in this order */
+        sum = f->deck_sum;
+        k = f->deck_n;
+    } else {
+        for (int i = 0; i < st->ndeck; i++) {
+            int c = st->deck[i];
+            if (st->card_event[c])
+                continue;
+            sum += ai_card_value(st, f, pr, c);
+            k++;
+        }
     }
     bi->avg = k ? sum / k : 0;
     bi->ndeck = st->ndeck;
