@@ -26,7 +26,7 @@
  * the trees cost.
  *
  * Usage: bench_ismcts [--seconds S] [--playout greedy|fast|random] [--players N]
- *                     [--depth D] [--threads-curve T] [--cost] [--cpu]
+ *                     [--depth D] [--rank D] [--threads-curve T] [--cost] [--cpu]
  * --cpu gives each search S seconds of CPU time per thread (option cpu=S)
  * and prints rates per CPU second: figures that hold on a loaded machine.
  * It includes src/ai/ai.h: it measures the bots' internals. */
@@ -128,12 +128,13 @@ static double process_cpu_s(void)
 
 static double last_cpu_rate; /* iterations per CPU second of the process, last search */
 static int use_cpu;          /* --cpu: budgets and rates on the CPU clock              */
+static int rank;             /* --rank D: option rank=D of the search                  */
 
 /* Iterations per second of one search from st with `threads` trees. */
 static double search_rate(const ch_state *st, int p, int playout, int depth, int threads, double seconds,
                           double *dps, double *steps)
 {
-    ai_search_opts o = {0, seconds, threads, playout, (size_t)256 << 20, 0.7, 12, depth, 1.0, 1.0, 0, use_cpu};
+    ai_search_opts o = {0, seconds, threads, playout, (size_t)256 << 20, 0.7, 12, depth, 1.0, 1.0, 0, use_cpu, rank};
     ai_search *s = NULL;
     if (ai_search_new(&s, &o) != CH_OK) {
         fprintf(stderr, "bench_ismcts: cannot allocate the search\n");
@@ -177,6 +178,8 @@ int main(int argc, char **argv)
             np = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
             depth = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--rank") && i + 1 < argc)
+            rank = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads-curve") && i + 1 < argc)
             curve = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cost"))
@@ -185,7 +188,7 @@ int main(int argc, char **argv)
             use_cpu = 1;
         else {
             fprintf(stderr, "usage: bench_ismcts [--seconds S] [--playout greedy|fast|random] [--players N] "
-                            "[--depth D] [--threads-curve T] [--cost] [--cpu]\n");
+                            "[--depth D] [--rank D] [--threads-curve T] [--cost] [--cpu]\n");
             return 2;
         }
     }

@@ -159,6 +159,9 @@ typedef struct ai_search_opts {
     double trust;          /* z: leave greedy's move only for a move whose mean
                               result beats it by z standard errors; 0: never keep */
     int early;             /* stop once more iterations cannot change the move */
+    int rank;              /* tree depth down to which new children are chosen
+                              by greedy's ranking; deeper a random untried move
+                              (no prior); 0: at every depth                    */
     int cpu;               /* 1: seconds are CPU time of each search thread
                               (CLOCK_THREAD_CPUTIME_ID), not wall-clock time:
                               fair on a shared machine                        */

@@ -65,6 +65,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
     o->prior = 3.0;
     o->trust = 1.0;
     o->early = 1;
+    o->rank = 0;
     int have_iter = 0, have_time = 0, have_cpu = 0;
     if (!options)
         options = "";
@@ -200,6 +201,11 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
                 o->early = 0;
             else
                 return opt_error(err, "bot %s: early is on or off (stop once the move cannot change), not '%s'", name, val);
+        } else if (!strcmp(key, "rank")) {
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 0 || v > 1000)
+                return opt_error(err, "bot %s: rank must be a tree depth from 0 (every depth) to 1000, not '%s'", name, val);
+            o->rank = (int)v;
         } else if (!strcmp(key, "width")) {
             long v = strtol(val, &end, 10);
             if (errno || end == val || *end || v < 0 || v > AI_CAND)
@@ -207,7 +213,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             o->width = (int)v;
         } else {
             return opt_error(err, "bot %s: unknown option '%s' (options: iterations, time, cpu, threads, "
-                                  "playout, memory, c, width, depth, prior, trust, early)", name, key);
+                                  "playout, memory, c, width, depth, prior, trust, early, rank)", name, key);
         }
     }
     if (have_iter + have_time + have_cpu > 1)

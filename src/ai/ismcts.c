@@ -288,7 +288,7 @@ static void iterate(ai_tree *t)
         if (ntried < nc && !t->full && room) {
             int pick = -1;
             float prior = 0;
-            if (s->o.playout != AI_PLAYOUT_RANDOM) {
+            if (s->o.playout != AI_PLAYOUT_RANDOM && (s->o.rank <= 0 || depth < s->o.rank)) {
                 /* the untried move greedy likes best */
                 ai_greedy_scores(ws, st, d, ws->cand, nc, ws->score);
                 int top = 0;
