@@ -24,10 +24,7 @@ from cluster import start_logged, wait_for  # noqa: E402
 from wsclient import Server, http_json, guest, check, finish, test_args  # noqa: E402
 
 BIN, SRC, WORK = test_args()
-ok, why = pgtmp.available()
-if not ok:
-    print("SKIP:", why)
-    sys.exit(77)
+pgtmp.require()
 os.environ.update(CHARTERED_ANALYSIS_ITERATIONS="150")
 
 with pgtmp.PgTmp() as pg:

@@ -23,10 +23,7 @@ from cluster import start_logged, wait_for  # noqa: E402
 from wsclient import Server, http_json, guest, pick_move, check, finish, test_args  # noqa: E402
 
 BIN, SRC, WORK = test_args()
-ok, why = pgtmp.available()
-if not ok:
-    print("SKIP:", why)
-    sys.exit(77)
+pgtmp.require()
 rng = random.Random(3)
 
 

@@ -19,10 +19,7 @@ import pgtmp  # noqa: E402
 from wsclient import check, finish, free_port, test_args  # noqa: E402
 
 BIN, SRC, WORK = test_args()
-ok, why = pgtmp.available()
-if not ok:
-    print("SKIP:", why)
-    sys.exit(77)
+pgtmp.require()
 
 with pgtmp.PgTmp() as pg:
     for round_ in range(3):

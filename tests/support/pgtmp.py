@@ -69,6 +69,15 @@ def available():
     return True, b
 
 
+def require():
+    """Stop a test that needs PostgreSQL where it cannot start: "SKIP: why",
+    exit status 77 (CTest's SKIP_RETURN_CODE of the tests that use it)."""
+    ok, why = available()
+    if not ok:
+        print("SKIP: " + why)
+        sys.exit(77)
+
+
 def _run_as():
     """(prefix of the command line, uid, gid) for the server's processes."""
     if os.geteuid() != 0:

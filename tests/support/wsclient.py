@@ -52,10 +52,7 @@ def _pg_server():
     global _pg
     if _pg is None:
         import pgtmp
-        ok, why = pgtmp.available()
-        if not ok:
-            print("SKIP: " + why)
-            sys.exit(77)
+        pgtmp.require()
         _pg = pgtmp.PgTmp()
         atexit.register(_pg.close)
         # a test stopped by CTest's timeout (SIGTERM) still stops its server
