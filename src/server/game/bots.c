@@ -84,6 +84,21 @@ static job *take(srv_bots *b)
     return NULL;
 }
 
+/* j at the end of its queue (j->q), and the workers told. */
+static void push(srv_bots *b, job *j)
+{
+    pthread_mutex_lock(&b->mu);
+    if (b->tail[j->q])
+        b->tail[j->q]->next = j;
+    else
+        b->head[j->q] = j;
+    b->tail[j->q] = j;
+    /* every waiting worker: the one woken first may not take a job of bots
+       only (all but one worker on them) while another could */
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
 static void *worker(void *arg)
 {
     srv_bots *b = arg;
@@ -221,16 +236,7 @@ int srv_bots_submit(srv_bots *b, srv_game *g, int s)
     j->q = g->seat[s].kind != SEAT_BOT ? Q_STANDIN : srv_game_bots_only(g) ? Q_BOTS : Q_PERSON;
     j->queued_us = srv_metrics_now_us();
     srv_metrics_add(SRV_G_BOT_QUEUE, 1);
-    pthread_mutex_lock(&b->mu);
-    if (b->tail[j->q])
-        b->tail[j->q]->next = j;
-    else
-        b->head[j->q] = j;
-    b->tail[j->q] = j;
-    /* every waiting worker: the one woken first may not take a job of bots
-       only (all but one worker on them) while another could */
-    pthread_cond_broadcast(&b->cv);
-    pthread_mutex_unlock(&b->mu);
+    push(b, j);
     return 0;
 }
 
@@ -246,14 +252,7 @@ int srv_bots_task(srv_bots *b, int analysis, void (*run)(void *), void (*done)(v
     j->task_done = done;
     j->arg = arg;
     j->q = analysis ? Q_ANALYSIS : Q_PERSON;
-    pthread_mutex_lock(&b->mu);
-    if (b->tail[j->q])
-        b->tail[j->q]->next = j;
-    else
-        b->head[j->q] = j;
-    b->tail[j->q] = j;
-    pthread_cond_broadcast(&b->cv);
-    pthread_mutex_unlock(&b->mu);
+    push(b, j);
     return 0;
 }
 
