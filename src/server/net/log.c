@@ -381,6 +381,17 @@ static void stamp(char out[32])
     snprintf(out + k, 32 - k, ".%03dZ", (int)(ts.tv_nsec / 1000000));
 }
 
+/* The fields as " key=value", as text and logfmt lines end alike. */
+static void put_logfmt_fields(line *l, const field *fs, int nf)
+{
+    for (int i = 0; i < nf; i++) {
+        puts_(l, " ");
+        puts_(l, fs[i].key);
+        puts_(l, "=");
+        put_logfmt_value(l, fs[i].val);
+    }
+}
+
 /* The line of (level, event, msg, fields) in the format chosen, each value
  * cut at l->cap bytes. */
 static void format_once(line *l, const char *t, srv_log_level level, const char *event,
@@ -400,12 +411,7 @@ static void format_once(line *l, const char *t, srv_log_level level, const char 
             puts_(l, ": ");
             put_escaped(l, msg, 0);
         }
-        for (int i = 0; i < nf; i++) {
-            puts_(l, " ");
-            puts_(l, fs[i].key);
-            puts_(l, "=");
-            put_logfmt_value(l, fs[i].val);
-        }
+        put_logfmt_fields(l, fs, nf);
         break;
     case SRV_LOG_LOGFMT:
         puts_(l, "time=");
@@ -418,12 +424,7 @@ static void format_once(line *l, const char *t, srv_log_level level, const char 
             puts_(l, " msg=");
             put_logfmt_value(l, msg);
         }
-        for (int i = 0; i < nf; i++) {
-            puts_(l, " ");
-            puts_(l, fs[i].key);
-            puts_(l, "=");
-            put_logfmt_value(l, fs[i].val);
-        }
+        put_logfmt_fields(l, fs, nf);
         break;
     case SRV_LOG_JSON:
         puts_(l, "{\"time\":\"");
