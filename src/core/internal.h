@@ -222,9 +222,6 @@ typedef struct obs_memo {
 /* ch_observation's writer without the argument checks: st valid, 0 <= p <
  * nplayers, buf of ch_observation_size floats; memo NULL or the memo of buf. */
 void obs_write(const ch_state *st, int p, float *buf, obs_memo *memo);
-/* Ask for the lines of buf that obs_write with memo writes whole (the small
- * blocks), to be loaded while other work goes on. */
-void obs_prefetch(const float *buf, const obs_memo *memo);
 
 /* ---- messages -------------------------------------------------------------- */
 int fail(ch_msg *why, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -259,19 +259,6 @@ static void write_cards(const ch_state *st, int p, float *rows, int cols, const 
         }
 }
 
-void obs_prefetch(const float *buf, const obs_memo *memo)
-{
-    if (!memo->valid)
-        return;
-    const int end = memo->off[B_EVENT] + memo->cols[B_EVENT];
-    for (int i = memo->off[B_COMPANIES]; i < memo->off[B_CARDS]; i += 16)
-        __builtin_prefetch(buf + i, 1);
-    for (int i = memo->off[B_PILES]; i < end; i += 16)
-        __builtin_prefetch(buf + i, 1);
-    for (size_t i = 0; i < sizeof *memo; i += 64) /* the memo is read and written too */
-        __builtin_prefetch((const char *)memo + i, 1);
-}
-
 void obs_write(const ch_state *st, int p, float *buf, obs_memo *memo)
 {
     const int N = BRD(st)->nplots, C = st->ncompanies, K = st->ncards, P = st->nplayers;

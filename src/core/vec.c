@@ -355,8 +355,6 @@ int ch_vec_step(ch_vec *v, const int32_t *actions, ch_msg *err)
         ch_state *st = &v->st[i];
         const int p = v->out.player[i];
         ch_move m;
-        if (v->out.obs && i + 1 < v->n) /* its observation's lines load while this game moves */
-            obs_prefetch(v->out.obs + (size_t)(i + 1) * (size_t)v->obs_size, &v->memo[i + 1]);
         if (v->done[i]) {
             float *rw = v->out.rewards + (size_t)i * (size_t)v->nplayers;
             memset(rw, 0, (size_t)v->nplayers * sizeof *rw);
