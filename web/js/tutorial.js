@@ -255,8 +255,8 @@ class TutorialGame extends GamePage {
   }
 
   async endGame() {
-    if (this.ended || (this.frame && this.frame.status !== 'playing')) return;
-    this.ended = true;
+    if (this.endAsked || (this.frame && this.frame.status !== 'playing')) return;
+    this.endAsked = true;
     for (let i = 0; i < 5; i++) {
       try { await api('POST', `/api/games/${encodeURIComponent(this.game)}/end`); return; } catch (e) {
         if (e.status !== 409 || /not in play/.test(e.message)) return;
@@ -267,7 +267,7 @@ class TutorialGame extends GamePage {
 
   build() {
     if (!this.onHide) {
-      this.onHide = () => { if (!this.ended && navigator.sendBeacon) { this.ended = true; navigator.sendBeacon(`/api/games/${encodeURIComponent(this.game)}/end`); } };
+      this.onHide = () => { if (!this.endAsked && navigator.sendBeacon) { this.endAsked = true; navigator.sendBeacon(`/api/games/${encodeURIComponent(this.game)}/end`); } };
       window.addEventListener('pagehide', this.onHide);
     }
     super.build();
