@@ -10,7 +10,10 @@ and the first bot's spec, and prints the total of games, wins and the 95%
 Wilson interval, like the arena's own, for each group. Runs whose seed ranges
 overlap within a group are refused: the same deal must not count twice.
 
-usage: python3 bench/strength-total.py [DIR ...]   (default: bench/results)
+usage: python3 bench/strength-total.py [--target FIG=RATE ...] [DIR ...]
+       (default: bench/results)
+--target 2=0.60 prints figure 2 against 60% (issue 33) instead of issue 4's
+45%; the figures and their default targets are those of bench/strength.sh.
 """
 import json
 import math
@@ -42,7 +45,16 @@ def runs(roots):
 
 
 def main(argv):
-    roots = argv[1:] or ["bench/results"]
+    targets = dict(TARGETS)
+    args = argv[1:]
+    while args and args[0] == "--target":
+        if len(args) < 2 or not re.fullmatch(r"[123]=(0(\.\d+)?|1(\.0+)?)", args[1]):
+            sys.exit("strength-total: --target takes FIG=RATE, a figure 1-3 and a rate "
+                     "from 0 to 1, e.g. --target 2=0.60")
+        fig, rate = args[1].split("=")
+        targets[fig] = float(rate)
+        args = args[2:]
+    roots = args or ["bench/results"]
     groups = {}
     for d, path in sorted(runs(roots)):
         try:
@@ -76,7 +88,7 @@ def main(argv):
         g = groups[key]
         lo, hi = wilson(g["wins"], g["seats"])
         rate = g["wins"] / g["seats"] if g["seats"] else 0.0
-        t = TARGETS.get(fig)
+        t = targets.get(fig)
         target = f"{100 * t:.0f}%" if t is not None else "-"
         per = g["seconds"] / g["games"] if g["games"] else 0.0
         print(f"{ed:<11} {fig:>3} {players:>1}  {bot:<34} "

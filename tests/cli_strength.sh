@@ -44,6 +44,12 @@ grep -Eq "^amsterdam +1 4 +greedy +$w/16 " "$TMP/total" ||
     { cat "$TMP/total" >&2; fail "strength-total.py does not give $w/16"; }
 grep -Eq ' 70% +2 ' "$TMP/total" || { cat "$TMP/total" >&2; fail "target or run count missing"; }
 ok "strength-total.py adds two runs: $w/16"
+# --target sets a figure's target (issue 33 asks 60% of figure 2); a bad one is refused
+python3 "$ROOT/bench/strength-total.py" --target 1=0.95 "$TMP/runs" >"$TMP/total" 2>&1 || { cat "$TMP/total" >&2; fail "--target"; }
+grep -Eq ' 95% +2 ' "$TMP/total" || { cat "$TMP/total" >&2; fail "--target 1=0.95 not printed"; }
+python3 "$ROOT/bench/strength-total.py" --target 1=95 "$TMP/runs" >"$TMP/total" 2>&1 && fail "--target 1=95 accepted"
+grep -q "takes FIG=RATE" "$TMP/total" || { cat "$TMP/total" >&2; fail "--target 1=95: no reason"; }
+ok "strength-total.py --target"
 
 # an overlapping run (seeds 5..12) is refused with the reason
 OUT="$TMP/runs/seed-5" SEED=5 GAMES=8 JOBS=2 FIGURES=1 EDITIONS=amsterdam \
