@@ -406,15 +406,17 @@ static void run_tree(ai_tree *t)
          * time left (an iteration's cost is measured as it goes), and
          * under 16 iterations; the early-stop test runs with the first
          * reading after every 32 iterations. */
-        long next = 1, early_at = 32;
+        long calls = 0, next = 1, early_at = 32;
         do {
             iterate(t);
-            if (t->iters < next)
+            /* calls, not t->iters: an iteration that finds nothing to
+             * search counts no iteration, and the clock must still be read */
+            if (++calls < next)
                 continue;
             now = clock();
-            double per = now > start ? (now - start) / (double)t->iters : 0;
+            double per = now > start ? (now - start) / (double)calls : 0;
             long stride = per > 0 ? (long)(0.01 * (deadline - now) / per) : 1;
-            next = t->iters + (stride < 1 ? 1 : stride > 16 ? 16 : stride);
+            next = calls + (stride < 1 ? 1 : stride > 16 ? 16 : stride);
             if (s->o.early && t->iters >= early_at && now > start) {
                 early_at = t->iters - t->iters % 32 + 32;
                 if (settled(t, (double)t->iters * (deadline - now) / (now - start)))
