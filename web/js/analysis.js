@@ -130,7 +130,9 @@ export class AnalysisPanel {
     // the replay's position
     const at = this.replay.data ? this.replay.data.step - 1 : -1;
     if (at >= 0 && at < n) svg.appendChild(s('line', { x1: xOf(at), y1: T, x2: xOf(at), y2: T + ph, class: 'now', id: 'analysis-now' }));
-    for (const m of a.moments) {
+    // the most important moment is drawn last, so on top: two moments a
+    // decision apart overlap, and a click lands on the one drawn last
+    for (const m of [...a.moments].sort((p, q) => q.rank - p.rank)) {
       const d = a.decisions[m.n];
       const x = xOf(m.n), y = yOf(d.chances[m.player]);
       const g = s('g', { class: 'moment-mark', 'data-n': m.n, 'data-rank': m.rank, tabindex: 0, role: 'button', 'aria-label': t('analysis.moment_head', { k: m.rank, n: m.n + 1, name: this.replay.page.seatName(m.player) }) },
