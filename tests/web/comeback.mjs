@@ -111,7 +111,10 @@ try {
   check(true, `the badge came ${((Date.now() - t0) / 1000).toFixed(1)} s after the other's turn`);
   const title = await W.page.getAttribute('#turn-badge', 'title');
   check(/1 game waits for your move/.test(title || ''), `the badge says what it counts (${title})`);
-  check(await W.page.evaluate(() => document.body.dataset.notified) === '1', 'a notification was shown on his device');
+  // through the service worker the notification is shown a moment after the
+  // badge (reg.showNotification resolves later): wait for it, briefly
+  check(await until(W.page, () => document.body.dataset.notified === '1', null, 'the notification', 10000),
+    'a notification was shown on his device');
   await until(W.page, (id) => /your turn/.test((document.querySelector(`#your-games .game-row[data-game="${id}"]`) || {}).textContent || ''), gid,
     'his row says "your turn"');
   const left = await row.locator('.time-left').textContent();
