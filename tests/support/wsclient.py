@@ -266,7 +266,13 @@ class WS:
         self._flush()
         self._messages = collections.deque()  # whole messages not yet returned
         self._parts = []                       # fragments of the message being read
-        while self.proto.state is ws_connection.State.CONNECTING:
+        # until the answer to the upgrade: websockets (10.4) leaves a refused
+        # handshake (a 502 from HAProxy while a node stops) in CONNECTING and
+        # waits for the peer to close, which a keep-alive proxy never does, so
+        # the refusal is taken as soon as it is parsed, as a browser does
+        # (cluster_stop once waited out the 10 s timeout here)
+        while (self.proto.state is ws_connection.State.CONNECTING
+               and self.proto.handshake_exc is None):
             self._pump()
         if self.proto.handshake_exc is not None:
             raise WSClosed(f"handshake refused: {self.proto.handshake_exc}")
