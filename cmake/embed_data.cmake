@@ -31,6 +31,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   file(GLOB_RECURSE ch_files RELATIVE "${CH_DATA_DIR}"
        "${CH_DATA_DIR}/boards/*" "${CH_DATA_DIR}/arrangements/*"
        "${CH_DATA_DIR}/i18n/*" "${CH_DATA_DIR}/rules/*")
+  list(FILTER ch_files EXCLUDE REGEX "(^|/)README\\.md$") # the folders' READMEs are for people
   list(SORT ch_files)
   string(REPEAT "0x[0-9a-f][0-9a-f]," 16 ch_row_pattern)
 
@@ -71,6 +72,7 @@ get_filename_component(CH_DATA_DIR "${CMAKE_CURRENT_LIST_DIR}/../data" ABSOLUTE)
 file(GLOB_RECURSE CH_DATA_FILES CONFIGURE_DEPENDS
      "${CH_DATA_DIR}/boards/*" "${CH_DATA_DIR}/arrangements/*"
        "${CH_DATA_DIR}/i18n/*" "${CH_DATA_DIR}/rules/*")
+list(FILTER CH_DATA_FILES EXCLUDE REGEX "/README\\.md$")
 list(SORT CH_DATA_FILES)
 set(CH_EMBEDDED_SOURCE "${CMAKE_CURRENT_BINARY_DIR}/ch_embedded_data.c")
 # The list of data files, rewritten only when it changes: removing a data file

@@ -45,12 +45,13 @@ install(FILES ${CMAKE_BINARY_DIR}/chartered.pc DESTINATION ${CMAKE_INSTALL_LIBDI
 
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/web/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/web
         PATTERN "README.md" EXCLUDE)
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/i18n/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/i18n)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/i18n/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/i18n
+        PATTERN "README.md" EXCLUDE)
 # the rules pages of the browser client, served beside the catalogues (/rules/)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/rules/ DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/rules
         PATTERN "README.md" EXCLUDE)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/data/boards ${CMAKE_SOURCE_DIR}/data/arrangements
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/data)
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/chartered/data PATTERN "README.md" EXCLUDE)
 
 install(FILES ${CMAKE_SOURCE_DIR}/man/chartered.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/man/chartered-formats.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
@@ -61,7 +62,10 @@ install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/CHANGELOG.md
 # code and the games' credits as their rulebooks print them; in the .deb it
 # is /usr/share/doc/chartered/copyright, where Debian policy wants it.
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# (not docs/README.md, the documents' index in the source tree: it would take the
+# place of the project's README.md)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        REGEX "/docs/README\\.md$" EXCLUDE)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
         PATTERN "__pycache__" EXCLUDE)
 
