@@ -5,7 +5,7 @@
  *   cc random_game.c $(pkg-config --cflags --libs chartered) -o random_game
  *   ./random_game 42
  *
- * tests/e2e_deb.sh compiles it this way against the installed package. */
+ * tests/deb_e2e.sh compiles it this way against the installed package. */
 #include <stdio.h>
 #include <stdlib.h>
 

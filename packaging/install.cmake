@@ -1,6 +1,6 @@
 # install.cmake: what `cmake --install` puts where, and the Debian package
 # (CPack), included at the end of CMakeLists.txt. docs/install.md says how to
-# use it; tests/e2e_deb.sh builds, installs and purges the package.
+# use it; tests/deb_e2e.sh builds, installs and purges the package.
 #
 #   bin/chartered                       the program
 #   lib/<multiarch>/libchartered.so.*   rules + bots, only ch_* exported

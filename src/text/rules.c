@@ -7,7 +7,7 @@
  * "### " a subheading, paragraphs, "- " and "1. " list items, **bold** and
  * *italic*. data/rules/cites.txt names the section each decision cites, so
  * that the terminal's `rules` and a browser page open the section behind a
- * decision's "Rules: ..." line; tests/test_rules.c checks that every
+ * decision's "Rules: ..." line; tests/test_rules_text.c checks that every
  * decision of both editions lands on a section in every language.
  */
 #include <ctype.h>
