@@ -405,6 +405,143 @@ static void fast_policy_legal(void **state)
     play_mixed(CH_ED_AMSTERDAM, 2, 0, 0, 613, fast2, 2, 0);
 }
 
+/* The evaluation's board features, worked out from scratch plot by plot (as
+ * eval.c once did), and a card's value from them by its neighbour list. */
+static void ref_features(const ch_state *st, const ai_feat *f, uint64_t occ[2], uint64_t comp[2],
+                         uint64_t danger[2], uint8_t pcomp[CH_MAX_PLOTS])
+{
+    const ch_board *b = ch_state_board(st);
+    occ[0] = occ[1] = comp[0] = comp[1] = 0;
+    memset(pcomp, CH_NONE, CH_MAX_PLOTS);
+    for (int x = 0; x < b->nplots; x++) {
+        if (!(st->height[x] > 0 || (st->pflags[x] & (CH_PF_HQ | CH_PF_UPSIDE))))
+            continue;
+        occ[x >> 6] |= 1ull << (x & 63);
+        if (st->owner[x] != CH_NONE) {
+            pcomp[x] = st->owner[x];
+            comp[x >> 6] |= 1ull << (x & 63);
+        }
+    }
+    for (int c = 0; c < st->ncompanies; c++) {
+        int h = st->co[c].hq;
+        if (st->co[c].on_chart && h != CH_NONE && h < b->nplots) {
+            pcomp[h] = (uint8_t)c;
+            comp[h >> 6] |= 1ull << (h & 63);
+            occ[h >> 6] |= 1ull << (h & 63);
+        }
+    }
+    danger[0] = comp[0];
+    danger[1] = comp[1];
+    for (int step = 0; step < (st->edition == CH_ED_GOLDEN_AGE ? 3 : 2); step++) {
+        uint64_t nr[2] = {danger[0], danger[1]};
+        for (int y = 0; y < b->nplots; y++)
+            if (danger[y >> 6] >> (y & 63) & 1) {
+                nr[0] |= b->nbmask[y][0];
+                nr[1] |= b->nbmask[y][1];
+            }
+        danger[0] = nr[0];
+        danger[1] = nr[1];
+    }
+    (void)f;
+}
+
+/* The company neighbours' sum and the lone warehouses next to plot x, by the
+ * board's neighbour list (the card value's inputs before the bitsets). */
+static void ref_neighbours(const ch_state *st, const uint64_t occ[2], const uint8_t *pcomp,
+                           const ai_feat *f, int x, int *sum, int *lone, unsigned *comps)
+{
+    const ch_board *b = ch_state_board(st);
+    *sum = *lone = 0;
+    *comps = 0;
+    for (int i = 0; i < b->deg[x]; i++) {
+        int y = b->adj[x][i];
+        if (!(occ[y >> 6] >> (y & 63) & 1))
+            continue;
+        int c = pcomp[y];
+        if (c != CH_NONE) {
+            if (!(*comps >> c & 1))
+                *sum += f->value[c];
+            *comps |= 1u << c;
+        } else if (st->height[y] > 0) {
+            (*lone)++;
+        }
+    }
+}
+
+/* eval.c takes the board's bitsets from the engine's (ch_state piece, lone,
+ * zone) and counts neighbours with them; greedy scores a move that leaves
+ * the board, supply and chart as they are with the features it already has.
+ * Over whole games of both editions: the features equal the from-scratch
+ * ones, the lone and company neighbours of every plot equal the neighbour
+ * list's, and greedy's score of every move equals the evaluation of the
+ * position it leads to, worked out afresh. */
+static void features_match_scratch(void **state)
+{
+    (void)state;
+    static ai_ws ws, ws2;
+    ai_params_default(&ws.prm);
+    ai_params_default(&ws2.prm);
+    long checked = 0, same_board = 0;
+    for (int ed = 0; ed < 2; ed++)
+        for (int np = 2; np <= 4; np++) {
+            ch_state st;
+            new_game(&st, ed, np, CH_GA_PRINTED, 1, 7100 + (uint64_t)(ed * 10 + np));
+            uint64_t rng = (uint64_t)(ed * 10 + np);
+            int n = 0;
+            for (int p; (p = ai_decider(&st, -1)) >= 0;) {
+                ai_feat f;
+                ai_features(&st, &ws.prm, &f);
+                uint64_t occ[2], comp[2], danger[2];
+                uint8_t pcomp[CH_MAX_PLOTS];
+                ref_features(&st, &f, occ, comp, danger, pcomp);
+                assert_memory_equal(f.occ, occ, sizeof occ);
+                assert_memory_equal(f.comp, comp, sizeof comp);
+                assert_memory_equal(f.danger, danger, sizeof danger);
+                assert_memory_equal(f.pcomp, pcomp, sizeof pcomp);
+                const ch_board *b = ch_state_board(&st);
+                for (int x = 0; x < b->nplots; x++) {
+                    int sum, lone;
+                    unsigned comps;
+                    ref_neighbours(&st, occ, pcomp, &f, x, &sum, &lone, &comps);
+                    int fl = 0;
+                    for (int w = 0; w < 2; w++)
+                        fl += __builtin_popcountll(b->nbmask[x][w] & f.lone[w]);
+                    assert_int_equal(fl, lone);
+                }
+                /* greedy's scores against the evaluation afresh (phases
+                 * scored by lookahead; in a turn only the plays: passes
+                 * and sales lose a tempo, purchases are valued apart) */
+                int ph = st.phase;
+                if (ph == CH_PH_TURN || ph == CH_PH_TRADE || ph == CH_PH_HQ || ph == CH_PH_FOUND ||
+                    ph == CH_PH_FREE) {
+                    int nc = ai_candidates(&ws, &st, p, ws.cand, AI_CAND);
+                    if (nc > 1) {
+                        ai_greedy_scores(&ws, &st, p, ws.cand, nc, ws.score);
+                        double deck = ws.feat.deck_avg;
+                        for (int i = 0; i < nc; i++) {
+                            if (ph == CH_PH_TURN && ws.cand[i].type != CH_M_PLAY)
+                                continue;
+                            ch_state t = st;
+                            ch_apply_fast(&t, p, ws.cand[i]);
+                            if (t.phase == CH_PH_HQ || t.phase == CH_PH_FOUND || t.phase == CH_PH_CREDIT ||
+                                t.phase == CH_PH_MERGE || t.phase == CH_PH_MERGE_SELL || t.phase == CH_PH_FREE)
+                                continue; /* greedy finishes the build first */
+                            same_board += memcmp(t.height, st.height, sizeof st.height) == 0;
+                            assert_true(ws.score[i] == ai_eval_hint(&t, &ws2.prm, p, deck));
+                            checked++;
+                        }
+                    }
+                }
+                ch_move mv = ai_fast_move(&ws, &st, p, &rng);
+                ch_msg m = {{0}};
+                assert_int_equal(ch_apply(&st, p, mv, &m), CH_OK);
+                assert_true(++n < MAXDEC);
+            }
+        }
+    assert_true(checked > 500);
+    assert_true(same_board > 200 && same_board < checked - 200);
+}
+
 /* The policy is worth its cost only if it plays far better than random:
  * 2 players, 40 games per edition, seats alternated, at least 75% won in
  * Building Amsterdam and 60% in The Golden Age. */
@@ -671,6 +808,7 @@ int main(void)
         cmocka_unit_test(greedy_deals),
         cmocka_unit_test(greedy_beats_random),
         cmocka_unit_test(fast_policy_legal),
+        cmocka_unit_test(features_match_scratch),
         cmocka_unit_test(fast_policy_beats_random),
         cmocka_unit_test(ismcts_full_arena),
         cmocka_unit_test(ismcts_time_budget),

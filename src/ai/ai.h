@@ -83,6 +83,8 @@ typedef struct ai_feat {
     uint64_t occ[2];                      /* plots holding a piece                 */
     uint64_t comp[2];                     /* plots holding a company piece         */
     uint64_t danger[2];                   /* too close to a company to found       */
+    uint64_t lone[2];                     /* plots holding lone warehouses         */
+    const ch_board *board;                /* the position's board                  */
 } ai_feat;
 
 /* Fill the features of a position. */

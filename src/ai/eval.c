@@ -51,7 +51,6 @@ int ai_decider(const ch_state *st, int prefer)
 }
 
 static inline int bit(const uint64_t *b, int i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
-static inline void setbit(uint64_t *b, int i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline int popc2(const uint64_t *b) { return ai_popc(b[0]) + ai_popc(b[1]); }
 
 void ai_features(const ch_state *st, const ai_params *pr, ai_feat *f)
@@ -76,30 +75,35 @@ void ai_features_hint(const ch_state *st, const ai_params *pr, ai_feat *f, doubl
     if (f->turns < 1)
         f->turns = 1;
     f->avail = 0;
-    f->occ[0] = f->occ[1] = f->comp[0] = f->comp[1] = 0;
-    memset(f->pcomp, CH_NONE, sizeof f->pcomp);
+    f->board = b;
     for (int c = 0; c < st->ncompanies; c++) {
         f->value[c] = st->co[c].on_chart ? st->co[c].value : 0;
         if (!st->co[c].on_chart && st->co[c].hq == CH_NONE)
             f->avail |= 1 << c;
     }
-    for (int x = 0; x < b->nplots; x++) {
-        int piece = st->height[x] > 0 || (st->pflags[x] & (CH_PF_HQ | CH_PF_UPSIDE));
-        if (!piece)
-            continue;
-        setbit(f->occ, x);
-        if (st->owner[x] != CH_NONE) {
+    /* The board's bitsets come from the engine, which keeps them with every
+     * move (ch_state: piece, lone, zone): plots holding a piece, those
+     * holding lone warehouses (no company), and the danger zone of
+     * foundings, the plots within distance 2 (Building Amsterdam) or 3 (The
+     * Golden Age) of a company piece, one short of the founding spacing
+     * (R-17, G-11). They are the sets this function once worked out plot by
+     * plot (test_ai_features compares them with that over whole games); the
+     * company pieces are the pieces that are not lone. */
+    memcpy(f->occ, st->piece, sizeof f->occ);
+    memcpy(f->lone, st->lone, sizeof f->lone);
+    memcpy(f->danger, st->zone, sizeof f->danger);
+    f->comp[0] = st->piece[0] & ~st->lone[0];
+    f->comp[1] = st->piece[1] & ~st->lone[1];
+    memset(f->pcomp, CH_NONE, sizeof f->pcomp);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = f->comp[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
             f->pcomp[x] = st->owner[x];
-            setbit(f->comp, x);
         }
-    }
     for (int c = 0; c < st->ncompanies; c++) {
         int h = st->co[c].hq;
-        if (st->co[c].on_chart && h != CH_NONE && h < b->nplots) {
+        if (st->co[c].on_chart && h != CH_NONE && h < b->nplots)
             f->pcomp[h] = (uint8_t)c;
-            setbit(f->comp, h);
-            setbit(f->occ, h);
-        }
     }
     /* Frontier of each company: empty plots next to its pieces. */
     uint64_t front[CH_MAX_COMPANIES][2];
@@ -147,21 +151,6 @@ void ai_features_hint(const ch_state *st, const ai_params *pr, ai_feat *f, doubl
         if (g > f->maxv - f->minv)
             g = f->maxv - f->minv;
         f->newco_worth = f->minv + pr->lambda * g;
-    }
-    /* The danger zone of foundings: plots within distance 2 (Building
-     * Amsterdam) or 3 (The Golden Age) of a company piece. */
-    f->danger[0] = f->comp[0];
-    f->danger[1] = f->comp[1];
-    for (int step = 0; step < (ga ? 3 : 2); step++) {
-        uint64_t nr[2] = {f->danger[0], f->danger[1]};
-        for (int w = 0; w < 2; w++)
-            for (uint64_t bits = f->danger[w]; bits; bits &= bits - 1) {
-                int y = w * 64 + __builtin_ctzll(bits);
-                nr[0] |= b->nbmask[y][0];
-                nr[1] |= b->nbmask[y][1];
-            }
-        f->danger[0] = nr[0];
-        f->danger[1] = nr[1];
     }
     /* Level cards: the best company stack of height k-1. */
     memset(f->best_lvl, 0, sizeof f->best_lvl);
@@ -221,7 +210,7 @@ double ai_card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, 
     if (k)
         return f->best_lvl[k] > 0 ? f->best_lvl[k] : dead;
     int x = st->card_plot[card];
-    if (x >= ch_state_board(st)->nplots)
+    if (x >= f->board->nplots)
         return dead;
     if (bit(f->occ, x)) {
         int c = f->pcomp[x];
@@ -233,22 +222,19 @@ double ai_card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, 
             return dead; /* built over (Veilinge 4 leftovers) */
         return f->value[c] + 10 > f->maxv ? f->maxv : f->value[c] + 10;
     }
-    const ch_board *b = ch_state_board(st);
+    /* the neighbours as bitsets: company pieces (each company counted
+     * once) and lone warehouses (the features' sets of this board) */
+    const uint64_t *nb = f->board->nbmask[x];
     unsigned comps = 0;
-    int lone = 0, sum = 0;
-    for (int i = 0; i < b->deg[x]; i++) {
-        int y = b->adj[x][i];
-        if (!bit(f->occ, y))
-            continue;
-        int c = f->pcomp[y];
-        if (c != CH_NONE) {
+    int sum = 0;
+    int lone = ai_popc(nb[0] & f->lone[0]) + ai_popc(nb[1] & f->lone[1]);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = nb[w] & f->comp[w]; bits; bits &= bits - 1) {
+            int c = f->pcomp[w * 64 + __builtin_ctzll(bits)];
             if (!(comps >> c & 1))
                 sum += f->value[c];
             comps |= 1u << c;
-        } else if (st->height[y] > 0) {
-            lone++;
         }
-    }
     int nc = ai_popc(comps);
     if (nc >= 1) {
         int v = sum + 10 + 10 * lone;

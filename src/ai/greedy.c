@@ -34,6 +34,7 @@
  * This file also gives ISMCTS its candidate moves (ai_candidates) and its
  * move ranking (ai_greedy_scores). */
 #include "ai.h"
+#include <stddef.h>
 #include <math.h>
 #include <string.h>
 
@@ -90,11 +91,33 @@ static void continue_build(ch_state *s)
     }
 }
 
+/* Whether the features of a and b are the same: everything ai_features_hint
+ * reads apart from the deck (the board, the supply and the chart) is equal.
+ * A stock trade, a pass or a sale changes none of it. */
+static int same_features(const ch_state *a, const ch_state *b)
+{
+    /* height, owner, pflags and supply are adjacent bytes of ch_state */
+    size_t from = offsetof(ch_state, height), to = offsetof(ch_state, supply) + sizeof a->supply;
+    if (memcmp((const char *)a + from, (const char *)b + from, to - from))
+        return 0;
+    for (int c = 0; c < a->ncompanies; c++)
+        if (a->co[c].value != b->co[c].value || a->co[c].on_chart != b->co[c].on_chart ||
+            a->co[c].hq != b->co[c].hq)
+            return 0;
+    return 1;
+}
+
+/* ws->feat holds st's features (score_moves). A move that leaves them as
+ * they are is scored with them instead of working them out again for the
+ * new position: the same value (the deck's average is st's in both), at
+ * a fraction of the cost. */
 static double score_after(ai_ws *ws, const ch_state *st, int p, ch_move m)
 {
     ws->tmp = *st;
     ch_apply_fast(&ws->tmp, p, m);
     continue_build(&ws->tmp);
+    if (!ws->tmp.over && same_features(st, &ws->tmp))
+        return ai_eval_extra(&ws->tmp, &ws->feat, &ws->prm, p, NULL, 0);
     return ai_eval_hint(&ws->tmp, &ws->prm, p, ws->feat.deck_avg);
 }
 
