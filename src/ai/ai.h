@@ -85,6 +85,11 @@ typedef struct ai_feat {
     uint64_t danger[2];                   /* too close to a company to found       */
     uint64_t lone[2];                     /* plots holding lone warehouses         */
     const ch_board *board;                /* the position's board                  */
+    /* ai_card_value's answers so far (a memo: bit c of cval_ok says cval[c]
+     * holds card c's value): a position scored after a move that left the
+     * features as they were (greedy's stock trades) values the same hands */
+    uint64_t cval_ok[(CH_MAX_CARDS + 63) / 64];
+    double cval[CH_MAX_CARDS];
 } ai_feat;
 
 /* Fill the features of a position. */
@@ -92,7 +97,9 @@ void ai_features(const ch_state *st, const ai_params *pr, ai_feat *f);
 /* The same, taking the average card to come from the caller (a position one
  * move away has nearly the same; it is the costly part). */
 void ai_features_hint(const ch_state *st, const ai_params *pr, ai_feat *f, double deck_avg);
-/* Estimated payout of playing card `card` now (0 or below: dead card). */
+/* Estimated payout of playing card `card` now (0 or below: dead card). f
+ * must hold the features of st or of a position with the same board, supply
+ * and chart (its memo of card values is filled in). */
 double ai_card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, int card);
 /* Value of a hand: the card values `vals` (n of them, modified: sorted). */
 double ai_hand_value(const ai_feat *f, const ai_params *pr, double *vals, int n);

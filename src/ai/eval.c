@@ -76,6 +76,7 @@ void ai_features_hint(const ch_state *st, const ai_params *pr, ai_feat *f, doubl
         f->turns = 1;
     f->avail = 0;
     f->board = b;
+    memset(f->cval_ok, 0, sizeof f->cval_ok);
     for (int c = 0; c < st->ncompanies; c++) {
         f->value[c] = st->co[c].on_chart ? st->co[c].value : 0;
         if (!st->co[c].on_chart && st->co[c].hq == CH_NONE)
@@ -200,7 +201,23 @@ static int clear_of_companies(const ai_feat *f, int x)
     return !bit(f->danger, x);
 }
 
+static double card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, int card);
+
 double ai_card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, int card)
+{
+    /* the memo is the features' own cache, not part of their value: it is
+     * written through a const pointer to the features of one position */
+    ai_feat *m = (ai_feat *)f;
+    uint64_t b = (uint64_t)1 << (card & 63);
+    if (m->cval_ok[card >> 6] & b)
+        return m->cval[card];
+    double v = card_value(st, f, pr, card);
+    m->cval[card] = v;
+    m->cval_ok[card >> 6] |= b;
+    return v;
+}
+
+static double card_value(const ch_state *st, const ai_feat *f, const ai_params *pr, int card)
 {
     int ga = f->ed == CH_ED_GOLDEN_AGE;
     double dead = ga ? -20.0 * (1.0 - f->frac) : 0.0;

@@ -30,16 +30,20 @@
  * conversions to double: this runs for every play a playout judges). */
 static void material(const ch_state *st, int64_t *m)
 {
+    /* every company slot, values 0 beyond ncompanies: a loop of fixed
+     * length the compiler unrolls; a holding (nine companies, at most 255
+     * stocks each at a value of at most 32,767) fits in 32 bits, the cash
+     * is added in 64 */
     int32_t val[CH_MAX_COMPANIES];
     int nc = st->ncompanies;
-    for (int c = 0; c < nc; c++)
-        val[c] = st->co[c].on_chart ? st->co[c].value : 0;
+    for (int c = 0; c < CH_MAX_COMPANIES; c++)
+        val[c] = c < nc && st->co[c].on_chart ? st->co[c].value : 0;
     for (int q = 0; q < st->nplayers; q++) {
         const ch_player *pl = &st->pl[q];
-        int64_t v = pl->cash;
-        for (int c = 0; c < nc; c++)
-            v += (int64_t)pl->stock[c] * val[c];
-        m[q] = v;
+        int32_t v = 0;
+        for (int c = 0; c < CH_MAX_COMPANIES; c++)
+            v += (int32_t)pl->stock[c] * val[c];
+        m[q] = (int64_t)pl->cash + v;
     }
 }
 
