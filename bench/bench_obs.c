@@ -9,12 +9,17 @@
  *             vector's path: rows rewritten only where they changed);
  *   single:   ch_observation of every game's decider into a scratch buffer
  *             (the path of State.observation_tensor: the whole tensor).
- * Their ratios do not depend on the machine's load. Prints ns per decision
+ * Their ratios do not depend on the machine's load. The twin stepped second
+ * plays the games the first has just played, which makes its step cheaper
+ * (the branch predictor, most likely: no counters here to tell), so by
+ * default the observation's share is understated; --alternate steps the
+ * twins in turn first (docs/performance.md). Prints ns per decision
  * of each, the observation's share (step+obs minus step) against the step,
  * and games per CPU second with and without observations. A benchmark: it
  * judges nothing.
  * Usage: bench_obs [--seconds S] [--games N] [--edition amsterdam|golden-age]
- *                  [--no-single]   (leave out the third, e.g. to profile the vector) */
+ *                  [--no-single]   (leave out the third, e.g. to profile the vector)
+ *                  [--alternate]   (each twin stepped first every other time) */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -37,7 +42,7 @@ static uint64_t next(uint64_t *s)
     return *s;
 }
 
-static int run(int edition, int n, double seconds, int single)
+static int run(int edition, int n, double seconds, int single, int alternate)
 {
     ch_setup s;
     ch_board board;
@@ -89,16 +94,27 @@ static int run(int edition, int n, double seconds, int single)
     }
     uint64_t rng = 88172645463325252ull;
     double t_step = 0, t_both = 0, t_single = 0;
-    long decisions = 0, games = 0;
+    long decisions = 0, games = 0, iterations = 0;
     while (t_step + t_both + t_single < seconds) {
         for (int i = 0; i < n; i++)
             act[i] = legal[i * cap + (int)(next(&rng) % (uint64_t)(nlegal[i] < cap ? nlegal[i] : cap))];
+        /* the vector stepped second replays the games the first has just
+           played, and does so faster (about 30 ns a decision of The Golden
+           Age's step): --alternate gives each the first turn every other
+           time, so that neither has the advantage */
+        const int w_first = alternate && (iterations++ & 1);
+        ch_vec *first = w_first ? w : v, *second = w_first ? v : w;
         double t0 = cpu_now();
-        int rc = ch_vec_step(v, act, &err);
+        int rc = ch_vec_step(first, act, &err);
         double t1 = cpu_now();
         if (rc == CH_OK)
-            rc = ch_vec_step(w, act, &err);
+            rc = ch_vec_step(second, act, &err);
         double t2 = cpu_now();
+        if (w_first) { /* t1 - t0 timed the twin with observations */
+            const double obs_time = t1 - t0;
+            t1 = t0 + (t2 - t1);
+            t2 = t1 + obs_time;
+        }
         if (rc != CH_OK) {
             fprintf(stderr, "bench_obs: %s\n", err.text);
             return 1;
@@ -123,10 +139,10 @@ static int run(int edition, int n, double seconds, int single)
     char alone[64] = "not measured";
     if (single)
         snprintf(alone, sizeof alone, "%.0f", t_single * 1e9 / d);
-    printf("%s, 4 players, N=%d: %ld decisions, %ld games; ns per decision: step %.0f, step+obs %.0f "
+    printf("%s, 4 players, N=%d%s: %ld decisions, %ld games; ns per decision: step %.0f, step+obs %.0f "
            "(the observation %.0f, %.2f x the step), ch_observation alone %s; games/CPU-s: step %.0f, "
            "step+obs %.0f; observation %d floats (%d bytes)\n",
-           name, n, decisions, games, t_step * 1e9 / d, t_both * 1e9 / d, (t_both - t_step) * 1e9 / d,
+           name, n, alternate ? " (twins alternated)" : "", decisions, games, t_step * 1e9 / d, t_both * 1e9 / d, (t_both - t_step) * 1e9 / d,
            (t_both - t_step) / t_step, alone, (double)games / t_step, (double)games / t_both, osize,
            osize * (int)sizeof(float));
     ch_vec_free(v);
@@ -141,7 +157,7 @@ static int run(int edition, int n, double seconds, int single)
 int main(int argc, char **argv)
 {
     double seconds = 3;
-    int n = 64, only = -1, single = 1;
+    int n = 64, only = -1, single = 1, alternate = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
             seconds = atof(argv[++i]);
@@ -149,12 +165,14 @@ int main(int argc, char **argv)
             n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-single"))
             single = 0;
+        else if (!strcmp(argv[i], "--alternate"))
+            alternate = 1;
         else if (!strcmp(argv[i], "--edition") && i + 1 < argc) {
             const char *e = argv[++i];
             only = !strcmp(e, "golden-age") ? CH_ED_GOLDEN_AGE : CH_ED_AMSTERDAM;
         } else {
             fprintf(stderr, "usage: bench_obs [--seconds S] [--games N] [--edition amsterdam|golden-age] "
-                            "[--no-single]\n");
+                            "[--no-single] [--alternate]\n");
             return 2;
         }
     }
@@ -164,8 +182,8 @@ int main(int argc, char **argv)
     }
     int rc = 0;
     if (only < 0 || only == CH_ED_AMSTERDAM)
-        rc |= run(CH_ED_AMSTERDAM, n, seconds, single);
+        rc |= run(CH_ED_AMSTERDAM, n, seconds, single, alternate);
     if (only < 0 || only == CH_ED_GOLDEN_AGE)
-        rc |= run(CH_ED_GOLDEN_AGE, n, seconds, single);
+        rc |= run(CH_ED_GOLDEN_AGE, n, seconds, single, alternate);
     return rc;
 }
