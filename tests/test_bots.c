@@ -601,6 +601,8 @@ static void names_and_options(void **state)
     ch_bot_free(b);
     assert_int_equal(ch_bot_new(&b, "ismcts", "iterations=10,rank=2,memory=1", 1, &m), CH_OK);
     ch_bot_free(b);
+    assert_int_equal(ch_bot_new(&b, "ismcts", "iterations=10,win=0.4,memory=1", 1, &m), CH_OK);
+    ch_bot_free(b);
     assert_int_equal(ch_bot_new(&b, "greedy", NULL, 1, &m), CH_OK);
     assert_string_equal(ch_bot_describe(b), "greedy");
     ch_bot_free(b);
@@ -608,7 +610,8 @@ static void names_and_options(void **state)
                                       "memory=0", "frobnicate=1", "iterations", "time=-1",
                                       "iterations=10,time=1", "early=maybe", "trust=11",
                                       "cpu=0", "cpu=x", "cpu=0.1,time=0.1", "iterations=5,cpu=1",
-                                      "rank=-1", "rank=x", "rank=1001"};
+                                      "rank=-1", "rank=x", "rank=1001", "win=1.5", "win=-0.1",
+                                      "win=x", "win=nan"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         b = (ch_bot *)1;
         m.text[0] = 0;
@@ -658,7 +661,8 @@ static void ismcts_full_arena(void **state)
     ch_state st;
     t_new(&st, 3, "standard", 17);
     int p = t_decider(&st);
-    ai_search_opts o = {3000, 0, 2, AI_PLAYOUT_RANDOM, 16 << 10, 0.7, 8, 0, 3.0, 1.0, 0, 0, 0};
+    ai_search_opts o = {.iterations = 3000, .threads = 2, .playout = AI_PLAYOUT_RANDOM, .memory = 16 << 10,
+                        .explore = 0.7, .width = 8, .prior = 3.0, .trust = 1.0, .win = 0.7, .margin = 0.3};
     ai_search *s = NULL;
     assert_int_equal(ai_search_new(&s, &o), CH_OK);
     ch_state view = st;
@@ -699,7 +703,9 @@ static void ismcts_early_stop(void **state)
                     ch_move got[2];
                     long its[2];
                     for (int e = 0; e < 2; e++) {
-                        ai_search_opts o = {400, 0, 1, AI_PLAYOUT_RANDOM, 4 << 20, 0.7, 8, 0, 3.0, trust, e, 0, 0};
+                        ai_search_opts o = {.iterations = 400, .threads = 1, .playout = AI_PLAYOUT_RANDOM,
+                                            .memory = 4 << 20, .explore = 0.7, .width = 8, .prior = 3.0,
+                                            .trust = trust, .early = e, .win = 0.7, .margin = 0.3};
                         ai_search *s = NULL;
                         assert_int_equal(ai_search_new(&s, &o), CH_OK);
                         ch_state view = st;

@@ -171,6 +171,9 @@ typedef struct ai_search_opts {
     int rank;              /* tree depth down to which new children are chosen
                               by greedy's ranking; deeper a random untried move
                               (no prior); 0: at every depth                    */
+    double win, margin;    /* a playout's result: win * (share of the win) +
+                              margin * (score margin, squashed to 0..1); the
+                              option win=W sets margin to 1 - W            */
     int cpu;               /* 1: seconds are CPU time of each search thread
                               (CLOCK_THREAD_CPUTIME_ID), not wall-clock time:
                               fair on a shared machine                        */

@@ -66,6 +66,8 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
     o->trust = 1.0;
     o->early = 1;
     o->rank = 0;
+    o->win = 0.7;
+    o->margin = 0.3;
     int have_iter = 0, have_time = 0, have_cpu = 0;
     if (!options)
         options = "";
@@ -206,6 +208,12 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             if (errno || end == val || *end || v < 0 || v > 1000)
                 return opt_error(err, "bot %s: rank must be a tree depth from 0 (every depth) to 1000, not '%s'", name, val);
             o->rank = (int)v;
+        } else if (!strcmp(key, "win")) {
+            double v = strtod(val, &end);
+            if (errno || end == val || *end || !(v >= 0 && v <= 1))
+                return opt_error(err, "bot %s: win must be from 0 to 1 (the weight of winning against the margin), not '%s'", name, val);
+            o->win = v;
+            o->margin = 1 - v;
         } else if (!strcmp(key, "width")) {
             long v = strtol(val, &end, 10);
             if (errno || end == val || *end || v < 0 || v > AI_CAND)
@@ -213,7 +221,7 @@ static int parse_options(const char *name, int kind, const char *options, ai_sea
             o->width = (int)v;
         } else {
             return opt_error(err, "bot %s: unknown option '%s' (options: iterations, time, cpu, threads, "
-                                  "playout, memory, c, width, depth, prior, trust, early, rank)", name, key);
+                                  "playout, memory, c, width, depth, prior, trust, early, rank, win)", name, key);
         }
     }
     if (have_iter + have_time + have_cpu > 1)

@@ -16,9 +16,10 @@
  *   3. plays the game out to the end with the greedy policy or random moves
  *      (or, with the option depth=N, for N decisions, and then scores the
  *      position with the evaluation of eval.c);
- *   4. backs up every player's result: 0.7 for a win (shared wins split it)
- *      plus 0.3 for the score margin over the best other player, squashed to
- *      [0, 1]; each node adds the result of the player who made its move.
+ *   4. backs up every player's result: 0.7 (option win) for a win (shared
+ *      wins split it) plus 0.3 (1 - win) for the score margin over the best
+ *      other player, squashed to [0, 1]; each node adds the result of the
+ *      player who made its move.
  * Sealed bids are simultaneous: the searching player's own bid is a tree
  * decision; the other players' bids are made by the playout policy, which never
  * looks at the bids already made. Ranges of amounts (bids, offered money) are
@@ -195,7 +196,7 @@ static void results(ai_tree *t, const ch_state *st, double *r)
             m = 1;
         if (m < -1)
             m = -1;
-        r[q] = 0.7 * ((w >> q & 1) && nw ? 1.0 / nw : 0) + 0.3 * (0.5 + 0.5 * m);
+        r[q] = t->s->o.win * ((w >> q & 1) && nw ? 1.0 / nw : 0) + t->s->o.margin * (0.5 + 0.5 * m);
     }
 }
 
