@@ -134,7 +134,12 @@ static int rank;             /* --rank D: option rank=D of the search           
 static double search_rate(const ch_state *st, int p, int playout, int depth, int threads, double seconds,
                           double *dps, double *steps)
 {
-    ai_search_opts o = {0, seconds, threads, playout, (size_t)256 << 20, 0.7, 12, depth, 1.0, 1.0, 0, use_cpu, rank};
+    /* by name: a field added to the options (rank, before cpu) once
+     * shifted these, and --cpu then ran rank=1 on the wall clock */
+    ai_search_opts o = {.iterations = 0, .seconds = seconds, .threads = threads, .playout = playout,
+                        .memory = (size_t)256 << 20, .explore = 0.7, .width = 12, .depth = depth,
+                        .prior = 1.0, .trust = 1.0, .early = 0, .rank = rank, .win = 0.7, .margin = 0.3,
+                        .cpu = use_cpu};
     ai_search *s = NULL;
     if (ai_search_new(&s, &o) != CH_OK) {
         fprintf(stderr, "bench_ismcts: cannot allocate the search\n");
