@@ -51,6 +51,20 @@ python3 "$ROOT/bench/strength-total.py" --target 1=95 "$TMP/runs" >"$TMP/total" 
 grep -q "takes FIG=RATE" "$TMP/total" || { cat "$TMP/total" >&2; fail "--target 1=95: no reason"; }
 ok "strength-total.py --target"
 
+# bench/strength-margin.py: the first bot's wins (as the arena counts them),
+# mean margin and rank; --pair of a run with itself differs by nothing, and
+# two runs with no seed in common are refused
+python3 "$ROOT/bench/strength-margin.py" "$TMP/runs/seed-1" >"$TMP/margin" 2>&1 || { cat "$TMP/margin" >&2; fail "strength-margin.py"; }
+w1=$(wins "$TMP/runs/seed-1/amsterdam-1/summary.json")
+grep -Eq "^amsterdam greedy +8 +$w1 .*margin +[-+][0-9.]+ \+- *[0-9.]+ +rank [1-4]\.[0-9]{2} \+-" "$TMP/margin" ||
+    { cat "$TMP/margin" >&2; fail "strength-margin.py does not give $w1 of 8 with margin and rank"; }
+python3 "$ROOT/bench/strength-margin.py" --pair "$TMP/runs/seed-1" "$TMP/runs/seed-1" >"$TMP/margin" 2>&1 || { cat "$TMP/margin" >&2; fail "--pair"; }
+grep -Eq "^B - A on 8 common seeds +wins \+0 +margin +[-+]0\.0 " "$TMP/margin" || { cat "$TMP/margin" >&2; fail "--pair of a run with itself"; }
+python3 "$ROOT/bench/strength-margin.py" --pair "$TMP/runs/seed-1" "$TMP/runs/seed-9" >"$TMP/margin" 2>&1 && fail "--pair without common seeds accepted"
+grep -q "share no seed" "$TMP/margin" || { cat "$TMP/margin" >&2; fail "--pair without common seeds: no reason"; }
+python3 "$ROOT/bench/strength-margin.py" "$TMP/none" >"$TMP/margin" 2>&1 && fail "strength-margin.py: missing directory accepted"
+ok "strength-margin.py"
+
 # an overlapping run (seeds 5..12) is refused with the reason
 OUT="$TMP/runs/seed-5" SEED=5 GAMES=8 JOBS=2 FIGURES=1 EDITIONS=amsterdam \
     bash "$ROOT/bench/strength.sh" "$BIN" >/dev/null 2>&1 || fail "strength.sh with seed 5"
