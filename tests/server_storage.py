@@ -137,9 +137,19 @@ def run(quiet):
           f"{[t for _, t in lines][-20:]}")
     # the warnings and errors (the log's info lines, of games made and of the
     # start and stop, are the test's own doing)
-    total = len([t for _, t in lines if " warn " in t or " error " in t])
-    check(total <= (2 if quiet else 6), f"{tag}: {total} warnings and errors in all: "
-          f"{[t for _, t in lines][:8]}")
+    warned = [t for _, t in lines if " warn " in t or " error " in t]
+    # besides the outage's own lines, the outage may meet the session sweep
+    # (its first run is at the start, a job of the writer thread: on a loaded
+    # machine it once ran as PostgreSQL stopped), which says once that it
+    # could not delete now, with libpq's notice of the connection PostgreSQL
+    # terminated under it; neither repeats with the failed writes, so they are
+    # counted apart, at most once each (CI's path on 5c612be met them)
+    met = [t for t in warned if "expired sessions could not be deleted" in t
+           or "terminating connection due to administrator command" in t]
+    total = len(warned) - len(met)
+    check(total <= (2 if quiet else 6) and len(met) <= 2,
+          f"{tag}: {total} warnings and errors in all, {len(met)} from a sweep that met "
+          f"the outage: {[t for _, t in lines][:8]}")
     print(f"{tag}: {fails} failed commits in {t1 - t0:.1f} s of refused writes, "
           f"{len(window_lines)} log lines; {total} lines in all", flush=True)
 
