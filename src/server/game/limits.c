@@ -176,8 +176,14 @@ int srv_limit_create(const char *addr, int64_t now, char *why, size_t n, int *re
         return 503;
     }
     double cap = (double)srv_limit(SRV_LIMIT_CREATES_PER_MIN);
-    r->bucket += (double)(now - r->bucket_ms) * cap / 60000.0;
-    r->bucket_ms = now;
+    /* the caller read `now` before rec_get made the record with a later
+       reading: time never runs back here, or a new address's first creation
+       finds its bucket a hair under one and is refused (cli_config saw 429
+       for the first of two creations with one a minute) */
+    if (now > r->bucket_ms) {
+        r->bucket += (double)(now - r->bucket_ms) * cap / 60000.0;
+        r->bucket_ms = now;
+    }
     if (r->bucket > cap)
         r->bucket = cap;
     if (r->bucket < 1.0) {
